@@ -1,0 +1,105 @@
+# tribody — top-level Makefile.
+#   make            build build/tribody (CUDA when nvcc is found, else a CPU-only build)
+#   make deps       install the Debian packages that are missing (scripts/install-deps)
+#   make test       build and run every program in tests/; ends with "N passed, N failed"
+#   make example    build and run examples/sim.cfg
+#   make clean
+# Knobs (override on the command line: make DEBUG=1 CUDA_ARCH="80 90"):
+
+CC        ?= gcc
+CXX       ?= g++
+# nvcc: found on PATH or in /usr/local/cuda; NVCC= (empty) forces a CPU-only build.
+NVCC      ?= $(shell command -v nvcc 2>/dev/null || { test -x /usr/local/cuda/bin/nvcc && echo /usr/local/cuda/bin/nvcc; })
+CUDA_HOME ?= $(patsubst %/bin/nvcc,%,$(NVCC))
+# GPU architectures compiled to machine code; PTX is embedded for the last one.
+CUDA_ARCH ?= 80 90
+# DEBUG=1: -g -O0 (-G for kernels) and a device synchronize after every launch.
+DEBUG     ?= 0
+BUILD     ?= build
+
+WARN   := -Wall -Wextra -Wshadow -Wundef -Wdouble-promotion -Wstrict-prototypes -Wmissing-prototypes
+ifeq ($(DEBUG),1)
+OPT     := -g -O0
+NVOPT   := -g -G -O0
+DEFS    := -DTB_SYNC_LAUNCHES
+else
+OPT     := -O3 -g
+NVOPT   := -O3 -lineinfo
+DEFS    :=
+endif
+CFLAGS  ?=
+CFLAGS  += -std=c11 -D_POSIX_C_SOURCE=200809L -fopenmp $(OPT) $(WARN) $(DEFS) -I. -MMD -MP
+
+# Static GSL and libconfig (as files, so the binary runs where they are not installed);
+# libgomp statically too. The CUDA runtime is linked statically by default.
+staticlib = $(firstword $(wildcard $(shell $(CC) -print-file-name=$(1))))
+GSL_LIBS  := $(call staticlib,libgsl.a) $(call staticlib,libgslcblas.a)
+CFG_LIBS  := $(call staticlib,libconfig.a)
+GOMP_LIB  := $(or $(call staticlib,libgomp.a),-lgomp)
+LDLIBS    := $(CFG_LIBS) $(GSL_LIBS) $(GOMP_LIB) -lpthread -lm
+
+SRC_C   := $(filter-out solver/main.c solver/gpu_none.c,$(wildcard solver/*.c config/*.c maps3d/*.c validate/*.c))
+SRC_CU  := $(wildcard solver/*.cu)
+TESTS   := $(patsubst tests/%.c,$(BUILD)/tests/%,$(wildcard tests/test_*.c))
+
+# The GPU backend is built when nvcc is there and the .cu sources exist.
+HAVE_CUDA := $(if $(and $(strip $(NVCC)),$(strip $(SRC_CU))),1,)
+
+ifeq ($(HAVE_CUDA),1)
+GENCODE := $(foreach a,$(CUDA_ARCH),-gencode arch=compute_$(a),code=sm_$(a)) \
+           -gencode arch=compute_$(lastword $(CUDA_ARCH)),code=compute_$(lastword $(CUDA_ARCH))
+NVFLAGS := -std=c++17 $(NVOPT) $(DEFS) -I. $(GENCODE) -Xptxas=-warn-spills \
+           -Xcompiler "-fopenmp -Wall -Wextra -Wshadow" -MMD -MP
+OBJ_GPU := $(patsubst %.cu,$(BUILD)/obj/%.o,$(SRC_CU))
+LINK    := $(CXX)
+LDCUDA  := -L$(CUDA_HOME)/lib64 -lcudart_static -ldl -lrt
+else
+OBJ_GPU := $(BUILD)/obj/solver/gpu_none.o
+LINK    := $(CC)
+LDCUDA  :=
+endif
+
+OBJ_LIB := $(patsubst %.c,$(BUILD)/obj/%.o,$(SRC_C)) $(OBJ_GPU)
+
+.PHONY: all deps test example clean check-deps
+all: check-deps $(BUILD)/tribody
+
+check-deps:
+	@scripts/install-deps --check
+ifeq ($(strip $(NVCC)),)
+	@echo "tribody: nvcc not found: building the CPU-only backend (set NVCC=/path/to/nvcc for the GPU)"
+endif
+
+deps:
+	@scripts/install-deps
+
+$(BUILD)/libtribody.a: $(OBJ_LIB)
+	@rm -f $@
+	ar rcs $@ $^
+
+$(BUILD)/tribody: $(BUILD)/obj/solver/main.o $(BUILD)/libtribody.a
+	$(LINK) -o $@ $^ $(LDCUDA) $(LDLIBS)
+
+$(BUILD)/obj/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) -c $< -o $@
+
+$(BUILD)/obj/%.o: %.cu
+	@mkdir -p $(dir $@)
+	$(NVCC) $(NVFLAGS) -c $< -o $@
+
+# Tests: warnings are errors; every launch synchronizes.
+$(BUILD)/tests/%: tests/%.c $(BUILD)/libtribody.a tests/tb_test.h
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) -Werror -DTB_SYNC_LAUNCHES $< -o $@ $(BUILD)/libtribody.a $(LDCUDA) $(LDLIBS) $(if $(HAVE_CUDA),-lstdc++)
+
+test: check-deps $(BUILD)/tribody $(TESTS)
+	@TB_BIN=$(BUILD)/tribody scripts/run-tests $(TESTS)
+
+example: all
+	$(BUILD)/tribody run examples/sim.cfg
+
+clean:
+	rm -rf $(BUILD)
+
+-include $(shell find $(BUILD)/obj -name '*.d' 2>/dev/null)

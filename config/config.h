@@ -1,0 +1,106 @@
+/* config.h — the simulation settings read from a libconfig file (sim.cfg) into sim_config.
+ *
+ * Units are reduced Lennard-Jones units throughout: length sigma, energy epsilon, mass m,
+ * time tau = sigma*sqrt(m/epsilon), temperature epsilon/k_B. docs/config.md documents every
+ * setting (type, default, range, unit); config.c holds the one schema table that both the
+ * parser and that page follow.
+ *
+ * Loading never writes a file. On bad input cfg_load() prints one line per problem,
+ *     tribody: sim.cfg:12: solver.map: unknown map "lamda" (expected one of: bb, lambda, rec)
+ * reports every problem it finds (not just the first), and returns TB_EXIT_USAGE (2).
+ * Command-line overrides (--set PATH=VALUE) go through the same checks; their messages
+ * name "--set PATH=VALUE" in place of file and line. */
+#ifndef TB_CONFIG_H
+#define TB_CONFIG_H
+
+#include "../solver/tb.h"
+
+TB_BEGIN_DECLS
+
+#define CFG_PATH_MAX 4096
+#define CFG_NAME_MAX 32
+
+enum cfg_boundary { CFG_BOUNDARY_OPEN = 0, CFG_BOUNDARY_PERIODIC = 1 };
+enum cfg_init { CFG_INIT_RANDOM = 0, CFG_INIT_LATTICE = 1, CFG_INIT_XYZ = 2 };
+enum cfg_backend { CFG_BACKEND_AUTO = 0, CFG_BACKEND_CPU = 1, CFG_BACKEND_GPU = 2 };
+enum cfg_precision { CFG_PREC_DOUBLE = 0, CFG_PREC_MIXED = 1, CFG_PREC_SINGLE = 2 };
+
+typedef struct sim_config {
+    char path[CFG_PATH_MAX]; /* the config file as given on the command line */
+
+    struct {
+        int particles;         /* N >= 3 */
+        unsigned long seed;    /* RNG seed for positions and velocities */
+        double mass;           /* particle mass [m], > 0, default 1 */
+        int boundary;          /* enum cfg_boundary, default open */
+        double box;            /* cubic box edge L [sigma]; periodic only, 0 when open */
+        struct {
+            int type;             /* enum cfg_init, default random */
+            double radius;        /* random/lattice cluster radius [sigma]; 0 = from density */
+            double min_distance;  /* random: smallest pair distance; lattice: neighbour distance [sigma] */
+            double temperature;   /* initial temperature [epsilon/k_B], >= 0 */
+            int temperature_set;  /* 1 when given explicitly (applies even to an XYZ file with velocities) */
+            char file[CFG_PATH_MAX]; /* xyz: path, resolved against the config file's directory */
+        } init;
+    } system;
+
+    struct {
+        struct {
+            double nu;     /* triple-dipole coefficient nu [epsilon sigma^9], >= 0; 0 disables */
+            double cutoff; /* triplet kept iff all three distances < cutoff [sigma]; 0 = none */
+        } atm;
+        struct {
+            int enabled;    /* 1 iff the potential.lj group is present */
+            double epsilon; /* well depth [epsilon], default 1 */
+            double sigma;   /* zero crossing [sigma], default 1 */
+            double cutoff;  /* [sigma], default 2.5 sigma; must be > 0 */
+            int shift;      /* 1: energy shifted to 0 at the cutoff (default) */
+        } lj;
+    } potential;
+
+    struct {
+        double dt;  /* time step [tau], > 0 */
+        long steps; /* number of steps, >= 0 */
+    } integrator;
+
+    struct {
+        int backend;              /* enum cfg_backend, default auto */
+        char map[CFG_NAME_MAX];   /* triplet map (maps3d registry name), default "lambda" */
+        char map2d[CFG_NAME_MAX]; /* pair map (map2d registry name), default "lambda2d" */
+        char root[CFG_NAME_MAX];  /* lambda2d root variant: exact | sqrtf | rsqrtf | newton */
+        int tile;                 /* tile edge rho [particles], >= 1 */
+        int threads;              /* GPU threads per block; 0 = the kernel's default */
+        int precision;            /* enum cfg_precision */
+        int deterministic;        /* 1: bitwise repeatable force sums */
+    } solver;
+
+    struct {
+        char thermo[CFG_PATH_MAX];     /* CSV; "" disables */
+        int thermo_every;              /* steps, >= 1 */
+        char trajectory[CFG_PATH_MAX]; /* extended XYZ; "" disables */
+        int trajectory_every;          /* steps, >= 1 */
+        char checkpoint[CFG_PATH_MAX]; /* binary restart file; "" disables */
+        int checkpoint_every;          /* steps, >= 1 (also written at the end and on SIGINT/SIGTERM) */
+        int forces;                    /* 1: trajectory frames carry forces:R:3 */
+    } output;
+} sim_config;
+
+/* Fills c with every default, then reads `path` and applies the n_set overrides in sets[]
+ * ("PATH=VALUE", VALUE a libconfig scalar or a bare word taken as a string). Checks every
+ * setting: unknown names, wrong types, out-of-range values, unknown map names, missing
+ * input files. Returns 0 when the configuration is usable; otherwise prints every problem
+ * (one line each) and returns TB_EXIT_USAGE. Nothing is written. */
+int cfg_load(sim_config *c, const char *path, int n_set, char *const sets[]);
+
+/* Fills c with the defaults alone (system.particles = 0, meaning "not set"). */
+void cfg_defaults(sim_config *c);
+
+/* Name of an enum value, for printing ("open", "mixed", ...). */
+const char *cfg_boundary_name(int b);
+const char *cfg_init_name(int t);
+const char *cfg_backend_name(int b);
+const char *cfg_precision_name(int p);
+
+TB_END_DECLS
+
+#endif

@@ -1,0 +1,19 @@
+/* gpu.h — what the host needs to know about the GPU build (gpu_*.cu, or gpu_none.c in a
+ * build without nvcc). */
+#ifndef TB_GPU_H
+#define TB_GPU_H
+
+#include "tb.h"
+
+TB_BEGIN_DECLS
+
+/* Number of usable CUDA devices: 0 when none is present or the build has no CUDA. When it
+ * returns 0, *why (if not NULL) says why in a few words. */
+int gpu_count(const char **why);
+
+/* One line describing the build: "CUDA 13.0, sm_80 sm_90" or "CPU-only build". */
+const char *gpu_build_info(void);
+
+TB_END_DECLS
+
+#endif

@@ -1,0 +1,43 @@
+/* state.h — the simulation state on the host: positions, velocities, forces, energies.
+ *
+ * Arrays are interleaved, x0 y0 z0 x1 y1 z1 ..., in reduced LJ units: positions [sigma],
+ * velocities [sigma/tau], forces [epsilon/sigma], energies [epsilon], time [tau]. */
+#ifndef TB_STATE_H
+#define TB_STATE_H
+
+#include "tb.h"
+
+TB_BEGIN_DECLS
+
+#define TB_SPECIES_MAX 8 /* chemical symbol or label, NUL-terminated */
+
+typedef struct sim_state {
+    int n;          /* particles */
+    double mass;    /* particle mass [m] (all equal) */
+    double box;     /* periodic cubic box edge [sigma]; 0 for open boundaries */
+    double *pos;    /* [3n] */
+    double *vel;    /* [3n] */
+    double *force;  /* [3n], at pos */
+    char (*species)[TB_SPECIES_MAX]; /* [n] */
+    long step;      /* steps done */
+    double time;    /* step * dt [tau] */
+    double e_pair;    /* LJ energy at pos [epsilon] */
+    double e_triplet; /* ATM energy at pos [epsilon] */
+    double e0;        /* total energy at step 0, the reference of the drift [epsilon] */
+} sim_state;
+
+/* Allocates the arrays of n particles (zeroed, species "Ar"); returns 0 or -1. */
+int sim_state_alloc(sim_state *s, int n);
+/* Frees what sim_state_alloc allocated; accepts NULL and a zeroed state. */
+void sim_state_free(sim_state *s);
+
+/* Kinetic energy sum m v^2 / 2 [epsilon]. */
+double sim_kinetic(const sim_state *s);
+/* Degrees of freedom used for the temperature: 3n - 3 (total momentum is conserved). */
+int sim_dof(const sim_state *s);
+/* Instantaneous temperature 2 KE / (dof k_B) [epsilon/k_B]. */
+double sim_temperature(const sim_state *s);
+
+TB_END_DECLS
+
+#endif

@@ -1,0 +1,70 @@
+/* triplet.h — the physics of one triplet and one pair, shared by every backend.
+ *
+ * Geometry. Positions r_i; separations d_ij = r_j - r_i. In a periodic box each triplet is
+ * anchored at its lowest index i: d_ij = mic(r_j - r_i), d_ik = mic(r_k - r_i) (minimum
+ * image) and d_jk = d_ik - d_ij, so the three sides always form one real triangle of
+ * images (i, the image of j nearest i, the image of k nearest i). The triplet counts iff
+ * all three sides are shorter than the ATM cutoff. validate/ follows the same convention.
+ *
+ * Forces from the squared sides a = |d_ij|^2, b = |d_jk|^2, c = |d_ik|^2 and E's derivatives
+ * ga, gb, gc (pot_atm.h):
+ *   F_i = 2 (ga d_ij + gc d_ik),  F_j = 2 (gb d_jk - ga d_ij),  F_k = -2 (gb d_jk + gc d_ik),
+ * which sum to zero exactly in exact arithmetic.
+ *
+ * Template: included by pot.h with TB_REAL and TB_NAME set (no include guard on purpose). */
+
+/* Minimum image of a separation in place (no-op for open boundaries). */
+TB_HOSTDEV static inline void TB_NAME(pot_mic)(const TB_NAME(pot_coef) *k, TB_REAL d[3])
+{
+    if (k->box > (TB_REAL)0) {
+        d[0] -= k->box * TB_NAME(tb_rint)(d[0] * k->inv_box);
+        d[1] -= k->box * TB_NAME(tb_rint)(d[1] * k->inv_box);
+        d[2] -= k->box * TB_NAME(tb_rint)(d[2] * k->inv_box);
+    }
+}
+
+/* ATM term of the triplet i<j<k given d_ij (with a = |d_ij|^2) and d_ik (c = |d_ik|^2),
+ * both already minimum-imaged. Adds the forces into fi, fj, fk and returns the energy
+ * (0, with no force, when a side reaches the cutoff). Callers that loop over k for a fixed
+ * pair (i, j) compute d_ij and a once. */
+TB_HOSTDEV static inline TB_REAL TB_NAME(triplet_accumulate)(
+    const TB_NAME(pot_coef) *k, const TB_REAL dij[3], TB_REAL a, const TB_REAL dik[3],
+    TB_REAL c, TB_REAL fi[3], TB_REAL fj[3], TB_REAL fk[3])
+{
+    TB_REAL djk[3], ga, gb, gc, e, b;
+    djk[0] = dik[0] - dij[0];
+    djk[1] = dik[1] - dij[1];
+    djk[2] = dik[2] - dij[2];
+    b = djk[0] * djk[0] + djk[1] * djk[1] + djk[2] * djk[2];
+    if (!(a < k->atm_rc2 && b < k->atm_rc2 && c < k->atm_rc2))
+        return (TB_REAL)0;
+    e = TB_NAME(pot_atm)(k->nu, a, b, c, &ga, &gb, &gc);
+    ga += ga;
+    gb += gb;
+    gc += gc;
+    for (int x = 0; x < 3; x++) {
+        const TB_REAL tij = ga * dij[x], tjk = gb * djk[x], tik = gc * dik[x];
+        fi[x] += tij + tik;
+        fj[x] += tjk - tij;
+        fk[x] -= tjk + tik;
+    }
+    return e;
+}
+
+/* LJ term of the pair i<j with d_ij minimum-imaged and r2 = |d_ij|^2: adds the forces into
+ * fi, fj and returns the energy (0 beyond the cutoff). */
+TB_HOSTDEV static inline TB_REAL TB_NAME(pair_accumulate)(const TB_NAME(pot_coef) *k,
+                                                           const TB_REAL dij[3], TB_REAL r2,
+                                                           TB_REAL fi[3], TB_REAL fj[3])
+{
+    TB_REAL g, e;
+    if (!(r2 < k->lj_rc2))
+        return (TB_REAL)0;
+    e = TB_NAME(pot_lj)(k, r2, &g);
+    g += g;
+    for (int x = 0; x < 3; x++) {
+        fi[x] += g * dij[x];
+        fj[x] -= g * dij[x];
+    }
+    return e;
+}

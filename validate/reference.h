@@ -1,0 +1,33 @@
+/* reference.h — independent CPU reference for energies and forces: a plain triple loop
+ * over i<j<k (and a double loop over i<j) in double precision with OpenMP.
+ *
+ * The ground truth of tribody's tests and `tribody validate`. It shares no code with the
+ * solver: it includes no solver/ header and derives the ATM forces its own way.
+ *
+ * Conventions (the same as the solver's, docs/physics.md):
+ *  - ATM: E = nu (1 + 3 cos g1 cos g2 cos g3) / (r_ij r_jk r_ki)^3 summed over i<j<k; with
+ *    atm_cutoff > 0 a triplet counts iff all three sides are < atm_cutoff.
+ *  - LJ (when lj != 0): 4 eps ((sigma/r)^12 - (sigma/r)^6) over i<j with r < lj_cutoff,
+ *    minus its value at lj_cutoff when lj_shift != 0.
+ *  - Periodic (box > 0): minimum image in a cubic box of edge box; a triplet i<j<k uses
+ *    d_ij = mic(r_j - r_i), d_ik = mic(r_k - r_i) and d_jk = d_ik - d_ij (anchored at the
+ *    lowest index). Pairs use mic(r_j - r_i). */
+#ifndef TB_REFERENCE_H
+#define TB_REFERENCE_H
+
+typedef struct val_system {
+    int n;
+    const double *pos; /* [3n] interleaved [sigma] */
+    double box;        /* periodic cubic box edge; 0 = open */
+    double nu;         /* ATM coefficient; 0 = no triplet term */
+    double atm_cutoff; /* 0 = none */
+    int lj;            /* 1 = include the LJ pair term */
+    double eps, sigma, lj_cutoff;
+    int lj_shift;
+} val_system;
+
+/* Computes the pair and triplet energies and, when force != NULL, the total force on each
+ * particle (3n doubles). Returns 0, or -1 on allocation failure. */
+int val_reference(const val_system *s, double *force, double *e_pair, double *e_triplet);
+
+#endif
