@@ -34,4 +34,11 @@ typedef struct pot_params {
     pot_coef_f f;
 } pot_params;
 
+struct sim_config;
+
+TB_BEGIN_DECLS
+/* Fills p from the potential and system settings of c (pot_table.c). */
+void pot_params_init(pot_params *p, const struct sim_config *c);
+TB_END_DECLS
+
 #endif

@@ -1,0 +1,76 @@
+/* tile_cpu.h — the CPU backend's loops over the particles of one tile, around the shared
+ * bodies triplet_accumulate / pair_accumulate (triplet.h).
+ *
+ * Tile T holds particles [T*edge, min((T+1)*edge, n)). A triplet tile (I <= J <= K) visits
+ * every i<j<k with i in I, j in J, k in K: on the faces I = J and J = K the lower bounds
+ * j > i and k > j do the masking, and the last tile is clipped to n. The pair (i, j) is
+ * formed once and reused across k. Partial forces on i and j are summed in TB_REAL over
+ * one row of k (at most `edge` terms) and then added into the TB_ACC array f (the thread's
+ * own buffer), so mixed precision (float arithmetic, double accumulation) loses at most
+ * ~edge float roundings per partial sum.
+ *
+ * Template: included by cpu_backend.c with TB_REAL (arithmetic), TB_ACC (accumulation),
+ * TB_NAME (the body suffix: _d or _f) and TB_TNAME (this instance's suffix) set. */
+
+/* ATM energy of tile (I, J, K); forces added into f[3n]. x holds 3n positions. */
+static double TB_TNAME(tile_triplets)(const TB_NAME(pot_coef) *kc, const TB_REAL *x, int n,
+                                      int edge, int I, int J, int K, TB_ACC *f)
+{
+    const int i0 = I * edge, i1 = i0 + edge < n ? i0 + edge : n;
+    const int j0 = J * edge, j1 = j0 + edge < n ? j0 + edge : n;
+    const int k0 = K * edge, k1 = k0 + edge < n ? k0 + edge : n;
+    TB_ACC e = 0;
+    for (int i = i0; i < i1; i++) {
+        const TB_REAL *ri = x + 3 * i;
+        for (int j = (j0 > i + 1 ? j0 : i + 1); j < j1; j++) {
+            TB_REAL dij[3] = {x[3 * j] - ri[0], x[3 * j + 1] - ri[1], x[3 * j + 2] - ri[2]};
+            TB_REAL fi[3] = {0, 0, 0}, fj[3] = {0, 0, 0}, eij = 0;
+            TB_NAME(pot_mic)(kc, dij);
+            const TB_REAL a = dij[0] * dij[0] + dij[1] * dij[1] + dij[2] * dij[2];
+            for (int k = (k0 > j + 1 ? k0 : j + 1); k < k1; k++) {
+                TB_REAL dik[3] = {x[3 * k] - ri[0], x[3 * k + 1] - ri[1], x[3 * k + 2] - ri[2]};
+                TB_REAL fk[3] = {0, 0, 0};
+                TB_NAME(pot_mic)(kc, dik);
+                const TB_REAL c = dik[0] * dik[0] + dik[1] * dik[1] + dik[2] * dik[2];
+                eij += TB_NAME(triplet_accumulate)(kc, dij, a, dik, c, fi, fj, fk);
+                f[3 * k] += (TB_ACC)fk[0];
+                f[3 * k + 1] += (TB_ACC)fk[1];
+                f[3 * k + 2] += (TB_ACC)fk[2];
+            }
+            for (int d = 0; d < 3; d++) {
+                f[3 * i + d] += (TB_ACC)fi[d];
+                f[3 * j + d] += (TB_ACC)fj[d];
+            }
+            e += (TB_ACC)eij;
+        }
+    }
+    return (double)e;
+}
+
+/* LJ energy of pair tile (I, J), I <= J; forces added into f[3n]. */
+static double TB_TNAME(tile_pairs)(const TB_NAME(pot_coef) *kc, const TB_REAL *x, int n,
+                                   int edge, int I, int J, TB_ACC *f)
+{
+    const int i0 = I * edge, i1 = i0 + edge < n ? i0 + edge : n;
+    const int j0 = J * edge, j1 = j0 + edge < n ? j0 + edge : n;
+    TB_ACC e = 0;
+    for (int i = i0; i < i1; i++) {
+        TB_REAL fi[3] = {0, 0, 0}, ei = 0;
+        for (int j = (j0 > i + 1 ? j0 : i + 1); j < j1; j++) {
+            TB_REAL dij[3] = {x[3 * j] - x[3 * i], x[3 * j + 1] - x[3 * i + 1],
+                              x[3 * j + 2] - x[3 * i + 2]};
+            TB_REAL fj[3] = {0, 0, 0};
+            TB_NAME(pot_mic)(kc, dij);
+            const TB_REAL r2 = dij[0] * dij[0] + dij[1] * dij[1] + dij[2] * dij[2];
+            ei += TB_NAME(pair_accumulate)(kc, dij, r2, fi, fj);
+            f[3 * j] += (TB_ACC)fj[0];
+            f[3 * j + 1] += (TB_ACC)fj[1];
+            f[3 * j + 2] += (TB_ACC)fj[2];
+        }
+        f[3 * i] += (TB_ACC)fi[0];
+        f[3 * i + 1] += (TB_ACC)fi[1];
+        f[3 * i + 2] += (TB_ACC)fi[2];
+        e += (TB_ACC)ei;
+    }
+    return (double)e;
+}

@@ -1,0 +1,298 @@
+/* test_cli.c — the tribody program end to end: restart equality, interruption, backups,
+ * eval output, and bad input (exit status 2, one message, nothing written). */
+#include <dirent.h>
+#include <math.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "tb_test.h"
+
+static char top[4096]; /* a fresh temporary directory for this program */
+
+/* Creates a fresh directory top/name and returns its path. */
+static const char *fresh_dir(const char *name)
+{
+    static char path[4200];
+    char cmd[4400];
+    snprintf(path, sizeof path, "%s/%s", top, name);
+    snprintf(cmd, sizeof cmd, "rm -rf '%s' && mkdir -p '%s'", path, path);
+    if (system(cmd) != 0)
+        gsl_test(1, "mkdir %s", path);
+    return path;
+}
+
+static void write_file(const char *dir, const char *name, const char *text)
+{
+    char path[4400];
+    FILE *f;
+    snprintf(path, sizeof path, "%s/%s", dir, name);
+    f = fopen(path, "w");
+    if (!f) {
+        gsl_test(1, "write %s", path);
+        return;
+    }
+    fputs(text, f);
+    fclose(f);
+}
+
+/* Reads a whole file (NULL if missing); *len its size. Caller frees. */
+static char *read_file(const char *dir, const char *name, long *len)
+{
+    char path[4400];
+    FILE *f;
+    char *buf;
+    snprintf(path, sizeof path, "%s/%s", dir, name);
+    f = fopen(path, "rb");
+    if (!f)
+        return NULL;
+    fseek(f, 0, SEEK_END);
+    *len = ftell(f);
+    fseek(f, 0, SEEK_SET);
+    buf = malloc((size_t)*len + 1);
+    if (buf && fread(buf, 1, (size_t)*len, f) != (size_t)*len) {
+        free(buf);
+        buf = NULL;
+    }
+    if (buf)
+        buf[*len] = '\0';
+    fclose(f);
+    return buf;
+}
+
+/* Runs `tribody ARGS` in dir with stdout+stderr to dir/out.txt; returns the exit status. */
+static int tribody(const char *dir, const char *args)
+{
+    char cmd[8800];
+    const char *bin = tb_test_bin();
+    int st;
+    if (!bin)
+        return -1;
+    snprintf(cmd, sizeof cmd, "cd '%s' && OMP_NUM_THREADS=2 '%s' %s >out.txt 2>&1", dir, bin, args);
+    st = system(cmd);
+    return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+}
+
+static int same_file(const char *d1, const char *d2, const char *name)
+{
+    long l1 = -1, l2 = -2;
+    char *a = read_file(d1, name, &l1), *b = read_file(d2, name, &l2);
+    int same = a && b && l1 == l2 && memcmp(a, b, (size_t)l1) == 0;
+    free(a);
+    free(b);
+    return same;
+}
+
+static int count_entries(const char *dir)
+{
+    int n = 0;
+    DIR *d = opendir(dir);
+    struct dirent *e;
+    if (!d)
+        return -1;
+    while ((e = readdir(d)))
+        n += e->d_name[0] != '.';
+    closedir(d);
+    return n;
+}
+
+static int output_has(const char *dir, const char *needle)
+{
+    long len;
+    char *s = read_file(dir, "out.txt", &len);
+    int has = s && strstr(s, needle) != NULL;
+    if (!has)
+        printf("  (out.txt: %s)\n", s ? s : "(missing)");
+    free(s);
+    return has;
+}
+
+static const char base_cfg[] =
+    "# test system: LJ + ATM cluster\n"
+    "system = { particles = 40; seed = 11; init = { type = \"random\"; temperature = 0.6; }; };\n"
+    "potential = { atm = { nu = 0.0731; }; lj = { epsilon = 1.0; sigma = 1.0; cutoff = 3.0; }; };\n"
+    "integrator = { dt = 0.002; steps = 200; };\n"
+    "solver = { backend = \"cpu\"; precision = \"double\"; tile = 8; };\n"
+    "output = { thermo_every = 10; trajectory_every = 50; checkpoint_every = 100; };\n";
+
+/* Stopping at step 100 and restarting gives the same files, bit for bit. */
+static void test_restart_equality(void)
+{
+    char a[4200], b[4200];
+    snprintf(a, sizeof a, "%s", fresh_dir("restart_a"));
+    snprintf(b, sizeof b, "%s", fresh_dir("restart_b"));
+    write_file(a, "sim.cfg", base_cfg);
+    write_file(b, "sim.cfg", base_cfg);
+    gsl_test(tribody(a, "run sim.cfg") != 0, "uninterrupted run of 200 steps exits 0");
+    gsl_test(tribody(b, "run sim.cfg --set integrator.steps=100") != 0, "run of 100 steps exits 0");
+    gsl_test(tribody(b, "run sim.cfg --restart checkpoint.tbck") != 0,
+             "restart from step 100 to 200 exits 0");
+    gsl_test(!same_file(a, b, "checkpoint.tbck"),
+             "restarted run's final state equals the uninterrupted one bit for bit");
+    gsl_test(!same_file(a, b, "thermo.csv"), "restarted run's thermo.csv equals the uninterrupted one");
+    gsl_test(!same_file(a, b, "trajectory.xyz"),
+             "restarted run's trajectory.xyz equals the uninterrupted one");
+}
+
+/* SIGINT mid-run: state saved, exit 1; the restart then ends where an uninterrupted run does. */
+static void test_interrupt(void)
+{
+    char a[4200], b[4200], cfg[1024], bin_cmd[8800];
+    const char *bin = tb_test_bin();
+    pid_t pid;
+    int st;
+    long len = 0;
+    if (!bin)
+        return;
+    snprintf(a, sizeof a, "%s", fresh_dir("sigint_a"));
+    snprintf(b, sizeof b, "%s", fresh_dir("sigint_b"));
+    snprintf(cfg, sizeof cfg, "%s", base_cfg);
+    write_file(a, "sim.cfg", cfg);
+    write_file(b, "sim.cfg", cfg);
+    pid = fork();
+    if (pid == 0) {
+        if (chdir(b) != 0)
+            _exit(99);
+        setenv("OMP_NUM_THREADS", "2", 1);
+        freopen("out.txt", "w", stderr);
+        freopen("/dev/null", "w", stdout);
+        execl(bin, bin, "run", "sim.cfg", "--set", "integrator.steps=100000000", (char *)NULL);
+        _exit(98);
+    }
+    /* Wait until the run has written some steps, then interrupt it. */
+    for (int i = 0; i < 200; i++) {
+        char *t = read_file(b, "thermo.csv", &len);
+        free(t);
+        if (len > 2000)
+            break;
+        struct timespec ts = {0, 50000000};
+        nanosleep(&ts, NULL);
+    }
+    kill(pid, SIGINT);
+    waitpid(pid, &st, 0);
+    gsl_test(!(WIFEXITED(st) && WEXITSTATUS(st) == 1), "SIGINT: run exits with status 1");
+    gsl_test(!output_has(b, "state saved to checkpoint.tbck"), "SIGINT: says where the state is");
+    /* The interrupted step is in the message; continue to a fixed step from there. */
+    long step = -1;
+    {
+        char *s = read_file(b, "out.txt", &len);
+        char *p = s ? strstr(s, "at step ") : NULL;
+        if (p)
+            step = strtol(p + 8, NULL, 10);
+        free(s);
+    }
+    gsl_test(step <= 0, "SIGINT: interrupted at step %ld", step);
+    if (step <= 0)
+        return;
+    snprintf(bin_cmd, sizeof bin_cmd, "run sim.cfg --restart checkpoint.tbck --set integrator.steps=%ld",
+             step + 37);
+    gsl_test(tribody(b, bin_cmd) != 0, "restart after SIGINT exits 0");
+    snprintf(bin_cmd, sizeof bin_cmd, "run sim.cfg --set integrator.steps=%ld", step + 37);
+    gsl_test(tribody(a, bin_cmd) != 0, "uninterrupted run to the same step exits 0");
+    gsl_test(!same_file(a, b, "checkpoint.tbck"),
+             "interrupted and resumed run equals the uninterrupted one bit for bit");
+    gsl_test(!same_file(a, b, "thermo.csv"), "interrupted and resumed thermo.csv is the same");
+}
+
+/* A second run keeps the first run's outputs as NAME.~1~. */
+static void test_backups(void)
+{
+    char d[4200];
+    struct stat st;
+    char path[4400];
+    snprintf(d, sizeof d, "%s", fresh_dir("backup"));
+    write_file(d, "sim.cfg", base_cfg);
+    tribody(d, "run sim.cfg --set integrator.steps=20");
+    gsl_test(tribody(d, "run sim.cfg --set integrator.steps=20") != 0, "second run exits 0");
+    snprintf(path, sizeof path, "%s/thermo.csv.~1~", d);
+    gsl_test(stat(path, &st) != 0, "first run's thermo.csv kept as thermo.csv.~1~");
+    snprintf(path, sizeof path, "%s/checkpoint.tbck.~1~", d);
+    gsl_test(stat(path, &st) != 0, "first run's checkpoint kept as checkpoint.tbck.~1~");
+}
+
+/* eval prints the energy terms and writes one extended-XYZ frame with forces. */
+static void test_eval(void)
+{
+    char d[4200];
+    long len;
+    snprintf(d, sizeof d, "%s", fresh_dir("eval"));
+    write_file(d, "sim.cfg", base_cfg);
+    gsl_test(tribody(d, "eval sim.cfg -o frame.xyz") != 0, "eval exits 0");
+    gsl_test(!output_has(d, "E_triplet = "), "eval prints E_triplet");
+    char *x = read_file(d, "frame.xyz", &len);
+    gsl_test(!(x && strncmp(x, "40\n", 3) == 0 &&
+               strstr(x, "Properties=species:S:1:pos:R:3:vel:R:3:forces:R:3") &&
+               strstr(x, "energy=")),
+             "eval writes an extended-XYZ frame with forces and energy");
+    free(x);
+}
+
+/* One bad input: exit 2, the message, and no file written in the directory. */
+static void bad_input(const char *what, const char *cfg, const char *args, const char *msg)
+{
+    const char *d = fresh_dir("bad");
+    int before, rc;
+    write_file(d, "sim.cfg", cfg);
+    write_file(d, "wrong.xyz", "3\nplain\nAr 0 0 0\nAr 1 0 0\nAr 0 1 0\n");
+    write_file(d, "broken.xyz", "4\nplain\nAr 0 0 0\nAr 1 0 0\nAr 0 x 0\nAr 0 1 1\n");
+    before = count_entries(d);
+    rc = tribody(d, args);
+    gsl_test(rc != 2, "%s: exit status 2 (got %d)", what, rc);
+    gsl_test(!output_has(d, msg), "%s: message contains '%s'", what, msg);
+    /* out.txt is the test's own capture of the output. */
+    gsl_test(count_entries(d) != before + 1, "%s: nothing written", what);
+}
+
+static void test_bad_input(void)
+{
+    char cfg[4096];
+    snprintf(cfg, sizeof cfg, "%s", base_cfg);
+    bad_input("unknown map", "system = { particles = 40; };\nsolver = { map = \"lamda\"; };\n",
+              "run sim.cfg", "sim.cfg:2: solver.map: unknown map \"lamda\"");
+    bad_input("unknown map via --set", cfg, "run sim.cfg --set solver.map=lamda",
+              "solver.map: unknown map \"lamda\"");
+    bad_input("typo in a setting", "system = { particles = 40; partcles = 3; };\n", "run sim.cfg",
+              "sim.cfg:1: system.partcles");
+    bad_input("syntax error", "system = { particles = 40 \n", "eval sim.cfg", "sim.cfg:");
+    bad_input("wrong type", "system = { particles = \"many\"; };\n", "run sim.cfg",
+              "sim.cfg:1: system.particles");
+    bad_input("out of range", "system = { particles = 40; };\nintegrator = { dt = -0.1; };\n",
+              "run sim.cfg", "sim.cfg:2: integrator.dt");
+    bad_input("missing config", "", "run nope.cfg", "nope.cfg");
+    bad_input("missing XYZ file",
+              "system = { particles = 3; init = { type = \"xyz\"; file = \"none.xyz\"; }; };\n",
+              "run sim.cfg", "sim.cfg:1: system.init.file");
+    bad_input("XYZ atom count",
+              "system = { particles = 5; init = { type = \"xyz\"; file = \"wrong.xyz\"; }; };\n",
+              "run sim.cfg", "wrong.xyz:1:");
+    bad_input("XYZ malformed line",
+              "system = { particles = 4; init = { type = \"xyz\"; file = \"broken.xyz\"; }; };\n",
+              "eval sim.cfg", "broken.xyz:5:");
+    bad_input("unknown option", cfg, "run sim.cfg --frobnicate", "--frobnicate");
+    bad_input("unknown command", cfg, "walk sim.cfg", "unknown command");
+    bad_input("restart from a non-checkpoint", cfg, "run sim.cfg --restart sim.cfg",
+              "not a tribody checkpoint");
+    bad_input("gpu backend without a GPU", cfg, "run sim.cfg --set solver.backend=gpu",
+              "solver.backend");
+}
+
+int main(void)
+{
+    tb_test_init();
+    snprintf(top, sizeof top, "/tmp/tb_test_cli_XXXXXX");
+    if (!mkdtemp(top)) {
+        gsl_test(1, "mkdtemp");
+        return tb_test_done();
+    }
+    test_restart_equality();
+    test_interrupt();
+    test_backups();
+    test_eval();
+    test_bad_input();
+    return tb_test_done();
+}
