@@ -101,6 +101,28 @@ const char *cfg_init_name(int t);
 const char *cfg_backend_name(int b);
 const char *cfg_precision_name(int p);
 
+/* The schema: every setting cfg_load() knows, groups included, in the order of
+ * docs/config.md. Exposed so that the docs can be checked against it (tests/test_config.c)
+ * and so that a command can list the settings. */
+typedef struct cfg_schema_info {
+    const char *path;  /* dotted name, "system.particles" */
+    const char *type;  /* "int", "int64", "float", "bool", "string" or "group" */
+    const char *def;   /* default as a config file writes it (strings unquoted); NULL: none */
+    char range[256];   /* "> 0", ">= 0", "3 .. 10000000", "open, periodic", ...; "" = any */
+    const char *unit;  /* "sigma", "tau", "particles", ...; "" = none */
+    const char *doc;   /* one line */
+    int required;      /* 1: no default, must be given */
+} cfg_schema_info;
+
+/* Number of schema rows. */
+int cfg_schema_count(void);
+
+/* Dotted name of row i (0 <= i < cfg_schema_count()), or NULL out of range. */
+const char *cfg_schema_path(int i);
+
+/* Fills *info with row i; returns 0, or -1 when i is out of range. */
+int cfg_schema_get(int i, cfg_schema_info *info);
+
 TB_END_DECLS
 
 #endif

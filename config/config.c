@@ -1,0 +1,1093 @@
+/* config.c — reads sim.cfg (libconfig) into sim_config, checking every setting against one schema.
+ *
+ * Order of precedence: the defaults of the table, then the file, then the --set overrides. The
+ * overrides are merged into the parsed tree before anything is checked, so each setting is checked
+ * once, by the same code, wherever it came from. A setting knows its origin: file and line from
+ * libconfig, or, for one made by an override, the "PATH=VALUE" text stored in its libconfig hook.
+ *
+ * Invariant: every problem is reported as it is found, one line each, and loading goes on, so the
+ * user sees all of them at once; a setting that was rejected is marked bad and the cross checks
+ * (periodic box, cutoffs, initial state) skip whatever depends on it, so one mistake yields one
+ * line. Nothing here writes a file. */
+#include <ctype.h>
+#include <errno.h>
+#include <limits.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include <libconfig.h>
+
+#include "config.h"
+#include "../maps3d/map2d.h"
+#include "../maps3d/map3d.h"
+#include "../solver/check.h"
+
+/* How a setting is read and where its value goes. */
+enum cfg_kind {
+    K_GROUP,  /* a group of settings, no value of its own */
+    K_INT,    /* int field; libconfig int (or int64, then range-checked) */
+    K_LONG,   /* long field; int or int64 */
+    K_ULONG,  /* unsigned long field; int or int64, >= 0 by its range */
+    K_FLOAT,  /* double field; float, or an integer converted */
+    K_BOOL,   /* int field, 0 or 1 */
+    K_STRING, /* char[] field: an output path ("" disables) */
+    K_FILE,   /* char[] field: an input file, resolved against the config file's directory */
+    K_CHOICE, /* int field: the index of the value in the row's choices[] */
+    K_MAP3D,  /* char[] field: a name in the map3d registry */
+    K_MAP2D,  /* char[] field: a name in the map2d registry */
+    K_ROOT    /* char[] field: a lambda2d root variant (map2d_root_find) */
+};
+
+#define CF_REQUIRED 1u /* no default: the file (or a --set) must give it */
+
+/* One row of the schema. `def` is the default as a config file would write it (strings without
+ * quotes; NULL: no default, the field stays 0). `range` is one of "> X", ">= X", "LO .. HI" for
+ * numbers; for rows with a `check` hook it is only prose. Every field here is also printed by
+ * cfg_schema_get() and documented in docs/config.md (tests/test_config.c compares the two). */
+typedef struct cfg_row {
+    const char *path;
+    enum cfg_kind kind;
+    const char *def;
+    const char *range;
+    const char *const *choices; /* K_CHOICE: NULL-terminated value names, in enum order */
+    const char *unit;
+    const char *doc;
+    size_t off, size;           /* the field in sim_config */
+    unsigned flags;
+    int (*check)(long long v);  /* extra rule on an integer (1 = fine), replacing `range` */
+} cfg_row;
+
+static const char *const boundary_names[] = {"open", "periodic", NULL};
+static const char *const init_names[] = {"random", "lattice", "xyz", NULL};
+static const char *const backend_names[] = {"auto", "cpu", "gpu", NULL};
+static const char *const precision_names[] = {"double", "mixed", "single", NULL};
+
+/* solver.threads: 0 (the kernel's default) or a whole number of warps, up to 1024. */
+static int threads_ok(long long v)
+{
+    return v == 0 || (v >= 32 && v <= 1024 && v % 32 == 0);
+}
+
+#define FIELD(m) .off = offsetof(sim_config, m), .size = sizeof(((sim_config *)0)->m)
+
+/* The schema: every setting tribody reads. Order is the order of docs/config.md. */
+static const cfg_row schema[] = {
+    {.path = "system", .kind = K_GROUP, .doc = "the particles, their box and their initial state"},
+    {.path = "system.particles", .kind = K_INT, .range = "3 .. 10000000", .unit = "particles",
+     .flags = CF_REQUIRED, FIELD(system.particles), .doc = "number of particles N (required)"},
+    {.path = "system.seed", .kind = K_ULONG, .def = "1", .range = ">= 0", FIELD(system.seed),
+     .doc = "seed of the random initial positions and velocities"},
+    {.path = "system.mass", .kind = K_FLOAT, .def = "1.0", .range = "> 0", .unit = "m",
+     FIELD(system.mass), .doc = "mass of every particle"},
+    {.path = "system.boundary", .kind = K_CHOICE, .def = "open", .choices = boundary_names,
+     FIELD(system.boundary), .doc = "open (a cluster in vacuum) or periodic (a cubic box)"},
+    {.path = "system.box", .kind = K_FLOAT, .range = "> 0", .unit = "sigma", FIELD(system.box),
+     .doc = "edge L of the cubic box; required with periodic, an error with open"},
+    {.path = "system.init", .kind = K_GROUP, .doc = "the initial state"},
+    {.path = "system.init.type", .kind = K_CHOICE, .def = "random", .choices = init_names,
+     FIELD(system.init.type), .doc = "random cluster, fcc lattice, or an XYZ file"},
+    {.path = "system.init.radius", .kind = K_FLOAT, .def = "0", .range = ">= 0", .unit = "sigma",
+     FIELD(system.init.radius), .doc = "cluster radius; 0 = from a number density of 0.7"},
+    {.path = "system.init.min_distance", .kind = K_FLOAT, .def = "1.0", .range = "> 0",
+     .unit = "sigma", FIELD(system.init.min_distance),
+     .doc = "random: smallest pair distance; lattice: fcc nearest-neighbour distance"},
+    {.path = "system.init.temperature", .kind = K_FLOAT, .def = "0.7", .range = ">= 0",
+     .unit = "epsilon/k_B", FIELD(system.init.temperature),
+     .doc = "initial temperature of Maxwell-Boltzmann velocities"},
+    {.path = "system.init.file", .kind = K_FILE, FIELD(system.init.file),
+     .doc = "XYZ file of the initial state; required iff type = \"xyz\""},
+    {.path = "potential", .kind = K_GROUP, .doc = "the interactions"},
+    {.path = "potential.atm", .kind = K_GROUP, .doc = "Axilrod-Teller-Muto triple-dipole term"},
+    {.path = "potential.atm.nu", .kind = K_FLOAT, .def = "0.0703", .range = ">= 0",
+     .unit = "epsilon sigma^9", FIELD(potential.atm.nu),
+     .doc = "ATM coefficient nu (argon: 0.0703); 0 disables the term"},
+    {.path = "potential.atm.cutoff", .kind = K_FLOAT, .def = "0", .range = ">= 0", .unit = "sigma",
+     FIELD(potential.atm.cutoff),
+     .doc = "triplet kept iff all three distances are below it; 0 = none (periodic: L/2)"},
+    {.path = "potential.lj", .kind = K_GROUP, .doc = "Lennard-Jones pair term; present = enabled"},
+    {.path = "potential.lj.epsilon", .kind = K_FLOAT, .def = "1.0", .range = "> 0",
+     .unit = "epsilon", FIELD(potential.lj.epsilon), .doc = "well depth"},
+    {.path = "potential.lj.sigma", .kind = K_FLOAT, .def = "1.0", .range = "> 0", .unit = "sigma",
+     FIELD(potential.lj.sigma), .doc = "distance where the pair energy is zero"},
+    {.path = "potential.lj.cutoff", .kind = K_FLOAT, .def = "2.5", .range = "> 0", .unit = "sigma",
+     FIELD(potential.lj.cutoff), .doc = "pair cutoff distance"},
+    {.path = "potential.lj.shift", .kind = K_BOOL, .def = "true", FIELD(potential.lj.shift),
+     .doc = "shift the pair energy to 0 at the cutoff"},
+    {.path = "integrator", .kind = K_GROUP, .doc = "velocity Verlet time stepping"},
+    {.path = "integrator.dt", .kind = K_FLOAT, .def = "0.002", .range = "> 0", .unit = "tau",
+     FIELD(integrator.dt), .doc = "time step"},
+    {.path = "integrator.steps", .kind = K_LONG, .def = "1000", .range = ">= 0", .unit = "steps",
+     FIELD(integrator.steps), .doc = "number of steps"},
+    {.path = "solver", .kind = K_GROUP, .doc = "how the forces are computed"},
+    {.path = "solver.backend", .kind = K_CHOICE, .def = "auto", .choices = backend_names,
+     FIELD(solver.backend), .doc = "auto (the GPU when there is one), cpu or gpu"},
+    {.path = "solver.map", .kind = K_MAP3D, .def = "lambda", .range = "a map3d registry name",
+     FIELD(solver.map), .doc = "block map of the triplet term"},
+    {.path = "solver.map2d", .kind = K_MAP2D, .def = "lambda2d", .range = "a map2d registry name",
+     FIELD(solver.map2d), .doc = "block map of the pair term"},
+    {.path = "solver.root", .kind = K_ROOT, .def = "exact", FIELD(solver.root),
+     .doc = "square-root variant of the lambda2d map"},
+    {.path = "solver.tile", .kind = K_INT, .def = "16", .range = "1 .. 1024", .unit = "particles",
+     FIELD(solver.tile), .doc = "tile edge rho: particles per tile side"},
+    {.path = "solver.threads", .kind = K_INT, .def = "0",
+     .range = "0 or a multiple of 32 in 32 .. 1024", .unit = "threads", .check = threads_ok,
+     FIELD(solver.threads), .doc = "GPU threads per block; 0 = the kernel's default"},
+    {.path = "solver.precision", .kind = K_CHOICE, .def = "mixed", .choices = precision_names,
+     FIELD(solver.precision), .doc = "floating point of the force sums"},
+    {.path = "solver.deterministic", .kind = K_BOOL, .def = "false", FIELD(solver.deterministic),
+     .doc = "bitwise repeatable force sums (slower)"},
+    {.path = "output", .kind = K_GROUP, .doc = "files written during the run"},
+    {.path = "output.thermo", .kind = K_STRING, .def = "thermo.csv", FIELD(output.thermo),
+     .doc = "CSV of energies and temperature; \"\" disables"},
+    {.path = "output.thermo_every", .kind = K_INT, .def = "100", .range = ">= 1", .unit = "steps",
+     FIELD(output.thermo_every), .doc = "thermo interval"},
+    {.path = "output.trajectory", .kind = K_STRING, .def = "trajectory.xyz",
+     FIELD(output.trajectory), .doc = "extended XYZ frames; \"\" disables"},
+    {.path = "output.trajectory_every", .kind = K_INT, .def = "1000", .range = ">= 1",
+     .unit = "steps", FIELD(output.trajectory_every), .doc = "trajectory interval"},
+    {.path = "output.checkpoint", .kind = K_STRING, .def = "checkpoint.tbck",
+     FIELD(output.checkpoint), .doc = "binary restart file; \"\" disables"},
+    {.path = "output.checkpoint_every", .kind = K_INT, .def = "10000", .range = ">= 1",
+     .unit = "steps", FIELD(output.checkpoint_every),
+     .doc = "checkpoint interval (also written at the end and on SIGINT/SIGTERM)"},
+    {.path = "output.forces", .kind = K_BOOL, .def = "false", FIELD(output.forces),
+     .doc = "trajectory frames carry forces"},
+};
+
+#define N_ROWS ((int)(sizeof schema / sizeof schema[0]))
+
+/* State of one cfg_load. */
+typedef struct cfg_ctx {
+    const char *path; /* the config file as given */
+    char dir[CFG_PATH_MAX]; /* its directory with a trailing slash, "" for the current one */
+    sim_config *c;
+    int n_err;
+    const config_setting_t *src[N_ROWS]; /* where each setting was given; NULL: default */
+    unsigned char bad[N_ROWS];           /* 1: given but rejected */
+} cfg_ctx;
+
+/* ---- the schema ---------------------------------------------------------------------------- */
+
+/* Index of the row named `path`, or -1. */
+static int row_find(const char *path)
+{
+    for (int i = 0; i < N_ROWS; i++)
+        if (strcmp(schema[i].path, path) == 0)
+            return i;
+    return -1;
+}
+
+/* The row named `path`, which must exist (a name spelled in this file). */
+static int row_of(const char *path)
+{
+    int i = row_find(path);
+    if (i < 0) {
+        tb_error(__FILE__, __LINE__, "internal: no schema row %s", path);
+        abort();
+    }
+    return i;
+}
+
+static void *field_of(sim_config *c, const cfg_row *r)
+{
+    return (char *)c + r->off;
+}
+
+/* Writes "a, b, c" (NULL-terminated names) into buf. */
+static void join_names(const char *const *names, char *buf, size_t len)
+{
+    size_t used = 0;
+    buf[0] = '\0';
+    for (int i = 0; names[i] && used < len; i++)
+        used += (size_t)snprintf(buf + used, len - used, "%s%s", i ? ", " : "", names[i]);
+}
+
+/* Writes the root variants "exact, sqrtf, ..." into buf (map2d_root_name answers "?" past them). */
+static void root_names(char *buf, size_t len)
+{
+    size_t used = 0;
+    buf[0] = '\0';
+    for (int i = 0; strcmp(map2d_root_name(i), "?") != 0 && used < len; i++)
+        used += (size_t)snprintf(buf + used, len - used, "%s%s", i ? ", " : "", map2d_root_name(i));
+}
+
+/* The range of a row as printed in docs and messages' "expected one of". */
+static void row_range(const cfg_row *r, char *buf, size_t len)
+{
+    if (r->kind == K_CHOICE)
+        join_names(r->choices, buf, len);
+    else if (r->kind == K_ROOT)
+        root_names(buf, len);
+    else
+        snprintf(buf, len, "%s", r->range ? r->range : "");
+}
+
+static const char *kind_type(enum cfg_kind k)
+{
+    switch (k) {
+    case K_GROUP: return "group";
+    case K_INT: return "int";
+    case K_LONG:
+    case K_ULONG: return "int64";
+    case K_FLOAT: return "float";
+    case K_BOOL: return "bool";
+    default: return "string";
+    }
+}
+
+int cfg_schema_count(void)
+{
+    return N_ROWS;
+}
+
+const char *cfg_schema_path(int i)
+{
+    return i >= 0 && i < N_ROWS ? schema[i].path : NULL;
+}
+
+int cfg_schema_get(int i, cfg_schema_info *info)
+{
+    if (i < 0 || i >= N_ROWS)
+        return -1;
+    const cfg_row *r = &schema[i];
+    info->path = r->path;
+    info->type = kind_type(r->kind);
+    info->def = r->def;
+    info->unit = r->unit ? r->unit : "";
+    info->doc = r->doc;
+    info->required = (r->flags & CF_REQUIRED) != 0;
+    row_range(r, info->range, sizeof info->range);
+    return 0;
+}
+
+/* ---- enum names ---------------------------------------------------------------------------- */
+
+static const char *enum_name(const char *const *names, int v)
+{
+    for (int i = 0; names[i]; i++)
+        if (i == v)
+            return names[i];
+    return "?";
+}
+
+const char *cfg_boundary_name(int b) { return enum_name(boundary_names, b); }
+const char *cfg_init_name(int t) { return enum_name(init_names, t); }
+const char *cfg_backend_name(int b) { return enum_name(backend_names, b); }
+const char *cfg_precision_name(int p) { return enum_name(precision_names, p); }
+
+/* ---- defaults ------------------------------------------------------------------------------ */
+
+/* The default map: `want` when registered (lambda may not be yet), else the first map. */
+static const char *default_map3d(const char *want)
+{
+    if (map3d_find(want))
+        return want;
+    return map3d_all[0] ? map3d_all[0]->name : "";
+}
+
+static const char *default_map2d(const char *want)
+{
+    if (map2d_find(want))
+        return want;
+    return map2d_all[0] ? map2d_all[0]->name : "";
+}
+
+static int choice_index(const char *const *names, const char *s)
+{
+    for (int i = 0; names[i]; i++)
+        if (strcmp(names[i], s) == 0)
+            return i;
+    return -1;
+}
+
+/* Stores row r's default (its text, read as the kind says) into c. */
+static void apply_default(sim_config *c, const cfg_row *r)
+{
+    void *f = field_of(c, r);
+    const char *d = r->def;
+    switch (r->kind) {
+    case K_INT: *(int *)f = (int)strtol(d, NULL, 10); break;
+    case K_LONG: *(long *)f = strtol(d, NULL, 10); break;
+    case K_ULONG: *(unsigned long *)f = strtoul(d, NULL, 10); break;
+    case K_FLOAT: *(double *)f = strtod(d, NULL); break;
+    case K_BOOL: *(int *)f = strcmp(d, "true") == 0; break;
+    case K_CHOICE: *(int *)f = choice_index(r->choices, d); break;
+    case K_MAP3D: snprintf((char *)f, r->size, "%s", default_map3d(d)); break;
+    case K_MAP2D: snprintf((char *)f, r->size, "%s", default_map2d(d)); break;
+    default: snprintf((char *)f, r->size, "%s", d); break;
+    }
+}
+
+void cfg_defaults(sim_config *c)
+{
+    memset(c, 0, sizeof *c);
+    for (int i = 0; i < N_ROWS; i++)
+        if (schema[i].def)
+            apply_default(c, &schema[i]);
+}
+
+/* ---- reporting ----------------------------------------------------------------------------- */
+
+/* The file that setting s was read from, as a path from the current directory. libconfig 1.5
+ * records an @include file by the name in the directive, which it resolved against the config
+ * file's directory (cfg_load sets that as the include directory). */
+static void source_path(const cfg_ctx *x, const config_setting_t *s, char *buf, size_t len)
+{
+    const char *f = config_setting_source_file(s);
+    if (!f || strcmp(f, x->path) == 0 || f[0] == '/')
+        snprintf(buf, len, "%s", f ? f : x->path);
+    else
+        snprintf(buf, len, "%s%s", x->dir, f);
+}
+
+/* Reports one problem: "tribody: FILE[:LINE]: [SETTING: ]message". */
+static void vproblem(cfg_ctx *x, const char *file, int line, const char *setting, const char *fmt,
+                     va_list ap)
+{
+    char msg[1024];
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    if (setting)
+        tb_error(file, line, "%s: %s", setting, msg);
+    else
+        tb_error(file, line, "%s", msg);
+    x->n_err++;
+}
+
+/* Reports a problem with setting `path`, located where s was given (s NULL: the file itself). */
+static void problem(cfg_ctx *x, const config_setting_t *s, const char *path, const char *fmt, ...)
+#ifdef __GNUC__
+    __attribute__((format(printf, 4, 5)))
+#endif
+    ;
+
+static void problem(cfg_ctx *x, const config_setting_t *s, const char *path, const char *fmt, ...)
+{
+    char where[CFG_PATH_MAX + 16];
+    int line = 0;
+    const char *hook = s ? (const char *)config_setting_get_hook(s) : NULL;
+    if (hook)
+        snprintf(where, sizeof where, "--set %s", hook);
+    else if (s && config_setting_source_file(s)) {
+        source_path(x, s, where, sizeof where);
+        line = (int)config_setting_source_line(s);
+    } else
+        snprintf(where, sizeof where, "%s", x->path);
+    va_list ap;
+    va_start(ap, fmt);
+    vproblem(x, where, line, path, fmt, ap);
+    va_end(ap);
+}
+
+/* Reports a problem with the override `set` itself (before it became a setting). */
+static void problem_set(cfg_ctx *x, const char *set, const char *path, const char *fmt, ...)
+#ifdef __GNUC__
+    __attribute__((format(printf, 4, 5)))
+#endif
+    ;
+
+static void problem_set(cfg_ctx *x, const char *set, const char *path, const char *fmt, ...)
+{
+    char where[CFG_PATH_MAX + 16];
+    snprintf(where, sizeof where, "--set %s", set);
+    va_list ap;
+    va_start(ap, fmt);
+    vproblem(x, where, 0, path, fmt, ap);
+    va_end(ap);
+}
+
+/* The shortest text that reads back as v ("0.002", not "0.0020000000000000000"). */
+static const char *fmt_num(double v, char buf[32])
+{
+    snprintf(buf, 32, "%.15g", v);
+    if (strtod(buf, NULL) != v)
+        snprintf(buf, 32, "%.17g", v);
+    return buf;
+}
+
+/* "an integer", "a string", ... : what a libconfig setting is, for "(got ...)". */
+static const char *type_phrase(int t)
+{
+    switch (t) {
+    case CONFIG_TYPE_INT:
+    case CONFIG_TYPE_INT64: return "an integer";
+    case CONFIG_TYPE_FLOAT: return "a float";
+    case CONFIG_TYPE_STRING: return "a string";
+    case CONFIG_TYPE_BOOL: return "a bool";
+    case CONFIG_TYPE_GROUP: return "a group";
+    case CONFIG_TYPE_ARRAY: return "an array";
+    case CONFIG_TYPE_LIST: return "a list";
+    default: return "nothing";
+    }
+}
+
+/* What a row wants, for "expected ...". */
+static const char *kind_phrase(enum cfg_kind k)
+{
+    switch (k) {
+    case K_GROUP: return "a group";
+    case K_INT:
+    case K_LONG:
+    case K_ULONG: return "an integer";
+    case K_FLOAT: return "a number";
+    case K_BOOL: return "true or false";
+    default: return "a string";
+    }
+}
+
+/* Edit (Levenshtein) distance between a and b, both shorter than 128 characters. */
+static int edit_distance(const char *a, const char *b)
+{
+    int la = (int)strlen(a), lb = (int)strlen(b), row[128];
+    if (la >= 128 || lb >= 128)
+        return INT_MAX;
+    for (int j = 0; j <= lb; j++)
+        row[j] = j;
+    for (int i = 1; i <= la; i++) {
+        int diag = row[0];
+        row[0] = i;
+        for (int j = 1; j <= lb; j++) {
+            int up = row[j];
+            int best = diag + (a[i - 1] != b[j - 1]);
+            if (up + 1 < best)
+                best = up + 1;
+            if (row[j - 1] + 1 < best)
+                best = row[j - 1] + 1;
+            row[j] = best;
+            diag = up;
+        }
+    }
+    return row[lb];
+}
+
+static const char *last_part(const char *path)
+{
+    const char *dot = strrchr(path, '.');
+    return dot ? dot + 1 : path;
+}
+
+/* The known setting nearest to an unknown `path`: the one with the same last name
+ * (system.dt -> integrator.dt), else the closest by edit distance when it is within a third
+ * of the name's length; NULL when nothing is close. */
+static const char *suggest(const char *path)
+{
+    const char *best = NULL;
+    int best_d = INT_MAX;
+    for (int i = 0; i < N_ROWS; i++)
+        if (strcmp(last_part(schema[i].path), last_part(path)) == 0)
+            return schema[i].path;
+    for (int i = 0; i < N_ROWS; i++) {
+        int d = edit_distance(path, schema[i].path);
+        if (d < best_d) {
+            best_d = d;
+            best = schema[i].path;
+        }
+    }
+    int limit = (int)strlen(path) / 3;
+    return best_d <= (limit > 1 ? limit : 1) ? best : NULL;
+}
+
+/* "unknown setting (did you mean X?)" for s, or for the override `set` when s is NULL. */
+static void unknown_setting(cfg_ctx *x, const config_setting_t *s, const char *set,
+                            const char *path)
+{
+    const char *near = suggest(path);
+    char hint[160] = "";
+    if (near)
+        snprintf(hint, sizeof hint, " (did you mean %s?)", near);
+    if (s)
+        problem(x, s, path, "unknown setting%s", hint);
+    else
+        problem_set(x, set, path, "unknown setting%s", hint);
+}
+
+/* ---- one setting --------------------------------------------------------------------------- */
+
+/* Whether a libconfig value of type t can fill a row of kind k (an integer fills a float). */
+static int type_fits(enum cfg_kind k, int t)
+{
+    int integer = t == CONFIG_TYPE_INT || t == CONFIG_TYPE_INT64;
+    switch (k) {
+    case K_GROUP: return t == CONFIG_TYPE_GROUP;
+    case K_INT:
+    case K_LONG:
+    case K_ULONG: return integer;
+    case K_FLOAT: return integer || t == CONFIG_TYPE_FLOAT;
+    case K_BOOL: return t == CONFIG_TYPE_BOOL;
+    default: return t == CONFIG_TYPE_STRING;
+    }
+}
+
+/* Whether v lies in a numeric range "> X", ">= X" or "LO .. HI" (NULL: anything). */
+static int in_range(const char *range, double v)
+{
+    double lo, hi;
+    if (!range)
+        return 1;
+    if (sscanf(range, ">= %lf", &lo) == 1)
+        return v >= lo;
+    if (sscanf(range, "> %lf", &lo) == 1)
+        return v > lo;
+    if (sscanf(range, "%lf .. %lf", &lo, &hi) == 2)
+        return v >= lo && v <= hi;
+    return 1;
+}
+
+/* "between 3 and 10000000 particles", "> 0 tau": what the range asks, for a message. */
+static void range_phrase(const cfg_row *r, char *buf, size_t len)
+{
+    const char *sep = strstr(r->range, " .. ");
+    const char *unit = r->unit ? r->unit : "";
+    if (r->check)
+        snprintf(buf, len, "%s", r->range);
+    else if (sep && r->range[0] != '>')
+        snprintf(buf, len, "between %.*s and %s%s%s", (int)(sep - r->range), r->range, sep + 4,
+                 *unit ? " " : "", unit);
+    else
+        snprintf(buf, len, "%s%s%s", r->range, *unit ? " " : "", unit);
+}
+
+/* Reads an integer literal as libconfig writes one (decimal, or hex after 0x, optional sign)
+ * at p. Returns the end of the literal, or NULL when p does not start with one, when more of a
+ * number follows (a float, or an L suffix: not a 32-bit literal), or on overflow. */
+static const char *int_literal(const char *p, long long *v)
+{
+    int neg = *p == '-', hex;
+    char *end;
+    if (*p == '-' || *p == '+')
+        p++;
+    hex = p[0] == '0' && (p[1] == 'x' || p[1] == 'X');
+    if (!(hex ? isxdigit((unsigned char)p[2]) : isdigit((unsigned char)p[0])))
+        return NULL;
+    errno = 0;
+    unsigned long long u = strtoull(p, &end, hex ? 16 : 10);
+    if (errno || u > (unsigned long long)LLONG_MAX || (*end && strchr(".eEL", *end)))
+        return NULL;
+    *v = neg ? -(long long)u : (long long)u;
+    return end;
+}
+
+/* Whether v does not fit an int but its low 32 bits read as one are `low`: what libconfig 1.5
+ * makes of a literal that is too long for an int and lacks the L suffix. */
+static int truncated_to(long long v, int low)
+{
+    return (v > INT_MAX || v < INT_MIN) && (int)(unsigned)(unsigned long long)v == low;
+}
+
+/* Finds, on line `line` of `file`, "name = LITERAL" (or ':') whose literal libconfig truncated
+ * to `low`; stores the literal's value in *v. Returns 1 when found. */
+static int find_literal(const char *file, int line, const char *name, int low, long long *v)
+{
+    FILE *f = fopen(file, "r");
+    char *text = NULL;
+    size_t cap = 0, len = strlen(name);
+    int found = 0;
+    for (int i = 0; f && i < line && getline(&text, &cap, f) >= 0; i++) {
+        if (i + 1 < line)
+            continue;
+        for (const char *p = strstr(text, name); p && !found; p = strstr(p + 1, name)) {
+            const char *q = p + len;
+            if (p > text && (isalnum((unsigned char)p[-1]) || strchr("_-*", p[-1])))
+                continue;
+            q += strspn(q, " \t");
+            if (*q != '=' && *q != ':')
+                continue;
+            q += 1 + strspn(q + 1, " \t");
+            found = int_literal(q, v) && truncated_to(*v, low);
+        }
+    }
+    free(text);
+    if (f)
+        fclose(f);
+    return found;
+}
+
+/* The integer value of s. libconfig 1.5 reads a literal that does not fit 32 bits and lacks
+ * the L suffix (steps = 5000000000) as its low 32 bits (705032704), silently; this rereads
+ * such a literal from the setting's source line, so the range check sees what was written. */
+static long long int_value(const cfg_ctx *x, const config_setting_t *s)
+{
+    long long v;
+    char file[CFG_PATH_MAX];
+    if (config_setting_type(s) != CONFIG_TYPE_INT || !config_setting_source_file(s) ||
+        !config_setting_name(s))
+        return config_setting_get_int64(s);
+    source_path(x, s, file, sizeof file);
+    if (find_literal(file, (int)config_setting_source_line(s), config_setting_name(s),
+                     config_setting_get_int(s), &v))
+        return v;
+    return config_setting_get_int64(s);
+}
+
+/* Reads an integer setting into its int/long/unsigned long field. Returns 0 or -1 (reported). */
+static int take_integer(cfg_ctx *x, const cfg_row *r, const config_setting_t *s)
+{
+    long long v = int_value(x, s);
+    char want[128];
+    int ok = r->check ? r->check(v) : in_range(r->range, (double)v);
+    if (ok && r->kind == K_INT && (v > INT_MAX || v < INT_MIN)) {
+        problem(x, s, r->path, "must be at most %d (got %lld)", INT_MAX, v);
+        return -1;
+    }
+    if (!ok) {
+        range_phrase(r, want, sizeof want);
+        problem(x, s, r->path, "must be %s (got %lld)", want, v);
+        return -1;
+    }
+    void *f = field_of(x->c, r);
+    if (r->kind == K_INT)
+        *(int *)f = (int)v;
+    else if (r->kind == K_LONG)
+        *(long *)f = (long)v;
+    else
+        *(unsigned long *)f = (unsigned long)v;
+    return 0;
+}
+
+/* Reads a number (float or integer) into its double field. Returns 0 or -1 (reported). */
+static int take_float(cfg_ctx *x, const cfg_row *r, const config_setting_t *s)
+{
+    int t = config_setting_type(s);
+    double v = t == CONFIG_TYPE_FLOAT ? config_setting_get_float(s) : (double)int_value(x, s);
+    char want[128], got[32];
+    if (!isfinite(v) || !in_range(r->range, v)) {
+        range_phrase(r, want, sizeof want);
+        problem(x, s, r->path, "must be %s (got %s)", want, fmt_num(v, got));
+        return -1;
+    }
+    *(double *)field_of(x->c, r) = v;
+    return 0;
+}
+
+/* The directory part of `file` with its slash ("" when there is none). */
+static void dir_of(const char *file, char *buf, size_t len)
+{
+    const char *slash = strrchr(file, '/');
+    int n = slash ? (int)(slash - file + 1) : 0;
+    snprintf(buf, len, "%.*s", n, file);
+}
+
+/* An input file: resolved against the directory of the file that names it (a --set value is
+ * taken as given, relative to the current directory), and it must be a readable file. */
+static int take_file(cfg_ctx *x, const cfg_row *r, const config_setting_t *s, const char *v)
+{
+    char src[CFG_PATH_MAX], dir[CFG_PATH_MAX] = "", full[CFG_PATH_MAX + 8];
+    struct stat st;
+    FILE *f;
+    if (!*v) {
+        problem(x, s, r->path, "must name a file (got an empty string)");
+        return -1;
+    }
+    if (v[0] != '/' && !config_setting_get_hook(s)) {
+        source_path(x, s, src, sizeof src);
+        dir_of(src, dir, sizeof dir);
+    }
+    snprintf(full, sizeof full, "%s%s", dir, v);
+    if (strlen(full) >= r->size) {
+        problem(x, s, r->path, "path too long (at most %zu characters)", r->size - 1);
+        return -1;
+    }
+    errno = 0;
+    if (stat(full, &st) == 0 && S_ISDIR(st.st_mode))
+        errno = EISDIR;
+    else if ((f = fopen(full, "r")) != NULL)
+        fclose(f);
+    if (errno) {
+        problem(x, s, r->path, "cannot read \"%s\": %s", full, strerror(errno));
+        return -1;
+    }
+    memcpy(field_of(x->c, r), full, strlen(full) + 1);
+    return 0;
+}
+
+/* A name that must be one of a list; `what` is "map", "value", "root variant". */
+static int unknown_name(cfg_ctx *x, const cfg_row *r, const config_setting_t *s, const char *what,
+                        const char *v, const char *list)
+{
+    problem(x, s, r->path, "unknown %s \"%s\" (expected one of: %s)", what, v, list);
+    return -1;
+}
+
+/* Reads a string setting of any string kind, checking it against its list or file. */
+static int take_string(cfg_ctx *x, const cfg_row *r, const config_setting_t *s)
+{
+    const char *v = config_setting_get_string(s);
+    char list[512];
+    void *f = field_of(x->c, r);
+    if (r->kind == K_FILE)
+        return take_file(x, r, s, v);
+    if (r->kind == K_CHOICE) {
+        int i = choice_index(r->choices, v);
+        join_names(r->choices, list, sizeof list);
+        if (i < 0)
+            return unknown_name(x, r, s, "value", v, list);
+        *(int *)f = i;
+        return 0;
+    }
+    if (r->kind == K_MAP3D && !map3d_find(v)) {
+        map3d_names(list, sizeof list);
+        return unknown_name(x, r, s, "map", v, list);
+    }
+    if (r->kind == K_MAP2D && !map2d_find(v)) {
+        map2d_names(list, sizeof list);
+        return unknown_name(x, r, s, "map", v, list);
+    }
+    if (r->kind == K_ROOT && map2d_root_find(v) < 0) {
+        root_names(list, sizeof list);
+        return unknown_name(x, r, s, "root variant", v, list);
+    }
+    if (strlen(v) >= r->size) {
+        problem(x, s, r->path, "too long (at most %zu characters, got %zu)", r->size - 1,
+                strlen(v));
+        return -1;
+    }
+    memcpy(f, v, strlen(v) + 1);
+    return 0;
+}
+
+/* Checks setting s against row ri and stores its value. Marks the row given, and bad if not
+ * usable. */
+static void take_setting(cfg_ctx *x, int ri, const config_setting_t *s)
+{
+    const cfg_row *r = &schema[ri];
+    int t = config_setting_type(s), rc = 0;
+    x->src[ri] = s;
+    if (!type_fits(r->kind, t)) {
+        problem(x, s, r->path, "expected %s (got %s)", kind_phrase(r->kind), type_phrase(t));
+        rc = -1;
+    } else if (r->kind == K_INT || r->kind == K_LONG || r->kind == K_ULONG)
+        rc = take_integer(x, r, s);
+    else if (r->kind == K_FLOAT)
+        rc = take_float(x, r, s);
+    else if (r->kind == K_BOOL)
+        *(int *)field_of(x->c, r) = config_setting_get_bool(s);
+    else if (r->kind != K_GROUP)
+        rc = take_string(x, r, s);
+    x->bad[ri] = rc != 0;
+}
+
+/* Walks the settings of group g (named `prefix`, "" for the root), recursing into known groups. */
+static void walk_group(cfg_ctx *x, const config_setting_t *g, const char *prefix)
+{
+    int n = config_setting_length(g);
+    for (int i = 0; i < n; i++) {
+        const config_setting_t *s = config_setting_get_elem(g, (unsigned)i);
+        char path[256];
+        int len = snprintf(path, sizeof path, "%s%s%s", prefix, *prefix ? "." : "",
+                           config_setting_name(s) ? config_setting_name(s) : "?");
+        int ri = len < (int)sizeof path ? row_find(path) : -1;
+        if (ri < 0) {
+            unknown_setting(x, s, NULL, path);
+            continue;
+        }
+        take_setting(x, ri, s);
+        if (schema[ri].kind == K_GROUP && !x->bad[ri])
+            walk_group(x, s, path);
+    }
+}
+
+/* ---- --set overrides ----------------------------------------------------------------------- */
+
+/* Parses `text` as one libconfig scalar into the scratch config sc; returns its setting, or
+ * NULL when text is not one scalar (then it is taken as a bare string). */
+static const config_setting_t *parse_scalar(config_t *sc, const char *text)
+{
+    size_t n = strlen(text) + 8;
+    char *src = malloc(n);
+    const config_setting_t *v = NULL;
+    if (!src || strchr(text, '\n'))
+        goto done;
+    snprintf(src, n, "v = %s;", text);
+    if (config_read_string(sc, src) == CONFIG_TRUE &&
+        config_setting_length(config_root_setting(sc)) == 1) {
+        v = config_setting_get_member(config_root_setting(sc), "v");
+        if (v && !config_setting_is_scalar(v))
+            v = NULL;
+    }
+done:
+    free(src);
+    return v;
+}
+
+/* Adds member `name` to group g holding the value of VALUE (scalar or bare string). An integer
+ * that does not fit an int, written without the L suffix, is stored as an int64: libconfig kept
+ * only its low 32 bits (see int_value). */
+static config_setting_t *add_value(config_setting_t *g, const char *name, const char *value)
+{
+    config_t sc;
+    long long w = 0;
+    config_init(&sc);
+    const config_setting_t *v = parse_scalar(&sc, value);
+    int t = v ? config_setting_type(v) : CONFIG_TYPE_STRING;
+    if (t == CONFIG_TYPE_INT && int_literal(value + strspn(value, " \t"), &w) &&
+        truncated_to(w, config_setting_get_int(v)))
+        t = CONFIG_TYPE_INT64;
+    else if (t == CONFIG_TYPE_INT || t == CONFIG_TYPE_INT64)
+        w = config_setting_get_int64(v);
+    config_setting_t *s = config_setting_add(g, name, t);
+    if (s) {
+        if (t == CONFIG_TYPE_INT)
+            config_setting_set_int(s, (int)w);
+        else if (t == CONFIG_TYPE_INT64)
+            config_setting_set_int64(s, w);
+        else if (t == CONFIG_TYPE_FLOAT)
+            config_setting_set_float(s, config_setting_get_float(v));
+        else if (t == CONFIG_TYPE_BOOL)
+            config_setting_set_bool(s, config_setting_get_bool(v));
+        else
+            config_setting_set_string(s, v ? config_setting_get_string(v) : value);
+    }
+    config_destroy(&sc);
+    return s;
+}
+
+/* The group that holds `path`'s last name, creating missing groups (tagged with the override).
+ * NULL when a part of the path exists but is not a group: the walk reports that setting. */
+static config_setting_t *parent_of(config_t *cf, const char *path, char *set, const char **name)
+{
+    config_setting_t *g = config_root_setting(cf);
+    char part[256];
+    const char *p = path, *dot;
+    while ((dot = strchr(p, '.')) != NULL) {
+        snprintf(part, sizeof part, "%.*s", (int)(dot - p), p);
+        config_setting_t *m = config_setting_get_member(g, part);
+        if (!m) {
+            m = config_setting_add(g, part, CONFIG_TYPE_GROUP);
+            if (m)
+                config_setting_set_hook(m, set);
+        }
+        if (!m || !config_setting_is_group(m))
+            return NULL;
+        g = m;
+        p = dot + 1;
+    }
+    *name = p;
+    return g;
+}
+
+/* Merges one override "PATH=VALUE" into the parsed tree, replacing the file's value. */
+static void merge_set(cfg_ctx *x, config_t *cf, char *set)
+{
+    const char *eq = strchr(set, '='), *name = NULL;
+    char path[256];
+    if (!eq || eq == set || eq - set >= (long)sizeof path) {
+        problem_set(x, set, NULL, "expected PATH=VALUE (for example --set solver.map=bb)");
+        return;
+    }
+    snprintf(path, sizeof path, "%.*s", (int)(eq - set), set);
+    if (row_find(path) < 0) {
+        unknown_setting(x, NULL, set, path);
+        return;
+    }
+    config_setting_t *g = parent_of(cf, path, set, &name);
+    if (!g)
+        return;
+    if (config_setting_get_member(g, name))
+        config_setting_remove(g, name);
+    config_setting_t *s = add_value(g, name, eq + 1);
+    if (s)
+        config_setting_set_hook(s, set);
+    else
+        problem_set(x, set, path, "cannot store the value");
+}
+
+/* ---- cross checks -------------------------------------------------------------------------- */
+
+/* The setting where path was given when it was given and accepted; else NULL. */
+static const config_setting_t *given(const cfg_ctx *x, const char *path)
+{
+    int i = row_of(path);
+    return x->bad[i] ? NULL : x->src[i];
+}
+
+static int rejected(const cfg_ctx *x, const char *path)
+{
+    return x->bad[row_of(path)];
+}
+
+/* Where to point a message about `path`: where it was given, else its nearest given group,
+ * else nowhere (the file). */
+static const config_setting_t *near_src(const cfg_ctx *x, const char *path)
+{
+    char p[256];
+    snprintf(p, sizeof p, "%s", path);
+    for (;;) {
+        int i = row_find(p);
+        if (i >= 0 && x->src[i])
+            return x->src[i];
+        char *dot = strrchr(p, '.');
+        if (!dot)
+            return NULL;
+        *dot = '\0';
+    }
+}
+
+/* Required settings that were given nowhere. */
+static void check_required(cfg_ctx *x)
+{
+    char want[128];
+    for (int i = 0; i < N_ROWS; i++)
+        if ((schema[i].flags & CF_REQUIRED) && !x->src[i]) {
+            range_phrase(&schema[i], want, sizeof want);
+            problem(x, NULL, schema[i].path, "required setting is missing (%s)", want);
+        }
+}
+
+/* A cutoff must not exceed half the box (minimum image convention). */
+static void check_cutoff(cfg_ctx *x, const char *path, double rc, double half)
+{
+    char a[32], b[32];
+    if (rc > half)
+        problem(x, near_src(x, path), path, "%s%s exceeds half the box (L/2 = %s)",
+                fmt_num(rc, a), given(x, path) ? "" : " (the default)", fmt_num(half, b));
+}
+
+/* system.box against system.boundary, and the cutoffs against the box. */
+static void check_box(cfg_ctx *x)
+{
+    sim_config *c = x->c;
+    if (rejected(x, "system.boundary") || rejected(x, "system.box"))
+        return;
+    if (c->system.boundary == CFG_BOUNDARY_OPEN) {
+        if (given(x, "system.box"))
+            problem(x, given(x, "system.box"), "system.box", "only used with "
+                    "system.boundary = \"periodic\" (the boundary is open)");
+        return;
+    }
+    if (!given(x, "system.box")) {
+        problem(x, near_src(x, "system.boundary"), "system.box",
+                "required with system.boundary = \"periodic\"");
+        return;
+    }
+    double half = 0.5 * c->system.box;
+    if (!rejected(x, "potential.atm.cutoff")) {
+        if (c->potential.atm.cutoff > 0)
+            check_cutoff(x, "potential.atm.cutoff", c->potential.atm.cutoff, half);
+        else
+            c->potential.atm.cutoff = half;
+    }
+    if (c->potential.lj.enabled && !rejected(x, "potential.lj.cutoff"))
+        check_cutoff(x, "potential.lj.cutoff", c->potential.lj.cutoff, half);
+}
+
+/* system.init.file against system.init.type. */
+static void check_init_file(cfg_ctx *x)
+{
+    int is_xyz = x->c->system.init.type == CFG_INIT_XYZ;
+    if (rejected(x, "system.init.type") || rejected(x, "system.init.file"))
+        return;
+    if (is_xyz && !given(x, "system.init.file"))
+        problem(x, near_src(x, "system.init.type"), "system.init.file",
+                "required with system.init.type = \"xyz\"");
+    if (!is_xyz && given(x, "system.init.file"))
+        problem(x, given(x, "system.init.file"), "system.init.file",
+                "only used with system.init.type = \"xyz\" (the type is %s)",
+                cfg_init_name(x->c->system.init.type));
+}
+
+/* Lattice default spacing, and whether a random cluster of the given radius can plausibly hold
+ * n points min_distance apart: spheres of diameter d around them fill n (d/2)^3 / R^3 of the
+ * cluster, and no random packing passes about 0.6 (random close packing is 0.64). This rejects
+ * only the hopeless; rejection sampling already jams near 0.38 (random sequential addition),
+ * and sim_init reports a cluster it cannot fill. Lattice and XYZ states are not checked. */
+static void check_init_geometry(cfg_ctx *x)
+{
+    sim_config *c = x->c;
+    const double max_fill = 0.6;
+    if (rejected(x, "system.init.type") || rejected(x, "system.init.min_distance"))
+        return;
+    if (c->system.init.type == CFG_INIT_LATTICE && !x->src[row_of("system.init.min_distance")])
+        c->system.init.min_distance = pow(2.0, 1.0 / 6.0); /* the LJ pair minimum */
+    if (c->system.init.type != CFG_INIT_RANDOM || c->system.boundary != CFG_BOUNDARY_OPEN ||
+        !given(x, "system.init.radius") || !given(x, "system.particles") ||
+        rejected(x, "system.boundary") || c->system.init.radius <= 0)
+        return;
+    double d = c->system.init.min_distance, R = c->system.init.radius;
+    double fill = c->system.particles * pow(0.5 * d / R, 3);
+    char a[32], b[32];
+    if (fill > max_fill)
+        problem(x, near_src(x, "system.init.min_distance"), "system.init.min_distance",
+                "%d particles %s apart do not fit in a sphere of radius %s (packing fraction "
+                "n (d/2)^3 / R^3 = %.3g > %.1f)", c->system.particles, fmt_num(d, a),
+                fmt_num(R, b), fill, max_fill);
+}
+
+/* Everything that involves more than one setting, after all were read. */
+static void cross_check(cfg_ctx *x)
+{
+    x->c->potential.lj.enabled = given(x, "potential.lj") != NULL;
+    x->c->system.init.temperature_set = given(x, "system.init.temperature") != NULL;
+    check_required(x);
+    check_box(x);
+    check_init_file(x);
+    check_init_geometry(x);
+}
+
+/* ---- loading ------------------------------------------------------------------------------- */
+
+/* Reads and parses the file; reports a missing file or a syntax error. 0 or -1. */
+static int read_file(cfg_ctx *x, config_t *cf)
+{
+    struct stat st;
+    FILE *f = NULL;
+    errno = 0;
+    if (stat(x->path, &st) == 0 && S_ISDIR(st.st_mode))
+        errno = EISDIR;
+    else if ((f = fopen(x->path, "r")) != NULL)
+        fclose(f);
+    if (errno) {
+        tb_error(x->path, 0, "cannot read config file: %s", strerror(errno));
+        return -1;
+    }
+    if (config_read_file(cf, x->path) == CONFIG_TRUE)
+        return 0;
+    const char *ef = config_error_file(cf);
+    char file[CFG_PATH_MAX + 8];
+    if (!ef || strcmp(ef, x->path) == 0 || ef[0] == '/')
+        snprintf(file, sizeof file, "%s", ef ? ef : x->path);
+    else
+        snprintf(file, sizeof file, "%s%s", x->dir, ef); /* an @include file: see source_path */
+    if (config_error_type(cf) == CONFIG_ERR_FILE_IO)
+        tb_error(x->path, 0, "cannot read config file");
+    else
+        tb_error(file, config_error_line(cf), "%s", config_error_text(cf));
+    return -1;
+}
+
+int cfg_load(sim_config *c, const char *path, int n_set, char *const sets[])
+{
+    cfg_ctx ctx, *x = &ctx;
+    config_t cf;
+
+    cfg_defaults(c);
+    if (!path) {
+        tb_error(NULL, 0, "no config file given");
+        return TB_EXIT_USAGE;
+    }
+    snprintf(c->path, sizeof c->path, "%s", path);
+    if (strlen(path) >= sizeof c->path) {
+        tb_error(path, 0, "cannot read config file: path too long");
+        return TB_EXIT_USAGE;
+    }
+    memset(x, 0, sizeof *x);
+    x->path = path;
+    x->c = c;
+    config_init(&cf);
+    dir_of(path, x->dir, sizeof x->dir);
+    if (*x->dir)
+        config_set_include_dir(&cf, x->dir);
+    if (read_file(x, &cf) != 0) {
+        config_destroy(&cf);
+        return TB_EXIT_USAGE;
+    }
+    for (int i = 0; i < n_set; i++)
+        merge_set(x, &cf, sets[i]);
+    walk_group(x, config_root_setting(&cf), "");
+    cross_check(x);
+    config_destroy(&cf);
+    return x->n_err ? TB_EXIT_USAGE : TB_EXIT_OK;
+}
