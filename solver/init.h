@@ -23,11 +23,13 @@ TB_BEGIN_DECLS
 /* Allocates s and fills positions, velocities, species, mass and box from c. Returns 0;
  * TB_EXIT_USAGE on bad input (an unreadable or malformed XYZ file, a cluster that cannot
  * be packed with the requested minimum distance), with a one-line message; -1 on other
- * failures. Writes no file. */
+ * failures. On failure s is already freed (sim_state_free on it again is harmless).
+ * Writes no file. */
 int sim_init(sim_state *s, const sim_config *c);
 
 /* Draws Maxwell–Boltzmann velocities at temperature T (0 gives zero velocities), removes
- * the centre-of-mass velocity and rescales to exactly T. Uses seed. */
+ * the centre-of-mass velocity and rescales to exactly T. Uses seed, through a hash that
+ * makes this stream independent of the positions sim_init draws from the same seed. */
 void sim_init_velocities(sim_state *s, double T, unsigned long seed);
 
 TB_END_DECLS
