@@ -19,7 +19,7 @@
 
 TB_BEGIN_DECLS
 
-#define MAP2D_MAX_LAUNCH 8
+#define MAP2D_MAX_LAUNCH 16 /* rec2d: up to 15 launches for nb <= 65535 */
 
 /* lambda2d square-root variants (solver.root); MAPS.md section 3. */
 enum map2d_root {
