@@ -49,7 +49,7 @@ ifeq ($(HAVE_CUDA),1)
 GENCODE := $(foreach a,$(CUDA_ARCH),-gencode arch=compute_$(a),code=sm_$(a)) \
            -gencode arch=compute_$(lastword $(CUDA_ARCH)),code=compute_$(lastword $(CUDA_ARCH))
 NVFLAGS := -std=c++17 $(NVOPT) $(DEFS) -I. $(GENCODE) -Xptxas=-warn-spills \
-           -Xcompiler "-fopenmp -Wall -Wextra -Wshadow" -MMD -MP
+           -DTB_CUDA_ARCH_LIST='"$(CUDA_ARCH)"' -Xcompiler "-Wall -Wextra -Wshadow" -MMD -MP
 OBJ_GPU := $(patsubst %.cu,$(BUILD)/obj/%.o,$(SRC_CU))
 LINK    := $(CXX)
 LDCUDA  := -L$(CUDA_HOME)/lib64 -lcudart_static -ldl -lrt

@@ -10,40 +10,45 @@
  *   E = nu u^3 (1 + 3/8 Q u^2)  with  u = P^(-1/2).
  * Differentiating in a (b, c alike by symmetry), with Q_a = dQ/da and bc = 1/(a u^2):
  *   dE/da = nu u^5 bc (-3/2 + 3/8 u^2 (a Q_a - 5/2 Q)) = (3 nu/8) u^5 bc (u^2 (a Q_a - 5/2 Q) - 4).
- * One reciprocal square root per triplet, no division. Checks: the equilateral triangle
+ * Checks: the equilateral triangle
  * of side r gives E = 11 nu / (8 r^9) (tests/test_kernels.c, tests/test_reference.c).
  *
  * Template: included by pot.h with TB_REAL and TB_NAME set (no include guard on purpose). */
 
-/* The formula itself, scaled so that no constant multiplies on the hot path. For the
- * triplet with squared sides a = r_ij^2, b = r_jk^2, c = r_ki^2 it returns e = E/nu and
- * writes ga = (dE/da) / (3 nu/8), and gb, gc alike. With s = a+b+c, x = s-2a = b+c-a,
- * y = s-2b, z = s-2c (so y+z = 2a, and a Q_a = a (2a x - yz)):
- *   e  = u^3 (1 + 3/8 u^2 q),                  q = xyz
- *   ga = u^5 bc (u^2 (a (2a x - yz) - 5q/2) - 4)
- *   gb = u^5 ac (u^2 (b (2b y - xz) - 5q/2) - 4)
- *   gc = u^5 ab (u^2 (c (2c z - xy) - 5q/2) - 4)
- * About 40 floating-point operations and one reciprocal square root. Kernels that sum
- * many triplets (the GPU tile kernel) call this and multiply by nu and 3nu/8 once. */
-TB_HOSTDEV static inline TB_REAL TB_NAME(pot_atm_core)(TB_REAL a, TB_REAL b, TB_REAL c,
-                                                        TB_REAL *ga, TB_REAL *gb, TB_REAL *gc)
+/* The formula itself, arranged for the fewest operations and scaled so that no constant
+ * multiplies on the hot path. For the triplet with squared sides a = r_ij^2, b = r_jk^2,
+ * c = r_ki^2 and their reciprocals ia = 1/a, ib = 1/b, ic = 1/c (callers that loop over
+ * many triplets reuse them: 1/a belongs to the pair i-j), it ADDS e = E/nu to *e and
+ * ga = (dE/da) / (3 nu/8) to *ga, and gb, gc alike to *gb, *gc (running sums: kernels add
+ * a whole row of triplets and multiply by nu and 3 nu/8 once). With s = a+b+c, x = s-2a,
+ * y = s-2b, z = s-2c (so y+z = 2a: a Q_a = a(xy + xz - yz)), sg = xy + xz + yz,
+ * w = u^2 xyz = Q/P and u^5 bc = u^3/a:
+ *   e  = u^3 (1 + 3w/8)
+ *   ga = (u^2 a (sg - 2yz) - 5w/2 - 4) u^3 ia
+ *   gb = (u^2 b (sg - 2xz) - 5w/2 - 4) u^3 ib
+ *   gc = (u^2 c (sg - 2xy) - 5w/2 - 4) u^3 ic
+ * 34 floating-point instructions (17 of them fused multiply-adds, written out with tb_fma
+ * since the compiler will not form them from 2*a) and one reciprocal square root. */
+TB_HOSTDEV static inline void TB_NAME(pot_atm_add)(TB_REAL a, TB_REAL b, TB_REAL c, TB_REAL ia,
+                                                    TB_REAL ib, TB_REAL ic, TB_REAL *e,
+                                                    TB_REAL *ga, TB_REAL *gb, TB_REAL *gc)
 {
+    const TB_REAL m2 = (TB_REAL)-2;
     const TB_REAL s = a + b + c;
-    const TB_REAL x = s - (a + a); /* 2 r_jk r_ki cos g_k */
-    const TB_REAL y = s - (b + b); /* 2 r_ij r_ki cos g_i */
-    const TB_REAL z = s - (c + c); /* 2 r_ij r_jk cos g_j */
-    const TB_REAL ab = a * b;
-    const TB_REAL u = TB_NAME(tb_rsqrt)(ab * c);
+    const TB_REAL x = TB_NAME(tb_fma)(m2, a, s); /* 2 r_jk r_ki cos g_k */
+    const TB_REAL y = TB_NAME(tb_fma)(m2, b, s); /* 2 r_ij r_ki cos g_i */
+    const TB_REAL z = TB_NAME(tb_fma)(m2, c, s); /* 2 r_ij r_jk cos g_j */
+    const TB_REAL u = TB_NAME(tb_rsqrt)(a * b * c);
     const TB_REAL u2 = u * u;
     const TB_REAL u3 = u2 * u;
-    const TB_REAL u5 = u3 * u2;
-    const TB_REAL yz = y * z, xz = x * z, xy = x * y;
-    const TB_REAL q = x * yz;
-    const TB_REAL q25 = (TB_REAL)2.5 * q;
-    *ga = u5 * (b * c) * (u2 * (a * ((a + a) * x - yz) - q25) - (TB_REAL)4);
-    *gb = u5 * (a * c) * (u2 * (b * ((b + b) * y - xz) - q25) - (TB_REAL)4);
-    *gc = u5 * ab * (u2 * (c * ((c + c) * z - xy) - q25) - (TB_REAL)4);
-    return u3 * ((TB_REAL)1 + (TB_REAL)0.375 * u2 * q);
+    const TB_REAL xy = x * y, xz = x * z, yz = y * z;
+    const TB_REAL w = u2 * (x * yz);
+    const TB_REAL mk = TB_NAME(tb_fma)((TB_REAL)-2.5, w, (TB_REAL)-4); /* -(5w/2 + 4) */
+    const TB_REAL sg = xy + xz + yz;
+    *ga = TB_NAME(tb_fma)(TB_NAME(tb_fma)(u2 * a, TB_NAME(tb_fma)(m2, yz, sg), mk), u3 * ia, *ga);
+    *gb = TB_NAME(tb_fma)(TB_NAME(tb_fma)(u2 * b, TB_NAME(tb_fma)(m2, xz, sg), mk), u3 * ib, *gb);
+    *gc = TB_NAME(tb_fma)(TB_NAME(tb_fma)(u2 * c, TB_NAME(tb_fma)(m2, xy, sg), mk), u3 * ic, *gc);
+    *e = TB_NAME(tb_fma)(u3, TB_NAME(tb_fma)((TB_REAL)0.375, w, (TB_REAL)1), *e);
 }
 
 /* Energy of the triplet with squared sides a = r_ij^2, b = r_jk^2, c = r_ki^2; writes
@@ -51,8 +56,10 @@ TB_HOSTDEV static inline TB_REAL TB_NAME(pot_atm_core)(TB_REAL a, TB_REAL b, TB_
 TB_HOSTDEV static inline TB_REAL TB_NAME(pot_atm)(TB_REAL nu, TB_REAL a, TB_REAL b, TB_REAL c,
                                                    TB_REAL *ga, TB_REAL *gb, TB_REAL *gc)
 {
-    const TB_REAL e = TB_NAME(pot_atm_core)(a, b, c, ga, gb, gc);
+    TB_REAL e = 0;
     const TB_REAL k = (TB_REAL)0.375 * nu;
+    *ga = *gb = *gc = 0;
+    TB_NAME(pot_atm_add)(a, b, c, (TB_REAL)1 / a, (TB_REAL)1 / b, (TB_REAL)1 / c, &e, ga, gb, gc);
     *ga *= k;
     *gb *= k;
     *gc *= k;

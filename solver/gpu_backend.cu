@@ -1,0 +1,424 @@
+/* gpu_backend.cu — the GPU backend: state on the device, forces through the maps, velocity
+ * Verlet in small kernels; the host sees the state only when fetch() copies it back.
+ *
+ * One CUDA stream. A force evaluation: zero the accumulators, the triplet kernels (one per
+ * launch of the map's plan), the pair kernels, then one kernel that turns the accumulators
+ * into forces. A step: kick-drift kernel (which also rounds positions to float for the float
+ * kernels), a force evaluation, kick kernel. Every runtime call goes through CUDA_CHECK and
+ * every launch through TB_LAUNCH_CHECK; advance() synchronizes once at its end so that an
+ * asynchronous fault is reported by the call that caused it. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../maps3d/dispatch.h"
+#include "backend.h"
+#include "check.h"
+#include "gpu.h"
+#include "gpu_internal.h"
+#include "pot.h"
+
+#ifndef TB_CUDA_ARCH_LIST
+#define TB_CUDA_ARCH_LIST "?"
+#endif
+
+struct backend {
+    int n;
+    double mass, box, dt;
+    int rho, dbl, cut;
+    pot_params pp;
+    const map3d_type *m3;
+    const map2d_type *m2;
+    map3d_plan p3;
+    map2d_plan p2;
+    long long *d_table;
+    tb_double4 *d_pos, *d_vel, *d_force;
+    float4 *d_posf;
+    double *d_acc;
+    float *d_acc_f;
+    unsigned long long *d_fix;
+    double *d_energy;
+    unsigned long long *d_efix;
+    gpu_args args;
+    cudaStream_t st;
+    int threads;     /* for the small kernels */
+    int computed;    /* forces computed on the device since create() */
+    double e_given[2]; /* triplet, pair energies of the state given to create() */
+};
+
+static const char *gpu_why = "";
+
+int gpu_count(const char **why)
+{
+    int n = 0;
+    cudaError_t e = cudaGetDeviceCount(&n);
+    if (e != cudaSuccess) {
+        gpu_why = cudaGetErrorString(e);
+        cudaGetLastError(); /* clear it */
+        n = 0;
+    } else if (n == 0) {
+        gpu_why = "no CUDA device found";
+    }
+    if (why)
+        *why = gpu_why;
+    return n;
+}
+
+const char *gpu_build_info(void)
+{
+    static char buf[128];
+    snprintf(buf, sizeof buf, "CUDA %d.%d, kernels for sm_%s", CUDART_VERSION / 1000,
+             (CUDART_VERSION % 1000) / 10, TB_CUDA_ARCH_LIST);
+    return buf;
+}
+
+/* ---- small kernels ---------------------------------------------------------------- */
+
+__global__ void to_float_kernel(const tb_double4 *pos, float4 *posf, int n)
+{
+    const int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n)
+        posf[i] = make_float4((float)pos[i].x, (float)pos[i].y, (float)pos[i].z, 0.0f);
+}
+
+/* v += h F (h = dt / 2m); x += dt v, wrapped into [0, L) when periodic; float copy of x. */
+__global__ void kick_drift_kernel(tb_double4 *pos, tb_double4 *vel, const tb_double4 *force,
+                                  float4 *posf, int n, double h, double dt, double box)
+{
+    const int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i >= n)
+        return;
+    tb_double4 v = vel[i], x = pos[i];
+    const tb_double4 f = force[i];
+    v.x += h * f.x;
+    v.y += h * f.y;
+    v.z += h * f.z;
+    x.x += dt * v.x;
+    x.y += dt * v.y;
+    x.z += dt * v.z;
+    if (box > 0.0) {
+        x.x -= box * floor(x.x / box);
+        x.y -= box * floor(x.y / box);
+        x.z -= box * floor(x.z / box);
+    }
+    vel[i] = v;
+    pos[i] = x;
+    if (posf)
+        posf[i] = make_float4((float)x.x, (float)x.y, (float)x.z, 0.0f);
+}
+
+__global__ void kick_kernel(tb_double4 *vel, const tb_double4 *force, int n, double h)
+{
+    const int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i >= n)
+        return;
+    tb_double4 v = vel[i];
+    const tb_double4 f = force[i];
+    v.x += h * f.x;
+    v.y += h * f.y;
+    v.z += h * f.z;
+    vel[i] = v;
+}
+
+__device__ __forceinline__ double fix_value(const unsigned long long *hl)
+{
+    return (double)(long long)hl[0] / TB_FIX_HI + (double)(long long)hl[1] / (TB_FIX_HI * TB_FIX_LO);
+}
+
+/* Forces from the accumulators of the mode. */
+__global__ void finalize_kernel(gpu_args a, tb_double4 *force)
+{
+    const int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i >= a.n)
+        return;
+    tb_double4 f;
+    f.w = 0.0;
+    if (a.mode == ACC_DOUBLE) {
+        f.x = a.acc[4 * i];
+        f.y = a.acc[4 * i + 1];
+        f.z = a.acc[4 * i + 2];
+    } else if (a.mode == ACC_FLOAT) {
+        f.x = (double)a.acc_f[4 * i];
+        f.y = (double)a.acc_f[4 * i + 1];
+        f.z = (double)a.acc_f[4 * i + 2];
+    } else {
+        f.x = fix_value(a.fix + 8 * i);
+        f.y = fix_value(a.fix + 8 * i + 2);
+        f.z = fix_value(a.fix + 8 * i + 4);
+    }
+    force[i] = f;
+}
+
+/* ---- setup ------------------------------------------------------------------------- */
+
+static void gpu_destroy(backend *b)
+{
+    if (!b)
+        return;
+    cudaFree(b->d_table);
+    cudaFree(b->d_pos);
+    cudaFree(b->d_vel);
+    cudaFree(b->d_force);
+    cudaFree(b->d_posf);
+    cudaFree(b->d_acc);
+    cudaFree(b->d_acc_f);
+    cudaFree(b->d_fix);
+    cudaFree(b->d_energy);
+    cudaFree(b->d_efix);
+    if (b->st)
+        cudaStreamDestroy(b->st);
+    map3d_plan_free(&b->p3);
+    free(b);
+}
+
+/* Device bytes the backend will allocate for n particles. */
+static size_t gpu_bytes(const backend *b)
+{
+    size_t per = 3 * sizeof(tb_double4) + sizeof(float4);
+    per += b->args.mode == ACC_FIXED ? 8 * sizeof(unsigned long long)
+           : b->args.mode == ACC_FLOAT ? 4 * sizeof(float)
+                                       : 4 * sizeof(double);
+    return per * (size_t)b->n + (size_t)b->p3.table_len * sizeof(long long) + 4096;
+}
+
+/* Checks the configuration against what the GPU kernels support; TB_EXIT_USAGE if not. */
+static int gpu_check_config(const backend *b, const sim_config *c)
+{
+    if (b->pp.atm_on && b->rho != 8 && b->rho != 16 && b->rho != 32) {
+        tb_error(c->path, 0, "solver.tile = %d: the GPU triplet kernel takes tiles of 8, 16 or "
+                             "32 particles", b->rho);
+        return TB_EXIT_USAGE;
+    }
+    if (b->pp.atm_on && b->pp.periodic && c->potential.atm.cutoff > 0.25 * c->system.box * (1 + 1e-12)) {
+        tb_error(c->path, 0, "potential.atm.cutoff = %g: in a periodic box the GPU backend needs "
+                             "a cutoff <= L/4 = %g (its pair tables use one minimum image per "
+                             "pair); lower it, enlarge system.box, or use solver.backend = \"cpu\"",
+                 c->potential.atm.cutoff, 0.25 * c->system.box);
+        return TB_EXIT_USAGE;
+    }
+    return 0;
+}
+
+static int gpu_plans(backend *b, const sim_config *c)
+{
+    char err[256];
+    const int nb = map3d_nb(b->n, b->rho);
+    map3d_opts o3 = {0};
+    map2d_opts o2 = {0};
+    cudaDeviceProp prop;
+    CUDA_CHECK(cudaGetDeviceProperties(&prop, 0));
+    b->m3 = map3d_find(c->solver.map);
+    b->m2 = map2d_find(c->solver.map2d);
+    if (b->pp.atm_on) {
+        const int per_sm = b->dbl ? gpu_atm_occupancy_d(b->rho, b->cut)
+                                  : gpu_atm_occupancy_f(b->rho, b->cut);
+        o3.persistent_blocks = prop.multiProcessorCount * (per_sm > 0 ? per_sm : 1);
+        if (map3d_plan_make(b->m3, nb, &o3, &b->p3, err, sizeof err) != 0) {
+            tb_error(c->path, 0, "solver.map: %s (n = %d, solver.tile = %d)", err, b->n, b->rho);
+            return TB_EXIT_USAGE;
+        }
+    }
+    o2.root = map2d_root_find(c->solver.root);
+    if (b->pp.lj_on && map2d_plan_make(b->m2, nb, &o2, &b->p2, err, sizeof err) != 0) {
+        tb_error(c->path, 0, "solver.map2d: %s (n = %d, solver.tile = %d)", err, b->n, b->rho);
+        return TB_EXIT_USAGE;
+    }
+    return 0;
+}
+
+/* Copies host interleaved [3n] doubles to device double4 [n] (and back). */
+static int upload3(tb_double4 *d, const double *h, int n, cudaStream_t st)
+{
+    CUDA_CHECK(cudaMemcpy2DAsync(d, sizeof(tb_double4), h, 3 * sizeof(double), 3 * sizeof(double),
+                                 (size_t)n, cudaMemcpyHostToDevice, st));
+    return 0;
+}
+
+static int download3(double *h, const tb_double4 *d, int n, cudaStream_t st)
+{
+    CUDA_CHECK(cudaMemcpy2DAsync(h, 3 * sizeof(double), d, sizeof(tb_double4), 3 * sizeof(double),
+                                 (size_t)n, cudaMemcpyDeviceToHost, st));
+    return 0;
+}
+
+static int gpu_alloc(backend *b)
+{
+    const size_t n = (size_t)b->n;
+    CUDA_CHECK(cudaStreamCreate(&b->st));
+    CUDA_CHECK(cudaMalloc(&b->d_pos, n * sizeof(tb_double4)));
+    CUDA_CHECK(cudaMalloc(&b->d_vel, n * sizeof(tb_double4)));
+    CUDA_CHECK(cudaMalloc(&b->d_force, n * sizeof(tb_double4)));
+    CUDA_CHECK(cudaMalloc(&b->d_posf, n * sizeof(float4)));
+    CUDA_CHECK(cudaMalloc(&b->d_energy, 2 * sizeof(double)));
+    CUDA_CHECK(cudaMalloc(&b->d_efix, 4 * sizeof(unsigned long long)));
+    CUDA_CHECK(cudaMemset(b->d_pos, 0, n * sizeof(tb_double4)));
+    CUDA_CHECK(cudaMemset(b->d_vel, 0, n * sizeof(tb_double4)));
+    CUDA_CHECK(cudaMemset(b->d_force, 0, n * sizeof(tb_double4)));
+    switch (b->args.mode) {
+    case ACC_DOUBLE: CUDA_CHECK(cudaMalloc(&b->d_acc, 4 * n * sizeof(double))); break;
+    case ACC_FLOAT: CUDA_CHECK(cudaMalloc(&b->d_acc_f, 4 * n * sizeof(float))); break;
+    default: CUDA_CHECK(cudaMalloc(&b->d_fix, 8 * n * sizeof(unsigned long long)));
+    }
+    if (b->p3.h_table) {
+        CUDA_CHECK(cudaMalloc(&b->d_table, (size_t)b->p3.table_len * sizeof(long long)));
+        CUDA_CHECK(cudaMemcpy(b->d_table, b->p3.h_table, (size_t)b->p3.table_len * sizeof(long long),
+                              cudaMemcpyHostToDevice));
+        for (int l = 0; l < b->p3.n_launch; l++)
+            b->p3.launch[l].table = b->d_table;
+    }
+    b->args.posf = b->d_posf;
+    b->args.posd = b->d_pos;
+    b->args.acc = b->d_acc;
+    b->args.acc_f = b->d_acc_f;
+    b->args.fix = b->d_fix;
+    b->args.energy = b->d_energy;
+    b->args.efix = b->d_efix;
+    return 0;
+}
+
+static int blocks_for(int n, int threads)
+{
+    return (n + threads - 1) / threads;
+}
+
+static int gpu_create(backend **out, const sim_config *c, const sim_state *s)
+{
+    backend *b = (backend *)calloc(1, sizeof *b);
+    size_t free_b = 0, total_b = 0, need;
+    int rc;
+    *out = NULL;
+    if (!b)
+        return tb_error(NULL, 0, "out of host memory");
+    b->n = s->n;
+    b->mass = s->mass;
+    b->box = s->box;
+    b->dt = c->integrator.dt;
+    b->rho = c->solver.tile;
+    b->dbl = c->solver.precision == CFG_PREC_DOUBLE;
+    b->cut = c->potential.atm.cutoff > 0;
+    b->threads = 256;
+    pot_params_init(&b->pp, c);
+    b->args.n = s->n;
+    b->args.kf = b->pp.f;
+    b->args.kd = b->pp.d;
+    b->args.mode = c->solver.deterministic                   ? ACC_FIXED
+                   : c->solver.precision == CFG_PREC_SINGLE ? ACC_FLOAT
+                                                             : ACC_DOUBLE;
+    if ((rc = gpu_check_config(b, c)) != 0 || (rc = gpu_plans(b, c)) != 0) {
+        gpu_destroy(b);
+        return rc;
+    }
+    /* Enough device memory? Asked before any allocation. */
+    if (cudaSetDevice(0) != cudaSuccess || cudaMemGetInfo(&free_b, &total_b) != cudaSuccess) {
+        gpu_destroy(b);
+        return tb_error(NULL, 0, "cannot query the GPU's memory: %s",
+                        cudaGetErrorString(cudaGetLastError()));
+    }
+    need = gpu_bytes(b);
+    if (need > free_b) {
+        tb_error(c->path, 0, "system.particles = %d needs %zu bytes of GPU memory but %zu are "
+                             "free (of %zu); use fewer particles or solver.backend = \"cpu\"",
+                 b->n, need, free_b, total_b);
+        gpu_destroy(b);
+        return TB_EXIT_USAGE;
+    }
+    if ((b->dbl ? gpu_atm_setup_d() : gpu_atm_setup_f()) != 0 || gpu_alloc(b) != 0 ||
+        upload3(b->d_pos, s->pos, b->n, b->st) != 0 || upload3(b->d_vel, s->vel, b->n, b->st) != 0 ||
+        upload3(b->d_force, s->force, b->n, b->st) != 0) {
+        gpu_destroy(b);
+        return -1;
+    }
+    to_float_kernel<<<blocks_for(b->n, b->threads), b->threads, 0, b->st>>>(b->d_pos, b->d_posf, b->n);
+    TB_LAUNCH_CHECK("to_float_kernel");
+    /* energies of the given state, for a restart that does not recompute forces */
+    b->e_given[0] = s->e_triplet;
+    b->e_given[1] = s->e_pair;
+    CUDA_CHECK(cudaStreamSynchronize(b->st));
+    *out = b;
+    return 0;
+}
+
+/* ---- forces and steps -------------------------------------------------------------- */
+
+static int gpu_forces(backend *b)
+{
+    const size_t n = (size_t)b->n;
+    b->computed = 1;
+    CUDA_CHECK(cudaMemsetAsync(b->d_energy, 0, 2 * sizeof(double), b->st));
+    switch (b->args.mode) {
+    case ACC_DOUBLE: CUDA_CHECK(cudaMemsetAsync(b->d_acc, 0, 4 * n * sizeof(double), b->st)); break;
+    case ACC_FLOAT: CUDA_CHECK(cudaMemsetAsync(b->d_acc_f, 0, 4 * n * sizeof(float), b->st)); break;
+    default:
+        CUDA_CHECK(cudaMemsetAsync(b->d_fix, 0, 8 * n * sizeof(unsigned long long), b->st));
+        CUDA_CHECK(cudaMemsetAsync(b->d_efix, 0, 4 * sizeof(unsigned long long), b->st));
+    }
+    if (b->pp.atm_on) {
+        b->args.map_id = map3d_index(b->m3);
+        if ((b->dbl ? gpu_atm_launch_d(&b->args, &b->p3, b->rho, b->cut, b->st)
+                    : gpu_atm_launch_f(&b->args, &b->p3, b->rho, b->cut, b->st)) != 0)
+            return -1;
+    }
+    if (b->pp.lj_on) {
+        b->args.map_id = map2d_index(b->m2);
+        if (gpu_pair_launch(&b->args, &b->p2, b->rho, b->dbl, b->st) != 0)
+            return -1;
+    }
+    finalize_kernel<<<blocks_for(b->n, b->threads), b->threads, 0, b->st>>>(b->args, b->d_force);
+    TB_LAUNCH_CHECK("finalize_kernel");
+    return 0;
+}
+
+static int gpu_compute(backend *b)
+{
+    if (gpu_forces(b) != 0)
+        return -1;
+    CUDA_CHECK(cudaStreamSynchronize(b->st));
+    return 0;
+}
+
+static int gpu_advance(backend *b, long nsteps)
+{
+    const double h = 0.5 * b->dt / b->mass;
+    const int nblk = blocks_for(b->n, b->threads);
+    for (long s = 0; s < nsteps; s++) {
+        kick_drift_kernel<<<nblk, b->threads, 0, b->st>>>(b->d_pos, b->d_vel, b->d_force,
+                                                          b->dbl ? NULL : b->d_posf, b->n, h,
+                                                          b->dt, b->box);
+        TB_LAUNCH_CHECK("kick_drift_kernel");
+        if (gpu_forces(b) != 0)
+            return -1;
+        kick_kernel<<<nblk, b->threads, 0, b->st>>>(b->d_vel, b->d_force, b->n, h);
+        TB_LAUNCH_CHECK("kick_kernel");
+    }
+    CUDA_CHECK(cudaStreamSynchronize(b->st));
+    return 0;
+}
+
+static int gpu_fetch(backend *b, sim_state *s)
+{
+    if (download3(s->pos, b->d_pos, b->n, b->st) != 0 || download3(s->vel, b->d_vel, b->n, b->st) != 0 ||
+        download3(s->force, b->d_force, b->n, b->st) != 0)
+        return -1;
+    if (!b->computed) {
+        CUDA_CHECK(cudaStreamSynchronize(b->st));
+        s->e_triplet = b->e_given[0];
+        s->e_pair = b->e_given[1];
+    } else if (b->args.mode == ACC_FIXED) {
+        unsigned long long ef[4];
+        CUDA_CHECK(cudaMemcpyAsync(ef, b->d_efix, sizeof ef, cudaMemcpyDeviceToHost, b->st));
+        CUDA_CHECK(cudaStreamSynchronize(b->st));
+        s->e_triplet = (double)(long long)ef[0] / TB_FIX_HI + (double)(long long)ef[1] / (TB_FIX_HI * TB_FIX_LO);
+        s->e_pair = (double)(long long)ef[2] / TB_FIX_HI + (double)(long long)ef[3] / (TB_FIX_HI * TB_FIX_LO);
+    } else {
+        double e[2];
+        CUDA_CHECK(cudaMemcpyAsync(e, b->d_energy, sizeof e, cudaMemcpyDeviceToHost, b->st));
+        CUDA_CHECK(cudaStreamSynchronize(b->st));
+        s->e_triplet = e[0];
+        s->e_pair = e[1];
+    }
+    return 0;
+}
+
+const backend_ops gpu_backend_ops = {"gpu", gpu_create, gpu_compute, gpu_advance, gpu_fetch,
+                                     gpu_destroy};

@@ -1,0 +1,64 @@
+/* gpu_internal.h — what the GPU backend's .cu files share (CUDA C++ only).
+ *
+ * Device memory layout: positions, velocities and forces as double4 (x, y, z, unused) in
+ * d_pos, d_vel, d_force; positions rounded to float4 in d_posf for the float kernels.
+ * Force accumulation, per precision and solver.deterministic:
+ *   ACC_DOUBLE: double atomics into acc[4n] (double, mixed);
+ *   ACC_FLOAT:  float atomics into acc_f[4n] (single);
+ *   ACC_FIXED:  two-word fixed point, integer atomics into fix[8n] (deterministic): a value
+ *               v adds hi = floor(v 2^20) to one int64 and lo = rint((v 2^20 - hi) 2^32) to
+ *               another (so up to 2^31 adds cannot overflow it); integer sums do not depend on the
+ *               order, so runs repeat bit for bit; resolution 2^-52, range 2^43. */
+#ifndef TB_GPU_INTERNAL_H
+#define TB_GPU_INTERNAL_H
+
+#include <cuda_runtime.h>
+
+#include "../maps3d/map2d.h"
+#include "../maps3d/map3d.h"
+#include "pot_params.h"
+
+/* double4 is deprecated from CUDA 13 in favour of explicitly aligned types. */
+#if CUDART_VERSION >= 13000
+typedef double4_32a tb_double4;
+#else
+typedef double4 tb_double4;
+#endif
+
+enum gpu_acc { ACC_DOUBLE = 0, ACC_FLOAT = 1, ACC_FIXED = 2 };
+
+#define TB_FIX_HI 1048576.0             /* 2^20 */
+#define TB_FIX_LO 4294967296.0          /* 2^32 */
+
+/* Everything a force kernel needs, passed by value. */
+typedef struct gpu_args {
+    const float4 *posf;  /* float kernels */
+    const tb_double4 *posd; /* double kernels */
+    int n;
+    int map_id;          /* map3d_id or map2d_id */
+    pot_coef_f kf;
+    pot_coef_d kd;
+    int mode;            /* enum gpu_acc */
+    double *acc;         /* [4n] */
+    float *acc_f;        /* [4n] */
+    unsigned long long *fix; /* [8n]: x hi, x lo, y hi, y lo, z hi, z lo, unused, unused */
+    double *energy;      /* [2]: triplet, pair (ACC_DOUBLE, ACC_FLOAT) */
+    unsigned long long *efix; /* [4]: triplet hi, lo, pair hi, lo (ACC_FIXED) */
+} gpu_args;
+
+/* The triplet term through every launch of plan p, tile edge rho in {8, 16, 32}, float
+ * (_f: mixed, single) or double (_d) arithmetic, with or without cutoff: 0, or -1 (reported;
+ * also for another rho). Threads per block: 4 rho. */
+int gpu_atm_launch_f(const gpu_args *a, const map3d_plan *p, int rho, int cut, cudaStream_t s);
+int gpu_atm_launch_d(const gpu_args *a, const map3d_plan *p, int rho, int cut, cudaStream_t s);
+/* Blocks of the kernel that fit on one multiprocessor (for persistent maps). */
+int gpu_atm_occupancy_f(int rho, int cut);
+int gpu_atm_occupancy_d(int rho, int cut);
+/* Raises the kernels' shared-memory limits where they need more than 48 KB; 0 or -1. */
+int gpu_atm_setup_f(void);
+int gpu_atm_setup_d(void);
+
+/* The pair term through every launch of plan p (tile edge rho, any value). */
+int gpu_pair_launch(const gpu_args *a, const map2d_plan *p, int rho, int dbl, cudaStream_t s);
+
+#endif
