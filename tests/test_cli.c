@@ -13,13 +13,13 @@
 
 #include "tb_test.h"
 
-static char top[4096]; /* a fresh temporary directory for this program */
+static char top[256]; /* a fresh temporary directory for this program */
 
 /* Creates a fresh directory top/name and returns its path. */
 static const char *fresh_dir(const char *name)
 {
-    static char path[4200];
-    char cmd[4400];
+    static char path[512];
+    char cmd[1200];
     snprintf(path, sizeof path, "%s/%s", top, name);
     snprintf(cmd, sizeof cmd, "rm -rf '%s' && mkdir -p '%s'", path, path);
     if (system(cmd) != 0)
@@ -29,7 +29,7 @@ static const char *fresh_dir(const char *name)
 
 static void write_file(const char *dir, const char *name, const char *text)
 {
-    char path[4400];
+    char path[1024];
     FILE *f;
     snprintf(path, sizeof path, "%s/%s", dir, name);
     f = fopen(path, "w");
@@ -44,7 +44,7 @@ static void write_file(const char *dir, const char *name, const char *text)
 /* Reads a whole file (NULL if missing); *len its size. Caller frees. */
 static char *read_file(const char *dir, const char *name, long *len)
 {
-    char path[4400];
+    char path[1024];
     FILE *f;
     char *buf;
     snprintf(path, sizeof path, "%s/%s", dir, name);
@@ -123,7 +123,7 @@ static const char base_cfg[] =
 /* Stopping at step 100 and restarting gives the same files, bit for bit. */
 static void test_restart_equality(void)
 {
-    char a[4200], b[4200];
+    char a[512], b[512];
     snprintf(a, sizeof a, "%s", fresh_dir("restart_a"));
     snprintf(b, sizeof b, "%s", fresh_dir("restart_b"));
     write_file(a, "sim.cfg", base_cfg);
@@ -142,7 +142,7 @@ static void test_restart_equality(void)
 /* SIGINT mid-run: state saved, exit 1; the restart then ends where an uninterrupted run does. */
 static void test_interrupt(void)
 {
-    char a[4200], b[4200], cfg[1024], bin_cmd[8800];
+    char a[512], b[512], cfg[1024], bin_cmd[8800];
     const char *bin = tb_test_bin();
     pid_t pid;
     int st;
@@ -202,9 +202,9 @@ static void test_interrupt(void)
 /* A second run keeps the first run's outputs as NAME.~1~. */
 static void test_backups(void)
 {
-    char d[4200];
+    char d[512];
     struct stat st;
-    char path[4400];
+    char path[1024];
     snprintf(d, sizeof d, "%s", fresh_dir("backup"));
     write_file(d, "sim.cfg", base_cfg);
     tribody(d, "run sim.cfg --set integrator.steps=20");
@@ -218,7 +218,7 @@ static void test_backups(void)
 /* eval prints the energy terms and writes one extended-XYZ frame with forces. */
 static void test_eval(void)
 {
-    char d[4200];
+    char d[512];
     long len;
     snprintf(d, sizeof d, "%s", fresh_dir("eval"));
     write_file(d, "sim.cfg", base_cfg);
