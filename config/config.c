@@ -108,7 +108,7 @@ static const cfg_row schema[] = {
      .doc = "ATM coefficient nu (argon: 0.0703); 0 disables the term"},
     {.path = "potential.atm.cutoff", .kind = K_FLOAT, .def = "0", .range = ">= 0", .unit = "sigma",
      FIELD(potential.atm.cutoff),
-     .doc = "triplet kept iff all three distances are below it; 0 = none (periodic: L/2)"},
+     .doc = "triplet kept iff all three distances are below it; 0 = none (periodic: L/4)"},
     {.path = "potential.lj", .kind = K_GROUP, .doc = "Lennard-Jones pair term; present = enabled"},
     {.path = "potential.lj.epsilon", .kind = K_FLOAT, .def = "1.0", .range = "> 0",
      .unit = "epsilon", FIELD(potential.lj.epsilon), .doc = "well depth"},
@@ -967,8 +967,8 @@ static void check_box(cfg_ctx *x)
     if (!rejected(x, "potential.atm.cutoff")) {
         if (c->potential.atm.cutoff > 0)
             check_cutoff(x, "potential.atm.cutoff", c->potential.atm.cutoff, half);
-        else
-            c->potential.atm.cutoff = half;
+        else /* L/4: the image triangle is then the same from every corner (docs/physics.md) */
+            c->potential.atm.cutoff = 0.5 * half;
     }
     if (c->potential.lj.enabled && !rejected(x, "potential.lj.cutoff"))
         check_cutoff(x, "potential.lj.cutoff", c->potential.lj.cutoff, half);

@@ -248,7 +248,7 @@ static void test_derived(void)
              "lattice: min_distance defaults to 2^(1/6) = %.6f", c.system.init.min_distance);
     expect_ok("periodic", &c, "system = { particles = 10; boundary = \"periodic\"; box = 9.5; };\n",
               0, NULL);
-    gsl_test(c.potential.atm.cutoff != 4.75, "periodic: atm cutoff defaults to L/2 (got %g)",
+    gsl_test(c.potential.atm.cutoff != 2.375, "periodic: atm cutoff defaults to L/4 (got %g)",
              c.potential.atm.cutoff);
     expect_ok("periodic LJ", &c, "system = { particles = 10; boundary = \"periodic\"; box = 5; };"
               "\npotential = { lj = { }; };\n", 0, NULL);
