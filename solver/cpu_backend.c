@@ -4,7 +4,8 @@
  * Each thread accumulates forces into its own buffer; the buffers are then summed per
  * particle in thread order, and the per-thread energies in thread order, so a run is
  * bitwise repeatable for a given number of threads (OMP_NUM_THREADS). Blocks are dealt
- * out statically in chunks of 8: every thread sees discarded and working blocks alike.
+ * out statically and cyclically (chunks of 1): every thread sees discarded and working
+ * blocks alike, even when a map launches only a few dozen blocks.
  *
  * Precision: double (double arithmetic and sums); mixed (float arithmetic per triplet,
  * partial sums over one row of k in float, everything else in double); single (float
@@ -177,7 +178,7 @@ static double walk_triplet_blocks(backend *b, int t)
     for (int l = 0; l < b->p3.n_launch; l++) {
         const map3d_launch *L = &b->p3.launch[l];
         const long long gxy = (long long)L->gx * L->gy, nblk = gxy * L->gz;
-#pragma omp for schedule(static, 8) nowait
+#pragma omp for schedule(static, 1) nowait
         for (long long blk = 0; blk < nblk; blk++) {
             map3d_cursor cur;
             const unsigned bx = (unsigned)(blk % L->gx), by = (unsigned)(blk / L->gx % L->gy);
@@ -197,7 +198,7 @@ static double walk_pair_blocks(backend *b, int t)
     for (int l = 0; l < b->p2.n_launch; l++) {
         const map2d_launch *L = &b->p2.launch[l];
         const long long nblk = (long long)L->gx * L->gy;
-#pragma omp for schedule(static, 8) nowait
+#pragma omp for schedule(static, 1) nowait
         for (long long blk = 0; blk < nblk; blk++) {
             map2d_cursor cur;
             if (b->m2->first(L, (unsigned)(blk % L->gx), (unsigned)(blk / L->gx), &cur))

@@ -297,7 +297,7 @@ static int gpu_create(backend **out, const sim_config *c, const sim_state *s)
     b->rho = c->solver.tile;
     b->dbl = c->solver.precision == CFG_PREC_DOUBLE;
     b->cut = c->potential.atm.cutoff > 0;
-    b->threads = 256;
+    b->threads = c->solver.threads > 0 ? c->solver.threads : 128;
     pot_params_init(&b->pp, c);
     b->args.n = s->n;
     b->args.kf = b->pp.f;
@@ -361,7 +361,7 @@ static int gpu_forces(backend *b)
     }
     if (b->pp.lj_on) {
         b->args.map_id = map2d_index(b->m2);
-        if (gpu_pair_launch(&b->args, &b->p2, b->rho, b->dbl, b->st) != 0)
+        if (gpu_pair_launch(&b->args, &b->p2, b->rho, b->dbl, b->threads, b->st) != 0)
             return -1;
     }
     finalize_kernel<<<blocks_for(b->n, b->threads), b->threads, 0, b->st>>>(b->args, b->d_force);

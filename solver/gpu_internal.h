@@ -58,7 +58,9 @@ int gpu_atm_occupancy_d(int rho, int cut);
 int gpu_atm_setup_f(void);
 int gpu_atm_setup_d(void);
 
-/* The pair term through every launch of plan p (tile edge rho, any value). */
-int gpu_pair_launch(const gpu_args *a, const map2d_plan *p, int rho, int dbl, cudaStream_t s);
+/* The pair term through every launch of plan p (tile edge rho, any value), blocks of
+ * `threads` threads (solver.threads; fewer when the tile is smaller). */
+int gpu_pair_launch(const gpu_args *a, const map2d_plan *p, int rho, int dbl, int threads,
+                    cudaStream_t s);
 
 #endif

@@ -9,8 +9,6 @@
 #include "check.h"
 #include "gpu_atm.cuh"
 
-#define PAIR_THREADS 64 /* >= any tile edge handled in one pass; larger edges loop */
-
 template <typename R> struct pair_real;
 template <> struct pair_real<float> {
     static __device__ __forceinline__ float acc(const pot_coef_f &k, const float d[3], float r2,
@@ -28,8 +26,7 @@ template <> struct pair_real<double> {
 };
 
 template <typename R>
-__global__ void __launch_bounds__(PAIR_THREADS) pair_tiles_kernel(gpu_args a, map2d_launch L,
-                                                                  int rho)
+__global__ void pair_tiles_kernel(gpu_args a, map2d_launch L, int rho)
 {
     extern __shared__ __align__(16) unsigned char smem_raw[];
     R *sx = (R *)smem_raw; /* [2][rho][3] */
@@ -78,7 +75,7 @@ __global__ void __launch_bounds__(PAIR_THREADS) pair_tiles_kernel(gpu_args a, ma
 }
 
 template <typename R> static int pair_launch_t(const gpu_args *a, const map2d_plan *p, int rho,
-                                               cudaStream_t st)
+                                               int threads, cudaStream_t st)
 {
     const size_t smem = 2 * (size_t)rho * 3 * sizeof(R);
     if (smem > 48 * 1024)
@@ -88,13 +85,18 @@ template <typename R> static int pair_launch_t(const gpu_args *a, const map2d_pl
         const map2d_launch &L = p->launch[l];
         if (L.gx == 0 || L.gy == 0)
             continue;
-        pair_tiles_kernel<R><<<dim3(L.gx, L.gy), PAIR_THREADS, smem, st>>>(*a, L, rho);
+        pair_tiles_kernel<R><<<dim3(L.gx, L.gy), threads, smem, st>>>(*a, L, rho);
         TB_LAUNCH_CHECK("pair_tiles_kernel");
     }
     return 0;
 }
 
-int gpu_pair_launch(const gpu_args *a, const map2d_plan *p, int rho, int dbl, cudaStream_t s)
+int gpu_pair_launch(const gpu_args *a, const map2d_plan *p, int rho, int dbl, int threads,
+                    cudaStream_t s)
 {
-    return dbl ? pair_launch_t<double>(a, p, rho, s) : pair_launch_t<float>(a, p, rho, s);
+    /* a block needs no more threads than the tile has particles */
+    if (threads > rho)
+        threads = rho < 32 ? 32 : (rho + 31) / 32 * 32;
+    return dbl ? pair_launch_t<double>(a, p, rho, threads, s)
+               : pair_launch_t<float>(a, p, rho, threads, s);
 }

@@ -161,7 +161,7 @@ static void test_defaults(void)
     gsl_test(strcmp(c.solver.map2d, map2d_find("lambda2d") ? "lambda2d" : map20) != 0,
              "defaults: solver.map2d lambda2d, or the first 2D map (%s)", c.solver.map2d);
     gsl_test(strcmp(c.solver.root, "exact") != 0, "defaults: solver.root exact");
-    gsl_test(c.solver.tile != 16, "defaults: solver.tile 16");
+    gsl_test(c.solver.tile != 32, "defaults: solver.tile 32");
     gsl_test(c.solver.threads != 0, "defaults: solver.threads 0");
     gsl_test(c.solver.precision != CFG_PREC_MIXED, "defaults: solver.precision mixed");
     gsl_test(c.solver.deterministic != 0, "defaults: solver.deterministic false");
