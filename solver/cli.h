@@ -8,5 +8,6 @@ int cmd_run(int argc, char **argv);
 int cmd_eval(int argc, char **argv);
 int cmd_maps(int argc, char **argv);
 int cmd_bench(int argc, char **argv);
+int cmd_validate(int argc, char **argv);
 
 #endif

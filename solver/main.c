@@ -18,6 +18,7 @@ static const char usage[] =
     "  eval CONFIG [--set PATH=VALUE ...] [-o FILE]         one energy and force evaluation\n"
     "  maps --n N --tile R [--map M ...] [--check]          inspect and verify the block maps\n"
     "  bench [CONFIG] [--n LIST] [--maps LIST] ...          time force evaluations per map\n"
+    "  validate CONFIG [--n N] [--time T] [--report FILE]   check against independent references\n"
     "\n"
     "options:\n"
     "  -h, --help      this help; `tribody COMMAND --help` for a command's own\n"
@@ -48,7 +49,9 @@ int main(int argc, char **argv)
         return cmd_maps(argc - 1, argv + 1);
     if (!strcmp(cmd, "bench"))
         return cmd_bench(argc - 1, argv + 1);
-    fprintf(stderr, "tribody: unknown command '%s' (expected run, eval, maps or bench; see tribody --help)\n",
+    if (!strcmp(cmd, "validate"))
+        return cmd_validate(argc - 1, argv + 1);
+    fprintf(stderr, "tribody: unknown command '%s' (expected run, eval, maps, bench or validate; see tribody --help)\n",
             cmd);
     return TB_EXIT_USAGE;
 }
