@@ -3,6 +3,7 @@
 #   make deps       install the Debian packages that are missing (scripts/install-deps)
 #   make test       build and run every program in tests/; ends with "N passed, N failed"
 #   make example    build and run examples/sim.cfg
+#   make validate   build/tribody validate examples/sim.cfg (backend against the references)
 #   make clean
 # Knobs (override on the command line: make DEBUG=1 CUDA_ARCH="80 90"):
 
@@ -38,7 +39,7 @@ CFG_LIBS  := $(call staticlib,libconfig.a)
 GOMP_LIB  := $(or $(call staticlib,libgomp.a),-lgomp)
 LDLIBS    := $(CFG_LIBS) $(GSL_LIBS) $(GOMP_LIB) -lpthread -lm
 
-SRC_C   := $(filter-out solver/main.c solver/gpu_none.c,$(wildcard solver/*.c config/*.c maps3d/*.c validate/*.c))
+SRC_C   := $(filter-out solver/main.c solver/gpu_none.c solver/gpu_bench_none.c,$(wildcard solver/*.c config/*.c maps3d/*.c validate/*.c))
 SRC_CU  := $(wildcard solver/*.cu)
 TESTS   := $(patsubst tests/%.c,$(BUILD)/tests/%,$(wildcard tests/test_*.c))
 
@@ -54,14 +55,14 @@ OBJ_GPU := $(patsubst %.cu,$(BUILD)/obj/%.o,$(SRC_CU))
 LINK    := $(CXX)
 LDCUDA  := -L$(CUDA_HOME)/lib64 -lcudart_static -ldl -lrt
 else
-OBJ_GPU := $(BUILD)/obj/solver/gpu_none.o
+OBJ_GPU := $(BUILD)/obj/solver/gpu_none.o $(BUILD)/obj/solver/gpu_bench_none.o
 LINK    := $(CC)
 LDCUDA  :=
 endif
 
 OBJ_LIB := $(patsubst %.c,$(BUILD)/obj/%.o,$(SRC_C)) $(OBJ_GPU)
 
-.PHONY: all deps test example clean check-deps
+.PHONY: all deps test example validate clean check-deps
 all: check-deps $(BUILD)/tribody
 
 check-deps:
@@ -98,6 +99,9 @@ test: check-deps $(BUILD)/tribody $(TESTS)
 
 example: all
 	$(BUILD)/tribody run examples/sim.cfg
+
+validate: all
+	$(BUILD)/tribody validate examples/sim.cfg
 
 clean:
 	rm -rf $(BUILD)

@@ -1,55 +1,159 @@
-/* cmd_bench.c — `tribody bench`: times full force evaluations of the solver per n, map,
- * tile edge and precision, and reports triplets per second. A benchmark, not a test.
+/* cmd_bench.c — `tribody bench`: the papers' map benchmarks and the solver's timings, per n,
+ * map, tile edge and precision. A benchmark, not a test (docs/performance.md has the method,
+ * the numbers and how to reproduce them).
  *
- * Method: for each point, build the initial state at that n (sim_init with the config's
- * settings), set up the backend, evaluate the forces once to warm up (module load, first
- * touch), then time `repeat` evaluations one by one, each ending in a device synchronize,
- * with the monotonic clock. Report the median, the min and max (the spread), triplets/s =
- * n(n-1)(n-2)/6 / median, and I = t(bb) / t(map) at the same n, tile and precision. */
+ * Experiments (--kernel and --2d choose; the defaults keep the old `tribody bench`):
+ *   3D --kernel map     the map-only dummy kernel of the papers over D3(nb) (gpu_bench.h)
+ *   3D --kernel solver  one full force evaluation of the solver through the backend API
+ *   2D --kernel map     the 2D paper's experiment: dummy kernel and EDM with 1..4 features
+ *                       over D2(nb), maps bb2d, lambda2d (each root), rec2d, rb2d, utm2d
+ *   2D --kernel solver  the solver's pair term (LJ on, ATM off) through each 2D map
+ * Method per point: the plan's blocks are counted on the host; GPU map kernels first run a
+ * verifying instance whose tile signature must match the closed form (EDM: coverage of the
+ * matrix and sampled values); then one warm-up run and `repeat` timed runs, each between CUDA
+ * events around all launches of the plan (the solver: around compute(), whose work goes to
+ * the backend's blocking stream, so the events on the legacy stream bracket it; the CPU
+ * backend: the monotonic clock). Reported: median, min and max, I = t(bb)/t(map) at the same
+ * n, tile (and precision or features), items per second, the fraction of the measured FMA
+ * peak (solver), blocks launched and wasted. Without a GPU the solver timings run on the CPU
+ * backend and the GPU-only experiments print the host's block counts and are skipped.
+ * A point whose estimated time exceeds --budget seconds is skipped and says so. */
+#include <errno.h>
 #include <math.h>
+#include <omp.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "../config/config.h"
+#include "../maps3d/map2d.h"
 #include "../maps3d/map3d.h"
 #include "backend.h"
 #include "check.h"
 #include "cli.h"
 #include "gpu.h"
+#include "gpu_bench.h"
 #include "init.h"
+#include "state.h"
 
 #define BENCH_MAX 64
+#define BENCH_MAX_REPEAT 1000
+#define BENCH_MAX_V2D 16
+#define BENCH_SKIPPED 100        /* point status: skipped by the budget */
+#define BENCH_NA 101             /* point status: the map cannot plan this nb */
+#define BENCH_HOST_WALK 50000000LL /* largest block + tile count walked on the host */
+/* Floating-point operations per triplet counted from the code (docs/performance.md):
+ * pot_atm_add (pot_atm.h) has 15 FMA (2 flops each), 15 FMUL and 4 FADD = 49 flops plus one
+ * reciprocal square root, and the kernel (gpu_atm.cuh) adds about one per triplet in the
+ * butterfly that sums C_ik over j ((7 + log2(rho/8)) adds per 8 triplets). */
+#define BENCH_FLOPS_PER_TRIPLET 50.0
+
+enum { KSEL_SOLVER = 1, KSEL_MAP = 2, KSEL_BOTH = 3 };
 
 static const char bench_help[] =
     "usage: tribody bench [CONFIG] [--n LIST] [--maps LIST] [--tile LIST]\n"
     "                     [--precisions LIST] [--repeat R] [--csv FILE] [--set PATH=VALUE ...]\n"
+    "                     [--kernel solver|map|both] [--2d] [--features LIST] [--plot DIR]\n"
+    "                     [--budget SECONDS] [--no-verify] [--cpu]\n"
     "\n"
-    "Times full force evaluations (ATM, plus LJ when CONFIG enables it) on the configured\n"
-    "backend and prints, per point: median time, spread, triplets/s and the improvement\n"
-    "I = t(bb) / t(map). A benchmark, not a test.\n"
+    "Times the block maps and the solver. A benchmark, not a test; docs/performance.md.\n"
+    "\n"
+    "  3D (default):\n"
+    "    --kernel solver  one full force evaluation (ATM, plus LJ when enabled) on the backend\n"
+    "                     (the default; n 4096 on a GPU, 128,256 on the CPU)\n"
+    "    --kernel map     the papers' map-only dummy kernel: each thread of a block decodes the\n"
+    "                     map and forms i+j+k of its tile (GPU only; n 8192,12288, tile 8)\n"
+    "  --2d: the 2D paper's experiment (default --kernel both, n 1024:30720:+1024, tile 16):\n"
+    "    --kernel map     dummy kernel and Euclidean distance matrix (EDM) with 1..4 features\n"
+    "                     (GPU only), maps bb2d, lambda2d:ROOT (exact, sqrtf, rsqrtf, newton),\n"
+    "                     rec2d, rb2d, utm2d\n"
+    "    --kernel solver  the solver's pair term (LJ on, ATM off) through each 2D map\n"
     "\n"
     "  CONFIG            system and potential (default: built-in LJ+ATM argon-like cluster)\n"
-    "  --n LIST          particle counts: 4096,8192 or a range 1024:16384:x2 (default 4096)\n"
-    "  --maps LIST       tetrahedral maps, comma-separated, or all (default all)\n"
-    "  --tile LIST       tile edges (default: the config's solver.tile)\n"
-    "  --precisions LIST double, mixed, single or all (default: the config's)\n"
-    "  --repeat R        timed evaluations per point (default 5, at least 1)\n"
-    "  --csv FILE        also write every repeat as CSV\n";
+    "  --n LIST          particle counts: 4096,8192 or ranges 1024:16384:x2, 1024:30720:+1024\n"
+    "  --maps LIST       maps, comma-separated, or all (default); with --2d the 2D maps, where\n"
+    "                    lambda2d means every root and lambda2d:ROOT one\n"
+    "  --tile LIST       tile edges (default: map 8, 2D 16, solver the config's solver.tile)\n"
+    "  --precisions LIST solver: double, mixed, single or all (default: the config's)\n"
+    "  --features LIST   EDM features, 1..4 (default 1,2,3,4)\n"
+    "  --repeat R        timed runs per point after one warm-up (default 5, 1..1000)\n"
+    "  --csv FILE        also write every timed run as CSV (# lines: device and build)\n"
+    "  --plot DIR        write per-experiment summaries DIR/<kernel>.csv and PNG plots of\n"
+    "                    I = t(bb)/t(map) versus n (gnuplot, through scripts/plot-bench)\n"
+    "  --budget S        skip a point estimated to take more than S seconds (default 120;\n"
+    "                    0 = no limit)\n"
+    "  --no-verify       skip the verifying run of the GPU map kernels\n"
+    "  --cpu             the CPU backend only, as on a machine without a GPU\n"
+    "  --set PATH=VALUE  override a setting of CONFIG (or of the built-in system)\n"
+    "\n"
+    "I > 1: the map is faster than the bounding box. Exit status: 0, or 1 when a point failed\n"
+    "(a CUDA error or a failed verification), 2 bad usage.\n";
+
+/* A 2D map variant: lambda2d once per root. */
+typedef struct bench_v2d {
+    const map2d_type *t;
+    int root;
+    char name[32];  /* "lambda2d:rsqrtf" */
+    char label[12]; /* table column: "l2d-rsqrtf" */
+} bench_v2d;
 
 typedef struct bench_opts {
     const char *config;
     int n[BENCH_MAX], n_n;
+    const char *maps_arg;
     const map3d_type *maps[BENCH_MAX];
     int n_maps;
+    bench_v2d v2d[BENCH_MAX_V2D];
+    int n_v2d;
     int tile[BENCH_MAX], n_tile;
     int prec[3], n_prec;
+    int features[4], n_features;
     int repeat;
-    const char *csv;
+    const char *csv, *plot;
     char *sets[64];
     int n_set;
+    int kernel; /* KSEL_*; 0: the default of the experiment */
+    int two_d, force_cpu, verify;
+    double budget;
 } bench_opts;
+
+/* One measured point, for the summaries of --plot. */
+typedef struct bench_row {
+    char kernel[12], map[32], prec[8], unit[16], backend[4];
+    int n, nb, tile, features;
+    double med, tmin, tmax, imp, rate;
+    long long blocks, useful;
+} bench_row;
+
+typedef struct bench_series {
+    char key[96];
+    double work, sec; /* last measured point: work units and seconds per run */
+} bench_series;
+
+typedef struct bench_ctx {
+    bench_opts *o;
+    sim_config base;
+    FILE *csv;
+    int gpu;                 /* GPU experiments possible */
+    const char *why;         /* why not */
+    const backend_ops *ops;  /* the solver's backend */
+    int ops_gpu;             /* ops is the GPU backend (CUDA-event timing) */
+    gpu_bench_device dev;
+    double peak32, peak64;   /* measured FMA peaks, flop/s (0 unknown) */
+    sim_state st;            /* initial state of the last n (shared by every map) */
+    int st_n;
+    double *t;               /* [repeat] */
+    bench_row *rows;
+    int n_rows, cap_rows;
+    bench_series series[512];
+    int n_series;
+    int failed;
+} bench_ctx;
+
+/* ---- small helpers ------------------------------------------------------------------------ */
 
 static double now_s(void)
 {
@@ -64,33 +168,79 @@ static int cmp_double(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
-/* "4096,8192" or "A:B:xF" (geometric) or "A:B:+S" (arithmetic). */
-static int parse_int_list(const char *s, int *out, int max, const char *opt)
+/* Median, min and max of t[0..r) (t is left sorted). */
+static double stats(double *t, int r, double *tmin, double *tmax)
+{
+    qsort(t, (size_t)r, sizeof *t, cmp_double);
+    *tmin = t[0];
+    *tmax = t[r - 1];
+    return r % 2 ? t[r / 2] : 0.5 * (t[r / 2 - 1] + t[r / 2]);
+}
+
+static double c3(double n) { return n * (n - 1) * (n - 2) / 6.0; }
+static double c2(double n) { return n * (n - 1) / 2.0; }
+
+/* "1,073,741,824" (blocks and counts). */
+static const char *count_str(char *buf, size_t len, long long v)
+{
+    char tmp[32];
+    int n = snprintf(tmp, sizeof tmp, "%lld", v), o = 0;
+    for (int i = 0; i < n && o < (int)len - 1; i++) {
+        if (i && tmp[i - 1] != '-' && (n - i) % 3 == 0 && o < (int)len - 2)
+            buf[o++] = ',';
+        buf[o++] = tmp[i];
+    }
+    buf[o] = '\0';
+    return buf;
+}
+
+/* ---- parsing ------------------------------------------------------------------------------ */
+
+/* "4096,8192" or "A:B:xF" (geometric) or "A:B:+S" (arithmetic); values in [lo, hi]. */
+static int parse_int_list(const char *s, int *out, int max, const char *opt, long lo, long hi)
 {
     int cnt = 0;
     long a, b, step;
     char mode, extra;
-    if (sscanf(s, "%ld:%ld:%c%ld%c", &a, &b, &mode, &step, &extra) == 4 && a >= 1 && b >= a &&
-        ((mode == 'x' && step >= 2) || (mode == '+' && step >= 1))) {
-        for (long v = a; v <= b && cnt < max; v = mode == 'x' ? v * step : v + step)
+    if (sscanf(s, "%ld:%ld:%c%ld%c", &a, &b, &mode, &step, &extra) == 4) {
+        if (a < lo || b > hi || b < a || !((mode == 'x' && step >= 2) || (mode == '+' && step >= 1))) {
+            tb_error(NULL, 0, "bench: %s: range \"%s\" must be A:B:xF (F >= 2) or A:B:+S (S >= 1) "
+                              "with %ld <= A <= B <= %ld", opt, s, lo, hi);
+            return -1;
+        }
+        for (long v = a; v <= b; v = mode == 'x' ? v * step : v + step) {
+            if (cnt == max) {
+                tb_error(NULL, 0, "bench: %s: \"%s\" has more than %d values", opt, s, max);
+                return -1;
+            }
             out[cnt++] = (int)v;
+        }
         return cnt;
     }
-    for (const char *p = s; *p && cnt < max;) {
+    for (const char *p = s; *p;) {
         char *end;
-        long v = strtol(p, &end, 10);
-        if (end == p || v < 1 || v > 100000000 || (*end && *end != ',')) {
-            tb_error(NULL, 0, "bench: %s: expected integers like 4096,8192 or 1024:16384:x2 (got \"%s\")",
-                     opt, s);
+        long v;
+        errno = 0;
+        v = strtol(p, &end, 10);
+        if (end == p || errno || v < lo || v > hi || (*end && *end != ',') ||
+            (*end == ',' && !end[1])) {
+            tb_error(NULL, 0, "bench: %s: expected integers %ld..%ld: a list like 8,16 or a "
+                              "range A:B:xF or A:B:+S (got \"%s\")", opt, lo, hi, s);
+            return -1;
+        }
+        if (cnt == max) {
+            tb_error(NULL, 0, "bench: %s: more than %d values", opt, max);
             return -1;
         }
         out[cnt++] = (int)v;
         p = *end ? end + 1 : end;
     }
-    return cnt;
+    if (!cnt)
+        tb_error(NULL, 0, "bench: %s: empty list", opt);
+    return cnt ? cnt : -1;
 }
 
-static int parse_maps(const char *s, bench_opts *o)
+static int parse_maps3d(const char *s, bench_opts *o)
 {
     char buf[512], names[256];
     o->n_maps = 0;
@@ -104,14 +254,71 @@ static int parse_maps(const char *s, bench_opts *o)
         const map3d_type *t = map3d_find(tok);
         if (!t) {
             map3d_names(names, sizeof names);
-            tb_error(NULL, 0, "bench: --maps: unknown map \"%s\" (expected one of: %s, or all)", tok,
-                     names);
-            return -1;
+            return tb_error(NULL, 0, "bench: --maps: unknown map \"%s\" (expected one of: %s, or "
+                                     "all; 2D maps with --2d)", tok, names);
         }
         if (o->n_maps < BENCH_MAX)
             o->maps[o->n_maps++] = t;
     }
-    return 0;
+    return o->n_maps ? 0 : tb_error(NULL, 0, "bench: --maps: empty list");
+}
+
+static void add_v2d(bench_opts *o, const map2d_type *t, int root)
+{
+    bench_v2d *v;
+    if (o->n_v2d == BENCH_MAX_V2D)
+        return;
+    v = &o->v2d[o->n_v2d++];
+    v->t = t;
+    v->root = root;
+    if (!strcmp(t->name, "lambda2d")) {
+        snprintf(v->name, sizeof v->name, "lambda2d:%s", map2d_root_name(root));
+        snprintf(v->label, sizeof v->label, "l2d-%s", map2d_root_name(root));
+    } else {
+        snprintf(v->name, sizeof v->name, "%s", t->name);
+        snprintf(v->label, sizeof v->label, "%s", t->name);
+    }
+}
+
+/* 2D variants: "all", a map (lambda2d: every root) or lambda2d:ROOT. */
+static int parse_maps2d(const char *s, bench_opts *o)
+{
+    char buf[512], names[256];
+    o->n_v2d = 0;
+    snprintf(buf, sizeof buf, "%s", s);
+    for (char *tok = strtok(buf, ","); tok; tok = strtok(NULL, ",")) {
+        char *colon = strchr(tok, ':');
+        const map2d_type *t;
+        int root = -1;
+        if (colon) {
+            *colon = '\0';
+            root = map2d_root_find(colon + 1);
+        }
+        if (!strcmp(tok, "all") && !colon) {
+            for (int i = 0; map2d_all[i]; i++)
+                if (!strcmp(map2d_all[i]->name, "lambda2d"))
+                    for (int r = MAP2D_ROOT_EXACT; r <= MAP2D_ROOT_NEWTON; r++)
+                        add_v2d(o, map2d_all[i], r);
+                else
+                    add_v2d(o, map2d_all[i], MAP2D_ROOT_EXACT);
+            continue;
+        }
+        t = map2d_find(tok);
+        if (!t || (colon && (root < 0 || strcmp(tok, "lambda2d") != 0))) {
+            map2d_names(names, sizeof names);
+            return tb_error(NULL, 0, "bench: --maps: unknown 2D map \"%s%s%s\" (expected one of: "
+                                     "%s, lambda2d:exact|sqrtf|rsqrtf|newton, or all)", tok,
+                            colon ? ":" : "", colon ? colon + 1 : "", names);
+        }
+        if (colon)
+            add_v2d(o, t, root);
+        else if (!strcmp(t->name, "lambda2d"))
+            for (int r = MAP2D_ROOT_EXACT; r <= MAP2D_ROOT_NEWTON; r++)
+                add_v2d(o, t, r);
+        else
+            add_v2d(o, t, MAP2D_ROOT_EXACT);
+    }
+    return o->n_v2d ? 0 : tb_error(NULL, 0, "bench: --maps: empty list");
 }
 
 static int parse_precisions(const char *s, bench_opts *o)
@@ -127,24 +334,22 @@ static int parse_precisions(const char *s, bench_opts *o)
         for (int i = 0; i < 3; i++)
             if (!strcmp(tok, names[i]))
                 p = i;
-        if (p < 0 || o->n_prec == 3) {
-            tb_error(NULL, 0, "bench: --precisions: expected double, mixed, single or all (got \"%s\")", tok);
-            return -1;
-        }
+        if (p < 0 || o->n_prec == 3)
+            return tb_error(NULL, 0, "bench: --precisions: expected double, mixed, single or all "
+                                     "(got \"%s\")", tok);
         o->prec[o->n_prec++] = p;
     }
-    return 0;
+    return o->n_prec ? 0 : tb_error(NULL, 0, "bench: --precisions: empty list");
 }
 
 static int parse_args(int argc, char **argv, bench_opts *o, int *help)
 {
     memset(o, 0, sizeof *o);
     o->repeat = 5;
-    o->n[0] = 4096;
-    o->n_n = 1;
+    o->verify = 1;
+    o->budget = 120.0;
+    o->maps_arg = "all";
     *help = 0;
-    if (parse_maps("all", o) != 0)
-        return -1;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         const char *v = i + 1 < argc ? argv[i + 1] : NULL;
@@ -153,79 +358,1051 @@ static int parse_args(int argc, char **argv, bench_opts *o, int *help)
             return 0;
         }
         if (a[0] != '-') {
-            if (o->config) {
-                tb_error(NULL, 0, "bench: unexpected argument '%s' (one CONFIG file only)", a);
-                return -1;
-            }
+            if (o->config)
+                return tb_error(NULL, 0, "bench: unexpected argument '%s' (one CONFIG file only)", a);
             o->config = a;
             continue;
         }
-        if (!v) {
-            tb_error(NULL, 0, "bench: %s: missing value (see tribody bench --help)", a);
-            return -1;
+        if (!strcmp(a, "--2d")) {
+            o->two_d = 1;
+            continue;
         }
+        if (!strcmp(a, "--cpu")) {
+            o->force_cpu = 1;
+            continue;
+        }
+        if (!strcmp(a, "--no-verify")) {
+            o->verify = 0;
+            continue;
+        }
+        if (strcmp(a, "--n") && strcmp(a, "--tile") && strcmp(a, "--maps") &&
+            strcmp(a, "--precisions") && strcmp(a, "--repeat") && strcmp(a, "--csv") &&
+            strcmp(a, "--set") && strcmp(a, "--kernel") && strcmp(a, "--plot") &&
+            strcmp(a, "--budget") && strcmp(a, "--features"))
+            return tb_error(NULL, 0, "bench: unknown option '%s' (see tribody bench --help)", a);
+        if (!v)
+            return tb_error(NULL, 0, "bench: %s: missing value (see tribody bench --help)", a);
         i++;
         if (!strcmp(a, "--n")) {
-            if ((o->n_n = parse_int_list(v, o->n, BENCH_MAX, "--n")) <= 0)
+            if ((o->n_n = parse_int_list(v, o->n, BENCH_MAX, "--n", 3, 100000000)) <= 0)
                 return -1;
         } else if (!strcmp(a, "--tile")) {
-            if ((o->n_tile = parse_int_list(v, o->tile, BENCH_MAX, "--tile")) <= 0)
+            if ((o->n_tile = parse_int_list(v, o->tile, BENCH_MAX, "--tile", 1, 1024)) <= 0)
+                return -1;
+        } else if (!strcmp(a, "--features")) {
+            if ((o->n_features = parse_int_list(v, o->features, 4, "--features", 1, 4)) <= 0)
                 return -1;
         } else if (!strcmp(a, "--maps")) {
-            if (parse_maps(v, o) != 0)
-                return -1;
+            o->maps_arg = v;
         } else if (!strcmp(a, "--precisions")) {
             if (parse_precisions(v, o) != 0)
                 return -1;
         } else if (!strcmp(a, "--repeat")) {
             char *end;
+            errno = 0;
             o->repeat = (int)strtol(v, &end, 10);
-            if (*end || o->repeat < 1 || o->repeat > 1000) {
-                tb_error(NULL, 0, "bench: --repeat: expected an integer 1..1000 (got \"%s\")", v);
-                return -1;
-            }
+            if (*end || errno || o->repeat < 1 || o->repeat > BENCH_MAX_REPEAT)
+                return tb_error(NULL, 0, "bench: --repeat: expected an integer 1..%d (got \"%s\")",
+                                BENCH_MAX_REPEAT, v);
+        } else if (!strcmp(a, "--budget")) {
+            char *end;
+            o->budget = strtod(v, &end);
+            if (*end || end == v || !(o->budget >= 0.0) || o->budget > 1e9)
+                return tb_error(NULL, 0, "bench: --budget: expected seconds >= 0 (got \"%s\")", v);
+        } else if (!strcmp(a, "--kernel")) {
+            if (!strcmp(v, "solver"))
+                o->kernel = KSEL_SOLVER;
+            else if (!strcmp(v, "map"))
+                o->kernel = KSEL_MAP;
+            else if (!strcmp(v, "both"))
+                o->kernel = KSEL_BOTH;
+            else
+                return tb_error(NULL, 0, "bench: --kernel: expected solver, map or both (got \"%s\")", v);
         } else if (!strcmp(a, "--csv")) {
             o->csv = v;
-        } else if (!strcmp(a, "--set")) {
-            if (o->n_set < 64)
-                o->sets[o->n_set++] = (char *)v;
+        } else if (!strcmp(a, "--plot")) {
+            o->plot = v;
+        } else { /* --set */
+            if (o->n_set == 64)
+                return tb_error(NULL, 0, "bench: more than 64 --set options");
+            o->sets[o->n_set++] = (char *)v;
+        }
+    }
+    if (!o->kernel)
+        o->kernel = o->two_d ? KSEL_BOTH : KSEL_SOLVER;
+    if (!o->n_features) {
+        for (int f = 0; f < 4; f++)
+            o->features[f] = f + 1;
+        o->n_features = 4;
+    }
+    return o->two_d ? parse_maps2d(o->maps_arg, o) : parse_maps3d(o->maps_arg, o);
+}
+
+/* The configuration: CONFIG, or the built-in system (a generated file, so that --set works
+ * the same way). */
+static int load_config(const bench_opts *o, sim_config *c)
+{
+    static const char builtin[] =
+        "# tribody bench built-in system: argon-like LJ + ATM cluster, every other setting default\n"
+        "system = { particles = 4096; };\n"
+        "potential = { lj = { }; };\n";
+    char path[] = "/tmp/tribody-bench-XXXXXX";
+    FILE *f;
+    int fd, rc;
+    if (o->config)
+        return cfg_load(c, o->config, o->n_set, o->sets);
+    fd = mkstemp(path);
+    if (fd < 0 || !(f = fdopen(fd, "w"))) {
+        if (fd >= 0)
+            close(fd);
+        tb_error(path, 0, "bench: cannot write the built-in configuration: %s", strerror(errno));
+        return TB_EXIT_RUNTIME;
+    }
+    fputs(builtin, f);
+    fclose(f);
+    rc = cfg_load(c, path, o->n_set, o->sets);
+    unlink(path);
+    snprintf(c->path, sizeof c->path, "(built-in bench system)");
+    return rc;
+}
+
+/* ---- records: CSV, rows, series -------------------------------------------------------------- */
+
+static void csv_runs(bench_ctx *x, const char *kernel, const char *map, int n, int nb, int tile,
+                     const char *prec, int features, const double *t, double items,
+                     const char *unit, long long blocks, long long useful, const char *where)
+{
+    if (!x->csv)
+        return;
+    for (int r = 0; r < x->o->repeat; r++)
+        fprintf(x->csv, "%s,%s,%d,%d,%d,%s,%d,%d,%.9g,%.6g,%s,%lld,%lld,%s\n", kernel, map, n, nb,
+                tile, prec, features, r, t[r], t[r] > 0 ? items / t[r] : 0.0, unit, blocks, useful,
+                where);
+    fflush(x->csv);
+}
+
+static void add_row(bench_ctx *x, const bench_row *r)
+{
+    if (x->n_rows == x->cap_rows) {
+        int cap = x->cap_rows ? 2 * x->cap_rows : 256;
+        bench_row *p = (bench_row *)realloc(x->rows, (size_t)cap * sizeof *p);
+        if (!p)
+            return; /* the summary loses a row; the table and CSV have it */
+        x->rows = p;
+        x->cap_rows = cap;
+    }
+    x->rows[x->n_rows++] = *r;
+}
+
+static bench_series *series_find(bench_ctx *x, const char *key)
+{
+    for (int i = 0; i < x->n_series; i++)
+        if (!strcmp(x->series[i].key, key))
+            return &x->series[i];
+    return NULL;
+}
+
+/* Seconds per run of a point of `work` units: scaled from the series' last point, else
+ * `apriori` (0: unknown). */
+static double series_estimate(bench_ctx *x, const char *key, double work, double apriori)
+{
+    const bench_series *s = series_find(x, key);
+    return s && s->work > 0 ? s->sec * work / s->work : apriori;
+}
+
+static void series_record(bench_ctx *x, const char *key, double work, double sec)
+{
+    bench_series *s = series_find(x, key);
+    if (!s && x->n_series < (int)(sizeof x->series / sizeof x->series[0])) {
+        s = &x->series[x->n_series++];
+        snprintf(s->key, sizeof s->key, "%s", key);
+    }
+    if (s) {
+        s->work = work;
+        s->sec = sec;
+    }
+}
+
+/* 1 when `runs` runs of `sec` each exceed the budget. */
+static int over_budget(const bench_ctx *x, double sec, int runs)
+{
+    return x->o->budget > 0 && sec * runs > x->o->budget;
+}
+
+/* ---- host walks (the kernel-less check) ------------------------------------------------------ */
+
+/* Walks every block of every launch of p through the host decode, signing each tile visited.
+ * *discarded: blocks that exit at once. */
+static void host_sig3(const map3d_type *t, const map3d_plan *p, bench_sig *s, long long *discarded)
+{
+    memset(s, 0, sizeof *s);
+    *discarded = 0;
+    for (int l = 0; l < p->n_launch; l++) {
+        const map3d_launch *L = &p->launch[l];
+        for (unsigned bz = 0; bz < L->gz; bz++)
+            for (unsigned by = 0; by < L->gy; by++)
+                for (unsigned bx = 0; bx < L->gx; bx++) {
+                    map3d_cursor c;
+                    if (!t->first(L, bx, by, bz, &c)) {
+                        (*discarded)++;
+                        continue;
+                    }
+                    do
+                        bench_sig_tile3(s, c.I, c.J, c.K, p->nb);
+                    while (t->next(L, &c));
+                }
+    }
+}
+
+static void host_sig2(const map2d_type *t, const map2d_plan *p, bench_sig *s, long long *discarded)
+{
+    memset(s, 0, sizeof *s);
+    *discarded = 0;
+    for (int l = 0; l < p->n_launch; l++) {
+        const map2d_launch *L = &p->launch[l];
+        for (unsigned by = 0; by < L->gy; by++)
+            for (unsigned bx = 0; bx < L->gx; bx++) {
+                map2d_cursor c;
+                if (!t->first(L, bx, by, &c)) {
+                    (*discarded)++;
+                    continue;
+                }
+                bench_sig_tile2(s, c.I, c.J, p->nb);
+            }
+    }
+}
+
+/* Blocks of plan p that exit at once: by the map contract blocks - Tet(nb) for maps with one
+ * tile per block; persistent maps are walked (first() of their few blocks). */
+static long long wasted3(const map3d_type *t, const map3d_plan *p)
+{
+    long long w = 0;
+    if (!t->persistent)
+        return map3d_plan_blocks(p) - map3d_tet(p->nb);
+    for (int l = 0; l < p->n_launch; l++) {
+        const map3d_launch *L = &p->launch[l];
+        for (unsigned bz = 0; bz < L->gz; bz++)
+            for (unsigned by = 0; by < L->gy; by++)
+                for (unsigned bx = 0; bx < L->gx; bx++) {
+                    map3d_cursor c;
+                    w += !t->first(L, bx, by, bz, &c);
+                }
+    }
+    return w;
+}
+
+static int map3d_id(const map3d_type *t)
+{
+    for (int i = 0; map3d_all[i]; i++)
+        if (map3d_all[i] == t)
+            return i;
+    return -1;
+}
+
+static int map2d_id(const map2d_type *t)
+{
+    for (int i = 0; map2d_all[i]; i++)
+        if (map2d_all[i] == t)
+            return i;
+    return -1;
+}
+
+static void sig_describe(char *buf, size_t len, const bench_sig *got, const bench_sig *want)
+{
+    snprintf(buf, len, "tiles %llu (want %llu), outside %llu, sums %s", got->tiles, want->tiles,
+             got->bad, got->sum == want->sum && got->sumsq == want->sumsq ? "match" : "differ");
+}
+
+/* ---- the header ---------------------------------------------------------------------------------- */
+
+static void print_header(bench_ctx *x)
+{
+    const bench_opts *o = x->o;
+    printf("tribody bench %s (%s)\n", TB_VERSION, gpu_build_info());
+    if (x->gpu) {
+        printf("device: %s, %d SMs, cc %d.%d, %d MHz, %.1f GiB; CUDA runtime %d.%d, driver %d.%d\n",
+               x->dev.name, x->dev.sms, x->dev.cc_major, x->dev.cc_minor, x->dev.clock_mhz,
+               x->dev.mem_gib, x->dev.runtime / 1000, (x->dev.runtime % 1000) / 10,
+               x->dev.driver / 1000, (x->dev.driver % 1000) / 10);
+        if (x->peak32 > 0)
+            printf("measured FMA peak: FP32 %.2f Tflop/s, FP64 %.2f Tflop/s (16 FMA chains per "
+                   "thread, best of 5); solver flops per triplet %.0f\n",
+                   1e-12 * x->peak32, 1e-12 * x->peak64, BENCH_FLOPS_PER_TRIPLET);
+        else
+            printf("measured FMA peak: failed (see above); %%peak not reported\n");
+    } else {
+        printf("CPU backend (%s%s), %d OpenMP threads; GPU-only experiments are skipped\n",
+               o->force_cpu ? "" : "no GPU: ", x->why, omp_get_max_threads());
+    }
+    printf("timing: 1 warm-up, %d timed runs, median [min, max];%s solver on the %s backend%s\n",
+           o->repeat, x->gpu ? " GPU kernels: CUDA events around all launches of a plan;" : "",
+           x->ops->name, x->ops_gpu ? " (CUDA events around compute())" : " (monotonic clock)");
+    if (o->budget > 0)
+        printf("budget: points estimated above %g s are skipped (--budget)\n", o->budget);
+    if (x->csv) {
+        fprintf(x->csv, "# tribody bench %s (%s)\n", TB_VERSION, gpu_build_info());
+        if (x->gpu)
+            fprintf(x->csv, "# device: %s, %d SMs, cc %d.%d, %d MHz; fp32_peak_flops=%.6g "
+                            "fp64_peak_flops=%.6g flops_per_triplet=%.0f\n",
+                    x->dev.name, x->dev.sms, x->dev.cc_major, x->dev.cc_minor, x->dev.clock_mhz,
+                    x->peak32, x->peak64, BENCH_FLOPS_PER_TRIPLET);
+        else
+            fprintf(x->csv, "# device: CPU backend (no GPU: %s), %d OpenMP threads\n", x->why,
+                    omp_get_max_threads());
+        fprintf(x->csv, "kernel,map,n,nb,tile,precision,features,repeat,seconds,rate,rate_unit,"
+                        "blocks,useful,backend\n");
+    }
+}
+
+/* ---- 3D map-only dummy kernel ------------------------------------------------------------------- */
+
+static void map3d_experiment(bench_ctx *x, const int *ns, int n_n, const int *tiles, int n_tile)
+{
+    const bench_opts *o = x->o;
+    char b1[32], b2[32];
+    printf("\n== map-only dummy kernel (3D): a block per tile visit, e^3 threads (e = min(tile, 8)),"
+           "\n   each decodes the map and forms i+j+k of its particles; triplets/s = C(n,3)/t\n");
+    if (!x->gpu)
+        printf("   needs a GPU: skipped (%s); blocks from the plans, tiles checked on the host\n",
+               x->why);
+    printf("%7s %6s %4s %-8s %11s %23s %8s %11s %15s %7s  %s\n", "n", "nb", "tile", "map",
+           "median ms", "[min, max] ms", "I=bb/map", "triplets/s", "blocks", "wasted", "check");
+    for (int it = 0; it < n_tile; it++)
+        for (int in = 0; in < n_n; in++) {
+            const int n = ns[in], tile = tiles[it], nb = map3d_nb(n, tile);
+            const long long tet = map3d_tet(nb);
+            const int side = bench_block_side3(tile);
+            const double per = pow(ceil((double)tile / side), 3.0); /* positions per thread */
+            double t_bb = 0.0;
+            for (int im = -1; im < o->n_maps; im++) {
+                /* bb first (im = -1), so that every row has its I */
+                const map3d_type *t = im < 0 ? map3d_find("bb") : o->maps[im];
+                char err[256], key[96], check[96] = "-", spread[64] = "", imp[16] = "-";
+                map3d_plan plan;
+                map3d_opts mo = {0};
+                long long blocks, wasted;
+                double med = 0, tmin = 0, tmax = 0, sec = 0, est, work;
+                int id = map3d_id(t), status = 0, sel = 0;
+                if (!t)
+                    continue;
+                if (im >= 0) /* bb runs first (im = -1) when it is selected */
+                    sel = strcmp(t->name, "bb") != 0;
+                else
+                    for (int k = 0; k < o->n_maps; k++)
+                        sel |= o->maps[k] == t;
+                if (!sel)
+                    continue;
+                if (x->gpu && t->persistent) {
+                    const int per_sm = gpu_bench_map3d_blocks_per_sm(id, tile);
+                    if (per_sm < 0) {
+                        x->failed++;
+                        continue;
+                    }
+                    mo.persistent_blocks = x->dev.sms * per_sm;
+                }
+                if (map3d_plan_make(t, nb, &mo, &plan, err, sizeof err) != 0) {
+                    printf("%7d %6d %4d %-8s %11s  %s\n", n, nb, tile, t->name, "n/a", err);
+                    continue;
+                }
+                blocks = map3d_plan_blocks(&plan);
+                wasted = wasted3(t, &plan);
+                work = (double)blocks + (double)tet * per;
+                snprintf(key, sizeof key, "dummy3d|%s|%d", t->name, tile);
+                if (!x->gpu) {
+                    if (blocks + tet <= BENCH_HOST_WALK) {
+                        bench_sig got, want;
+                        long long disc;
+                        host_sig3(t, &plan, &got, &disc);
+                        bench_sig_expect(&want, (unsigned long long)tet);
+                        if (bench_sig_equal(&got, &want) && disc == wasted) {
+                            snprintf(check, sizeof check, "host ok");
+                        } else {
+                            sig_describe(check, sizeof check, &got, &want);
+                            printf("FAIL: %s nb = %d: host walk: %s, %lld blocks exit\n", t->name,
+                                   nb, check, disc);
+                            snprintf(check, sizeof check, "host FAIL");
+                            x->failed++;
+                        }
+                    }
+                    printf("%7d %6d %4d %-8s %11s %23s %8s %11s %15s %6.1f%%  %s\n", n, nb, tile,
+                           t->name, "-", "-", "-", "-", count_str(b1, sizeof b1, blocks),
+                           100.0 * (double)wasted / (double)blocks, check);
+                    map3d_plan_free(&plan);
+                    continue;
+                }
+                /* a priori: ~1 ns per launched block, 0.3 ns per position per thread-block */
+                est = series_estimate(x, key, work, 1e-9 * (double)blocks + 3e-10 * (double)tet * per);
+                if (over_budget(x, est, 1 + o->repeat + o->verify)) {
+                    snprintf(spread, sizeof spread, "(est. %.0f s > --budget)",
+                             est * (1 + o->repeat + o->verify));
+                    status = BENCH_SKIPPED;
+                }
+                if (!status && o->verify) {
+                    bench_sig got, want;
+                    bench_sig_expect(&want, (unsigned long long)tet);
+                    if (gpu_bench_map3d_run(&plan, id, tile, &got, &sec) != 0) {
+                        status = -1;
+                    } else if (!bench_sig_equal(&got, &want)) {
+                        sig_describe(check, sizeof check, &got, &want);
+                        printf("FAIL: %s nb = %d tile %d: GPU verification: %s\n", t->name, nb,
+                               tile, check);
+                        snprintf(check, sizeof check, "FAIL");
+                        status = -1;
+                    } else {
+                        snprintf(check, sizeof check, "ok");
+                    }
+                }
+                if (!status) { /* warm-up; its time decides whether the repeats fit the budget */
+                    if (gpu_bench_map3d_run(&plan, id, tile, NULL, &sec) != 0)
+                        status = -1;
+                    else if (over_budget(x, sec, o->repeat)) {
+                        snprintf(spread, sizeof spread, "(%.1f s/run > --budget)", sec);
+                        series_record(x, key, work, sec); /* larger n: skipped from the estimate */
+                        status = BENCH_SKIPPED;
+                    }
+                }
+                for (int r = 0; !status && r < o->repeat; r++)
+                    if (gpu_bench_map3d_run(&plan, id, tile, NULL, &x->t[r]) != 0)
+                        status = -1;
+                if (status == -1) {
+                    x->failed++;
+                    printf("%7d %6d %4d %-8s %11s %23s %8s %11s %15s %7s  %s\n", n, nb, tile,
+                           t->name, "failed", "", "", "", count_str(b1, sizeof b1, blocks), "",
+                           check);
+                } else if (status == BENCH_SKIPPED) {
+                    printf("%7d %6d %4d %-8s %11s %23s %8s %11s %15s %7s  %s\n", n, nb, tile,
+                           t->name, "skipped", spread, "", "", count_str(b1, sizeof b1, blocks), "",
+                           check);
+                } else {
+                    bench_row row;
+                    const double items = c3(n);
+                    csv_runs(x, "dummy3d", t->name, n, nb, tile, "-", 0, x->t, items, "triplets/s",
+                             blocks, tet, "gpu");
+                    med = stats(x->t, o->repeat, &tmin, &tmax);
+                    series_record(x, key, work, med);
+                    if (!strcmp(t->name, "bb"))
+                        t_bb = med;
+                    if (t_bb > 0)
+                        snprintf(imp, sizeof imp, "%.3f", t_bb / med);
+                    snprintf(spread, sizeof spread, "[%.4g, %.4g]", 1e3 * tmin, 1e3 * tmax);
+                    if (t->persistent)
+                        snprintf(check + strlen(check), sizeof check - strlen(check),
+                                 " (%s tiles/block)", count_str(b2, sizeof b2, (tet + blocks - 1) / blocks));
+                    printf("%7d %6d %4d %-8s %11.4g %23s %8s %11.4g %15s %6.1f%%  %s\n", n, nb,
+                           tile, t->name, 1e3 * med, spread, imp, items / med,
+                           count_str(b1, sizeof b1, blocks), 100.0 * (double)wasted / (double)blocks,
+                           check);
+                    memset(&row, 0, sizeof row);
+                    snprintf(row.kernel, sizeof row.kernel, "dummy3d");
+                    snprintf(row.map, sizeof row.map, "%s", t->name);
+                    snprintf(row.prec, sizeof row.prec, "-");
+                    snprintf(row.unit, sizeof row.unit, "triplets/s");
+                    snprintf(row.backend, sizeof row.backend, "gpu");
+                    row.n = n, row.nb = nb, row.tile = tile;
+                    row.med = med, row.tmin = tmin, row.tmax = tmax;
+                    row.imp = t_bb > 0 ? t_bb / med : 0.0;
+                    row.rate = items / med;
+                    row.blocks = blocks, row.useful = tet;
+                    add_row(x, &row);
+                }
+                fflush(stdout);
+                map3d_plan_free(&plan);
+            }
+        }
+}
+
+/* ---- the solver through the backend ---------------------------------------------------------- */
+
+/* The initial state for c (cached per n: every map and tile sees the same particles). */
+static int ensure_state(bench_ctx *x, const sim_config *c)
+{
+    int rc;
+    if (x->st_n == c->system.particles)
+        return 0;
+    sim_state_free(&x->st);
+    memset(&x->st, 0, sizeof x->st);
+    x->st_n = 0;
+    if ((rc = sim_init(&x->st, c)) != 0)
+        return rc;
+    x->st_n = c->system.particles;
+    return 0;
+}
+
+/* Times one solver point into x->t[]: warm-up, then repeats. 0; BENCH_SKIPPED (*sec_warm
+ * says why); TB_EXIT_USAGE when the backend refuses the configuration; -1. */
+static int solver_point(bench_ctx *x, const sim_config *c, double *sec_warm)
+{
+    backend *b = NULL;
+    int rc = ensure_state(x, c);
+    double t0;
+    *sec_warm = 0.0;
+    if (rc == 0)
+        rc = x->ops->create(&b, c, &x->st);
+    if (rc == 0) {
+        t0 = now_s();
+        rc = x->ops->compute(b); /* warm-up: module load, first touch, clocks */
+        *sec_warm = now_s() - t0;
+        if (rc == 0 && over_budget(x, *sec_warm, x->o->repeat))
+            rc = BENCH_SKIPPED;
+    }
+    for (int r = 0; rc == 0 && r < x->o->repeat; r++) {
+        if (x->ops_gpu) {
+            if (gpu_bench_timer_begin() != 0 || x->ops->compute(b) != 0 ||
+                gpu_bench_timer_end(&x->t[r]) != 0)
+                rc = -1;
         } else {
-            tb_error(NULL, 0, "bench: unknown option '%s' (see tribody bench --help)", a);
+            t0 = now_s();
+            rc = x->ops->compute(b);
+            x->t[r] = now_s() - t0;
+        }
+    }
+    if (b)
+        x->ops->destroy(b);
+    return rc;
+}
+
+static void solver_experiment(bench_ctx *x, const int *ns, int n_n, const int *tiles, int n_tile)
+{
+    const bench_opts *o = x->o;
+    char b1[32];
+    printf("\n== solver: one full force evaluation (ATM%s) on the %s backend; triplets/s = "
+           "C(n,3)/t;\n   %%peak = triplets/s x %.0f flops / measured FMA peak (FP64 for "
+           "double, else FP32)\n", x->base.potential.lj.enabled ? " + LJ" : "", x->ops->name,
+           BENCH_FLOPS_PER_TRIPLET);
+    printf("%7s %4s %-9s %-8s %11s %23s %8s %11s %6s %15s %7s\n", "n", "tile", "precision", "map",
+           "median ms", "[min, max] ms", "I=bb/map", "triplets/s", "%peak", "blocks", "wasted");
+    for (int in = 0; in < n_n; in++)
+        for (int it = 0; it < n_tile; it++)
+            for (int ip = 0; ip < o->n_prec; ip++) {
+                double t_bb = 0.0;
+                for (int im = -1; im < o->n_maps; im++) {
+                    const map3d_type *t = im < 0 ? map3d_find("bb") : o->maps[im];
+                    const int n = ns[in], tile = tiles[it], prec = o->prec[ip];
+                    const int nb = map3d_nb(n, tile), dbl = prec == CFG_PREC_DOUBLE;
+                    const long long tet = map3d_tet(nb);
+                    sim_config c = x->base;
+                    char err[256], key[96], spread[64] = "", imp[16] = "-", pk[16] = "-";
+                    map3d_plan plan;
+                    map3d_opts mo = {0};
+                    long long blocks, wasted;
+                    double med, tmin, tmax, est, warm, peak;
+                    int sel = 0, rc;
+                    if (!t)
+                        continue;
+                    if (im >= 0) /* bb runs first (im = -1) when it is selected */
+                        sel = strcmp(t->name, "bb") != 0;
+                    else
+                        for (int k = 0; k < o->n_maps; k++)
+                            sel |= o->maps[k] == t;
+                    if (!sel)
+                        continue;
+                    c.system.particles = n;
+                    c.solver.tile = tile;
+                    c.solver.precision = prec;
+                    snprintf(c.solver.map, sizeof c.solver.map, "%s", t->name);
+                    if (x->ops_gpu && t->persistent)
+                        mo.persistent_blocks =
+                            (int)gpu_bench_solver_persistent(tile, dbl, c.potential.atm.cutoff > 0);
+                    if (map3d_plan_make(t, nb, &mo, &plan, err, sizeof err) != 0) {
+                        printf("%7d %4d %-9s %-8s %11s  %s\n", n, tile, cfg_precision_name(prec),
+                               t->name, "n/a", err);
+                        continue;
+                    }
+                    blocks = map3d_plan_blocks(&plan);
+                    wasted = wasted3(t, &plan);
+                    map3d_plan_free(&plan);
+                    snprintf(key, sizeof key, "solver3d|%s|%d|%d", t->name, tile, prec);
+                    est = series_estimate(x, key, c3(n), 0.0);
+                    if (over_budget(x, est, 1 + o->repeat)) {
+                        printf("%7d %4d %-9s %-8s %11s %23s\n", n, tile, cfg_precision_name(prec),
+                               t->name, "skipped", "(estimate > --budget)");
+                        continue;
+                    }
+                    rc = solver_point(x, &c, &warm);
+                    if (rc == BENCH_SKIPPED) {
+                        series_record(x, key, c3(n), warm);
+                        snprintf(spread, sizeof spread, "(%.1f s/run > --budget)", warm);
+                        printf("%7d %4d %-9s %-8s %11s %23s\n", n, tile, cfg_precision_name(prec),
+                               t->name, "skipped", spread);
+                        continue;
+                    }
+                    if (rc == TB_EXIT_USAGE) {
+                        printf("%7d %4d %-9s %-8s %11s  %s\n", n, tile, cfg_precision_name(prec),
+                               t->name, "n/a", "(refused: see the message above)");
+                        continue;
+                    }
+                    if (rc != 0) {
+                        x->failed++;
+                        printf("%7d %4d %-9s %-8s %11s\n", n, tile, cfg_precision_name(prec),
+                               t->name, "failed");
+                        continue;
+                    }
+                    {
+                        const double items = c3(n);
+                        bench_row row;
+                        csv_runs(x, "solver3d", t->name, n, nb, tile, cfg_precision_name(prec), 0,
+                                 x->t, items, "triplets/s", blocks, tet, x->ops_gpu ? "gpu" : "cpu");
+                        med = stats(x->t, o->repeat, &tmin, &tmax);
+                        series_record(x, key, items, med);
+                        if (!strcmp(t->name, "bb"))
+                            t_bb = med;
+                        if (t_bb > 0)
+                            snprintf(imp, sizeof imp, "%.3f", t_bb / med);
+                        peak = dbl ? x->peak64 : x->peak32;
+                        if (x->ops_gpu && peak > 0)
+                            snprintf(pk, sizeof pk, "%.1f",
+                                     100.0 * items / med * BENCH_FLOPS_PER_TRIPLET / peak);
+                        snprintf(spread, sizeof spread, "[%.4g, %.4g]", 1e3 * tmin, 1e3 * tmax);
+                        printf("%7d %4d %-9s %-8s %11.4g %23s %8s %11.4g %6s %15s %6.1f%%\n", n,
+                               tile, cfg_precision_name(prec), t->name, 1e3 * med, spread, imp,
+                               items / med, pk, count_str(b1, sizeof b1, blocks),
+                               100.0 * (double)wasted / (double)blocks);
+                        memset(&row, 0, sizeof row);
+                        snprintf(row.kernel, sizeof row.kernel, "solver3d");
+                        snprintf(row.map, sizeof row.map, "%s", t->name);
+                        snprintf(row.prec, sizeof row.prec, "%s", cfg_precision_name(prec));
+                        snprintf(row.unit, sizeof row.unit, "triplets/s");
+                        snprintf(row.backend, sizeof row.backend, "%s", x->ops_gpu ? "gpu" : "cpu");
+                        row.n = n, row.nb = nb, row.tile = tile;
+                        row.med = med, row.tmin = tmin, row.tmax = tmax;
+                        row.imp = t_bb > 0 ? t_bb / med : 0.0;
+                        row.rate = items / med;
+                        row.blocks = blocks, row.useful = tet;
+                        add_row(x, &row);
+                    }
+                    fflush(stdout);
+                }
+            }
+}
+
+/* ---- 2D: the 2D paper's experiment and the pair term ------------------------------------- */
+
+/* Index of bb2d among the selected variants, or -1. */
+static int v2d_bb(const bench_opts *o)
+{
+    for (int v = 0; v < o->n_v2d; v++)
+        if (!strcmp(o->v2d[v].t->name, "bb2d"))
+            return v;
+    return -1;
+}
+
+/* The header of a wide 2D table: the reference's time, then I (or time) per variant. */
+static void v2d_header(const bench_opts *o, const char *lead)
+{
+    const int bb = v2d_bb(o);
+    printf("%s", lead);
+    if (bb >= 0)
+        printf(" %10s", "bb2d ms");
+    for (int v = 0; v < o->n_v2d; v++)
+        if (v != bb)
+            printf(" %10s", o->v2d[v].label);
+    printf("\n");
+}
+
+/* Prints the cells of a wide row: value[v] is the median, or < 0 for a status text[v]. */
+static void v2d_cells(const bench_opts *o, const double *med, char (*text)[16])
+{
+    const int bb = v2d_bb(o);
+    const double tb = bb >= 0 ? med[bb] : -1.0;
+    if (bb >= 0) {
+        if (med[bb] > 0)
+            printf(" %10.4g", 1e3 * med[bb]);
+        else
+            printf(" %10s", text[bb]);
+    }
+    for (int v = 0; v < o->n_v2d; v++) {
+        if (v == bb)
+            continue;
+        if (med[v] <= 0)
+            printf(" %10s", text[v]);
+        else if (bb >= 0 && tb > 0)
+            printf(" %10.3f", tb / med[v]);
+        else
+            printf(" %9.4gm", 1e3 * med[v]);
+    }
+    printf("\n");
+    fflush(stdout);
+}
+
+static void row2d(bench_ctx *x, const char *kernel, const char *map, int n, int nb, int tile,
+                  const char *prec, int features, double med, double tmin, double tmax, double t_ref,
+                  double items, const char *unit, long long blocks, long long useful,
+                  const char *where)
+{
+    bench_row row;
+    memset(&row, 0, sizeof row);
+    snprintf(row.kernel, sizeof row.kernel, "%s", kernel);
+    snprintf(row.map, sizeof row.map, "%s", map);
+    snprintf(row.prec, sizeof row.prec, "%s", prec);
+    snprintf(row.unit, sizeof row.unit, "%s", unit);
+    snprintf(row.backend, sizeof row.backend, "%s", where);
+    row.n = n, row.nb = nb, row.tile = tile, row.features = features;
+    row.med = med, row.tmin = tmin, row.tmax = tmax;
+    row.imp = t_ref > 0 ? t_ref / med : 0.0;
+    row.rate = items / med;
+    row.blocks = blocks, row.useful = useful;
+    add_row(x, &row);
+}
+
+/* Dummy kernel (kernel 0) or EDM (1..4) of one variant at one point: 0 and x->t[] filled;
+ * BENCH_NA / BENCH_SKIPPED with text; -1 failed (text says how). */
+static int map2d_point(bench_ctx *x, const bench_v2d *v, const map2d_plan *plan, int n, int tile,
+                       int kernel, double work, char *text, size_t tlen)
+{
+    const bench_opts *o = x->o;
+    const int id = map2d_id(v->t);
+    char key[96];
+    double sec = 0.0, est;
+    snprintf(key, sizeof key, "%s|%s|%d|%d", kernel ? "edm" : "dummy2d", v->name, tile, kernel);
+    est = series_estimate(x, key, work, 0.0);
+    if (over_budget(x, est, 1 + o->repeat + o->verify)) {
+        snprintf(text, tlen, "skip(est)");
+        return BENCH_SKIPPED;
+    }
+    if (o->verify) {
+        bench_sig got, want;
+        long long bad = 0;
+        if (kernel == BENCH_2D_DUMMY) {
+            bench_sig_expect(&want, (unsigned long long)map3d_tri(plan->nb));
+            if (gpu_bench_map2d_run(plan, id, v->root, tile, n, kernel, &got, NULL, &sec) != 0) {
+                snprintf(text, tlen, "failed");
+                return -1;
+            }
+            if (!bench_sig_equal(&got, &want)) {
+                char d[96];
+                sig_describe(d, sizeof d, &got, &want);
+                printf("FAIL: %s dummy2d n = %d tile %d: GPU verification: %s\n", v->name, n, tile, d);
+                snprintf(text, tlen, "FAIL");
+                return -1;
+            }
+        } else {
+            if (gpu_bench_map2d_run(plan, id, v->root, tile, n, kernel, NULL, &bad, &sec) != 0) {
+                snprintf(text, tlen, "failed");
+                return -1;
+            }
+            if (bad) {
+                printf("FAIL: %s EDM-%d n = %d tile %d: %lld matrix cells wrong (written outside "
+                       "i <= j < n, missing inside, or a sampled value off)\n", v->name, kernel, n,
+                       tile, bad);
+                snprintf(text, tlen, "FAIL");
+                return -1;
+            }
+        }
+    }
+    if (gpu_bench_map2d_run(plan, id, v->root, tile, n, kernel, NULL, NULL, &sec) != 0) {
+        snprintf(text, tlen, "failed"); /* the warm-up; its time checks the budget */
+        return -1;
+    }
+    if (over_budget(x, sec, o->repeat)) {
+        snprintf(text, tlen, "skip(%.0fs)", sec);
+        series_record(x, key, work, sec);
+        return BENCH_SKIPPED;
+    }
+    for (int r = 0; r < o->repeat; r++)
+        if (gpu_bench_map2d_run(plan, id, v->root, tile, n, kernel, NULL, NULL, &x->t[r]) != 0) {
+            snprintf(text, tlen, "failed");
             return -1;
         }
+    series_record(x, key, work, x->t[0]);
+    return 0;
+}
+
+static void map2d_experiment(bench_ctx *x, const int *ns, int n_n, const int *tiles, int n_tile)
+{
+    const bench_opts *o = x->o;
+    const int bb = v2d_bb(o);
+    char lead[96];
+    printf("\n== 2D paper's experiment: dummy kernel and EDM-d (d features), a block of e x e "
+           "threads\n   per tile (e = min(tile, 32)); cells: I = t(bb2d)/t(map), median of %d; "
+           "n/a: outside\n   the map's exact range; l2d = lambda2d; row blocks/T2: blocks "
+           "launched / tiles\n", o->repeat);
+    if (!x->gpu)
+        printf("   needs a GPU: skipped (%s); blocks from the plans, tiles checked on the host\n",
+               x->why);
+    snprintf(lead, sizeof lead, "%7s %5s %4s %-9s", "n", "nb", "tile", "kernel");
+    v2d_header(o, lead);
+    for (int it = 0; it < n_tile; it++)
+        for (int in = 0; in < n_n; in++) {
+            const int n = ns[in], tile = tiles[it], nb = map3d_nb(n, tile);
+            const long long t2 = map3d_tri(nb);
+            map2d_plan plans[BENCH_MAX_V2D];
+            int ok[BENCH_MAX_V2D];
+            double med[BENCH_MAX_V2D];
+            char text[BENCH_MAX_V2D][16];
+            int edm_ok = x->gpu;
+            const int side = bench_block_side2(tile);
+            const double per = pow(ceil((double)tile / side), 2.0);
+            /* plans and the blocks row */
+            printf("%7d %5d %4d %-9s", n, nb, tile, "blocks/T2");
+            for (int v = 0; v < o->n_v2d; v++) {
+                char err[256];
+                map2d_opts mo = {0};
+                mo.root = o->v2d[v].root;
+                ok[v] = map2d_plan_make(o->v2d[v].t, nb, &mo, &plans[v], err, sizeof err) == 0;
+                if (!ok[v]) {
+                    snprintf(text[v], sizeof text[v], "n/a");
+                    continue;
+                }
+                if (!x->gpu && map2d_plan_blocks(&plans[v]) + t2 <= BENCH_HOST_WALK) {
+                    bench_sig got, want;
+                    long long disc;
+                    host_sig2(o->v2d[v].t, &plans[v], &got, &disc);
+                    bench_sig_expect(&want, (unsigned long long)t2);
+                    if (!bench_sig_equal(&got, &want) ||
+                        disc != map2d_plan_blocks(&plans[v]) - t2) {
+                        char d[96];
+                        sig_describe(d, sizeof d, &got, &want);
+                        printf("\nFAIL: %s nb = %d: host walk: %s\n", o->v2d[v].name, nb, d);
+                        x->failed++;
+                    }
+                }
+            }
+            /* the volume ratios, in the columns of the table (bb2d's first) */
+            for (int pass = 0; pass < 2; pass++)
+                for (int v = 0; v < o->n_v2d; v++) {
+                    if ((pass == 0) != (v == bb))
+                        continue;
+                    if (ok[v])
+                        printf(" %10.4f", (double)map2d_plan_blocks(&plans[v]) / (double)t2);
+                    else
+                        printf(" %10s", "n/a");
+                }
+            printf("\n");
+            if (!x->gpu)
+                continue;
+            for (int k = -1; k < o->n_features; k++) {
+                const int kernel = k < 0 ? BENCH_2D_DUMMY : o->features[k];
+                char kname[16];
+                double t_ref = 0.0;
+                if (kernel != BENCH_2D_DUMMY && !edm_ok)
+                    continue;
+                if (kernel != BENCH_2D_DUMMY) {
+                    const int rc = gpu_bench_edm_prepare(n);
+                    if (rc != 0) {
+                        edm_ok = 0;
+                        if (rc < 0)
+                            x->failed++;
+                        printf("%7d %5d %4d %-9s  EDM skipped (see the message above)\n", n, nb,
+                               tile, "EDM");
+                        continue;
+                    }
+                }
+                if (kernel == BENCH_2D_DUMMY)
+                    snprintf(kname, sizeof kname, "dummy");
+                else
+                    snprintf(kname, sizeof kname, "EDM-%d", kernel);
+                /* bb2d first, so that every I has its reference */
+                for (int pass = 0; pass < 2; pass++)
+                    for (int v = 0; v < o->n_v2d; v++) {
+                        const double work = kernel == BENCH_2D_DUMMY
+                                                ? (double)map2d_plan_blocks(&plans[v]) + (double)t2 * per
+                                                : (double)n * n;
+                        int rc;
+                        if ((pass == 0) != (v == bb))
+                            continue;
+                        med[v] = -1.0;
+                        if (!ok[v])
+                            continue;
+                        rc = map2d_point(x, &o->v2d[v], &plans[v], n, tile, kernel, work, text[v],
+                                         sizeof text[v]);
+                        if (rc == -1)
+                            x->failed++;
+                        if (rc == 0) {
+                            const double items = (double)n * (n + 1) / 2.0;
+                            double tmin, tmax;
+                            const char *kn = kernel == BENCH_2D_DUMMY ? "dummy2d" : "edm";
+                            csv_runs(x, kn, o->v2d[v].name, n, nb, tile,
+                                     kernel == BENCH_2D_DUMMY ? "-" : "single", kernel, x->t, items,
+                                     "entries/s", map2d_plan_blocks(&plans[v]), t2, "gpu");
+                            med[v] = stats(x->t, o->repeat, &tmin, &tmax);
+                            if (v == bb)
+                                t_ref = med[v];
+                            row2d(x, kn, o->v2d[v].name, n, nb, tile,
+                                  kernel == BENCH_2D_DUMMY ? "-" : "single", kernel, med[v], tmin,
+                                  tmax, t_ref, items, "entries/s", map2d_plan_blocks(&plans[v]), t2,
+                                  "gpu");
+                        }
+                    }
+                printf("%7d %5d %4d %-9s", n, nb, tile, kname);
+                v2d_cells(o, med, text);
+            }
+        }
+    if (x->gpu)
+        gpu_bench_release(); /* the EDM matrix: up to n^2 floats */
+}
+
+static void pair2d_experiment(bench_ctx *x, const int *ns, int n_n, const int *tiles, int n_tile)
+{
+    const bench_opts *o = x->o;
+    const int bb = v2d_bb(o);
+    char lead[96];
+    printf("\n== solver pair term: LJ through each 2D map (ATM off) on the %s backend; cells: "
+           "I = t(bb2d)/t(map),\n   median of %d; pairs/s in the CSV\n", x->ops->name, o->repeat);
+    snprintf(lead, sizeof lead, "%7s %5s %4s %-9s", "n", "nb", "tile", "precision");
+    v2d_header(o, lead);
+    for (int in = 0; in < n_n; in++)
+        for (int it = 0; it < n_tile; it++)
+            for (int ip = 0; ip < o->n_prec; ip++) {
+                const int n = ns[in], tile = tiles[it], prec = o->prec[ip], nb = map3d_nb(n, tile);
+                const long long t2 = map3d_tri(nb);
+                double med[BENCH_MAX_V2D], t_ref = 0.0;
+                char text[BENCH_MAX_V2D][16];
+                for (int pass = 0; pass < 2; pass++)
+                    for (int v = 0; v < o->n_v2d; v++) {
+                        sim_config c = x->base;
+                        map2d_plan plan;
+                        map2d_opts mo = {0};
+                        char err[256], key[96];
+                        double warm, est, tmin, tmax;
+                        long long blocks;
+                        int rc;
+                        if ((pass == 0) != (v == bb))
+                            continue;
+                        med[v] = -1.0;
+                        mo.root = o->v2d[v].root;
+                        if (map2d_plan_make(o->v2d[v].t, nb, &mo, &plan, err, sizeof err) != 0) {
+                            snprintf(text[v], sizeof text[v], "n/a");
+                            continue;
+                        }
+                        blocks = map2d_plan_blocks(&plan);
+                        c.system.particles = n;
+                        c.solver.tile = tile;
+                        c.solver.precision = prec;
+                        c.potential.atm.nu = 0.0;
+                        c.potential.lj.enabled = 1;
+                        snprintf(c.solver.map2d, sizeof c.solver.map2d, "%s", o->v2d[v].t->name);
+                        snprintf(c.solver.root, sizeof c.solver.root, "%s",
+                                 map2d_root_name(o->v2d[v].root));
+                        snprintf(key, sizeof key, "pair2d|%s|%d|%d", o->v2d[v].name, tile, prec);
+                        est = series_estimate(x, key, (double)n * n, 0.0);
+                        if (over_budget(x, est, 1 + o->repeat)) {
+                            snprintf(text[v], sizeof text[v], "skip(est)");
+                            continue;
+                        }
+                        rc = solver_point(x, &c, &warm);
+                        if (rc == BENCH_SKIPPED) {
+                            series_record(x, key, (double)n * n, warm);
+                            snprintf(text[v], sizeof text[v], "skip(%.0fs)", warm);
+                            continue;
+                        }
+                        if (rc == TB_EXIT_USAGE) {
+                            snprintf(text[v], sizeof text[v], "n/a");
+                            continue;
+                        }
+                        if (rc != 0) {
+                            x->failed++;
+                            snprintf(text[v], sizeof text[v], "failed");
+                            continue;
+                        }
+                        csv_runs(x, "pair2d", o->v2d[v].name, n, nb, tile, cfg_precision_name(prec),
+                                 0, x->t, c2(n), "pairs/s", blocks, t2, x->ops_gpu ? "gpu" : "cpu");
+                        med[v] = stats(x->t, o->repeat, &tmin, &tmax);
+                        series_record(x, key, (double)n * n, med[v]);
+                        if (v == bb)
+                            t_ref = med[v];
+                        row2d(x, "pair2d", o->v2d[v].name, n, nb, tile, cfg_precision_name(prec), 0,
+                              med[v], tmin, tmax, t_ref, c2(n), "pairs/s", blocks, t2,
+                              x->ops_gpu ? "gpu" : "cpu");
+                    }
+                printf("%7d %5d %4d %-9s", n, nb, tile, cfg_precision_name(prec));
+                v2d_cells(o, med, text);
+            }
+}
+
+/* ---- --plot -------------------------------------------------------------------------------- */
+
+/* The plot script: $TB_PLOT_BENCH, else scripts/plot-bench next to the binary's build/. */
+static int find_plot_script(char *buf, size_t len)
+{
+    const char *env = getenv("TB_PLOT_BENCH");
+    char exe[4096];
+    ssize_t k;
+    if (env && *env) {
+        snprintf(buf, len, "%s", env);
+        return access(buf, X_OK) == 0;
+    }
+    k = readlink("/proc/self/exe", exe, sizeof exe - 1);
+    if (k > 0) {
+        char *slash;
+        exe[k] = '\0';
+        if ((slash = strrchr(exe, '/')))
+            *slash = '\0';
+        snprintf(buf, len, "%s/../scripts/plot-bench", exe);
+        if (access(buf, X_OK) == 0)
+            return 1;
+    }
+    snprintf(buf, len, "scripts/plot-bench");
+    return access(buf, X_OK) == 0;
+}
+
+/* Writes DIR/<kernel>.csv (one row per point: median, spread, I) and makes the PNGs. */
+static int write_plots(bench_ctx *x, const char *dir)
+{
+    static const char *kernels[] = {"dummy3d", "solver3d", "dummy2d", "edm", "pair2d"};
+    char path[4200], script[4200], cmd[13000];
+    int files = 0;
+    if (mkdir(dir, 0777) != 0 && errno != EEXIST) {
+        tb_error(dir, 0, "bench: --plot: cannot create the directory: %s", strerror(errno));
+        return -1;
+    }
+    for (size_t k = 0; k < sizeof kernels / sizeof kernels[0]; k++) {
+        FILE *f = NULL;
+        for (int i = 0; i < x->n_rows; i++) {
+            const bench_row *r = &x->rows[i];
+            if (strcmp(r->kernel, kernels[k]))
+                continue;
+            if (!f) {
+                snprintf(path, sizeof path, "%s/%s.csv", dir, kernels[k]);
+                if (!(f = fopen(path, "w"))) {
+                    tb_error(path, 0, "bench: --plot: cannot write: %s", strerror(errno));
+                    return -1;
+                }
+                fprintf(f, "# tribody bench %s (%s); %s\n", TB_VERSION, gpu_build_info(),
+                        x->gpu ? x->dev.name : "CPU backend");
+                fprintf(f, "kernel,map,n,nb,tile,precision,features,median_s,min_s,max_s,I,rate,"
+                           "rate_unit,blocks,useful,backend\n");
+                files++;
+            }
+            fprintf(f, "%s,%s,%d,%d,%d,%s,%d,%.9g,%.9g,%.9g,%.6g,%.6g,%s,%lld,%lld,%s\n",
+                    r->kernel, r->map, r->n, r->nb, r->tile, r->prec, r->features, r->med, r->tmin,
+                    r->tmax, r->imp, r->rate, r->unit, r->blocks, r->useful, r->backend);
+        }
+        if (f)
+            fclose(f);
+    }
+    printf("\nplot data: %d summary file%s in %s/\n", files, files == 1 ? "" : "s", dir);
+    if (!files)
+        return 0;
+    if (system("command -v gnuplot >/dev/null 2>&1") != 0) {
+        printf("gnuplot is not installed here (Debian: gnuplot-nox, `make deps`): make the PNGs "
+               "where it is with\n    scripts/plot-bench %s %s\n", dir, dir);
+        return 0;
+    }
+    if (!find_plot_script(script, sizeof script)) {
+        printf("scripts/plot-bench not found (set TB_PLOT_BENCH): make the PNGs with\n"
+               "    scripts/plot-bench %s %s\n", dir, dir);
+        return 0;
+    }
+    fflush(stdout);
+    snprintf(cmd, sizeof cmd, "'%s' '%s' '%s'", script, dir, dir);
+    if (system(cmd) != 0) {
+        tb_error(NULL, 0, "bench: --plot: %s failed", script);
+        return -1;
     }
     return 0;
 }
 
-/* Times one point; fills t[repeat] (seconds). Returns 0, or the failure status. */
-static int time_point(const sim_config *c, const backend_ops *ops, int repeat, double *t)
-{
-    sim_state s;
-    backend *b = NULL;
-    int rc = sim_init(&s, c);
-    if (rc == 0)
-        rc = ops->create(&b, c, &s);
-    if (rc == 0)
-        rc = ops->compute(b); /* warm-up */
-    for (int r = 0; rc == 0 && r < repeat; r++) {
-        const double t0 = now_s();
-        rc = ops->compute(b);
-        t[r] = now_s() - t0;
-    }
-    if (b)
-        ops->destroy(b);
-    sim_state_free(&s);
-    return rc;
-}
+/* ---- the command ------------------------------------------------------------------------------ */
 
 int cmd_bench(int argc, char **argv)
 {
     static bench_opts o;
-    sim_config base, c;
-    const backend_ops *ops;
-    FILE *csv = NULL;
+    static bench_ctx x;
+    static const int n_map_def[] = {8192, 12288}, n_solver_gpu[] = {4096}, n_cpu3[] = {128, 256},
+                     n_pair_cpu[] = {1024, 2048};
+    int n2d_def[30];
+    const int tile_map_def[] = {8}, tile_2d_def[] = {16};
     int help, rc;
-    static double t[1000], t_bb[BENCH_MAX][3][BENCH_MAX];
 
     if (parse_args(argc, argv, &o, &help) != 0)
         return TB_EXIT_USAGE;
@@ -233,82 +1410,69 @@ int cmd_bench(int argc, char **argv)
         fputs(bench_help, stdout);
         return 0;
     }
-    if (o.config) {
-        if ((rc = cfg_load(&base, o.config, o.n_set, o.sets)) != 0)
-            return rc;
-    } else {
-        cfg_defaults(&base);
-        snprintf(base.path, sizeof base.path, "(built-in bench system)");
-        base.potential.lj.enabled = 1;
-        base.system.particles = o.n[0];
-    }
-    if (!o.n_tile) {
-        o.tile[0] = base.solver.tile;
-        o.n_tile = 1;
-    }
+    memset(&x, 0, sizeof x);
+    x.o = &o;
+    if ((rc = load_config(&o, &x.base)) != 0)
+        return rc;
     if (!o.n_prec) {
-        o.prec[0] = base.solver.precision;
+        o.prec[0] = x.base.solver.precision;
         o.n_prec = 1;
     }
-    if ((rc = backend_select(&base, &ops)) != 0)
+    x.why = "--cpu";
+    if (!o.force_cpu && gpu_count(&x.why) > 0)
+        x.gpu = 1;
+    if (o.force_cpu) {
+        x.ops = &cpu_backend_ops;
+    } else if ((rc = backend_select(&x.base, &x.ops)) != 0) {
         return rc;
-    if (o.csv && !(csv = fopen(o.csv, "w"))) {
-        tb_error(o.csv, 0, "bench: cannot write CSV");
-        return 1;
     }
-    if (csv)
-        fprintf(csv, "n,map,tile,precision,repeat,seconds,triplets_per_s\n");
-    printf("tribody bench: backend %s (%s), %d repeats, median [min, max]\n", ops->name,
-           gpu_build_info(), o.repeat);
-    printf("%7s %-7s %4s %-9s %12s %23s %12s %7s %12s\n", "n", "map", "tile", "precision",
-           "median ms", "spread ms", "triplets/s", "I=bb/map", "blocks");
-    memset(t_bb, 0, sizeof t_bb);
-    for (int in = 0; in < o.n_n; in++)
-        for (int it = 0; it < o.n_tile; it++)
-            for (int ip = 0; ip < o.n_prec; ip++)
-                for (int im = 0; im < o.n_maps; im++) {
-                    char err[256];
-                    map3d_plan plan;
-                    long long blocks = -1;
-                    const int n = o.n[in];
-                    c = base;
-                    c.system.particles = n;
-                    c.solver.tile = o.tile[it];
-                    c.solver.precision = o.prec[ip];
-                    snprintf(c.solver.map, sizeof c.solver.map, "%s", o.maps[im]->name);
-                    if (map3d_plan_make(o.maps[im], map3d_nb(n, c.solver.tile), NULL, &plan, err,
-                                        sizeof err) == 0) {
-                        blocks = map3d_plan_blocks(&plan);
-                        map3d_plan_free(&plan);
-                    }
-                    rc = time_point(&c, ops, o.repeat, t);
-                    if (rc != 0) {
-                        printf("%7d %-7s %4d %-9s %12s\n", n, o.maps[im]->name, c.solver.tile,
-                               cfg_precision_name(c.solver.precision), "failed");
-                        continue;
-                    }
-                    const double trip = (double)n * (n - 1) * (n - 2) / 6.0;
-                    for (int r = 0; csv && r < o.repeat; r++)
-                        fprintf(csv, "%d,%s,%d,%s,%d,%.9g,%.6g\n", n, o.maps[im]->name,
-                                c.solver.tile, cfg_precision_name(c.solver.precision), r, t[r],
-                                trip / t[r]);
-                    qsort(t, (size_t)o.repeat, sizeof *t, cmp_double);
-                    const double med = o.repeat % 2 ? t[o.repeat / 2]
-                                                    : 0.5 * (t[o.repeat / 2 - 1] + t[o.repeat / 2]);
-                    if (!strcmp(o.maps[im]->name, "bb"))
-                        t_bb[in][ip][it] = med;
-                    char spread[64], imp[16];
-                    snprintf(spread, sizeof spread, "[%.4g, %.4g]", 1e3 * t[0], 1e3 * t[o.repeat - 1]);
-                    if (t_bb[in][ip][it] > 0)
-                        snprintf(imp, sizeof imp, "%.3f", t_bb[in][ip][it] / med);
-                    else
-                        snprintf(imp, sizeof imp, "-");
-                    printf("%7d %-7s %4d %-9s %12.4g %23s %12.4g %7s %12lld\n", n, o.maps[im]->name,
-                           c.solver.tile, cfg_precision_name(c.solver.precision), 1e3 * med, spread,
-                           trip / med, imp, blocks);
-                    fflush(stdout);
-                }
-    if (csv)
-        fclose(csv);
-    return 0;
+    x.ops_gpu = x.ops == &gpu_backend_ops;
+    if (x.gpu) {
+        if (gpu_bench_device_info(&x.dev) != 0)
+            return TB_EXIT_RUNTIME;
+        if (gpu_bench_fma_peak(&x.peak32, &x.peak64) != 0)
+            x.peak32 = x.peak64 = 0.0;
+    }
+    if (!(x.t = (double *)calloc((size_t)o.repeat, sizeof *x.t)))
+        return tb_error(NULL, 0, "out of host memory"), TB_EXIT_RUNTIME;
+    if (o.csv && !(x.csv = fopen(o.csv, "w"))) {
+        tb_error(o.csv, 0, "bench: cannot write CSV: %s", strerror(errno));
+        free(x.t);
+        return TB_EXIT_RUNTIME;
+    }
+    print_header(&x);
+    for (int k = 0; k < 30; k++)
+        n2d_def[k] = 1024 * (k + 1);
+
+    if (!o.two_d) {
+        if (o.kernel & KSEL_MAP)
+            map3d_experiment(&x, o.n_n ? o.n : n_map_def, o.n_n ? o.n_n : 2,
+                             o.n_tile ? o.tile : tile_map_def, o.n_tile ? o.n_tile : 1);
+        if (o.kernel & KSEL_SOLVER) {
+            const int *ns = o.n_n ? o.n : x.ops_gpu ? n_solver_gpu : n_cpu3;
+            const int nn = o.n_n ? o.n_n : x.ops_gpu ? 1 : 2;
+            const int *ts = o.n_tile ? o.tile : &x.base.solver.tile;
+            solver_experiment(&x, ns, nn, ts, o.n_tile ? o.n_tile : 1);
+        }
+    } else {
+        const int *ts = o.n_tile ? o.tile : tile_2d_def;
+        const int nt = o.n_tile ? o.n_tile : 1;
+        if (o.kernel & KSEL_MAP)
+            map2d_experiment(&x, o.n_n ? o.n : n2d_def, o.n_n ? o.n_n : 30, ts, nt);
+        if (o.kernel & KSEL_SOLVER)
+            pair2d_experiment(&x, o.n_n ? o.n : x.ops_gpu ? n2d_def : n_pair_cpu,
+                              o.n_n ? o.n_n : x.ops_gpu ? 30 : 2, ts, nt);
+    }
+    if (o.plot && write_plots(&x, o.plot) != 0)
+        x.failed++;
+    if (x.failed)
+        printf("\n%d point%s failed (see above)\n", x.failed, x.failed == 1 ? "" : "s");
+    if (x.csv)
+        fclose(x.csv);
+    if (x.gpu)
+        gpu_bench_release();
+    sim_state_free(&x.st);
+    free(x.t);
+    free(x.rows);
+    return x.failed ? TB_EXIT_RUNTIME : 0;
 }
