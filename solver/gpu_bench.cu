@@ -86,12 +86,20 @@ __global__ void __launch_bounds__(512) map3d_dummy(map3d_launch L, unsigned rho,
     map3d_cursor c;
     bench_sig s = {0, 0, 0, 0};
     const bool t0 = threadIdx.x == 0 && threadIdx.y == 0 && threadIdx.z == 0;
+    /* uniform: one pass per tile when the block is as large as the tile (tile <= 8) */
+    const bool one = blockDim.x == rho && blockDim.y == rho && blockDim.z == rho;
+    const unsigned tsum = threadIdx.x + threadIdx.y + threadIdx.z;
     if (!map3d_by_id<ID>::first(&L, blockIdx.x, blockIdx.y, blockIdx.z, &c))
         return;
     do {
         if (VERIFY) {
             if (t0)
                 bench_sig_tile3(&s, c.I, c.J, c.K, L.nb);
+        } else if (one) {
+            /* the block covers the tile: thread (x, y, z) has i + j + k = (I + J + K) rho + t */
+            const unsigned v = (unsigned)(c.I + c.J + c.K) * rho + tsum;
+            if (v == magic)
+                *out = v;
         } else {
             const unsigned i0 = (unsigned)c.I * rho, j0 = (unsigned)c.J * rho,
                            k0 = (unsigned)c.K * rho;
