@@ -3,6 +3,7 @@
 #   make deps       install the Debian packages that are missing (scripts/install-deps)
 #   make test       build and run every program in tests/; ends with "N passed, N failed"
 #   make example    build and run examples/sim.cfg
+#   make bench      build/tribody bench (every map; the CPU backend when there is no GPU)
 #   make validate   build/tribody validate examples/sim.cfg (backend against the references)
 #   make clean
 # Knobs (override on the command line: make DEBUG=1 CUDA_ARCH="80 90"):
@@ -62,7 +63,7 @@ endif
 
 OBJ_LIB := $(patsubst %.c,$(BUILD)/obj/%.o,$(SRC_C)) $(OBJ_GPU)
 
-.PHONY: all deps test example validate clean check-deps
+.PHONY: all deps test example validate bench clean check-deps
 all: check-deps $(BUILD)/tribody
 
 check-deps:
@@ -102,6 +103,9 @@ example: all
 
 validate: all
 	$(BUILD)/tribody validate examples/sim.cfg
+
+bench: all
+	$(BUILD)/tribody bench --maps all
 
 clean:
 	rm -rf $(BUILD)
