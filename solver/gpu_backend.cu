@@ -53,7 +53,11 @@ int gpu_count(const char **why)
 {
     int n = 0;
     cudaError_t e = cudaGetDeviceCount(&n);
-    if (e != cudaSuccess) {
+    if (e == cudaErrorInsufficientDriver) {
+        gpu_why = "no NVIDIA driver, or one too old for this build's CUDA runtime";
+        cudaGetLastError();
+        n = 0;
+    } else if (e != cudaSuccess) {
         gpu_why = cudaGetErrorString(e);
         cudaGetLastError(); /* clear it */
         n = 0;
