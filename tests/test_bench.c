@@ -15,54 +15,13 @@
 static char top[4096]; /* a fresh temporary directory for this program */
 static char root[4096]; /* the repository (the test's working directory) */
 
-static const char *fresh_dir(const char *name)
-{
-    static char path[4200];
-    char cmd[8600];
-    snprintf(path, sizeof path, "%s/%s", top, name);
-    snprintf(cmd, sizeof cmd, "rm -rf '%s' && mkdir -p '%s'", path, path);
-    if (system(cmd) != 0)
-        gsl_test(1, "mkdir %s", path);
-    return path;
-}
-
-/* Reads a whole file (NULL if missing). Caller frees. */
-static char *slurp(const char *dir, const char *name)
-{
-    char path[8400];
-    FILE *f;
-    char *buf;
-    long len;
-    snprintf(path, sizeof path, "%s/%s", dir, name);
-    if (!(f = fopen(path, "rb")))
-        return NULL;
-    fseek(f, 0, SEEK_END);
-    len = ftell(f);
-    fseek(f, 0, SEEK_SET);
-    buf = malloc((size_t)len + 1);
-    if (buf && fread(buf, 1, (size_t)len, f) != (size_t)len) {
-        free(buf);
-        buf = NULL;
-    }
-    if (buf)
-        buf[len] = '\0';
-    fclose(f);
-    return buf;
-}
-
 /* Runs `tribody bench ARGS` in dir, stdout to out.txt and stderr to err.txt; exit status. */
 static int bench(const char *dir, const char *args)
 {
-    char cmd[12000];
-    const char *bin = tb_test_bin();
-    int st;
-    if (!bin)
-        return -1;
-    snprintf(cmd, sizeof cmd,
-             "cd '%s' && OMP_NUM_THREADS=2 TB_PLOT_BENCH='%s/scripts/plot-bench' '%s' bench %s "
-             ">out.txt 2>err.txt", dir, root, bin, args);
-    st = system(cmd);
-    return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+    char env[4200], cmd[4200];
+    snprintf(env, sizeof env, "TB_PLOT_BENCH='%s/scripts/plot-bench'", root);
+    snprintf(cmd, sizeof cmd, "bench %s", args);
+    return tb_test_tribody(dir, env, cmd, "err.txt");
 }
 
 static int count_of(const char *s, const char *needle)
@@ -115,10 +74,11 @@ static void test_bad_usage(void)
         {"--cpu --set solver.tile=0", "solver.tile"},
         {"--cpu --set no.such.setting=1", "no.such.setting"},
     };
-    const char *dir = fresh_dir("usage");
+    const char *dir = tb_test_fresh_dir(top, "usage");
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         const int rc = bench(dir, cases[i].args);
-        char *err = slurp(dir, "err.txt"), *out = slurp(dir, "out.txt");
+        char *err = tb_test_read_file(dir, "err.txt", NULL);
+        char *out = tb_test_read_file(dir, "out.txt", NULL);
         if (err && *err && err[strlen(err) - 1] == '\n')
             err[strlen(err) - 1] = '\0';
         gsl_test(rc != 2, "bench %s: exit status 2 (got %d)", cases[i].args, rc);
@@ -131,7 +91,7 @@ static void test_bad_usage(void)
     {
         char *out;
         gsl_test(bench(dir, "--help") != 0, "bench --help exits 0");
-        out = slurp(dir, "out.txt");
+        out = tb_test_read_file(dir, "out.txt", NULL);
         gsl_test(!out || !strstr(out, "usage: tribody bench") || !strstr(out, "--kernel") ||
                      !strstr(out, "--2d") || !strstr(out, "--plot"),
                  "bench --help shows the usage with --kernel, --2d and --plot");
@@ -142,12 +102,12 @@ static void test_bad_usage(void)
 /* The solver timing on the CPU (the old `tribody bench` CLI): table and CSV. */
 static void test_cpu_solver(void)
 {
-    const char *dir = fresh_dir("solver");
+    const char *dir = tb_test_fresh_dir(top, "solver");
     char *out, *csv;
     const int rc = bench(dir, "--cpu --n 24,40 --tile 4 --repeat 3 --csv runs.csv");
     gsl_test(rc != 0, "CPU solver bench exits 0 (got %d)", rc);
-    out = slurp(dir, "out.txt");
-    csv = slurp(dir, "runs.csv");
+    out = tb_test_read_file(dir, "out.txt", NULL);
+    csv = tb_test_read_file(dir, "runs.csv", NULL);
     gsl_test(!out || !strstr(out, "CPU backend"), "the output says it is the CPU backend");
     gsl_test(!out || !strstr(out, "triplets/s") || !strstr(out, "I=bb/map"),
              "the table has triplets/s and I = bb/map columns");
@@ -170,20 +130,16 @@ static void test_cpu_solver(void)
 /* CONFIG, --set, --maps and --precisions as the old command took them. */
 static void test_config_file(void)
 {
-    const char *dir = fresh_dir("config");
-    char path[8400], *out;
-    FILE *f;
+    const char *dir = tb_test_fresh_dir(top, "config");
+    char *out;
     int rc;
-    snprintf(path, sizeof path, "%s/sim.cfg", dir);
-    if ((f = fopen(path, "w"))) {
-        fputs("system = { particles = 40; seed = 3; };\n"
-              "potential = { atm = { nu = 0.0731; }; };\n"
-              "solver = { backend = \"cpu\"; tile = 8; };\n", f);
-        fclose(f);
-    }
+    tb_test_write_file(dir, "sim.cfg",
+                       "system = { particles = 40; seed = 3; };\n"
+                       "potential = { atm = { nu = 0.0731; }; };\n"
+                       "solver = { backend = \"cpu\"; tile = 8; };\n");
     rc = bench(dir, "sim.cfg --n 30 --maps lambda,bb --precisions double,single --repeat 2 "
                     "--set solver.tile=5");
-    out = slurp(dir, "out.txt");
+    out = tb_test_read_file(dir, "out.txt", NULL);
     gsl_test(rc != 0, "bench CONFIG --maps --precisions --set exits 0 (got %d)", rc);
     gsl_test(!out || !strstr(out, "solver: one full force evaluation (ATM)"),
              "a config without LJ times ATM alone");
@@ -198,11 +154,11 @@ static void test_config_file(void)
 /* The map-only kernel needs a GPU: skipped, with the blocks checked on the host. */
 static void test_cpu_map_kernel(void)
 {
-    const char *dir = fresh_dir("map");
+    const char *dir = tb_test_fresh_dir(top, "map");
     char *out;
     const int rc = bench(dir, "--cpu --kernel map --n 64,100 --tile 4,8");
     gsl_test(rc != 0, "bench --kernel map on the CPU exits 0 (got %d)", rc);
-    out = slurp(dir, "out.txt");
+    out = tb_test_read_file(dir, "out.txt", NULL);
     gsl_test(!out || !strstr(out, "needs a GPU"), "it says the dummy kernel needs a GPU");
     gsl_test(count_of(out, "host ok") != 2 * 2 * 5,
              "every map's blocks pass the host check (2 n x 2 tiles x 5 maps; got %d)",
@@ -215,13 +171,13 @@ static void test_cpu_map_kernel(void)
 /* --2d on the CPU: the kernels are skipped, the pair term runs; --plot summaries. */
 static void test_cpu_2d_and_plot(void)
 {
-    const char *dir = fresh_dir("two_d");
+    const char *dir = tb_test_fresh_dir(top, "two_d");
     char *out, *csv, *sum, png[8400];
     const int gnuplot = system("command -v gnuplot >/dev/null 2>&1") == 0;
     const int rc = bench(dir, "--cpu --2d --n 64,96 --tile 8 --repeat 2 --csv runs.csv --plot plots");
     gsl_test(rc != 0, "bench --2d on the CPU exits 0 (got %d)", rc);
-    out = slurp(dir, "out.txt");
-    csv = slurp(dir, "runs.csv");
+    out = tb_test_read_file(dir, "out.txt", NULL);
+    csv = tb_test_read_file(dir, "runs.csv", NULL);
     gsl_test(!out || !strstr(out, "needs a GPU"), "--2d: the dummy and EDM kernels need a GPU");
     gsl_test(count_of(out, "blocks/T2") != 3, "--2d: a blocks/T2 row per n (and the legend)");
     gsl_test(!out || !strstr(out, "l2d-newton") || !strstr(out, "rb2d") || !strstr(out, "utm2d"),
@@ -234,7 +190,7 @@ static void test_cpu_2d_and_plot(void)
              lines_starting(csv, "pair2d,"));
     gsl_test(lines_starting(csv, "pair2d,lambda2d:rsqrtf,96,12,8,") != 2,
              "--2d: lambda2d's roots are named lambda2d:ROOT in the CSV");
-    sum = slurp(dir, "plots/pair2d.csv");
+    sum = tb_test_read_file(dir, "plots/pair2d.csv", NULL);
     gsl_test(!sum || lines_starting(sum, "pair2d,") != 16,
              "--plot: plots/pair2d.csv has one row per point (16)");
     gsl_test(!sum || !strstr(sum, "kernel,map,n,nb,tile,precision,features,median_s,min_s,max_s,I,"),
@@ -253,27 +209,23 @@ static void test_cpu_2d_and_plot(void)
 /* scripts/plot-bench alone: usage, and PNGs from a summary. */
 static void test_plot_script(void)
 {
-    const char *dir = fresh_dir("script");
+    static const char edm_csv[] =
+        "# made by hand\n"
+        "kernel,map,n,nb,tile,precision,features,median_s,min_s,max_s,I,rate,rate_unit,"
+        "blocks,useful,backend\n"
+        "edm,bb2d,1024,64,16,single,2,2e-5,1.9e-5,2.1e-5,1,1,entries/s,4096,2080,gpu\n"
+        "edm,bb2d,2048,128,16,single,2,7e-5,6.9e-5,7.1e-5,1,1,entries/s,16384,8256,gpu\n"
+        "edm,rec2d,1024,64,16,single,2,1.8e-5,1.7e-5,1.9e-5,1.11,1,entries/s,2080,2080,gpu\n"
+        "edm,rec2d,2048,128,16,single,2,6e-5,5.9e-5,6.1e-5,1.17,1,entries/s,8256,8256,gpu\n";
+    const char *dir = tb_test_fresh_dir(top, "script");
     char cmd[12000], path[8400];
     int st;
-    FILE *f;
     snprintf(cmd, sizeof cmd, "'%s/scripts/plot-bench' >/dev/null 2>&1", root);
     st = system(cmd);
     gsl_test(!WIFEXITED(st) || WEXITSTATUS(st) != 2, "plot-bench without arguments exits 2");
     if (system("command -v gnuplot >/dev/null 2>&1") != 0)
         return;
-    snprintf(path, sizeof path, "%s/edm.csv", dir);
-    if ((f = fopen(path, "w"))) {
-        fputs("# made by hand\n"
-              "kernel,map,n,nb,tile,precision,features,median_s,min_s,max_s,I,rate,rate_unit,"
-              "blocks,useful,backend\n"
-              "edm,bb2d,1024,64,16,single,2,2e-5,1.9e-5,2.1e-5,1,1,entries/s,4096,2080,gpu\n"
-              "edm,bb2d,2048,128,16,single,2,7e-5,6.9e-5,7.1e-5,1,1,entries/s,16384,8256,gpu\n"
-              "edm,rec2d,1024,64,16,single,2,1.8e-5,1.7e-5,1.9e-5,1.11,1,entries/s,2080,2080,gpu\n"
-              "edm,rec2d,2048,128,16,single,2,6e-5,5.9e-5,6.1e-5,1.17,1,entries/s,8256,8256,gpu\n",
-              f);
-        fclose(f);
-    }
+    tb_test_write_file(dir, "edm.csv", edm_csv);
     snprintf(cmd, sizeof cmd, "'%s/scripts/plot-bench' '%s' '%s/png' >/dev/null 2>&1", root, dir,
              dir);
     st = system(cmd);
@@ -339,11 +291,8 @@ int main(void)
         gsl_test(1, "getcwd");
         return tb_test_done();
     }
-    snprintf(top, sizeof top, "/tmp/tb_test_bench_XXXXXX");
-    if (!mkdtemp(top)) {
-        gsl_test(1, "mkdtemp");
+    if (tb_test_temp_dir(top, sizeof top, "bench") != 0)
         return tb_test_done();
-    }
     test_signature();
     test_bad_usage();
     test_cpu_solver();
@@ -351,11 +300,6 @@ int main(void)
     test_cpu_map_kernel();
     test_cpu_2d_and_plot();
     test_plot_script();
-    {
-        char cmd[4200];
-        snprintf(cmd, sizeof cmd, "rm -rf '%s'", top);
-        if (system(cmd) != 0)
-            gsl_test(1, "rm -rf %s", top);
-    }
+    tb_test_remove_dir(top);
     return tb_test_done();
 }

@@ -1,6 +1,5 @@
 /* test_cli.c — the tribody program end to end: restart equality, interruption, backups,
  * eval output, and bad input (exit status 2, one message, nothing written). */
-#include <dirent.h>
 #include <math.h>
 #include <signal.h>
 #include <stdio.h>
@@ -15,96 +14,26 @@
 
 static char top[256]; /* a fresh temporary directory for this program */
 
-/* Creates a fresh directory top/name and returns its path. */
-static const char *fresh_dir(const char *name)
-{
-    static char path[512];
-    char cmd[1200];
-    snprintf(path, sizeof path, "%s/%s", top, name);
-    snprintf(cmd, sizeof cmd, "rm -rf '%s' && mkdir -p '%s'", path, path);
-    if (system(cmd) != 0)
-        gsl_test(1, "mkdir %s", path);
-    return path;
-}
-
-static void write_file(const char *dir, const char *name, const char *text)
-{
-    char path[1024];
-    FILE *f;
-    snprintf(path, sizeof path, "%s/%s", dir, name);
-    f = fopen(path, "w");
-    if (!f) {
-        gsl_test(1, "write %s", path);
-        return;
-    }
-    fputs(text, f);
-    fclose(f);
-}
-
-/* Reads a whole file (NULL if missing); *len its size. Caller frees. */
-static char *read_file(const char *dir, const char *name, long *len)
-{
-    char path[1024];
-    FILE *f;
-    char *buf;
-    snprintf(path, sizeof path, "%s/%s", dir, name);
-    f = fopen(path, "rb");
-    if (!f)
-        return NULL;
-    fseek(f, 0, SEEK_END);
-    *len = ftell(f);
-    fseek(f, 0, SEEK_SET);
-    buf = malloc((size_t)*len + 1);
-    if (buf && fread(buf, 1, (size_t)*len, f) != (size_t)*len) {
-        free(buf);
-        buf = NULL;
-    }
-    if (buf)
-        buf[*len] = '\0';
-    fclose(f);
-    return buf;
-}
-
 /* Runs `tribody ARGS` in dir with stdout+stderr to dir/out.txt; returns the exit status. */
 static int tribody(const char *dir, const char *args)
 {
-    char cmd[8800];
-    const char *bin = tb_test_bin();
-    int st;
-    if (!bin)
-        return -1;
-    snprintf(cmd, sizeof cmd, "cd '%s' && OMP_NUM_THREADS=2 '%s' %s >out.txt 2>&1", dir, bin, args);
-    st = system(cmd);
-    return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+    return tb_test_tribody(dir, NULL, args, NULL);
 }
 
 static int same_file(const char *d1, const char *d2, const char *name)
 {
     long l1 = -1, l2 = -2;
-    char *a = read_file(d1, name, &l1), *b = read_file(d2, name, &l2);
+    char *a = tb_test_read_file(d1, name, &l1), *b = tb_test_read_file(d2, name, &l2);
     int same = a && b && l1 == l2 && memcmp(a, b, (size_t)l1) == 0;
     free(a);
     free(b);
     return same;
 }
 
-static int count_entries(const char *dir)
-{
-    int n = 0;
-    DIR *d = opendir(dir);
-    struct dirent *e;
-    if (!d)
-        return -1;
-    while ((e = readdir(d)))
-        n += e->d_name[0] != '.';
-    closedir(d);
-    return n;
-}
-
 static int output_has(const char *dir, const char *needle)
 {
     long len;
-    char *s = read_file(dir, "out.txt", &len);
+    char *s = tb_test_read_file(dir, "out.txt", &len);
     int has = s && strstr(s, needle) != NULL;
     if (!has)
         printf("  (out.txt: %s)\n", s ? s : "(missing)");
@@ -124,10 +53,10 @@ static const char base_cfg[] =
 static void test_restart_equality(void)
 {
     char a[512], b[512];
-    snprintf(a, sizeof a, "%s", fresh_dir("restart_a"));
-    snprintf(b, sizeof b, "%s", fresh_dir("restart_b"));
-    write_file(a, "sim.cfg", base_cfg);
-    write_file(b, "sim.cfg", base_cfg);
+    snprintf(a, sizeof a, "%s", tb_test_fresh_dir(top, "restart_a"));
+    snprintf(b, sizeof b, "%s", tb_test_fresh_dir(top, "restart_b"));
+    tb_test_write_file(a, "sim.cfg", base_cfg);
+    tb_test_write_file(b, "sim.cfg", base_cfg);
     gsl_test(tribody(a, "run sim.cfg") != 0, "uninterrupted run of 200 steps exits 0");
     gsl_test(tribody(b, "run sim.cfg --set integrator.steps=100") != 0, "run of 100 steps exits 0");
     gsl_test(tribody(b, "run sim.cfg --restart checkpoint.tbck") != 0,
@@ -149,11 +78,11 @@ static void test_interrupt(void)
     long len = 0;
     if (!bin)
         return;
-    snprintf(a, sizeof a, "%s", fresh_dir("sigint_a"));
-    snprintf(b, sizeof b, "%s", fresh_dir("sigint_b"));
+    snprintf(a, sizeof a, "%s", tb_test_fresh_dir(top, "sigint_a"));
+    snprintf(b, sizeof b, "%s", tb_test_fresh_dir(top, "sigint_b"));
     snprintf(cfg, sizeof cfg, "%s", base_cfg);
-    write_file(a, "sim.cfg", cfg);
-    write_file(b, "sim.cfg", cfg);
+    tb_test_write_file(a, "sim.cfg", cfg);
+    tb_test_write_file(b, "sim.cfg", cfg);
     pid = fork();
     if (pid == 0) {
         if (chdir(b) != 0)
@@ -166,7 +95,7 @@ static void test_interrupt(void)
     }
     /* Wait until the run has written some steps, then interrupt it. */
     for (int i = 0; i < 200; i++) {
-        char *t = read_file(b, "thermo.csv", &len);
+        char *t = tb_test_read_file(b, "thermo.csv", &len);
         free(t);
         if (len > 2000)
             break;
@@ -180,7 +109,7 @@ static void test_interrupt(void)
     /* The interrupted step is in the message; continue to a fixed step from there. */
     long step = -1;
     {
-        char *s = read_file(b, "out.txt", &len);
+        char *s = tb_test_read_file(b, "out.txt", &len);
         char *p = s ? strstr(s, "at step ") : NULL;
         if (p)
             step = strtol(p + 8, NULL, 10);
@@ -205,8 +134,8 @@ static void test_backups(void)
     char d[512];
     struct stat st;
     char path[1024];
-    snprintf(d, sizeof d, "%s", fresh_dir("backup"));
-    write_file(d, "sim.cfg", base_cfg);
+    snprintf(d, sizeof d, "%s", tb_test_fresh_dir(top, "backup"));
+    tb_test_write_file(d, "sim.cfg", base_cfg);
     tribody(d, "run sim.cfg --set integrator.steps=20");
     gsl_test(tribody(d, "run sim.cfg --set integrator.steps=20") != 0, "second run exits 0");
     snprintf(path, sizeof path, "%s/thermo.csv.~1~", d);
@@ -220,11 +149,11 @@ static void test_eval(void)
 {
     char d[512];
     long len;
-    snprintf(d, sizeof d, "%s", fresh_dir("eval"));
-    write_file(d, "sim.cfg", base_cfg);
+    snprintf(d, sizeof d, "%s", tb_test_fresh_dir(top, "eval"));
+    tb_test_write_file(d, "sim.cfg", base_cfg);
     gsl_test(tribody(d, "eval sim.cfg -o frame.xyz") != 0, "eval exits 0");
     gsl_test(!output_has(d, "E_triplet = "), "eval prints E_triplet");
-    char *x = read_file(d, "frame.xyz", &len);
+    char *x = tb_test_read_file(d, "frame.xyz", &len);
     gsl_test(!(x && strncmp(x, "40\n", 3) == 0 &&
                strstr(x, "Properties=species:S:1:pos:R:3:vel:R:3:forces:R:3") &&
                strstr(x, "energy=")),
@@ -235,17 +164,17 @@ static void test_eval(void)
 /* One bad input: exit 2, the message, and no file written in the directory. */
 static void bad_input(const char *what, const char *cfg, const char *args, const char *msg)
 {
-    const char *d = fresh_dir("bad");
+    const char *d = tb_test_fresh_dir(top, "bad");
     int before, rc;
-    write_file(d, "sim.cfg", cfg);
-    write_file(d, "wrong.xyz", "3\nplain\nAr 0 0 0\nAr 1 0 0\nAr 0 1 0\n");
-    write_file(d, "broken.xyz", "4\nplain\nAr 0 0 0\nAr 1 0 0\nAr 0 x 0\nAr 0 1 1\n");
-    before = count_entries(d);
+    tb_test_write_file(d, "sim.cfg", cfg);
+    tb_test_write_file(d, "wrong.xyz", "3\nplain\nAr 0 0 0\nAr 1 0 0\nAr 0 1 0\n");
+    tb_test_write_file(d, "broken.xyz", "4\nplain\nAr 0 0 0\nAr 1 0 0\nAr 0 x 0\nAr 0 1 1\n");
+    before = tb_test_count_entries(d);
     rc = tribody(d, args);
     gsl_test(rc != 2, "%s: exit status 2 (got %d)", what, rc);
     gsl_test(!output_has(d, msg), "%s: message contains '%s'", what, msg);
     /* out.txt is the test's own capture of the output. */
-    gsl_test(count_entries(d) != before + 1, "%s: nothing written", what);
+    gsl_test(tb_test_count_entries(d) != before + 1, "%s: nothing written", what);
 }
 
 static void test_bad_input(void)
@@ -284,15 +213,13 @@ static void test_bad_input(void)
 int main(void)
 {
     tb_test_init();
-    snprintf(top, sizeof top, "/tmp/tb_test_cli_XXXXXX");
-    if (!mkdtemp(top)) {
-        gsl_test(1, "mkdtemp");
+    if (tb_test_temp_dir(top, sizeof top, "cli") != 0)
         return tb_test_done();
-    }
     test_restart_equality();
     test_interrupt();
     test_backups();
     test_eval();
     test_bad_input();
+    tb_test_remove_dir(top);
     return tb_test_done();
 }

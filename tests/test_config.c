@@ -25,37 +25,20 @@ static const char *map20; /* the first registered map2d name */
 
 #define MIN_CFG "system = { particles = 10; };\n"
 
-/* Writes text to `name`, relative to the temporary directory. */
+/* Writes text to `name`, relative to the temporary directory (the current directory). */
 static void put(const char *name, const char *text)
 {
-    FILE *f = fopen(name, "w");
-    if (!f) {
-        perror(name);
+    if (!tb_test_write_file(".", name, text))
         exit(2);
-    }
-    fputs(text, f);
-    fclose(f);
 }
 
 /* Loads `path` with stderr captured into err[]; returns cfg_load's status. */
 static int load_path(sim_config *c, const char *path, int n_set, char *const sets[])
 {
-    FILE *cap = tmpfile();
-    if (!cap) {
-        perror("tmpfile");
-        exit(2);
-    }
-    fflush(stderr);
-    int saved = dup(2);
-    dup2(fileno(cap), 2);
-    int rc = cfg_load(c, path, n_set, sets);
-    fflush(stderr);
-    dup2(saved, 2);
-    close(saved);
-    rewind(cap);
-    size_t n = fread(err, 1, sizeof err - 1, cap);
-    err[n] = '\0';
-    fclose(cap);
+    int rc;
+    tb_test_capture_begin();
+    rc = cfg_load(c, path, n_set, sets);
+    tb_test_capture_end(err, sizeof err);
     return rc;
 }
 
@@ -602,17 +585,7 @@ static void test_many(void)
 /* docs/config.md has one table row per schema row, with its type, default, range and unit. */
 static void test_docs(void)
 {
-    char path[4200], *doc = NULL;
-    snprintf(path, sizeof path, "%s/docs/config.md", root);
-    FILE *f = fopen(path, "r");
-    long n = 0;
-    if (f && fseek(f, 0, SEEK_END) == 0 && (n = ftell(f)) > 0 && fseek(f, 0, SEEK_SET) == 0 &&
-        (doc = calloc((size_t)n + 1, 1)) != NULL && fread(doc, 1, (size_t)n, f) != (size_t)n) {
-        free(doc);
-        doc = NULL;
-    }
-    if (f)
-        fclose(f);
+    char *doc = tb_test_read_file(root, "docs/config.md", NULL);
     gsl_test(doc == NULL, "docs/config.md readable");
     if (!doc)
         return;

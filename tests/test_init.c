@@ -19,36 +19,11 @@
 #endif
 
 static char errbuf[8192]; /* stderr of the last captured call */
-static FILE *cap_file;
-static int cap_saved = -1;
-
-/* Sends stderr to a temporary file until capture_end(), which leaves the text in errbuf. */
-static void capture_begin(void)
-{
-    fflush(stderr);
-    cap_file = tmpfile();
-    cap_saved = dup(STDERR_FILENO);
-    dup2(fileno(cap_file), STDERR_FILENO);
-}
-
-static void capture_end(void)
-{
-    size_t len;
-    fflush(stderr);
-    dup2(cap_saved, STDERR_FILENO);
-    close(cap_saved);
-    rewind(cap_file);
-    len = fread(errbuf, 1, sizeof errbuf - 1, cap_file);
-    errbuf[len] = '\0';
-    fclose(cap_file);
-}
 
 /* The captured stderr as one line, for messages. */
 static const char *errline(void)
 {
-    static char line[sizeof errbuf];
-    snprintf(line, sizeof line, "%.*s", (int)strcspn(errbuf, "\n"), errbuf);
-    return line;
+    return tb_test_first_line(errbuf);
 }
 
 static int first_line_len(void)
@@ -75,9 +50,9 @@ static sim_config make_config(int n, int boundary, double box, int type, double 
 static int init_quiet(sim_state *s, const sim_config *c)
 {
     int rc;
-    capture_begin();
+    tb_test_capture_begin();
     rc = sim_init(s, c);
-    capture_end();
+    tb_test_capture_end(errbuf, sizeof errbuf);
     return rc;
 }
 

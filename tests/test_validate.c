@@ -6,11 +6,9 @@
  *
  * The systems are small (n = 24, T = 0.05 tau) so that the program runs in seconds on two
  * cores; the physics of the tolerances is in docs/validate.md. */
-#include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include "maps3d/map2d.h"
@@ -19,80 +17,10 @@
 
 static char top[4096]; /* a fresh temporary directory for this program */
 
-static const char *fresh_dir(const char *name)
-{
-    static char path[4200];
-    char cmd[8600];
-    snprintf(path, sizeof path, "%s/%s", top, name);
-    snprintf(cmd, sizeof cmd, "rm -rf '%s' && mkdir -p '%s'", path, path);
-    if (system(cmd) != 0)
-        gsl_test(1, "mkdir %s", path);
-    return path;
-}
-
-static void write_file(const char *dir, const char *name, const char *text)
-{
-    char path[4400];
-    FILE *f;
-    snprintf(path, sizeof path, "%s/%s", dir, name);
-    f = fopen(path, "w");
-    if (!f) {
-        gsl_test(1, "write %s", path);
-        return;
-    }
-    fputs(text, f);
-    fclose(f);
-}
-
-/* Reads a whole file (NULL if missing). Caller frees. */
-static char *read_file(const char *dir, const char *name)
-{
-    char path[4400];
-    FILE *f;
-    char *buf;
-    long len;
-    snprintf(path, sizeof path, "%s/%s", dir, name);
-    if (!(f = fopen(path, "rb")))
-        return NULL;
-    fseek(f, 0, SEEK_END);
-    len = ftell(f);
-    fseek(f, 0, SEEK_SET);
-    buf = malloc((size_t)len + 1);
-    if (buf && fread(buf, 1, (size_t)len, f) != (size_t)len) {
-        free(buf);
-        buf = NULL;
-    }
-    if (buf)
-        buf[len] = '\0';
-    fclose(f);
-    return buf;
-}
-
 /* Runs `[env] tribody ARGS` in dir, stdout+stderr to dir/out.txt; returns the exit status. */
 static int tribody(const char *dir, const char *env, const char *args)
 {
-    char cmd[9000];
-    const char *bin = tb_test_bin();
-    int st;
-    if (!bin)
-        return -1;
-    snprintf(cmd, sizeof cmd, "cd '%s' && %s OMP_NUM_THREADS=2 '%s' %s >out.txt 2>&1", dir,
-             env ? env : "", bin, args);
-    st = system(cmd);
-    return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
-}
-
-static int count_entries(const char *dir)
-{
-    int n = 0;
-    DIR *d = opendir(dir);
-    struct dirent *e;
-    if (!d)
-        return -1;
-    while ((e = readdir(d)))
-        n += e->d_name[0] != '.';
-    closedir(d);
-    return n;
+    return tb_test_tribody(dir, env, args, NULL);
 }
 
 static int count_str(const char *s, const char *needle)
@@ -107,7 +35,7 @@ static int count_str(const char *s, const char *needle)
  * `verdict` (PASS, FAIL or SKIP). A row ends in its verdict; the summary line does not count. */
 static int rows(const char *dir, const char *prefix, const char *verdict)
 {
-    char *s = read_file(dir, "out.txt");
+    char *s = tb_test_read_file(dir, "out.txt", NULL);
     int n = 0;
     const size_t vl = strlen(verdict);
     for (char *line = s ? strtok(s, "\n") : NULL; line; line = strtok(NULL, "\n")) {
@@ -122,7 +50,7 @@ static int rows(const char *dir, const char *prefix, const char *verdict)
 
 static void show_output(const char *dir)
 {
-    char *s = read_file(dir, "out.txt");
+    char *s = tb_test_read_file(dir, "out.txt", NULL);
     printf("  (out.txt:\n%s)\n", s ? s : "(missing)");
     free(s);
 }
@@ -164,14 +92,14 @@ static int n_maps2d(void)
 
 static void test_pass(void)
 {
-    const char *d = fresh_dir("pass");
+    const char *d = tb_test_fresh_dir(top, "pass");
     const int m3 = n_maps3d();
     /* Per precision: 3 rows per 3D map, 3 for lambda2d, 6 for the full potential; then 16
      * trajectory rows (3 GSL, 6 errors, 4 orders, 3 energy). */
     const int want = 3 * (3 * m3 + 3 + 6) + 16;
     char text[128];
     int rc;
-    write_file(d, "sim.cfg", small_cfg);
+    tb_test_write_file(d, "sim.cfg", small_cfg);
     rc = tribody(d, NULL, RUN_ARGS " --report r.csv");
     gsl_test(rc != 0, "validate on the CPU backend passes (exit 0, got %d)", rc);
     if (rc != 0)
@@ -185,7 +113,7 @@ static void test_pass(void)
     gsl_test(rows(d, "VV position order", "PASS") != 2 || rows(d, "VV velocity order", "PASS") != 2,
              "VV orders of convergence pass");
     gsl_test(rows(d, "rotation+translation", "PASS") != 6, "rotation+translation rows pass");
-    char *out = read_file(d, "out.txt");
+    char *out = tb_test_read_file(d, "out.txt", NULL);
     gsl_test(!out || !strstr(out, "on backend cpu") || !strstr(out, "n = 24") ||
                  !strstr(out, "dt = 0.002") || !strstr(out, "check ") || !strstr(out, "verdict"),
              "the header names backend, n, dt and the columns");
@@ -194,7 +122,7 @@ static void test_pass(void)
     free(out);
 
     /* CSV: a header and one line per row, the same rows. */
-    char *csv = read_file(d, "r.csv");
+    char *csv = tb_test_read_file(d, "r.csv", NULL);
     gsl_test(!csv || strncmp(csv, "check,map,precision,measured,tolerance,verdict\n", 47) != 0,
              "--report r.csv: CSV header");
     gsl_test(count_str(csv, "\n") != want + 1 || count_str(csv, ",PASS\n") != want,
@@ -204,7 +132,7 @@ static void test_pass(void)
     free(csv);
 
     rc = tribody(d, NULL, RUN_ARGS " --report r.json");
-    char *json = read_file(d, "r.json");
+    char *json = tb_test_read_file(d, "r.json", NULL);
     gsl_test(rc != 0 || !json || json[0] != '{' || !strstr(json, "\"verdict\": \"PASS\"") ||
                  !strstr(json, "\"backend\": \"cpu\"") || !strstr(json, "\"n_force\": 24"),
              "--report r.json: JSON with backend, n and verdict");
@@ -217,10 +145,10 @@ static void test_pass(void)
 /* Each fault makes its checks FAIL, leaves the others alone, and exits 1. */
 static void test_faults(void)
 {
-    const char *d = fresh_dir("faults");
+    const char *d = tb_test_fresh_dir(top, "faults");
     const int m3 = n_maps3d();
     int rc;
-    write_file(d, "sim.cfg", small_cfg);
+    tb_test_write_file(d, "sim.cfg", small_cfg);
 
     rc = tribody(d, "TB_VALIDATE_FAULT=flip-force", RUN_ARGS);
     gsl_test(rc != 1, "flip-force: exit 1 (got %d)", rc);
@@ -250,9 +178,9 @@ static void test_faults(void)
 
 static void test_periodic_and_maps(void)
 {
-    const char *d = fresh_dir("periodic");
+    const char *d = tb_test_fresh_dir(top, "periodic");
     int rc;
-    write_file(d, "sim.cfg", periodic_cfg);
+    tb_test_write_file(d, "sim.cfg", periodic_cfg);
     rc = tribody(d, NULL, "validate sim.cfg --time 0.05 --maps all2d,rec");
     gsl_test(rc != 0, "periodic, mixed precision, all 2D maps: exit 0 (got %d)", rc);
     if (rc != 0)
@@ -260,7 +188,7 @@ static void test_periodic_and_maps(void)
     gsl_test(rows(d, "pair force max rel err", "PASS") != n_maps2d() ||
                  rows(d, "triplet force max rel err", "PASS") != 1,
              "--maps all2d,rec: one row set per 2D map and one for rec");
-    char *out = read_file(d, "out.txt");
+    char *out = tb_test_read_file(d, "out.txt", NULL);
     gsl_test(rows(d, "translation: energy", "PASS") != 1 || !out || strstr(out, "rotation"),
              "periodic: translation checked, rotation not");
     free(out);
@@ -269,15 +197,15 @@ static void test_periodic_and_maps(void)
 /* One bad usage: exit 2, the message, and no file written in the directory. */
 static void bad_usage(const char *what, const char *env, const char *args, const char *msg)
 {
-    const char *d = fresh_dir("bad");
+    const char *d = tb_test_fresh_dir(top, "bad");
     int before, rc;
-    write_file(d, "sim.cfg", small_cfg);
-    before = count_entries(d);
+    tb_test_write_file(d, "sim.cfg", small_cfg);
+    before = tb_test_count_entries(d);
     rc = tribody(d, env, args);
-    char *out = read_file(d, "out.txt");
+    char *out = tb_test_read_file(d, "out.txt", NULL);
     gsl_test(rc != 2, "%s: exit status 2 (got %d)", what, rc);
     gsl_test(!out || !strstr(out, msg), "%s: message contains '%s'", what, msg);
-    gsl_test(count_entries(d) != before + 1, "%s: nothing written", what);
+    gsl_test(tb_test_count_entries(d) != before + 1, "%s: nothing written", what);
     free(out);
 }
 
@@ -295,7 +223,7 @@ static void test_bad_usage(void)
     bad_usage("bad setting", NULL, "validate sim.cfg --set solver.map=lamda", "solver.map");
     bad_usage("unknown fault", "TB_VALIDATE_FAULT=bogus", "validate sim.cfg", "unknown fault");
 
-    const char *d = fresh_dir("help");
+    const char *d = tb_test_fresh_dir(top, "help");
     gsl_test(tribody(d, NULL, "validate --help") != 0 || rows(d, "", "PASS") != 0,
              "validate --help exits 0 and runs nothing");
 }
@@ -303,20 +231,12 @@ static void test_bad_usage(void)
 int main(void)
 {
     tb_test_init();
-    snprintf(top, sizeof top, "/tmp/tb_test_validate_XXXXXX");
-    if (!mkdtemp(top)) {
-        gsl_test(1, "mkdtemp");
+    if (tb_test_temp_dir(top, sizeof top, "validate") != 0)
         return tb_test_done();
-    }
     test_pass();
     test_faults();
     test_periodic_and_maps();
     test_bad_usage();
-    {
-        char cmd[4200];
-        snprintf(cmd, sizeof cmd, "rm -rf '%s'", top);
-        if (system(cmd) != 0)
-            gsl_test(1, "rm -rf %s", top);
-    }
+    tb_test_remove_dir(top);
     return tb_test_done();
 }

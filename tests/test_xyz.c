@@ -14,65 +14,26 @@
 
 static char dir[64];
 static char errbuf[8192]; /* stderr of the last captured call */
-static FILE *cap_file;
-static int cap_saved = -1;
-
-/* Sends stderr to a temporary file until capture_end(), which leaves the text in errbuf. */
-static void capture_begin(void)
-{
-    fflush(stderr);
-    cap_file = tmpfile();
-    cap_saved = dup(STDERR_FILENO);
-    dup2(fileno(cap_file), STDERR_FILENO);
-}
-
-static void capture_end(void)
-{
-    size_t len;
-    fflush(stderr);
-    dup2(cap_saved, STDERR_FILENO);
-    close(cap_saved);
-    rewind(cap_file);
-    len = fread(errbuf, 1, sizeof errbuf - 1, cap_file);
-    errbuf[len] = '\0';
-    fclose(cap_file);
-}
 
 /* The captured stderr as one line, for messages. */
 static const char *errline(void)
 {
-    static char line[sizeof errbuf];
-    snprintf(line, sizeof line, "%.*s", (int)strcspn(errbuf, "\n"), errbuf);
-    return line;
-}
-
-/* Writes text to dir/name and returns the path (static storage, one at a time). */
-static const char *write_file(const char *name, const char *text)
-{
-    static char path[128];
-    FILE *f;
-    snprintf(path, sizeof path, "%s/%s", dir, name);
-    f = fopen(path, "w");
-    if (!f) {
-        perror(path);
-        exit(2);
-    }
-    fputs(text, f);
-    fclose(f);
-    return path;
+    return tb_test_first_line(errbuf);
 }
 
 /* Reads text as a file of n atoms (mass m) into s (allocated here); returns xyz_read's
  * status, with its stderr in errbuf. */
 static int read_text(const char *text, int n, double m, sim_state *s, int *has_vel)
 {
-    const char *path = write_file("in.xyz", text);
+    const char *path = tb_test_write_file(dir, "in.xyz", text);
     int rc;
+    if (!path)
+        exit(2); /* the scratch directory is unusable: nothing below could be checked */
     sim_state_alloc(s, n);
     s->mass = m;
-    capture_begin();
+    tb_test_capture_begin();
     rc = xyz_read(path, "system.init.file", n, s, has_vel);
-    capture_end();
+    tb_test_capture_end(errbuf, sizeof errbuf);
     return rc;
 }
 
@@ -120,20 +81,6 @@ static void fill_state(sim_state *s, int n, double box)
     snprintf(s->species[3], TB_SPECIES_MAX, "H2O_abc"); /* 7, the longest allowed */
 }
 
-/* Reads the whole of f into a malloc'ed string. */
-static char *slurp(FILE *f)
-{
-    long len;
-    char *t;
-    fseek(f, 0, SEEK_END);
-    len = ftell(f);
-    rewind(f);
-    t = malloc((size_t)len + 1);
-    len = (long)fread(t, 1, (size_t)len, f);
-    t[len] = '\0';
-    return t;
-}
-
 static void test_round_trip(double box, int with_forces)
 {
     const int n = 11;
@@ -148,7 +95,7 @@ static void test_round_trip(double box, int with_forces)
     f = fopen(path, "w+");
     rc = xyz_write_frame(f, &a, with_forces, "kinetic=1.25 note=\"two words\"");
     gsl_test(rc != 0, "round trip (%s, forces %d): xyz_write_frame returns 0", kind, with_forces);
-    text = slurp(f);
+    text = tb_test_read_stream(f, NULL);
     fclose(f);
 
     comment = strchr(text, '\n') + 1;
@@ -204,9 +151,9 @@ static void test_write_error(void)
         return;
     }
     fill_state(&a, 50, 0.0);
-    capture_begin();
+    tb_test_capture_begin();
     rc = xyz_write_frame(f, &a, 1, NULL);
-    capture_end();
+    tb_test_capture_end(errbuf, sizeof errbuf);
     fclose(f);
     gsl_test(rc != -1, "write error: a full disk gives -1 (got %d)", rc);
     gsl_test(!strstr(errbuf, "tribody: cannot write an XYZ frame: No space left on device"),
@@ -305,9 +252,9 @@ static void test_errors(void)
     /* The file is missing: the message names the path and the setting, no line. */
     sim_state_alloc(&s, 3);
     snprintf(want, sizeof want, "%s/missing.xyz", dir);
-    capture_begin();
+    tb_test_capture_begin();
     rc = xyz_read(want, "system.init.file", 3, &s, NULL);
-    capture_end();
+    tb_test_capture_end(errbuf, sizeof errbuf);
     snprintf(want, sizeof want,
              "tribody: %s/missing.xyz: cannot open system.init.file: No such file or directory\n",
              dir);
