@@ -24,6 +24,10 @@ typedef struct sim_state {
     double e_pair;    /* LJ energy at pos [epsilon] */
     double e_triplet; /* ATM energy at pos [epsilon] */
     double e0;        /* total energy at step 0, the reference of the drift [epsilon] */
+    /* Virial tensor W_ab = sum over interactions of (r_a F_b) of the pair and triplet terms
+     * together, in the order xx yy zz xy xz yz [epsilon]; filled by the backends' fetch()
+     * with the energies. Pressure P = (N k T + (W_xx + W_yy + W_zz)/3) / V. */
+    double virial[6];
 } sim_state;
 
 /* Allocates the arrays of n particles (zeroed, species "Ar"); returns 0 or -1. */
