@@ -47,7 +47,8 @@ typedef struct sim_config {
     struct {
         struct {
             double nu;     /* triple-dipole coefficient nu [epsilon sigma^9], >= 0; 0 disables */
-            double cutoff; /* triplet kept iff all three distances < cutoff [sigma]; 0 = none */
+            double cutoff; /* triplet kept iff all three distances <= cutoff [sigma]; 0 = none */
+            double cutoff_triple; /* and r_ij r_jk r_ki <= cutoff_triple^3 [sigma]; 0 = none */
         } atm;
         struct {
             int enabled;    /* 1 iff the potential.lj group is present */
@@ -72,6 +73,8 @@ typedef struct sim_config {
         int threads;              /* GPU threads per block; 0 = the kernel's default */
         int precision;            /* enum cfg_precision */
         int deterministic;        /* 1: bitwise repeatable force sums */
+        int cull;                 /* 1: neighbour-list path when every term has a cutoff */
+        double skin;              /* neighbour-list skin [sigma], >= 0 */
     } solver;
 
     struct {

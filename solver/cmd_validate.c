@@ -491,6 +491,7 @@ static void to_val(const sim_config *c, const sim_state *s, const double *pos, v
     v->box = s->box;
     v->nu = c->potential.atm.nu;
     v->atm_cutoff = c->potential.atm.cutoff;
+    v->atm_cutoff_triple = c->potential.atm.cutoff_triple;
     v->lj = c->potential.lj.enabled;
     v->eps = c->potential.lj.epsilon;
     v->sigma = c->potential.lj.sigma;

@@ -14,10 +14,12 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../maps3d/lambda2d.h"
 #include "../maps3d/map2d.h"
 #include "../maps3d/map3d.h"
 #include "backend.h"
 #include "check.h"
+#include "nbr_list.h"
 #include "pot.h"
 
 #define TB_REAL double
@@ -25,6 +27,7 @@
 #define TB_NAME(x) x##_d
 #define TB_TNAME(x) x##_dd
 #include "tile_cpu.h"
+#include "nbr_cpu.h"
 #undef TB_REAL
 #undef TB_ACC
 #undef TB_NAME
@@ -35,12 +38,14 @@
 #define TB_NAME(x) x##_f
 #define TB_TNAME(x) x##_fd
 #include "tile_cpu.h"
+#include "nbr_cpu.h"
 #undef TB_ACC
 #undef TB_TNAME
 
 #define TB_ACC float
 #define TB_TNAME(x) x##_ff
 #include "tile_cpu.h"
+#include "nbr_cpu.h"
 #undef TB_REAL
 #undef TB_ACC
 #undef TB_NAME
@@ -61,6 +66,16 @@ struct backend {
     float *acc_f;   /* nthreads * 3n force buffers (single) */
     float *x_f;     /* positions in float (mixed, single) */
     double *e_thr;  /* 2 * nthreads energies: triplet, pair */
+    /* the neighbour-list path (nbr.h), when nbr_wanted() */
+    int cull;
+    nbr_list nl;
+    void *scr;        /* nthreads scratch blocks of scr_bytes */
+    size_t scr_bytes;
+    int scr_cap;      /* entries each scratch block holds */
+    double *vir_thr;  /* 6 * nthreads */
+    long long *hits_thr; /* nthreads: triplets that counted */
+    double vir[6];
+    long long hits;   /* triplets within the cutoffs at the last evaluation */
 };
 
 static void cpu_destroy(backend *b)
@@ -68,6 +83,10 @@ static void cpu_destroy(backend *b)
     if (!b)
         return;
     map3d_plan_free(&b->p3);
+    nbr_list_free(&b->nl);
+    free(b->scr);
+    free(b->vir_thr);
+    free(b->hits_thr);
     sim_state_free(&b->s);
     free(b->acc_d);
     free(b->acc_f);
@@ -123,7 +142,16 @@ static int cpu_create(backend **out, const sim_config *c, const sim_state *s)
     b->edge = c->solver.tile;
     b->dt = c->integrator.dt;
     b->nthreads = omp_get_max_threads();
-    if ((rc = cpu_plans(b, c)) != 0) {
+    b->cull = nbr_wanted(c, &b->pp);
+    if (b->cull) {
+        b->vir_thr = calloc(6 * (size_t)b->nthreads, sizeof *b->vir_thr);
+        b->hits_thr = calloc((size_t)b->nthreads, sizeof *b->hits_thr);
+        if (nbr_list_init(&b->nl, s->n, s->box, nbr_radius(c, &b->pp), c->solver.skin) != 0 ||
+            !b->vir_thr || !b->hits_thr) {
+            cpu_destroy(b);
+            return tb_error(NULL, 0, "out of host memory for the neighbour lists");
+        }
+    } else if ((rc = cpu_plans(b, c)) != 0) {
         cpu_destroy(b);
         return rc;
     }
@@ -208,9 +236,106 @@ static double walk_pair_blocks(backend *b, int t)
     return e;
 }
 
+/* Scratch for anchors of up to cap entries in every thread; 0 or -1. */
+static int nbr_scratch_fit(backend *b, int cap)
+{
+    if (cap <= b->scr_cap)
+        return 0;
+    cap = cap + cap / 4 + NBR_TILE;
+    const size_t bytes = (size_t)cap * (8 * sizeof(double) + sizeof(int));
+    free(b->scr);
+    b->scr = malloc(bytes * (size_t)b->nthreads);
+    if (!b->scr) {
+        b->scr_cap = 0;
+        return tb_error(NULL, 0, "out of host memory for neighbour scratch (%d entries)", cap);
+    }
+    b->scr_bytes = bytes;
+    b->scr_cap = cap;
+    return 0;
+}
+
+/* One anchor in the backend's precision; s is the thread's scratch block. */
+static double nbr_run_anchor(backend *b, int t, int i, double *ep, double vir[6], long long *h)
+{
+    const size_t off = 3 * (size_t)b->s.n * t;
+    unsigned char *raw = (unsigned char *)b->scr + b->scr_bytes * (size_t)t;
+    const int *row = b->nl.idx + b->nl.off[i], cnt = b->nl.off[i + 1] - b->nl.off[i];
+    const int cap = b->scr_cap;
+    int *tix = (int *)(raw + (size_t)cap * 8 * sizeof(double));
+    if (b->precision == CFG_PREC_DOUBLE) {
+        nbr_scratch_dd s = {(double *)raw, (double *)raw + 4 * (size_t)cap, tix, cap};
+        return nbr_anchor_dd(&b->pp, &b->pp.d, b->s.pos, b->s.box, i, row, cnt, &s,
+                             b->acc_d + off, ep, vir, h);
+    }
+    if (b->precision == CFG_PREC_MIXED) {
+        nbr_scratch_fd s = {(float *)raw, (float *)raw + 4 * (size_t)cap, tix, cap};
+        return nbr_anchor_fd(&b->pp, &b->pp.f, b->s.pos, b->s.box, i, row, cnt, &s,
+                             b->acc_d + off, ep, vir, h);
+    }
+    nbr_scratch_ff s = {(float *)raw, (float *)raw + 4 * (size_t)cap, tix, cap};
+    return nbr_anchor_ff(&b->pp, &b->pp.f, b->s.pos, b->s.box, i, row, cnt, &s, b->acc_f + off,
+                         ep, vir, h);
+}
+
+/* Forces through the neighbour lists (nbr.h): rebuild when stale, then every anchor. Anchors
+ * are dealt statically in index order, so the sums do not depend on the lists' build. */
+static int nbr_compute(backend *b)
+{
+    const long long n3 = 3LL * b->s.n;
+    if (nbr_list_stale(&b->nl, b->s.pos) && nbr_list_build(&b->nl, b->s.pos) != 0)
+        return -1;
+    if (nbr_scratch_fit(b, b->nl.max_row) != 0)
+        return -1;
+#pragma omp parallel num_threads(b->nthreads)
+    {
+        const int t = omp_get_thread_num(), nt = omp_get_num_threads();
+        double et = 0.0, ep = 0.0, *vir = b->vir_thr + 6 * t;
+        long long h = 0;
+        if (b->acc_d)
+            memset(b->acc_d + n3 * t, 0, (size_t)n3 * sizeof *b->acc_d);
+        else
+            memset(b->acc_f + n3 * t, 0, (size_t)n3 * sizeof *b->acc_f);
+        memset(vir, 0, 6 * sizeof *vir);
+#pragma omp for schedule(static, 16) nowait
+        for (int i = 0; i < b->s.n; i++)
+            et += nbr_run_anchor(b, t, i, &ep, vir, &h);
+        b->e_thr[2 * t] = et;
+        b->e_thr[2 * t + 1] = ep;
+        b->hits_thr[t] = h;
+#pragma omp barrier
+#pragma omp for schedule(static)
+        for (long long i = 0; i < n3; i++) {
+            if (b->acc_d) {
+                double sum = 0.0;
+                for (int u = 0; u < nt; u++)
+                    sum += b->acc_d[n3 * u + i];
+                b->s.force[i] = sum;
+            } else {
+                float sum = 0.0f;
+                for (int u = 0; u < nt; u++)
+                    sum += b->acc_f[n3 * u + i];
+                b->s.force[i] = (double)sum;
+            }
+        }
+    }
+    b->s.e_triplet = b->s.e_pair = 0.0;
+    memset(b->vir, 0, sizeof b->vir);
+    b->hits = 0;
+    for (int t = 0; t < b->nthreads; t++) {
+        b->s.e_triplet += b->e_thr[2 * t];
+        b->s.e_pair += b->e_thr[2 * t + 1];
+        b->hits += b->hits_thr[t];
+        for (int x = 0; x < 6; x++)
+            b->vir[x] += b->vir_thr[6 * t + x];
+    }
+    return 0;
+}
+
 static int cpu_compute(backend *b)
 {
     const long long n3 = 3LL * b->s.n;
+    if (b->cull)
+        return nbr_compute(b);
     if (b->x_f)
         for (long long i = 0; i < n3; i++)
             b->x_f[i] = (float)b->s.pos[i];
@@ -291,6 +416,8 @@ static int cpu_fetch(backend *b, sim_state *s)
     memcpy(s->force, b->s.force, bytes);
     s->e_pair = b->s.e_pair;
     s->e_triplet = b->s.e_triplet;
+    if (b->cull)
+        memcpy(s->virial, b->vir, sizeof b->vir);
     return 0;
 }
 

@@ -17,7 +17,7 @@
  *
  * Masking: tiles with I < J < K that lie wholly below n take the unmasked path; faces (I = J
  * or J = K) and the clipped last tile select i<j<k<n per triplet. Cutoff (CUT): a triplet
- * counts iff a, b, c < rc^2. Periodic boxes use per-pair minimum images, which equal the
+ * counts iff a, b, c <= rc^2 and abc <= cutoff_triple^6. Periodic boxes use per-pair minimum images, which equal the
  * anchored triangle of triplet.h whenever the cutoff is <= L/4 (the backend requires that).
  *
  * Precision R = float (mixed, single) or double. Each thread sums E over one row of k in R,
@@ -215,8 +215,9 @@ __device__ __forceinline__ void atm_tile_rows(const gpu_args &a, const R *sx,
                         if (MASK)
                             ok = I0 + il < J0 + jl && J0 + jl < K0 + k && K0 + k < a.n;
                         if (CUT)
-                            ok = ok && aa < kc.atm_rc2 && bb[h].x < kc.atm_rc2 &&
-                                 cc[h].x < kc.atm_rc2;
+                            ok = ok && aa <= kc.atm_rc2 && bb[h].x <= kc.atm_rc2 &&
+                                 cc[h].x <= kc.atm_rc2 &&
+                                 aa * bb[h].x * cc[h].x <= kc.atm_rct6;
                         A += ok ? ga : (R)0;
                         Bacc[k] += ok ? gb : (R)0;
                         E += ok ? e : (R)0;

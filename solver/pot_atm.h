@@ -51,6 +51,34 @@ TB_HOSTDEV static inline void TB_NAME(pot_atm_add)(TB_REAL a, TB_REAL b, TB_REAL
     *e = TB_NAME(tb_fma)(u3, TB_NAME(tb_fma)((TB_REAL)0.375, w, (TB_REAL)1), *e);
 }
 
+/* pot_atm_add without the reciprocals, for callers that form each triplet's sides afresh (the
+ * neighbour-list path, nbr.h): u^3 / a = u^5 bc and alike. SETS *e, *ga, *gb, *gc (same
+ * scaling as pot_atm_add) and returns abc = (r_ij r_jk r_ki)^2, for the cutoff_triple test. */
+TB_HOSTDEV static inline TB_REAL TB_NAME(pot_atm_set)(TB_REAL a, TB_REAL b, TB_REAL c, TB_REAL *e,
+                                                      TB_REAL *ga, TB_REAL *gb, TB_REAL *gc)
+{
+    const TB_REAL m2 = (TB_REAL)-2;
+    const TB_REAL s = a + b + c;
+    const TB_REAL x = TB_NAME(tb_fma)(m2, a, s);
+    const TB_REAL y = TB_NAME(tb_fma)(m2, b, s);
+    const TB_REAL z = TB_NAME(tb_fma)(m2, c, s);
+    const TB_REAL bc = b * c;
+    const TB_REAL abc = a * bc;
+    const TB_REAL u = TB_NAME(tb_rsqrt)(abc);
+    const TB_REAL u2 = u * u;
+    const TB_REAL u3 = u2 * u;
+    const TB_REAL u5 = u3 * u2;
+    const TB_REAL xy = x * y, xz = x * z, yz = y * z;
+    const TB_REAL w = u2 * (x * yz);
+    const TB_REAL mk = TB_NAME(tb_fma)((TB_REAL)-2.5, w, (TB_REAL)-4);
+    const TB_REAL sg = xy + xz + yz;
+    *ga = TB_NAME(tb_fma)(u2 * a, TB_NAME(tb_fma)(m2, yz, sg), mk) * (u5 * bc);
+    *gb = TB_NAME(tb_fma)(u2 * b, TB_NAME(tb_fma)(m2, xz, sg), mk) * (u5 * (a * c));
+    *gc = TB_NAME(tb_fma)(u2 * c, TB_NAME(tb_fma)(m2, xy, sg), mk) * (u5 * (a * b));
+    *e = u3 * TB_NAME(tb_fma)((TB_REAL)0.375, w, (TB_REAL)1);
+    return abc;
+}
+
 /* Energy of the triplet with squared sides a = r_ij^2, b = r_jk^2, c = r_ki^2; writes
  * ga = dE/da, gb = dE/db, gc = dE/dc. */
 TB_HOSTDEV static inline TB_REAL TB_NAME(pot_atm)(TB_REAL nu, TB_REAL a, TB_REAL b, TB_REAL c,

@@ -10,11 +10,15 @@
 
 /* "No cutoff" is a squared distance no pair reaches (finite, so fast-math keeps it). */
 #define TB_NO_CUTOFF2 1.0e30
+/* "No product limit" for r_ij^2 r_jk^2 r_ki^2: finite in float too (FLT_MAX ~ 3.4e38). */
+#define TB_NO_CUTOFF6 3.0e38
 
 #define TB_DEFINE_POT_COEF(REAL, SUF)                                                      \
     typedef struct pot_coef_##SUF {                                                        \
         REAL nu;        /* ATM coefficient [epsilon sigma^9] */                            \
         REAL atm_rc2;   /* ATM cutoff squared [sigma^2]; TB_NO_CUTOFF2 if none */          \
+        REAL atm_rct6;  /* cutoff_triple^6 [sigma^6]: r_ij r_jk r_ki <= cutoff_triple^3;    \
+                           TB_NO_CUTOFF6 if none */                                       \
         REAL lj_eps4;   /* 4 epsilon [epsilon] */                                          \
         REAL lj_sig2;   /* sigma^2 [sigma^2] */                                            \
         REAL lj_rc2;    /* LJ cutoff squared [sigma^2] */                                  \

@@ -1,4 +1,5 @@
 /* pot_table.c — the coefficients of the potentials from the configuration. */
+#include <math.h>
 #include <string.h>
 
 #include "../config/config.h"
@@ -22,6 +23,8 @@ void pot_params_init(pot_params *p, const sim_config *c)
     d->nu = c->potential.atm.nu;
     d->atm_rc2 = c->potential.atm.cutoff > 0 ? c->potential.atm.cutoff * c->potential.atm.cutoff
                                              : TB_NO_CUTOFF2;
+    d->atm_rct6 = c->potential.atm.cutoff_triple > 0 ? pow(c->potential.atm.cutoff_triple, 6)
+                                                     : TB_NO_CUTOFF6;
     if (p->lj_on) {
         const double rc = c->potential.lj.cutoff;
         d->lj_eps4 = 4.0 * c->potential.lj.epsilon;
@@ -38,6 +41,7 @@ void pot_params_init(pot_params *p, const sim_config *c)
 
     p->f.nu = (float)d->nu;
     p->f.atm_rc2 = (float)d->atm_rc2;
+    p->f.atm_rct6 = (float)d->atm_rct6;
     p->f.lj_eps4 = (float)d->lj_eps4;
     p->f.lj_sig2 = (float)d->lj_sig2;
     p->f.lj_rc2 = (float)d->lj_rc2;

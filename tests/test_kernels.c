@@ -64,6 +64,7 @@ static void params_from(const val_system *s, pot_params *p)
     p->periodic = s->box > 0.0;
     d->nu = s->nu;
     d->atm_rc2 = s->atm_cutoff > 0.0 ? s->atm_cutoff * s->atm_cutoff : TB_NO_CUTOFF2;
+    d->atm_rct6 = TB_NO_CUTOFF6;
     d->lj_eps4 = 4.0 * s->eps;
     d->lj_sig2 = s->sigma * s->sigma;
     d->lj_rc2 = s->lj_cutoff > 0.0 ? s->lj_cutoff * s->lj_cutoff : TB_NO_CUTOFF2;
@@ -75,6 +76,7 @@ static void params_from(const val_system *s, pot_params *p)
     d->inv_box = s->box > 0.0 ? 1.0 / s->box : 0.0;
     p->f.nu = (float)d->nu;
     p->f.atm_rc2 = (float)d->atm_rc2;
+    p->f.atm_rct6 = (float)d->atm_rct6;
     p->f.lj_eps4 = (float)d->lj_eps4;
     p->f.lj_sig2 = (float)d->lj_sig2;
     p->f.lj_rc2 = (float)d->lj_rc2;

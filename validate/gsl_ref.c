@@ -8,7 +8,7 @@
  * t_end k / n_samples, so every sample lands exactly on its time.
  *
  * Crossings: the potentials of sys have cutoffs (an LJ pair counts iff r < lj_cutoff, an
- * ATM triplet iff all three sides < atm_cutoff), so the force jumps where a pair or triplet
+ * ATM triplet iff all three sides <= atm_cutoff), so the force jumps where a pair or triplet
  * crosses. At every sample the inside/outside status of each pair (LJ) and triplet (ATM) is
  * compared with the previous sample's; each change is one crossing. A pair that crosses and
  * crosses back between two samples is missed, which is rare at the sample spacings used
@@ -104,8 +104,8 @@ static long gsl_statuses(const val_system *s, const double *x, unsigned char *pa
             if (!trip)
                 continue;
             for (int k = j + 1; k < n; k++) {
-                const unsigned char in = rij2 < atm2 && gsl_dist2(s, x, i, k) < atm2 &&
-                                         gsl_dist2(s, x, j, k) < atm2;
+                const unsigned char in = rij2 <= atm2 && gsl_dist2(s, x, i, k) <= atm2 &&
+                                         gsl_dist2(s, x, j, k) <= atm2;
                 changes += compare && trip[it] != in;
                 trip[it++] = in;
             }

@@ -169,7 +169,7 @@ int val_reference(const val_system *s, double *force, double *e_pair, double *e_
                         }
                     }
                 }
-                if (!atm || !(r2_ij < atm_rc2))
+                if (!atm || !(r2_ij <= atm_rc2))
                     continue; /* every triplet i<j<k with this side is out */
                 for (int k = j + 1; k < n; k++) {
                     double p[3][3], fl[3][3], djk[3];
@@ -178,7 +178,11 @@ int val_reference(const val_system *s, double *force, double *e_pair, double *e_
                     memcpy(p[1], dij, sizeof dij);
                     for (int x = 0; x < 3; x++)
                         djk[x] = p[2][x] - p[1][x];
-                    if (!(val_dot(p[2], p[2]) < atm_rc2 && val_dot(djk, djk) < atm_rc2))
+                    if (!(val_dot(p[2], p[2]) <= atm_rc2 && val_dot(djk, djk) <= atm_rc2))
+                        continue;
+                    if (s->atm_cutoff_triple > 0.0 &&
+                        sqrt(r2_ij * val_dot(p[2], p[2]) * val_dot(djk, djk)) >
+                            s->atm_cutoff_triple * s->atm_cutoff_triple * s->atm_cutoff_triple)
                         continue;
                     memset(fl, 0, sizeof fl);
                     sum_t += val_atm_triangle(s->nu, (const double(*)[3])p, f ? fl : NULL);

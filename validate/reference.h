@@ -6,7 +6,9 @@
  *
  * Conventions (the same as the solver's, docs/physics.md):
  *  - ATM: E = nu (1 + 3 cos g1 cos g2 cos g3) / (r_ij r_jk r_ki)^3 summed over i<j<k; with
- *    atm_cutoff > 0 a triplet counts iff all three sides are < atm_cutoff.
+ *    atm_cutoff > 0 a triplet counts iff all three sides are <= atm_cutoff, and with
+ *    atm_cutoff_triple > 0 only if also r_ij r_jk r_ki <= atm_cutoff_triple^3 (LAMMPS's
+ *    pair_style atm semantics).
  *  - LJ (when lj != 0): 4 eps ((sigma/r)^12 - (sigma/r)^6) over i<j with r < lj_cutoff,
  *    minus its value at lj_cutoff when lj_shift != 0.
  *  - Periodic (box > 0): minimum image in a cubic box of edge box; a triplet i<j<k uses
@@ -21,6 +23,7 @@ typedef struct val_system {
     double box;        /* periodic cubic box edge; 0 = open */
     double nu;         /* ATM coefficient; 0 = no triplet term */
     double atm_cutoff; /* 0 = none */
+    double atm_cutoff_triple; /* 0 = none: else also r_ij r_jk r_ki <= atm_cutoff_triple^3 */
     int lj;            /* 1 = include the LJ pair term */
     double eps, sigma, lj_cutoff;
     int lj_shift;
