@@ -18,6 +18,16 @@ TB_BEGIN_DECLS
 
 typedef struct backend backend;
 
+/* What a backend reports about its force path (bench, validate, tests). */
+typedef struct backend_info {
+    int cull;          /* 1: the neighbour-list path (nbr.h) */
+    long long builds;  /* neighbour-list builds so far */
+    long long entries; /* list entries of the last build */
+    int max_row;       /* longest list row of the last build */
+    long long slots;   /* entry-pair slots of the last evaluation (GPU: when counting) */
+    long long hits;    /* triplets within the cutoffs in the last evaluation (likewise) */
+} backend_info;
+
 typedef struct backend_ops {
     const char *name; /* "cpu" or "gpu" */
     /* Sets up for state s under config c and takes a copy of s. Returns 0; TB_EXIT_USAGE
@@ -32,6 +42,9 @@ typedef struct backend_ops {
     int (*fetch)(backend *b, sim_state *s);
     /* Frees everything; accepts NULL. */
     void (*destroy)(backend *b);
+    /* Fills *out (zeros where not applicable); counting = 1 asks the next evaluations to
+     * count slots and hits where that costs time (GPU). 0 or -1. */
+    int (*info)(backend *b, backend_info *out, int counting);
 } backend_ops;
 
 extern const backend_ops cpu_backend_ops;

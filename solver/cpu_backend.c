@@ -76,6 +76,8 @@ struct backend {
     long long *hits_thr; /* nthreads: triplets that counted */
     double vir[6];
     long long hits;   /* triplets within the cutoffs at the last evaluation */
+    long long slots;  /* entry-pair slots (32 x 32 per tile pair) of the last evaluation */
+    long long *slots_thr; /* nthreads */
 };
 
 static void cpu_destroy(backend *b)
@@ -87,6 +89,7 @@ static void cpu_destroy(backend *b)
     free(b->scr);
     free(b->vir_thr);
     free(b->hits_thr);
+    free(b->slots_thr);
     sim_state_free(&b->s);
     free(b->acc_d);
     free(b->acc_f);
@@ -146,8 +149,9 @@ static int cpu_create(backend **out, const sim_config *c, const sim_state *s)
     if (b->cull) {
         b->vir_thr = calloc(6 * (size_t)b->nthreads, sizeof *b->vir_thr);
         b->hits_thr = calloc((size_t)b->nthreads, sizeof *b->hits_thr);
+        b->slots_thr = calloc((size_t)b->nthreads, sizeof *b->slots_thr);
         if (nbr_list_init(&b->nl, s->n, s->box, nbr_radius(c, &b->pp), c->solver.skin) != 0 ||
-            !b->vir_thr || !b->hits_thr) {
+            !b->vir_thr || !b->hits_thr || !b->slots_thr) {
             cpu_destroy(b);
             return tb_error(NULL, 0, "out of host memory for the neighbour lists");
         }
@@ -255,7 +259,8 @@ static int nbr_scratch_fit(backend *b, int cap)
 }
 
 /* One anchor in the backend's precision; s is the thread's scratch block. */
-static double nbr_run_anchor(backend *b, int t, int i, double *ep, double vir[6], long long *h)
+static double nbr_run_anchor(backend *b, int t, int i, double *ep, double vir[6], long long *h,
+                             long long *slots)
 {
     const size_t off = 3 * (size_t)b->s.n * t;
     unsigned char *raw = (unsigned char *)b->scr + b->scr_bytes * (size_t)t;
@@ -265,16 +270,16 @@ static double nbr_run_anchor(backend *b, int t, int i, double *ep, double vir[6]
     if (b->precision == CFG_PREC_DOUBLE) {
         nbr_scratch_dd s = {(double *)raw, (double *)raw + 4 * (size_t)cap, tix, cap};
         return nbr_anchor_dd(&b->pp, &b->pp.d, b->s.pos, b->s.box, i, row, cnt, &s,
-                             b->acc_d + off, ep, vir, h);
+                             b->acc_d + off, ep, vir, h, slots);
     }
     if (b->precision == CFG_PREC_MIXED) {
         nbr_scratch_fd s = {(float *)raw, (float *)raw + 4 * (size_t)cap, tix, cap};
         return nbr_anchor_fd(&b->pp, &b->pp.f, b->s.pos, b->s.box, i, row, cnt, &s,
-                             b->acc_d + off, ep, vir, h);
+                             b->acc_d + off, ep, vir, h, slots);
     }
     nbr_scratch_ff s = {(float *)raw, (float *)raw + 4 * (size_t)cap, tix, cap};
     return nbr_anchor_ff(&b->pp, &b->pp.f, b->s.pos, b->s.box, i, row, cnt, &s, b->acc_f + off,
-                         ep, vir, h);
+                         ep, vir, h, slots);
 }
 
 /* Forces through the neighbour lists (nbr.h): rebuild when stale, then every anchor. Anchors
@@ -290,7 +295,7 @@ static int nbr_compute(backend *b)
     {
         const int t = omp_get_thread_num(), nt = omp_get_num_threads();
         double et = 0.0, ep = 0.0, *vir = b->vir_thr + 6 * t;
-        long long h = 0;
+        long long h = 0, sl = 0;
         if (b->acc_d)
             memset(b->acc_d + n3 * t, 0, (size_t)n3 * sizeof *b->acc_d);
         else
@@ -298,10 +303,11 @@ static int nbr_compute(backend *b)
         memset(vir, 0, 6 * sizeof *vir);
 #pragma omp for schedule(static, 16) nowait
         for (int i = 0; i < b->s.n; i++)
-            et += nbr_run_anchor(b, t, i, &ep, vir, &h);
+            et += nbr_run_anchor(b, t, i, &ep, vir, &h, &sl);
         b->e_thr[2 * t] = et;
         b->e_thr[2 * t + 1] = ep;
         b->hits_thr[t] = h;
+        b->slots_thr[t] = sl;
 #pragma omp barrier
 #pragma omp for schedule(static)
         for (long long i = 0; i < n3; i++) {
@@ -320,11 +326,12 @@ static int nbr_compute(backend *b)
     }
     b->s.e_triplet = b->s.e_pair = 0.0;
     memset(b->vir, 0, sizeof b->vir);
-    b->hits = 0;
+    b->hits = b->slots = 0;
     for (int t = 0; t < b->nthreads; t++) {
         b->s.e_triplet += b->e_thr[2 * t];
         b->s.e_pair += b->e_thr[2 * t + 1];
         b->hits += b->hits_thr[t];
+        b->slots += b->slots_thr[t];
         for (int x = 0; x < 6; x++)
             b->vir[x] += b->vir_thr[6 * t + x];
     }
@@ -421,5 +428,20 @@ static int cpu_fetch(backend *b, sim_state *s)
     return 0;
 }
 
+static int cpu_info(backend *b, backend_info *out, int counting)
+{
+    (void)counting; /* the CPU always counts */
+    memset(out, 0, sizeof *out);
+    out->cull = b->cull;
+    if (b->cull) {
+        out->builds = b->nl.builds;
+        out->entries = b->nl.off ? b->nl.off[b->nl.n] : 0;
+        out->max_row = b->nl.max_row;
+        out->slots = b->slots;
+        out->hits = b->hits;
+    }
+    return 0;
+}
+
 const backend_ops cpu_backend_ops = {"cpu", cpu_create, cpu_compute, cpu_advance, cpu_fetch,
-                                     cpu_destroy};
+                                     cpu_destroy, cpu_info};

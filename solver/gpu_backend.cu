@@ -17,6 +17,7 @@
 #include "check.h"
 #include "gpu.h"
 #include "gpu_internal.h"
+#include "nbr_list.h"
 #include "pot.h"
 
 #ifndef TB_CUDA_ARCH_LIST
@@ -44,6 +45,10 @@ struct backend {
     cudaStream_t st;
     int threads;     /* for the small kernels */
     int computed;    /* forces computed on the device since create() */
+    int cull;        /* the neighbour-list path (nbr.h) */
+    int stats;       /* count slots and hits (bench) */
+    gpu_nbr *nb;
+    double nbr_radius; /* list radius R [sigma] */
     double e_given[2]; /* triplet, pair energies of the state given to create() */
 };
 
@@ -170,6 +175,7 @@ static void gpu_destroy(backend *b)
     cudaFree(b->d_fix);
     cudaFree(b->d_energy);
     cudaFree(b->d_efix);
+    gpu_nbr_destroy(b->nb);
     if (b->st)
         cudaStreamDestroy(b->st);
     map3d_plan_free(&b->p3);
@@ -183,21 +189,30 @@ static size_t gpu_bytes(const backend *b)
     per += b->args.mode == ACC_FIXED ? 8 * sizeof(unsigned long long)
            : b->args.mode == ACC_FLOAT ? 4 * sizeof(float)
                                        : 4 * sizeof(double);
-    return per * (size_t)b->n + (size_t)b->p3.table_len * sizeof(long long) + 4096;
+    size_t lists = 0;
+    if (b->cull) { /* keys, order, offsets, reference positions; rows of ~ (2 pi/3) rho R^3 */
+        const double R = b->nbr_radius, rho = b->box > 0 ? b->n / (b->box * b->box * b->box) : 1.0;
+        const double row = fmin((double)b->n, 2.1 * rho * R * R * R + 8.0);
+        lists = (size_t)b->n * (6 * sizeof(int) + sizeof(tb_double4)) +
+                (size_t)(2.5 * row * (double)b->n) * 2 * sizeof(int);
+    }
+    return per * (size_t)b->n + (size_t)b->p3.table_len * sizeof(long long) + lists + 4096;
 }
 
 /* Checks the configuration against what the GPU kernels support; TB_EXIT_USAGE if not. */
 static int gpu_check_config(const backend *b, const sim_config *c)
 {
-    if (b->pp.atm_on && b->rho != 8 && b->rho != 16 && b->rho != 32) {
+    if (!b->cull && b->pp.atm_on && b->rho != 8 && b->rho != 16 && b->rho != 32) {
         tb_error(c->path, 0, "solver.tile = %d: the GPU triplet kernel takes tiles of 8, 16 or "
                              "32 particles", b->rho);
         return TB_EXIT_USAGE;
     }
-    if (b->pp.atm_on && b->pp.periodic && c->potential.atm.cutoff > 0.25 * c->system.box * (1 + 1e-12)) {
-        tb_error(c->path, 0, "potential.atm.cutoff = %g: in a periodic box the GPU backend needs "
-                             "a cutoff <= L/4 = %g (its pair tables use one minimum image per "
-                             "pair); lower it, enlarge system.box, or use solver.backend = \"cpu\"",
+    if (!b->cull && b->pp.atm_on && b->pp.periodic &&
+        c->potential.atm.cutoff > 0.25 * c->system.box * (1 + 1e-12)) {
+        tb_error(c->path, 0, "potential.atm.cutoff = %g: in a periodic box the GPU's "
+                             "all-triplets path needs a cutoff <= L/4 = %g (its pair tables use "
+                             "one minimum image per pair); use solver.cull = true (the "
+                             "neighbour-list path takes up to L/2), lower it, or enlarge system.box",
                  c->potential.atm.cutoff, 0.25 * c->system.box);
         return TB_EXIT_USAGE;
     }
@@ -214,6 +229,8 @@ static int gpu_plans(backend *b, const sim_config *c)
     CUDA_CHECK(cudaGetDeviceProperties(&prop, 0));
     b->m3 = map3d_find(c->solver.map);
     b->m2 = map2d_find(c->solver.map2d);
+    if (b->cull)
+        return 0; /* the neighbour-list path uses no map plan */
     if (b->pp.atm_on) {
         const int per_sm = b->dbl ? gpu_atm_occupancy_d(b->rho, b->cut)
                                   : gpu_atm_occupancy_f(b->rho, b->cut);
@@ -303,6 +320,8 @@ static int gpu_create(backend **out, const sim_config *c, const sim_state *s)
     b->cut = c->potential.atm.cutoff > 0;
     b->threads = c->solver.threads > 0 ? c->solver.threads : 128;
     pot_params_init(&b->pp, c);
+    b->cull = nbr_wanted(c, &b->pp);
+    b->nbr_radius = b->cull ? nbr_radius(c, &b->pp) : 0.0;
     b->args.n = s->n;
     b->args.kf = b->pp.f;
     b->args.kd = b->pp.d;
@@ -327,7 +346,9 @@ static int gpu_create(backend **out, const sim_config *c, const sim_state *s)
         gpu_destroy(b);
         return TB_EXIT_USAGE;
     }
-    if ((b->dbl ? gpu_atm_setup_d() : gpu_atm_setup_f()) != 0 || gpu_alloc(b) != 0 ||
+    if ((b->cull && gpu_nbr_create(&b->nb, b->n, b->box, nbr_radius(c, &b->pp),
+                                   c->solver.skin) != 0) ||
+        (!b->cull && (b->dbl ? gpu_atm_setup_d() : gpu_atm_setup_f()) != 0) || gpu_alloc(b) != 0 ||
         upload3(b->d_pos, s->pos, b->n, b->st) != 0 || upload3(b->d_vel, s->vel, b->n, b->st) != 0 ||
         upload3(b->d_force, s->force, b->n, b->st) != 0) {
         gpu_destroy(b);
@@ -357,13 +378,16 @@ static int gpu_forces(backend *b)
         CUDA_CHECK(cudaMemsetAsync(b->d_fix, 0, 8 * n * sizeof(unsigned long long), b->st));
         CUDA_CHECK(cudaMemsetAsync(b->d_efix, 0, 4 * sizeof(unsigned long long), b->st));
     }
-    if (b->pp.atm_on) {
+    if (b->cull) {
+        if (gpu_nbr_forces(b->nb, &b->args, &b->pp, b->dbl, b->stats, b->st) != 0)
+            return -1;
+    } else if (b->pp.atm_on) {
         b->args.map_id = map3d_index(b->m3);
         if ((b->dbl ? gpu_atm_launch_d(&b->args, &b->p3, b->rho, b->cut, b->st)
                     : gpu_atm_launch_f(&b->args, &b->p3, b->rho, b->cut, b->st)) != 0)
             return -1;
     }
-    if (b->pp.lj_on) {
+    if (!b->cull && b->pp.lj_on) {
         b->args.map_id = map2d_index(b->m2);
         if (gpu_pair_launch(&b->args, &b->p2, b->rho, b->dbl, b->threads, b->st) != 0)
             return -1;
@@ -421,8 +445,28 @@ static int gpu_fetch(backend *b, sim_state *s)
         s->e_triplet = e[0];
         s->e_pair = e[1];
     }
+    if (b->cull && b->computed && gpu_nbr_virial(b->nb, b->args.mode == ACC_FIXED, s->virial, b->st) != 0)
+        return -1;
+    return 0;
+}
+
+static int gpu_info(backend *b, backend_info *out, int counting)
+{
+    memset(out, 0, sizeof *out);
+    out->cull = b->cull;
+    b->stats = counting;
+    if (b->cull) {
+        gpu_nbr_info in;
+        if (gpu_nbr_stats(b->nb, &in, b->st) != 0)
+            return -1;
+        out->builds = in.builds;
+        out->entries = in.entries;
+        out->max_row = in.max_row;
+        out->slots = in.slots;
+        out->hits = in.hits;
+    }
     return 0;
 }
 
 const backend_ops gpu_backend_ops = {"gpu", gpu_create, gpu_compute, gpu_advance, gpu_fetch,
-                                     gpu_destroy};
+                                     gpu_destroy, gpu_info};

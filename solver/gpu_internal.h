@@ -63,4 +63,26 @@ int gpu_atm_setup_d(void);
 int gpu_pair_launch(const gpu_args *a, const map2d_plan *p, int rho, int dbl, int threads,
                     cudaStream_t s);
 
+/* The neighbour-list path (gpu_nbr.cu, nbr.h). */
+typedef struct gpu_nbr gpu_nbr;
+typedef struct gpu_nbr_info {
+    long long slots;   /* entry-pair slots launched since the last call (with stats) */
+    long long hits;    /* triplets within the cutoffs among them */
+    long long builds;  /* list builds so far */
+    long long entries; /* list entries of the last build */
+    int max_row;       /* longest row of the last build */
+} gpu_nbr_info;
+/* Lists for n particles in box (0 = open), list radius and skin [sigma]; 0 or -1. */
+int gpu_nbr_create(gpu_nbr **out, int n, double box, double radius, double skin);
+void gpu_nbr_destroy(gpu_nbr *b);
+/* Rebuilds the lists when stale, then adds the forces, energies and virial of every term of pp
+ * into the accumulators of a (zeroed by the caller), float (dbl = 0) or double arithmetic;
+ * stats = 1 also counts slots and hits. 0 or -1 (reported). */
+int gpu_nbr_forces(gpu_nbr *b, const gpu_args *a, const pot_params *pp, int dbl, int stats,
+                   cudaStream_t st);
+/* The virial of the last evaluation (xx yy zz xy xz yz); fixed = deterministic mode. */
+int gpu_nbr_virial(gpu_nbr *b, int fixed, double vir[6], cudaStream_t st);
+/* Counters; slots and hits of the last evaluation made with stats = 1. */
+int gpu_nbr_stats(gpu_nbr *b, gpu_nbr_info *info, cudaStream_t st);
+
 #endif

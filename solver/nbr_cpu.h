@@ -17,12 +17,12 @@ typedef struct TB_TNAME(nbr_scratch) {
 } TB_TNAME(nbr_scratch);
 
 /* Forces of anchor i into f[3n] (the thread's buffer); returns the triplet energy and adds the
- * pair energy to *e_pair, the virial to vir[6] (xx yy zz xy xz yz) and the triplets that
- * counted to *hits. */
+ * pair energy to *e_pair, the virial to vir[6] (xx yy zz xy xz yz), the triplets that
+ * counted to *hits and the entry-pair slots of its tiles to *slots. */
 static double TB_TNAME(nbr_anchor)(const pot_params *pp, const TB_NAME(pot_coef) *kc,
                                    const double *pos, double box, int i, const int *row,
                                    int cnt, TB_TNAME(nbr_scratch) *s, TB_ACC *f, double *e_pair,
-                                   double vir[6], long long *hits)
+                                   double vir[6], long long *hits, long long *slots)
 {
     const double *xi = pos + 3 * i;
     const double rca2 = pp->atm_on ? pp->d.atm_rc2 : -1.0, rcl2 = pp->lj_on ? pp->d.lj_rc2 : -1.0;
@@ -86,6 +86,7 @@ static double TB_TNAME(nbr_anchor)(const pot_params *pp, const TB_NAME(pot_coef)
         }
     }
     *hits += h;
+    *slots += n_tiles * NBR_TILE * NBR_TILE;
 
     /* forces of the entries and of the anchor; pairs; virial */
     const double scale = 0.75 * (double)kc->nu;

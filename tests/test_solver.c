@@ -34,6 +34,7 @@ static void base_config(sim_config *c, int n)
     c->solver.backend = CFG_BACKEND_CPU;
     c->solver.precision = CFG_PREC_DOUBLE;
     c->solver.tile = 8;
+    c->solver.cull = 0; /* the maps under test; tests/test_nbr.c covers the lists */
     snprintf(c->solver.root, sizeof c->solver.root, "exact");
 }
 
@@ -156,6 +157,8 @@ static void test_periodic_vs_reference(void)
     compare("periodic box 5.31, atm cutoff 2.1, lj cutoff 2.4, double", &c, 1e-12);
     c.potential.atm.cutoff = 2.6; /* above L/4: triplets of inconsistent images must drop */
     compare("periodic box 5.31, atm cutoff 2.6 > L/4, double", &c, 1e-12);
+    c.solver.cull = 1;
+    compare("periodic box 5.31, atm cutoff 2.6 > L/4, neighbour lists, double", &c, 1e-12);
     base_config(&c, 50);
     c.potential.atm.cutoff = 1.9;
     compare("open, atm cutoff 1.9, double", &c, 1e-12);
