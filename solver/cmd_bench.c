@@ -32,6 +32,7 @@
 #include "../maps3d/map2d.h"
 #include "../maps3d/map3d.h"
 #include "backend.h"
+#include "bench_liquid.h"
 #include "check.h"
 #include "cli.h"
 #include "gpu.h"
@@ -58,6 +59,7 @@ static const char bench_help[] =
     "                     [--precisions LIST] [--repeat R] [--csv FILE] [--set PATH=VALUE ...]\n"
     "                     [--kernel solver|map|both] [--2d] [--features LIST] [--plot DIR]\n"
     "                     [--budget SECONDS] [--no-verify] [--cpu]\n"
+    "       tribody bench --liquid [CONFIG] [--n LIST] ...  (the O(N) liquid; --liquid --help)\n"
     "\n"
     "Times the block maps and the solver. A benchmark, not a test; docs/performance.md.\n"
     "\n"
@@ -1404,6 +1406,9 @@ int cmd_bench(int argc, char **argv)
     const int tile_map_def[] = {8}, tile_2d_def[] = {16};
     int help, rc;
 
+    for (int i = 1; i < argc; i++)
+        if (!strcmp(argv[i], "--liquid"))
+            return bench_liquid(argc, argv);
     if (parse_args(argc, argv, &o, &help) != 0)
         return TB_EXIT_USAGE;
     if (help) {

@@ -48,7 +48,9 @@
 #include "cli.h"
 #include "gpu.h"
 #include "init.h"
+#include "nbr_list.h"
 #include "output.h"
+#include "pot_params.h"
 
 static const char validate_help[] =
     "usage: tribody validate CONFIG [--n N] [--time T] [--maps LIST] [--precisions LIST]\n"
@@ -692,9 +694,33 @@ static int symmetry_rows(val_ctx *v, const sim_config *c, const char *map, int p
 }
 
 /* The label of the full potential's maps: "lambda+lambda2d", or one of them. */
+/* 1 when c takes the neighbour-list path (solver.cull and every term with a cutoff). */
+static int uses_lists(const sim_config *c)
+{
+    pot_params pp;
+    pot_params_init(&pp, c);
+    return nbr_wanted(c, &pp);
+}
+
+/* The per-map rows check the maps, so they run with solver.cull = false; the GPU's
+ * all-triplets path takes periodic ATM cutoffs up to L/4 only. */
+static sim_config maps_only(sim_config c)
+{
+    c.solver.cull = 0;
+    return c;
+}
+
+static int maps_can_run(const val_ctx *v, const sim_config *c)
+{
+    return !(v->ops == &gpu_backend_ops && c->system.boundary == CFG_BOUNDARY_PERIODIC &&
+             c->potential.atm.nu != 0.0 && c->potential.atm.cutoff > 0.25 * c->system.box);
+}
+
 static void full_label(const sim_config *c, char *buf, size_t len)
 {
-    if (c->potential.atm.nu != 0.0 && c->potential.lj.enabled)
+    if (uses_lists(c))
+        snprintf(buf, len, "lists");
+    else if (c->potential.atm.nu != 0.0 && c->potential.lj.enabled)
         snprintf(buf, len, "%s+%s", c->solver.map, c->solver.map2d);
     else
         snprintf(buf, len, "%s", c->potential.lj.enabled ? c->solver.map2d : c->solver.map);
@@ -703,7 +729,8 @@ static void full_label(const sim_config *c, char *buf, size_t len)
 static int force_checks(val_ctx *v, const sim_state *s)
 {
     const size_t n3 = 3 * (size_t)s->n;
-    const sim_config c3 = cfg_triplet(&v->cfg), c2 = cfg_pair(&v->cfg);
+    const sim_config c3 = maps_only(cfg_triplet(&v->cfg)), c2 = maps_only(cfg_pair(&v->cfg));
+    const int lists = uses_lists(&v->cfg), maps3 = maps_can_run(v, &c3);
     double *ref3 = calloc(n3, sizeof *ref3), *ref2 = calloc(n3, sizeof *ref2);
     double *reff = calloc(n3, sizeof *reff);
     double e3p = 0, e3t = 0, e2p = 0, e2t = 0, efp = 0, eft = 0;
@@ -718,10 +745,10 @@ static int force_checks(val_ctx *v, const sim_state *s)
         goto done;
     }
     to_val(&c3, s, s->pos, &vs);
-    if (v->n3 && val_reference(&vs, ref3, &e3p, &e3t) != 0)
+    if ((v->n3 || lists) && val_reference(&vs, ref3, &e3p, &e3t) != 0)
         goto done;
     to_val(&c2, s, s->pos, &vs);
-    if (v->n2 && val_reference(&vs, ref2, &e2p, &e2t) != 0)
+    if ((v->n2 || lists) && val_reference(&vs, ref2, &e2p, &e2t) != 0)
         goto done;
     to_val(&v->cfg, s, s->pos, &vs);
     if (val_reference(&vs, reff, &efp, &eft) != 0)
@@ -748,7 +775,25 @@ static int force_checks(val_ctx *v, const sim_state *s)
             tol.rot_e *= xscale;
             tol.rot_f *= xscale;
         }
-        for (int m = 0; m < v->n3; m++) {
+        if (lists) { /* each term alone through the neighbour lists, then the maps */
+            c = c3;
+            c.solver.cull = 1;
+            c.solver.precision = p;
+            if (uses_lists(&c) && ((rc = backend_eval(v, &c, s, &got)) != 0 ||
+                                   (rc = term_rows(v, "triplet ", "lists", p, &tol, &got, ref3,
+                                                   e3p + e3t)) != 0))
+                goto done;
+            c = c2;
+            c.solver.cull = 1;
+            c.solver.precision = p;
+            if ((rc = backend_eval(v, &c, s, &got)) != 0 ||
+                (rc = term_rows(v, "pair ", "lists", p, &tol, &got, ref2, e2p + e2t)) != 0)
+                goto done;
+        }
+        if (!maps3 && v->n3 && ip == 0)
+            printf("  (3D maps skipped: the GPU's all-triplets path takes periodic ATM cutoffs "
+                   "up to L/4 = %g only; the lists cover this system)\n", 0.25 * v->cfg.system.box);
+        for (int m = 0; m < v->n3 && maps3; m++) {
             c = c3;
             c.solver.precision = p;
             snprintf(c.solver.map, sizeof c.solver.map, "%s", v->m3[m]->name);

@@ -65,6 +65,10 @@ static double TB_TNAME(nbr_anchor)(const pot_params *pp, const TB_NAME(pot_coef)
             for (int k = (Q * NBR_TILE > j + 1 ? Q * NBR_TILE : j + 1); k < k1; k++) {
                 const TB_REAL *dk = s->d + 4 * k;
                 TB_REAL djk[3], e, ga, gb, gc;
+                /* most pairs (j, k) of the lists are too far apart: test before the formula */
+                const TB_REAL bx = dk[0] - dj[0], by = dk[1] - dj[1], bz = dk[2] - dj[2];
+                if (!(bx * bx + by * by + bz * bz <= kc->atm_rc2))
+                    continue;
                 if (!TB_NAME(nbr_atm)(kc, dj, dj[3], dk, dk[3], djk, &e, &ga, &gb, &gc))
                     continue;
                 h++;

@@ -272,14 +272,29 @@ static void summary(const run_ctx *r, double wall)
 {
     const sim_config *c = &r->cfg;
     const long steps = r->s.step - r->step0;
-    printf("tribody: %ld steps of n = %d on %s (map %s, precision %s, tile %d) in %.3g s\n", steps,
-           r->s.n, r->ops->name, c->solver.map, cfg_precision_name(c->solver.precision),
-           c->solver.tile, wall);
+    backend_info in;
+    memset(&in, 0, sizeof in);
+    if (r->ops->info && r->b)
+        r->ops->info(r->b, &in, 0);
+    if (in.cull)
+        printf("tribody: %ld steps of n = %d on %s (neighbour lists, skin %g, precision %s) in "
+               "%.3g s\n", steps, r->s.n, r->ops->name, c->solver.skin,
+               cfg_precision_name(c->solver.precision), wall);
+    else
+        printf("tribody: %ld steps of n = %d on %s (map %s, precision %s, tile %d) in %.3g s\n",
+               steps, r->s.n, r->ops->name, c->solver.map, cfg_precision_name(c->solver.precision),
+               c->solver.tile, wall);
     printf("  step %ld, time %.6g tau: E = %.12g epsilon (kinetic %.9g, pair %.9g, triplet %.9g)\n",
            r->s.step, r->s.time, sim_kinetic(&r->s) + r->s.e_pair + r->s.e_triplet,
            sim_kinetic(&r->s), r->s.e_pair, r->s.e_triplet);
-    printf("  energy drift (E - E0)/|E0| = %.3e, T = %.6g, %.3g triplets/s\n", sim_drift(&r->s),
-           sim_temperature(&r->s), wall > 0 ? (double)steps * n_triplets(r->s.n) / wall : 0.0);
+    if (in.cull)
+        printf("  energy drift (E - E0)/|E0| = %.3e, T = %.6g, %.3g us per step and particle; "
+               "neighbour lists built %lld times (%.1f entries per particle)\n", sim_drift(&r->s),
+               sim_temperature(&r->s), steps > 0 ? 1e6 * wall / ((double)steps * r->s.n) : 0.0,
+               in.builds, (double)in.entries / r->s.n);
+    else
+        printf("  energy drift (E - E0)/|E0| = %.3e, T = %.6g, %.3g triplets/s\n", sim_drift(&r->s),
+               sim_temperature(&r->s), wall > 0 ? (double)steps * n_triplets(r->s.n) / wall : 0.0);
 }
 
 static int finish(run_ctx *r, int rc)
