@@ -637,6 +637,18 @@ static void test_examples(void)
     gsl_test(c.system.particles != 16384 || c.solver.backend != CFG_BACKEND_GPU ||
                  c.solver.precision != CFG_PREC_MIXED || c.integrator.steps != 100,
              "examples/gpu-large.cfg: 16384 particles, gpu, mixed, 100 steps");
+    snprintf(path, sizeof path, "%s/examples/liquid.cfg", root);
+    rc = load_path(&c, path, n_set, sets);
+    gsl_test(rc != 0 || err[0], "examples/liquid.cfg loads (got %d, '%s')", rc, one_line(err));
+    /* Its box must follow its N at density 0.8 (the file says so), and its cutoffs must suit
+     * the GPU backend (ATM <= L/4) at that N. */
+    gsl_test(c.system.boundary != CFG_BOUNDARY_PERIODIC ||
+                 fabs(c.system.box - cbrt(c.system.particles / 0.8)) > 1e-12 * c.system.box ||
+                 !c.potential.lj.enabled || c.potential.atm.nu <= 0 ||
+                 c.potential.atm.cutoff <= 0 || c.potential.atm.cutoff > c.system.box / 4,
+             "examples/liquid.cfg: periodic, box = (N / 0.8)^(1/3) (N %d, box %g), LJ + ATM, "
+             "ATM cutoff in (0, L/4]",
+             c.system.particles, c.system.box);
 }
 
 static void test_names_helpers(void)
