@@ -61,6 +61,7 @@ struct backend {
     float *acc_f;   /* nthreads * 3n force buffers (single) */
     float *x_f;     /* positions in float (mixed, single) */
     double *e_thr;  /* 2 * nthreads energies: triplet, pair */
+    double *w_thr;  /* 8 * nthreads: the virial xx yy zz xy xz yz per thread (and 2 unused) */
 };
 
 static void cpu_destroy(backend *b)
@@ -73,6 +74,7 @@ static void cpu_destroy(backend *b)
     free(b->acc_f);
     free(b->x_f);
     free(b->e_thr);
+    free(b->w_thr);
     free(b);
 }
 
@@ -118,6 +120,7 @@ static int cpu_create(backend **out, const sim_config *c, const sim_state *s)
     memcpy(b->s.force, s->force, n3 * sizeof *s->force);
     b->s.e_pair = s->e_pair;
     b->s.e_triplet = s->e_triplet;
+    memcpy(b->s.virial, s->virial, sizeof s->virial);
     pot_params_init(&b->pp, c);
     b->precision = c->solver.precision;
     b->edge = c->solver.tile;
@@ -134,7 +137,9 @@ static int cpu_create(backend **out, const sim_config *c, const sim_state *s)
     if (b->precision != CFG_PREC_DOUBLE)
         b->x_f = malloc(n3 * sizeof *b->x_f);
     b->e_thr = calloc(2 * (size_t)b->nthreads, sizeof *b->e_thr);
-    if ((!b->acc_f && !b->acc_d) || (b->precision != CFG_PREC_DOUBLE && !b->x_f) || !b->e_thr) {
+    b->w_thr = calloc(8 * (size_t)b->nthreads, sizeof *b->w_thr);
+    if ((!b->acc_f && !b->acc_d) || (b->precision != CFG_PREC_DOUBLE && !b->x_f) || !b->e_thr ||
+        !b->w_thr) {
         const int nthreads = b->nthreads;
         cpu_destroy(b);
         return tb_error(NULL, 0, "out of host memory for the CPU force buffers (%d threads)",
@@ -148,26 +153,28 @@ static int cpu_create(backend **out, const sim_config *c, const sim_state *s)
 static double run_triplet_tile(backend *b, int t, int I, int J, int K)
 {
     const size_t off = 3 * (size_t)b->s.n * t;
+    double *w = b->w_thr + 8 * t;
     switch (b->precision) {
     case CFG_PREC_DOUBLE:
-        return tile_triplets_dd(&b->pp.d, b->s.pos, b->s.n, b->edge, I, J, K, b->acc_d + off);
+        return tile_triplets_dd(&b->pp.d, b->s.pos, b->s.n, b->edge, I, J, K, b->acc_d + off, w);
     case CFG_PREC_MIXED:
-        return tile_triplets_fd(&b->pp.f, b->x_f, b->s.n, b->edge, I, J, K, b->acc_d + off);
+        return tile_triplets_fd(&b->pp.f, b->x_f, b->s.n, b->edge, I, J, K, b->acc_d + off, w);
     default:
-        return tile_triplets_ff(&b->pp.f, b->x_f, b->s.n, b->edge, I, J, K, b->acc_f + off);
+        return tile_triplets_ff(&b->pp.f, b->x_f, b->s.n, b->edge, I, J, K, b->acc_f + off, w);
     }
 }
 
 static double run_pair_tile(backend *b, int t, int I, int J)
 {
     const size_t off = 3 * (size_t)b->s.n * t;
+    double *w = b->w_thr + 8 * t;
     switch (b->precision) {
     case CFG_PREC_DOUBLE:
-        return tile_pairs_dd(&b->pp.d, b->s.pos, b->s.n, b->edge, I, J, b->acc_d + off);
+        return tile_pairs_dd(&b->pp.d, b->s.pos, b->s.n, b->edge, I, J, b->acc_d + off, w);
     case CFG_PREC_MIXED:
-        return tile_pairs_fd(&b->pp.f, b->x_f, b->s.n, b->edge, I, J, b->acc_d + off);
+        return tile_pairs_fd(&b->pp.f, b->x_f, b->s.n, b->edge, I, J, b->acc_d + off, w);
     default:
-        return tile_pairs_ff(&b->pp.f, b->x_f, b->s.n, b->edge, I, J, b->acc_f + off);
+        return tile_pairs_ff(&b->pp.f, b->x_f, b->s.n, b->edge, I, J, b->acc_f + off, w);
     }
 }
 
@@ -214,6 +221,7 @@ static int cpu_compute(backend *b)
     if (b->x_f)
         for (long long i = 0; i < n3; i++)
             b->x_f[i] = (float)b->s.pos[i];
+    memset(b->w_thr, 0, 8 * (size_t)b->nthreads * sizeof *b->w_thr);
 #pragma omp parallel num_threads(b->nthreads)
     {
         const int t = omp_get_thread_num(), nt = omp_get_num_threads();
@@ -240,9 +248,12 @@ static int cpu_compute(backend *b)
         }
     }
     b->s.e_triplet = b->s.e_pair = 0.0;
+    memset(b->s.virial, 0, sizeof b->s.virial);
     for (int t = 0; t < b->nthreads; t++) {
         b->s.e_triplet += b->e_thr[2 * t];
         b->s.e_pair += b->e_thr[2 * t + 1];
+        for (int c = 0; c < 6; c++)
+            b->s.virial[c] += b->w_thr[8 * t + c];
     }
     return 0;
 }
@@ -291,6 +302,7 @@ static int cpu_fetch(backend *b, sim_state *s)
     memcpy(s->force, b->s.force, bytes);
     s->e_pair = b->s.e_pair;
     s->e_triplet = b->s.e_triplet;
+    memcpy(s->virial, b->s.virial, sizeof s->virial);
     return 0;
 }
 
