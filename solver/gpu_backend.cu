@@ -40,11 +40,14 @@ struct backend {
     unsigned long long *d_fix;
     double *d_energy;
     unsigned long long *d_efix;
+    double *d_virial;              /* [6] */
+    unsigned long long *d_vfix;    /* [12] */
     gpu_args args;
     cudaStream_t st;
     int threads;     /* for the small kernels */
     int computed;    /* forces computed on the device since create() */
     double e_given[2]; /* triplet, pair energies of the state given to create() */
+    double w_given[6]; /* and its virial */
 };
 
 static const char *gpu_why = "";
@@ -170,6 +173,8 @@ static void gpu_destroy(backend *b)
     cudaFree(b->d_fix);
     cudaFree(b->d_energy);
     cudaFree(b->d_efix);
+    cudaFree(b->d_virial);
+    cudaFree(b->d_vfix);
     if (b->st)
         cudaStreamDestroy(b->st);
     map3d_plan_free(&b->p3);
@@ -256,6 +261,8 @@ static int gpu_alloc(backend *b)
     CUDA_CHECK(cudaMalloc(&b->d_posf, n * sizeof(float4)));
     CUDA_CHECK(cudaMalloc(&b->d_energy, 2 * sizeof(double)));
     CUDA_CHECK(cudaMalloc(&b->d_efix, 4 * sizeof(unsigned long long)));
+    CUDA_CHECK(cudaMalloc(&b->d_virial, 6 * sizeof(double)));
+    CUDA_CHECK(cudaMalloc(&b->d_vfix, 12 * sizeof(unsigned long long)));
     CUDA_CHECK(cudaMemset(b->d_pos, 0, n * sizeof(tb_double4)));
     CUDA_CHECK(cudaMemset(b->d_vel, 0, n * sizeof(tb_double4)));
     CUDA_CHECK(cudaMemset(b->d_force, 0, n * sizeof(tb_double4)));
@@ -278,6 +285,8 @@ static int gpu_alloc(backend *b)
     b->args.fix = b->d_fix;
     b->args.energy = b->d_energy;
     b->args.efix = b->d_efix;
+    b->args.virial = b->d_virial;
+    b->args.vfix = b->d_vfix;
     return 0;
 }
 
@@ -338,6 +347,7 @@ static int gpu_create(backend **out, const sim_config *c, const sim_state *s)
     /* energies of the given state, for a restart that does not recompute forces */
     b->e_given[0] = s->e_triplet;
     b->e_given[1] = s->e_pair;
+    memcpy(b->w_given, s->virial, sizeof b->w_given);
     CUDA_CHECK(cudaStreamSynchronize(b->st));
     *out = b;
     return 0;
@@ -350,12 +360,14 @@ static int gpu_forces(backend *b)
     const size_t n = (size_t)b->n;
     b->computed = 1;
     CUDA_CHECK(cudaMemsetAsync(b->d_energy, 0, 2 * sizeof(double), b->st));
+    CUDA_CHECK(cudaMemsetAsync(b->d_virial, 0, 6 * sizeof(double), b->st));
     switch (b->args.mode) {
     case ACC_DOUBLE: CUDA_CHECK(cudaMemsetAsync(b->d_acc, 0, 4 * n * sizeof(double), b->st)); break;
     case ACC_FLOAT: CUDA_CHECK(cudaMemsetAsync(b->d_acc_f, 0, 4 * n * sizeof(float), b->st)); break;
     default:
         CUDA_CHECK(cudaMemsetAsync(b->d_fix, 0, 8 * n * sizeof(unsigned long long), b->st));
         CUDA_CHECK(cudaMemsetAsync(b->d_efix, 0, 4 * sizeof(unsigned long long), b->st));
+        CUDA_CHECK(cudaMemsetAsync(b->d_vfix, 0, 12 * sizeof(unsigned long long), b->st));
     }
     if (b->pp.atm_on) {
         b->args.map_id = map3d_index(b->m3);
@@ -408,15 +420,22 @@ static int gpu_fetch(backend *b, sim_state *s)
         CUDA_CHECK(cudaStreamSynchronize(b->st));
         s->e_triplet = b->e_given[0];
         s->e_pair = b->e_given[1];
+        memcpy(s->virial, b->w_given, sizeof s->virial);
     } else if (b->args.mode == ACC_FIXED) {
-        unsigned long long ef[4];
+        unsigned long long ef[4], vf[12];
         CUDA_CHECK(cudaMemcpyAsync(ef, b->d_efix, sizeof ef, cudaMemcpyDeviceToHost, b->st));
+        CUDA_CHECK(cudaMemcpyAsync(vf, b->d_vfix, sizeof vf, cudaMemcpyDeviceToHost, b->st));
         CUDA_CHECK(cudaStreamSynchronize(b->st));
         s->e_triplet = (double)(long long)ef[0] / TB_FIX_HI + (double)(long long)ef[1] / (TB_FIX_HI * TB_FIX_LO);
         s->e_pair = (double)(long long)ef[2] / TB_FIX_HI + (double)(long long)ef[3] / (TB_FIX_HI * TB_FIX_LO);
+        for (int c = 0; c < 6; c++)
+            s->virial[c] = (double)(long long)vf[2 * c] / TB_FIX_HI +
+                           (double)(long long)vf[2 * c + 1] / (TB_FIX_HI * TB_FIX_LO);
     } else {
         double e[2];
         CUDA_CHECK(cudaMemcpyAsync(e, b->d_energy, sizeof e, cudaMemcpyDeviceToHost, b->st));
+        CUDA_CHECK(cudaMemcpyAsync(s->virial, b->d_virial, 6 * sizeof(double),
+                                   cudaMemcpyDeviceToHost, b->st));
         CUDA_CHECK(cudaStreamSynchronize(b->st));
         s->e_triplet = e[0];
         s->e_pair = e[1];
