@@ -31,7 +31,8 @@ static const char run_help[] =
     "\n"
     "Integrates the system of CONFIG (a libconfig file, see docs/config.md) with velocity\n"
     "Verlet for integrator.steps steps, writing:\n"
-    "  output.thermo      CSV: step,time,kinetic,pair,triplet,total,drift,temperature\n"
+    "  output.thermo      CSV: step,time,kinetic,pair,triplet,total,drift,temperature,\n"
+    "                     virial,pressure,pxx,pyy,pzz (periodic only),conserved\n"
     "  output.trajectory  extended XYZ frames (ASE, OVITO)\n"
     "  output.checkpoint  exact binary state, also at the end and on Ctrl-C / SIGTERM\n"
     "Existing outputs are kept as NAME.~1~, NAME.~2~, ... never overwritten.\n"
@@ -332,7 +333,7 @@ int cmd_run(int argc, char **argv)
     if (!r->args.restart) {
         if (r->ops->compute(r->b) != 0 || r->ops->fetch(r->b, &r->s) != 0)
             return finish(r, 1);
-        r->s.e0 = sim_kinetic(&r->s) + r->s.e_pair + r->s.e_triplet;
+        r->s.e0 = sim_conserved(&r->s);
         if (write_outputs(r, r->thermo != NULL, r->traj != NULL) != 0)
             return finish(r, 1);
     }
