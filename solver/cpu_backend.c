@@ -258,20 +258,26 @@ static int cpu_compute(backend *b)
     return 0;
 }
 
-/* v += (dt/2m) F */
-static void half_kick(backend *b)
+/* v += (h/m) F */
+static void kick_by(backend *b, double hdt)
 {
-    const double h = 0.5 * b->dt / b->s.mass;
+    const double h = hdt / b->s.mass;
     const long long n3 = 3LL * b->s.n;
 #pragma omp parallel for schedule(static) num_threads(b->nthreads)
     for (long long i = 0; i < n3; i++)
         b->s.vel[i] += h * b->s.force[i];
 }
 
-/* x += dt v, wrapped into [0, L) in a periodic box. */
-static void drift(backend *b)
+/* v += (dt/2m) F */
+static void half_kick(backend *b)
 {
-    const double dt = b->dt, L = b->s.box;
+    kick_by(b, 0.5 * b->dt);
+}
+
+/* x += dt v, wrapped into [0, L) in a periodic box. */
+static void drift_by(backend *b, double dt)
+{
+    const double L = b->s.box;
     const long long n3 = 3LL * b->s.n;
 #pragma omp parallel for schedule(static) num_threads(b->nthreads)
     for (long long i = 0; i < n3; i++) {
@@ -286,7 +292,7 @@ static int cpu_advance(backend *b, long nsteps)
 {
     for (long s = 0; s < nsteps; s++) {
         half_kick(b);
-        drift(b);
+        drift_by(b, b->dt);
         if (cpu_compute(b) != 0)
             return -1;
         half_kick(b);
@@ -306,5 +312,42 @@ static int cpu_fetch(backend *b, sim_state *s)
     return 0;
 }
 
-const backend_ops cpu_backend_ops = {"cpu", cpu_create, cpu_compute, cpu_advance, cpu_fetch,
-                                     cpu_destroy};
+static int cpu_kick(backend *b, double h)
+{
+    kick_by(b, h);
+    return 0;
+}
+
+static int cpu_drift(backend *b, double h)
+{
+    drift_by(b, h);
+    return 0;
+}
+
+static int cpu_scale(backend *b, double c)
+{
+    const long long n3 = 3LL * b->s.n;
+    for (long long i = 0; i < n3; i++)
+        b->s.vel[i] *= c;
+    return 0;
+}
+
+static int cpu_ostep(backend *b, double c1, double c2, const double *xi)
+{
+    const long long n3 = 3LL * b->s.n;
+    for (long long i = 0; i < n3; i++)
+        b->s.vel[i] = c1 * b->s.vel[i] + c2 * xi[i];
+    return 0;
+}
+
+/* Serial, in particle order: the GPU's kinetic kernel sums in its own fixed order, so the
+ * two backends agree to rounding, and each repeats itself bit for bit. */
+static int cpu_kinetic(backend *b, double *ke)
+{
+    *ke = sim_kinetic(&b->s);
+    return 0;
+}
+
+const backend_ops cpu_backend_ops = {"cpu",     cpu_create, cpu_compute, cpu_advance, cpu_fetch,
+                                     cpu_destroy, cpu_kick,  cpu_drift,   cpu_scale,   cpu_ostep,
+                                     cpu_kinetic};

@@ -41,6 +41,8 @@ struct backend {
     double *d_energy;
     unsigned long long *d_efix;
     double *d_virial;              /* [6] */
+    double *d_xi;                  /* [3n] noise of ostep(), allocated at its first call */
+    double *d_ke;                  /* [1] kinetic() result */
     unsigned long long *d_vfix;    /* [12] */
     gpu_args args;
     cudaStream_t st;
@@ -128,6 +130,77 @@ __global__ void kick_kernel(tb_double4 *vel, const tb_double4 *force, int n, dou
     vel[i] = v;
 }
 
+/* x += h v, wrapped into [0, L) when periodic (the arithmetic of kick_drift_kernel); float
+ * copy of x. */
+__global__ void drift_kernel(tb_double4 *pos, const tb_double4 *vel, float4 *posf, int n, double h,
+                             double box)
+{
+    const int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i >= n)
+        return;
+    tb_double4 x = pos[i];
+    const tb_double4 v = vel[i];
+    x.x += h * v.x;
+    x.y += h * v.y;
+    x.z += h * v.z;
+    if (box > 0.0) {
+        x.x -= box * floor(x.x / box);
+        x.y -= box * floor(x.y / box);
+        x.z -= box * floor(x.z / box);
+    }
+    pos[i] = x;
+    if (posf)
+        posf[i] = make_float4((float)x.x, (float)x.y, (float)x.z, 0.0f);
+}
+
+__global__ void scale_kernel(tb_double4 *vel, int n, double c)
+{
+    const int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i >= n)
+        return;
+    tb_double4 v = vel[i];
+    v.x *= c;
+    v.y *= c;
+    v.z *= c;
+    vel[i] = v;
+}
+
+/* v = c1 v + c2 xi, xi interleaved [3n] (the host's layout). */
+__global__ void ostep_kernel(tb_double4 *vel, const double *xi, int n, double c1, double c2)
+{
+    const int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i >= n)
+        return;
+    tb_double4 v = vel[i];
+    v.x = c1 * v.x + c2 * xi[3 * i];
+    v.y = c1 * v.y + c2 * xi[3 * i + 1];
+    v.z = c1 * v.z + c2 * xi[3 * i + 2];
+    vel[i] = v;
+}
+
+/* sum |v|^2 by one block of KE_THREADS threads: strided partial sums, then a tree in shared
+ * memory; the order is fixed, so the result repeats bit for bit. */
+#define KE_THREADS 256
+__global__ void __launch_bounds__(KE_THREADS) kinetic_kernel(const tb_double4 *vel, int n,
+                                                             double *out)
+{
+    __shared__ double part[KE_THREADS];
+    double sum = 0.0;
+    for (int i = threadIdx.x; i < n; i += KE_THREADS) {
+        const tb_double4 v = vel[i];
+        sum += v.x * v.x + v.y * v.y + v.z * v.z;
+    }
+    part[threadIdx.x] = sum;
+    __syncthreads();
+    for (int w = KE_THREADS / 2; w > 0; w >>= 1) {
+        if ((int)threadIdx.x < w)
+            part[threadIdx.x] += part[threadIdx.x + w];
+        __syncthreads();
+    }
+    if (threadIdx.x == 0)
+        *out = part[0];
+}
+
 __device__ __forceinline__ double fix_value(const unsigned long long *hl)
 {
     return (double)(long long)hl[0] / TB_FIX_HI + (double)(long long)hl[1] / (TB_FIX_HI * TB_FIX_LO);
@@ -174,6 +247,8 @@ static void gpu_destroy(backend *b)
     cudaFree(b->d_energy);
     cudaFree(b->d_efix);
     cudaFree(b->d_virial);
+    cudaFree(b->d_xi);
+    cudaFree(b->d_ke);
     cudaFree(b->d_vfix);
     if (b->st)
         cudaStreamDestroy(b->st);
@@ -443,5 +518,56 @@ static int gpu_fetch(backend *b, sim_state *s)
     return 0;
 }
 
-const backend_ops gpu_backend_ops = {"gpu", gpu_create, gpu_compute, gpu_advance, gpu_fetch,
-                                     gpu_destroy};
+static int gpu_kick(backend *b, double h)
+{
+    kick_kernel<<<blocks_for(b->n, b->threads), b->threads, 0, b->st>>>(b->d_vel, b->d_force, b->n,
+                                                                         h / b->mass);
+    TB_LAUNCH_CHECK("kick_kernel");
+    return 0;
+}
+
+static int gpu_drift(backend *b, double h)
+{
+    drift_kernel<<<blocks_for(b->n, b->threads), b->threads, 0, b->st>>>(
+        b->d_pos, b->d_vel, b->dbl ? NULL : b->d_posf, b->n, h, b->box);
+    TB_LAUNCH_CHECK("drift_kernel");
+    return 0;
+}
+
+static int gpu_scale(backend *b, double c)
+{
+    scale_kernel<<<blocks_for(b->n, b->threads), b->threads, 0, b->st>>>(b->d_vel, b->n, c);
+    TB_LAUNCH_CHECK("scale_kernel");
+    return 0;
+}
+
+static int gpu_ostep(backend *b, double c1, double c2, const double *xi)
+{
+    const size_t bytes = 3 * (size_t)b->n * sizeof(double);
+    if (!b->d_xi)
+        CUDA_CHECK(cudaMalloc(&b->d_xi, bytes));
+    /* pageable host memory: the copy is complete (xi reusable) when the call returns */
+    CUDA_CHECK(cudaMemcpyAsync(b->d_xi, xi, bytes, cudaMemcpyHostToDevice, b->st));
+    CUDA_CHECK(cudaStreamSynchronize(b->st));
+    ostep_kernel<<<blocks_for(b->n, b->threads), b->threads, 0, b->st>>>(b->d_vel, b->d_xi, b->n,
+                                                                          c1, c2);
+    TB_LAUNCH_CHECK("ostep_kernel");
+    return 0;
+}
+
+static int gpu_kinetic(backend *b, double *ke)
+{
+    double v2 = 0.0;
+    if (!b->d_ke)
+        CUDA_CHECK(cudaMalloc(&b->d_ke, sizeof(double)));
+    kinetic_kernel<<<1, KE_THREADS, 0, b->st>>>(b->d_vel, b->n, b->d_ke);
+    TB_LAUNCH_CHECK("kinetic_kernel");
+    CUDA_CHECK(cudaMemcpyAsync(&v2, b->d_ke, sizeof v2, cudaMemcpyDeviceToHost, b->st));
+    CUDA_CHECK(cudaStreamSynchronize(b->st));
+    *ke = 0.5 * b->mass * v2;
+    return 0;
+}
+
+const backend_ops gpu_backend_ops = {"gpu",       gpu_create, gpu_compute, gpu_advance, gpu_fetch,
+                                     gpu_destroy, gpu_kick,   gpu_drift,   gpu_scale,   gpu_ostep,
+                                     gpu_kinetic};
