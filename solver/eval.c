@@ -79,7 +79,7 @@ int cmd_eval(int argc, char **argv)
         double p[7];
         if (sim_pressure(&s, p) == 0)
             fprintf(txt, "pressure  = %.15g epsilon/sigma^3   (P = (2 E_kin + W) / 3V; pxx pyy pzz "
-                         "%.12g %.12g %.12g)\n", p[0], p[1], p[2], p[3]);
+                         "%.17g %.17g %.17g)\n", p[0], p[1], p[2], p[3]);
     }
     f = out_create(out);
     if (!f || xyz_write_frame(f, &s, 1, NULL) != 0) {
