@@ -66,6 +66,7 @@ static const char *const boundary_names[] = {"open", "periodic", NULL};
 static const char *const init_names[] = {"random", "lattice", "xyz", NULL};
 static const char *const backend_names[] = {"auto", "cpu", "gpu", NULL};
 static const char *const precision_names[] = {"double", "mixed", "single", NULL};
+static const char *const integrator_names[] = {"nve", "langevin", "nose-hoover", NULL};
 
 /* solver.threads: 0 (the kernel's default) or a whole number of warps, up to 1024. */
 static int threads_ok(long long v)
@@ -126,6 +127,22 @@ static const cfg_row schema[] = {
      FIELD(integrator.dt), .doc = "time step"},
     {.path = "integrator.steps", .kind = K_LONG, .def = "1000", .range = ">= 0", .unit = "steps",
      FIELD(integrator.steps), .doc = "number of steps"},
+    {.path = "integrator.type", .kind = K_CHOICE, .def = "nve", .choices = integrator_names,
+     FIELD(integrator.type),
+     .doc = "nve (velocity Verlet), langevin (BAOAB) or nose-hoover (a Nose-Hoover chain)"},
+    {.path = "integrator.temperature", .kind = K_FLOAT, .range = ">= 0", .unit = "epsilon/k_B",
+     FIELD(integrator.temperature),
+     .doc = "thermostat target temperature; required with langevin and nose-hoover"},
+    {.path = "integrator.temperature_end", .kind = K_FLOAT, .range = ">= 0",
+     .unit = "epsilon/k_B", FIELD(integrator.temperature_end),
+     .doc = "target at the last step: a linear ramp from temperature; default no ramp"},
+    {.path = "integrator.gamma", .kind = K_FLOAT, .def = "1.0", .range = "> 0", .unit = "1/tau",
+     FIELD(integrator.gamma), .doc = "Langevin friction coefficient"},
+    {.path = "integrator.nh", .kind = K_GROUP, .doc = "Nose-Hoover chain settings"},
+    {.path = "integrator.nh.chain", .kind = K_INT, .def = "3", .range = "1 .. 16",
+     .unit = "thermostats", FIELD(integrator.nh.chain), .doc = "chain length M"},
+    {.path = "integrator.nh.period", .kind = K_FLOAT, .def = "0.5", .range = "> 0", .unit = "tau",
+     FIELD(integrator.nh.period), .doc = "thermostat period tau_T (masses Q_1 = N_f k T tau_T^2)"},
     {.path = "solver", .kind = K_GROUP, .doc = "how the forces are computed"},
     {.path = "solver.backend", .kind = K_CHOICE, .def = "auto", .choices = backend_names,
      FIELD(solver.backend), .doc = "auto (the GPU when there is one), cpu or gpu"},
@@ -286,6 +303,7 @@ const char *cfg_boundary_name(int b) { return enum_name(boundary_names, b); }
 const char *cfg_init_name(int t) { return enum_name(init_names, t); }
 const char *cfg_backend_name(int b) { return enum_name(backend_names, b); }
 const char *cfg_precision_name(int p) { return enum_name(precision_names, p); }
+const char *cfg_integrator_name(int t) { return enum_name(integrator_names, t); }
 
 /* ---- defaults ------------------------------------------------------------------------------ */
 
@@ -1023,6 +1041,42 @@ static void check_init_geometry(cfg_ctx *x)
                 fmt_num(R, b), fill, max_fill);
 }
 
+/* The thermostat settings against integrator.type: a thermostat needs its target; a setting
+ * of another integrator is an error (it would be silently ignored). */
+static void check_integrator(cfg_ctx *x)
+{
+    sim_config *c = x->c;
+    const int t = c->integrator.type;
+    static const char *const lv_only[] = {"integrator.gamma", NULL};
+    static const char *const nh_only[] = {"integrator.nh", "integrator.nh.chain",
+                                          "integrator.nh.period", NULL};
+    static const char *const thermo_only[] = {"integrator.temperature",
+                                              "integrator.temperature_end", NULL};
+    if (rejected(x, "integrator.type"))
+        return;
+    for (int i = 0; t != CFG_INTEG_LANGEVIN && lv_only[i]; i++)
+        if (given(x, lv_only[i]))
+            problem(x, given(x, lv_only[i]), lv_only[i],
+                    "only used with integrator.type = \"langevin\" (the type is %s)",
+                    cfg_integrator_name(t));
+    for (int i = 0; t != CFG_INTEG_NOSE_HOOVER && nh_only[i]; i++)
+        if (given(x, nh_only[i]))
+            problem(x, given(x, nh_only[i]), nh_only[i],
+                    "only used with integrator.type = \"nose-hoover\" (the type is %s)",
+                    cfg_integrator_name(t));
+    for (int i = 0; t == CFG_INTEG_NVE && thermo_only[i]; i++)
+        if (given(x, thermo_only[i]))
+            problem(x, given(x, thermo_only[i]), thermo_only[i],
+                    "only used with a thermostat (integrator.type = \"langevin\" or "
+                    "\"nose-hoover\"; the type is nve)");
+    if (t != CFG_INTEG_NVE && !given(x, "integrator.temperature") &&
+        !rejected(x, "integrator.temperature"))
+        problem(x, near_src(x, "integrator.type"), "integrator.temperature",
+                "required with integrator.type = \"%s\"", cfg_integrator_name(t));
+    if (!given(x, "integrator.temperature_end") && !rejected(x, "integrator.temperature_end"))
+        c->integrator.temperature_end = c->integrator.temperature;
+}
+
 /* Everything that involves more than one setting, after all were read. */
 static void cross_check(cfg_ctx *x)
 {
@@ -1032,6 +1086,7 @@ static void cross_check(cfg_ctx *x)
     check_box(x);
     check_init_file(x);
     check_init_geometry(x);
+    check_integrator(x);
 }
 
 /* ---- loading ------------------------------------------------------------------------------- */

@@ -24,6 +24,7 @@ enum cfg_boundary { CFG_BOUNDARY_OPEN = 0, CFG_BOUNDARY_PERIODIC = 1 };
 enum cfg_init { CFG_INIT_RANDOM = 0, CFG_INIT_LATTICE = 1, CFG_INIT_XYZ = 2 };
 enum cfg_backend { CFG_BACKEND_AUTO = 0, CFG_BACKEND_CPU = 1, CFG_BACKEND_GPU = 2 };
 enum cfg_precision { CFG_PREC_DOUBLE = 0, CFG_PREC_MIXED = 1, CFG_PREC_SINGLE = 2 };
+enum cfg_integrator { CFG_INTEG_NVE = 0, CFG_INTEG_LANGEVIN = 1, CFG_INTEG_NOSE_HOOVER = 2 };
 
 typedef struct sim_config {
     char path[CFG_PATH_MAX]; /* the config file as given on the command line */
@@ -62,6 +63,14 @@ typedef struct sim_config {
     struct {
         double dt;  /* time step [tau], > 0 */
         long steps; /* number of steps, >= 0 */
+        int type;   /* enum cfg_integrator, default nve */
+        double temperature;     /* thermostat target [epsilon/k_B]; required with a thermostat */
+        double temperature_end; /* target at the last step (linear ramp); = temperature if not given */
+        double gamma;           /* Langevin friction [1/tau], > 0 */
+        struct {
+            int chain;          /* Nose-Hoover chain length M, 1 .. 16 */
+            double period;      /* thermostat period tau_T [tau]: Q_1 = N_f k T tau_T^2 */
+        } nh;
     } integrator;
 
     struct {
@@ -103,6 +112,7 @@ const char *cfg_boundary_name(int b);
 const char *cfg_init_name(int t);
 const char *cfg_backend_name(int b);
 const char *cfg_precision_name(int p);
+const char *cfg_integrator_name(int t);
 
 /* The schema: every setting cfg_load() knows, groups included, in the order of
  * docs/config.md. Exposed so that the docs can be checked against it (tests/test_config.c)

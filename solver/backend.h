@@ -6,8 +6,11 @@
  * the configured tetrahedral map (solver.map) and the pair term through the triangular map
  * (solver.map2d), with the same tile bodies (pot.h).
  *
- * Integration is velocity Verlet with time step dt:
- *   v += (dt/2m) F;  x += dt v;  F = F(x);  v += (dt/2m) F. */
+ * advance() integrates with velocity Verlet (time step dt):
+ *   v += (dt/2m) F;  x += dt v;  F = F(x);  v += (dt/2m) F.
+ * The thermostatted integrators (integrate.h) compose their steps from the primitives at the
+ * end of backend_ops, which do the same arithmetic on both backends; random numbers are drawn
+ * on the host (GSL) and handed to ostep(), so a run does not depend on the backend's RNG. */
 #ifndef TB_BACKEND_H
 #define TB_BACKEND_H
 
@@ -42,6 +45,16 @@ typedef struct backend_ops {
     int (*fetch)(backend *b, sim_state *s);
     /* Frees everything; accepts NULL. */
     void (*destroy)(backend *b);
+    /* Primitive steps (integrate.c), each on every particle, 0 or -1:
+     * kick: v += (h/m) F;  drift: x += h v, wrapped into the box;  scale: v *= c;
+     * ostep: v = c1 v + c2 xi with xi[3n] (host memory, interleaved) uploaded by the backend;
+     * kinetic: *ke = sum m v^2 / 2, summed in an order that does not change from call to call
+     * (restarts must repeat bit for bit). None of them recomputes forces: call compute(). */
+    int (*kick)(backend *b, double h);
+    int (*drift)(backend *b, double h);
+    int (*scale)(backend *b, double c);
+    int (*ostep)(backend *b, double c1, double c2, const double *xi);
+    int (*kinetic)(backend *b, double *ke);
     /* Fills *out (zeros where not applicable); counting = 1 asks the next evaluations to
      * count slots and hits where that costs time (GPU). 0 or -1. */
     int (*info)(backend *b, backend_info *out, int counting);

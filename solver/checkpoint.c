@@ -72,6 +72,12 @@ int ckpt_write(const char *path, const sim_state *s, const ckpt_extra *x)
     bad |= put(f, s->pos, n3, &h);
     bad |= put(f, s->vel, n3, &h);
     bad |= put(f, s->force, n3, &h);
+    if (x->thermostat_len > 0) {
+        const uint64_t len = x->thermostat_len;
+        bad |= put(f, "THRM", 4, &h);
+        bad |= put(f, &len, sizeof len, &h);
+        bad |= put(f, x->thermostat, x->thermostat_len, &h);
+    }
     bad |= fwrite(&h, sizeof h, 1, f) != 1;
     bad |= fflush(f) != 0;
     bad |= fsync(fileno(f)) != 0;
@@ -98,6 +104,39 @@ static int get(FILE *f, void *p, size_t len, uint64_t *h)
     return 0;
 }
 
+/* The tagged sections between the arrays and the checksum (the last 8 bytes of the file):
+ * "THRM" into x->thermostat, others skipped (but checksummed). 0, or -1 when truncated. */
+static int read_sections(FILE *f, ckpt_extra *x, uint64_t *h)
+{
+    const long here = ftell(f);
+    long end;
+    if (here < 0 || fseek(f, 0, SEEK_END) != 0 || (end = ftell(f)) < 0 ||
+        fseek(f, here, SEEK_SET) != 0)
+        return -1;
+    end -= (long)sizeof(uint64_t);
+    while (ftell(f) < end) {
+        char tag[4];
+        uint64_t len;
+        unsigned char *buf;
+        if (get(f, tag, 4, h) != 0 || get(f, &len, sizeof len, h) != 0 ||
+            len > (uint64_t)(end - ftell(f)))
+            return -1;
+        if (!(buf = malloc(len ? (size_t)len : 1)))
+            return -1;
+        if (get(f, buf, (size_t)len, h) != 0) {
+            free(buf);
+            return -1;
+        }
+        if (memcmp(tag, "THRM", 4) == 0 && !x->thermostat) {
+            x->thermostat = buf;
+            x->thermostat_len = (size_t)len;
+        } else {
+            free(buf);
+        }
+    }
+    return ftell(f) == end ? 0 : -1;
+}
+
 int ckpt_read(const char *path, sim_state *s, ckpt_extra *x)
 {
     char m[8];
@@ -107,6 +146,8 @@ int ckpt_read(const char *path, sim_state *s, ckpt_extra *x)
     FILE *f = fopen(path, "rb");
 
     memset(s, 0, sizeof *s);
+    x->thermostat = NULL;
+    x->thermostat_len = 0;
     if (!f) {
         tb_error(path, 0, "--restart: cannot read checkpoint: %s", strerror(errno));
         return TB_EXIT_USAGE;
@@ -127,17 +168,24 @@ int ckpt_read(const char *path, sim_state *s, ckpt_extra *x)
         return -1;
     }
     n3 = 3 * (size_t)hd.n * sizeof(double);
+    x->thermostat = NULL;
+    x->thermostat_len = 0;
     if (get(f, s->species, (size_t)hd.n * TB_SPECIES_MAX, &h) != 0 ||
         get(f, s->pos, n3, &h) != 0 || get(f, s->vel, n3, &h) != 0 ||
-        get(f, s->force, n3, &h) != 0 || fread(&stored, sizeof stored, 1, f) != 1) {
+        get(f, s->force, n3, &h) != 0 || read_sections(f, x, &h) != 0 ||
+        fread(&stored, sizeof stored, 1, f) != 1) {
         fclose(f);
         sim_state_free(s);
+        free(x->thermostat);
+        x->thermostat = NULL;
         tb_error(path, 0, "--restart: checkpoint is truncated");
         return TB_EXIT_USAGE;
     }
     fclose(f);
     if (stored != h) {
         sim_state_free(s);
+        free(x->thermostat);
+        x->thermostat = NULL;
         tb_error(path, 0, "--restart: checkpoint is corrupt (checksum mismatch)");
         return TB_EXIT_USAGE;
     }

@@ -7,7 +7,9 @@
  *
  * Layout (native little-endian x86-64; an endianness marker is checked): the 8-byte magic
  * "TBCKPT01", a fixed header (ckpt_header), species [n][8], pos [3n], vel [3n], force [3n]
- * as IEEE doubles, then a 64-bit FNV-1a checksum of everything before it. Written to
+ * as IEEE doubles, then optional tagged sections, each a 4-character tag, a 64-bit length
+ * and that many bytes (today "THRM": the thermostat state, integrate.h; a reader skips tags
+ * it does not know), then a 64-bit FNV-1a checksum of everything before it. Written to
  * FILE.tmp, flushed to disk and renamed over FILE, so a crash never leaves a torn file. */
 #ifndef TB_CHECKPOINT_H
 #define TB_CHECKPOINT_H
@@ -20,6 +22,10 @@ typedef struct ckpt_extra {
     long long thermo_bytes; /* size of the thermo file at the checkpoint (-1: none) */
     long long traj_bytes;   /* size of the trajectory file at the checkpoint (-1: none) */
     double dt;              /* time step the state was integrated with [tau] */
+    /* The thermostat's state (section "THRM"): written when thermostat_len > 0; on reading,
+     * malloc'd by ckpt_read (NULL and 0 when the file has none), freed by the caller. */
+    unsigned char *thermostat;
+    size_t thermostat_len;
 } ckpt_extra;
 
 /* Writes s atomically to path. 0 or -1 (reported). */

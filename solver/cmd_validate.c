@@ -726,6 +726,54 @@ static void full_label(const sim_config *c, char *buf, size_t len)
         snprintf(buf, len, "%s", c->potential.lj.enabled ? c->solver.map2d : c->solver.map);
 }
 
+/* Virial rows of the full potential at precision p: the tensor against the reference's
+ * (max component error over the largest component, tolerance that of the forces) and, in
+ * double, the trace against -dE/ds under x -> s x, L -> s L (central difference, h = 1e-6:
+ * truncation and rounding ~1e-10 relative; tolerance 1e-7). */
+static int virial_rows(val_ctx *v, const sim_config *c, const char *map, int prec,
+                       const val_tol *t, const sim_state *s, const sim_state *got,
+                       const double *wref)
+{
+    const char *pn = cfg_precision_name(prec);
+    double num = 0.0, den = 0.0;
+    for (int k = 0; k < 6; k++) {
+        if (!(fabs(got->virial[k] - wref[k]) <= num))
+            num = fabs(got->virial[k] - wref[k]);
+        den = fmax(den, fabs(wref[k]));
+    }
+    if (add_row(v, "virial rel err", map, pn, den > 0 ? num / den : num, CMP_LE, 0, t->fmax, 0))
+        return -1;
+    if (prec != CFG_PREC_DOUBLE)
+        return 0;
+    const double h = 1e-6;
+    double e[2] = {0, 0};
+    sim_state sc, out;
+    if (make_like(s, &sc) != 0 || make_like(s, &out) != 0) {
+        sim_state_free(&sc);
+        return tb_error(NULL, 0, "validate: out of host memory");
+    }
+    for (int k = 0; k < 2; k++) {
+        const double f = 1.0 + (k ? h : -h);
+        sim_config cs = *c;
+        for (int i = 0; i < 3 * s->n; i++)
+            sc.pos[i] = s->pos[i] * f;
+        memcpy(sc.vel, s->vel, 3 * (size_t)s->n * sizeof *sc.vel);
+        sc.box = s->box * f;
+        cs.system.box = c->system.box * f;
+        if (backend_eval(v, &cs, &sc, &out) != 0) {
+            sim_state_free(&sc);
+            sim_state_free(&out);
+            return -1;
+        }
+        e[k] = out.e_pair + out.e_triplet;
+    }
+    sim_state_free(&sc);
+    sim_state_free(&out);
+    const double fd = -(e[1] - e[0]) / (2 * h);
+    const double tr = got->virial[0] + got->virial[1] + got->virial[2];
+    return add_row(v, "virial vs -dE/ds (FD)", map, pn, rel_err(tr, fd), CMP_LE, 0, 1e-7, 0);
+}
+
 static int force_checks(val_ctx *v, const sim_state *s)
 {
     const size_t n3 = 3 * (size_t)s->n;
@@ -733,7 +781,7 @@ static int force_checks(val_ctx *v, const sim_state *s)
     const int lists = uses_lists(&v->cfg), maps3 = maps_can_run(v, &c3);
     double *ref3 = calloc(n3, sizeof *ref3), *ref2 = calloc(n3, sizeof *ref2);
     double *reff = calloc(n3, sizeof *reff);
-    double e3p = 0, e3t = 0, e2p = 0, e2t = 0, efp = 0, eft = 0;
+    double e3p = 0, e3t = 0, e2p = 0, e2t = 0, efp = 0, eft = 0, wref[6];
     char label[2 * CFG_NAME_MAX + 2];
     val_system vs;
     sim_state got;
@@ -751,7 +799,7 @@ static int force_checks(val_ctx *v, const sim_state *s)
     if ((v->n2 || lists) && val_reference(&vs, ref2, &e2p, &e2t) != 0)
         goto done;
     to_val(&v->cfg, s, s->pos, &vs);
-    if (val_reference(&vs, reff, &efp, &eft) != 0)
+    if (val_reference_virial(&vs, reff, &efp, &eft, wref) != 0)
         goto done;
     full_label(&v->cfg, label, sizeof label);
     double xmax = s->box;
@@ -813,6 +861,7 @@ static int force_checks(val_ctx *v, const sim_state *s)
         c.solver.precision = p;
         if ((rc = backend_eval(v, &c, s, &got)) != 0 ||
             (rc = term_rows(v, "", label, p, &tol, &got, reff, efp + eft)) != 0 ||
+            (rc = virial_rows(v, &c, label, p, &tol, s, &got, wref)) != 0 ||
             (rc = symmetry_rows(v, &c, label, p, &tol, s, &got)) != 0)
             goto done;
     }

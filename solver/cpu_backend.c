@@ -78,6 +78,7 @@ struct backend {
     long long hits;   /* triplets within the cutoffs at the last evaluation */
     long long slots;  /* entry-pair slots (32 x 32 per tile pair) of the last evaluation */
     long long *slots_thr; /* nthreads */
+    double *w_thr;  /* 8 * nthreads: the virial xx yy zz xy xz yz per thread (and 2 unused) */
 };
 
 static void cpu_destroy(backend *b)
@@ -95,6 +96,7 @@ static void cpu_destroy(backend *b)
     free(b->acc_f);
     free(b->x_f);
     free(b->e_thr);
+    free(b->w_thr);
     free(b);
 }
 
@@ -140,6 +142,7 @@ static int cpu_create(backend **out, const sim_config *c, const sim_state *s)
     memcpy(b->s.force, s->force, n3 * sizeof *s->force);
     b->s.e_pair = s->e_pair;
     b->s.e_triplet = s->e_triplet;
+    memcpy(b->s.virial, s->virial, sizeof s->virial);
     pot_params_init(&b->pp, c);
     b->precision = c->solver.precision;
     b->edge = c->solver.tile;
@@ -166,7 +169,9 @@ static int cpu_create(backend **out, const sim_config *c, const sim_state *s)
     if (b->precision != CFG_PREC_DOUBLE)
         b->x_f = malloc(n3 * sizeof *b->x_f);
     b->e_thr = calloc(2 * (size_t)b->nthreads, sizeof *b->e_thr);
-    if ((!b->acc_f && !b->acc_d) || (b->precision != CFG_PREC_DOUBLE && !b->x_f) || !b->e_thr) {
+    b->w_thr = calloc(8 * (size_t)b->nthreads, sizeof *b->w_thr);
+    if ((!b->acc_f && !b->acc_d) || (b->precision != CFG_PREC_DOUBLE && !b->x_f) || !b->e_thr ||
+        !b->w_thr) {
         const int nthreads = b->nthreads;
         cpu_destroy(b);
         return tb_error(NULL, 0, "out of host memory for the CPU force buffers (%d threads)",
@@ -180,26 +185,28 @@ static int cpu_create(backend **out, const sim_config *c, const sim_state *s)
 static double run_triplet_tile(backend *b, int t, int I, int J, int K)
 {
     const size_t off = 3 * (size_t)b->s.n * t;
+    double *w = b->w_thr + 8 * t;
     switch (b->precision) {
     case CFG_PREC_DOUBLE:
-        return tile_triplets_dd(&b->pp.d, b->s.pos, b->s.n, b->edge, I, J, K, b->acc_d + off);
+        return tile_triplets_dd(&b->pp.d, b->s.pos, b->s.n, b->edge, I, J, K, b->acc_d + off, w);
     case CFG_PREC_MIXED:
-        return tile_triplets_fd(&b->pp.f, b->x_f, b->s.n, b->edge, I, J, K, b->acc_d + off);
+        return tile_triplets_fd(&b->pp.f, b->x_f, b->s.n, b->edge, I, J, K, b->acc_d + off, w);
     default:
-        return tile_triplets_ff(&b->pp.f, b->x_f, b->s.n, b->edge, I, J, K, b->acc_f + off);
+        return tile_triplets_ff(&b->pp.f, b->x_f, b->s.n, b->edge, I, J, K, b->acc_f + off, w);
     }
 }
 
 static double run_pair_tile(backend *b, int t, int I, int J)
 {
     const size_t off = 3 * (size_t)b->s.n * t;
+    double *w = b->w_thr + 8 * t;
     switch (b->precision) {
     case CFG_PREC_DOUBLE:
-        return tile_pairs_dd(&b->pp.d, b->s.pos, b->s.n, b->edge, I, J, b->acc_d + off);
+        return tile_pairs_dd(&b->pp.d, b->s.pos, b->s.n, b->edge, I, J, b->acc_d + off, w);
     case CFG_PREC_MIXED:
-        return tile_pairs_fd(&b->pp.f, b->x_f, b->s.n, b->edge, I, J, b->acc_d + off);
+        return tile_pairs_fd(&b->pp.f, b->x_f, b->s.n, b->edge, I, J, b->acc_d + off, w);
     default:
-        return tile_pairs_ff(&b->pp.f, b->x_f, b->s.n, b->edge, I, J, b->acc_f + off);
+        return tile_pairs_ff(&b->pp.f, b->x_f, b->s.n, b->edge, I, J, b->acc_f + off, w);
     }
 }
 
@@ -346,6 +353,7 @@ static int cpu_compute(backend *b)
     if (b->x_f)
         for (long long i = 0; i < n3; i++)
             b->x_f[i] = (float)b->s.pos[i];
+    memset(b->w_thr, 0, 8 * (size_t)b->nthreads * sizeof *b->w_thr);
 #pragma omp parallel num_threads(b->nthreads)
     {
         const int t = omp_get_thread_num(), nt = omp_get_num_threads();
@@ -372,27 +380,36 @@ static int cpu_compute(backend *b)
         }
     }
     b->s.e_triplet = b->s.e_pair = 0.0;
+    memset(b->s.virial, 0, sizeof b->s.virial);
     for (int t = 0; t < b->nthreads; t++) {
         b->s.e_triplet += b->e_thr[2 * t];
         b->s.e_pair += b->e_thr[2 * t + 1];
+        for (int c = 0; c < 6; c++)
+            b->s.virial[c] += b->w_thr[8 * t + c];
     }
     return 0;
 }
 
-/* v += (dt/2m) F */
-static void half_kick(backend *b)
+/* v += (h/m) F */
+static void kick_by(backend *b, double hdt)
 {
-    const double h = 0.5 * b->dt / b->s.mass;
+    const double h = hdt / b->s.mass;
     const long long n3 = 3LL * b->s.n;
 #pragma omp parallel for schedule(static) num_threads(b->nthreads)
     for (long long i = 0; i < n3; i++)
         b->s.vel[i] += h * b->s.force[i];
 }
 
-/* x += dt v, wrapped into [0, L) in a periodic box. */
-static void drift(backend *b)
+/* v += (dt/2m) F */
+static void half_kick(backend *b)
 {
-    const double dt = b->dt, L = b->s.box;
+    kick_by(b, 0.5 * b->dt);
+}
+
+/* x += dt v, wrapped into [0, L) in a periodic box. */
+static void drift_by(backend *b, double dt)
+{
+    const double L = b->s.box;
     const long long n3 = 3LL * b->s.n;
 #pragma omp parallel for schedule(static) num_threads(b->nthreads)
     for (long long i = 0; i < n3; i++) {
@@ -407,7 +424,7 @@ static int cpu_advance(backend *b, long nsteps)
 {
     for (long s = 0; s < nsteps; s++) {
         half_kick(b);
-        drift(b);
+        drift_by(b, b->dt);
         if (cpu_compute(b) != 0)
             return -1;
         half_kick(b);
@@ -423,8 +440,43 @@ static int cpu_fetch(backend *b, sim_state *s)
     memcpy(s->force, b->s.force, bytes);
     s->e_pair = b->s.e_pair;
     s->e_triplet = b->s.e_triplet;
-    if (b->cull)
-        memcpy(s->virial, b->vir, sizeof b->vir);
+    memcpy(s->virial, b->cull ? b->vir : b->s.virial, sizeof s->virial);
+    return 0;
+}
+
+static int cpu_kick(backend *b, double h)
+{
+    kick_by(b, h);
+    return 0;
+}
+
+static int cpu_drift(backend *b, double h)
+{
+    drift_by(b, h);
+    return 0;
+}
+
+static int cpu_scale(backend *b, double c)
+{
+    const long long n3 = 3LL * b->s.n;
+    for (long long i = 0; i < n3; i++)
+        b->s.vel[i] *= c;
+    return 0;
+}
+
+static int cpu_ostep(backend *b, double c1, double c2, const double *xi)
+{
+    const long long n3 = 3LL * b->s.n;
+    for (long long i = 0; i < n3; i++)
+        b->s.vel[i] = c1 * b->s.vel[i] + c2 * xi[i];
+    return 0;
+}
+
+/* Serial, in particle order: the GPU's kinetic kernel sums in its own fixed order, so the
+ * two backends agree to rounding, and each repeats itself bit for bit. */
+static int cpu_kinetic(backend *b, double *ke)
+{
+    *ke = sim_kinetic(&b->s);
     return 0;
 }
 
@@ -443,5 +495,6 @@ static int cpu_info(backend *b, backend_info *out, int counting)
     return 0;
 }
 
-const backend_ops cpu_backend_ops = {"cpu", cpu_create, cpu_compute, cpu_advance, cpu_fetch,
-                                     cpu_destroy, cpu_info};
+const backend_ops cpu_backend_ops = {"cpu",     cpu_create, cpu_compute, cpu_advance, cpu_fetch,
+                                     cpu_destroy, cpu_kick,  cpu_drift,   cpu_scale,   cpu_ostep,
+                                     cpu_kinetic, cpu_info};

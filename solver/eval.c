@@ -72,6 +72,15 @@ int cmd_eval(int argc, char **argv)
     fprintf(txt, "E_pot     = %.15g epsilon\n", s.e_pair + s.e_triplet);
     fprintf(txt, "E_kin     = %.15g epsilon   (T = %.6g)\n", sim_kinetic(&s), sim_temperature(&s));
     fprintf(txt, "max |F|   = %.6g epsilon/sigma\n", fmax);
+    fprintf(txt, "virial    = %.15g epsilon   (W_xx + W_yy + W_zz; tensor xx yy zz xy xz yz: %.9g %.9g "
+                 "%.9g %.9g %.9g %.9g)\n", sim_virial_trace(&s), s.virial[0], s.virial[1],
+            s.virial[2], s.virial[3], s.virial[4], s.virial[5]);
+    {
+        double p[7];
+        if (sim_pressure(&s, p) == 0)
+            fprintf(txt, "pressure  = %.15g epsilon/sigma^3   (P = (2 E_kin + W) / 3V; pxx pyy pzz "
+                         "%.17g %.17g %.17g)\n", p[0], p[1], p[2], p[3]);
+    }
     f = out_create(out);
     if (!f || xyz_write_frame(f, &s, 1, NULL) != 0) {
         rc = 1;

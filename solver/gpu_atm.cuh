@@ -20,6 +20,14 @@
  * counts iff a, b, c <= rc^2 and abc <= cutoff_triple^6. Periodic boxes use per-pair minimum images, which equal the
  * anchored triangle of triplet.h whenever the cutoff is <= L/4 (the backend requires that).
  *
+ * Virial. W = sum_m P_m (x) F_m over each triplet's images is, with the forces above,
+ * W = -2 (ga d_ij d_ij + gb d_jk d_jk + gc d_ik d_ik) (symmetric; trace 9 E without cutoff),
+ * so it too comes from the pair sums: the force threads, which see every pair twice (once
+ * from each member), add -1/2 w d (x) d per visit, six FMAs per pair and nothing per
+ * triplet. Each force thread keeps its running sum in its own slot of shared memory (no
+ * registers live across the tile loop); the block reduces the slots in a fixed order at
+ * the end and adds them like the energy.
+ *
  * Precision R = float (mixed, single) or double. Each thread sums E over one row of k in R,
  * then in double; pair sums stay in R (at most RHO terms); forces leave in R and are
  * accumulated in global memory by the mode of gpu_internal.h. */
@@ -111,6 +119,19 @@ __device__ __forceinline__ void add_energy(const gpu_args &a, int term, double e
     }
 }
 
+/* Adds a block's virial component c (0..5: xx yy zz xy xz yz), from thread 0 of the block;
+ * the pair and triplet terms add into the same tensor. */
+__device__ __forceinline__ void add_virial(const gpu_args &a, int c, double w)
+{
+    switch (a.mode) {
+    case ACC_FIXED:
+        fix_add(a.vfix + 2 * c, w);
+        break;
+    default:
+        atomicAdd(a.virial + c, w);
+    }
+}
+
 /* Sum of v over the block (all threads get it), using scratch[32] doubles of shared memory. */
 __device__ __forceinline__ double block_sum(double v, double *scratch)
 {
@@ -129,7 +150,8 @@ __device__ __forceinline__ double block_sum(double v, double *scratch)
 
 /* Shared memory of the kernel, in bytes. */
 /* Layout (in R units): positions [3][RHO][4]; ctab (c, 1/c) [RHO][RHO+2] pairs; btab
- * (b, 1/b) [RHO][RHO+1] pairs; tabA, tabC [RHO][RHO+1]; tabB [4][RHO][RHO+1]; 32 doubles. */
+ * (b, 1/b) [RHO][RHO+1] pairs; tabA, tabC [RHO][RHO+1]; tabB [4][RHO][RHO+1]; then 32
+ * doubles of scratch and the virial slots, 6 x 3 RHO doubles. */
 template <int RHO> struct atm_layout {
     static constexpr int PC = RHO + 2; /* even: (c, 1/c) of k, k+1 in one 16-byte load */
     static constexpr int PB = RHO + 2; /* likewise; rows 4 banks apart: 16-byte loads of 8
@@ -140,7 +162,7 @@ template <int RHO> struct atm_layout {
 };
 template <typename R, int RHO> __host__ __device__ constexpr int atm_smem_bytes()
 {
-    return (int)sizeof(R) * atm_layout<RHO>::END + 32 * (int)sizeof(double);
+    return (int)sizeof(R) * atm_layout<RHO>::END + (32 + 18 * RHO) * (int)sizeof(double);
 }
 
 /* Sum of g[q] over the RHO lanes of a segment for 8 values at once (a butterfly
@@ -241,7 +263,7 @@ __device__ __forceinline__ void atm_tile_rows(const gpu_args &a, const R *sx,
 template <typename R, int RHO>
 __device__ __forceinline__ void atm_tile_force(const gpu_args &a, const R *sx, const R *tabA,
                                                const R *tabB, const R *tabC, int role, int p,
-                                               R f[3])
+                                               R f[3], R vir[6])
 {
     constexpr int P = RHO + 1, BS = RHO * P; /* B partial stride */
     const auto &kc = atm_real<R>::coef(a);
@@ -267,12 +289,30 @@ __device__ __forceinline__ void atm_tile_force(const gpu_args &a, const R *sx, c
             f[0] += w * d[0];
             f[1] += w * d[1];
             f[2] += w * d[2];
+            /* virial: w d (x) d, six components (scaled by the caller) */
+            const R wd[3] = {w * d[0], w * d[1], w * d[2]};
+            vir[0] += wd[0] * d[0];
+            vir[1] += wd[1] * d[1];
+            vir[2] += wd[2] * d[2];
+            vir[3] += wd[0] * d[1];
+            vir[4] += wd[0] * d[2];
+            vir[5] += wd[1] * d[2];
         }
     }
 }
 
+/* Blocks per multiprocessor the register allocation must allow, so that each instance keeps
+ * the register budget it had before the virial epilogue was added (sm_90: float 128, 96, 96
+ * and double 168, 152, 128 registers at tiles 32, 16, 8); left free, ptxas took up to 235
+ * registers for the float tile-16 kernel, cutting its occupancy by more than half. */
+template <typename R, int RHO> struct atm_min_blocks {
+    static constexpr int value = sizeof(R) == 4 ? (RHO == 32 ? 4 : RHO == 16 ? 10 : 21)
+                                                : (RHO == 32 ? 3 : RHO == 16 ? 6 : 16);
+};
+
 template <typename R, int RHO, bool CUT>
-__global__ void __launch_bounds__(4 * RHO) atm_tiles_kernel(gpu_args a, map3d_launch L)
+__global__ void __launch_bounds__(4 * RHO, (atm_min_blocks<R, RHO>::value))
+    atm_tiles_kernel(gpu_args a, map3d_launch L)
 {
     static_assert(RHO == 8 || RHO == 16 || RHO == 32, "tile edge must be 8, 16 or 32");
     constexpr int NT = 4 * RHO, G = 32 / RHO;
@@ -287,6 +327,7 @@ __global__ void __launch_bounds__(4 * RHO) atm_tiles_kernel(gpu_args a, map3d_la
     R *tabC = sm + LY::TC;          /* [RHO][P]: C_ik, i-major */
     R *tabB = sm + LY::TB;          /* [4][RHO][P]: B_jk partial per i-subset, j-major */
     double *scratch = (double *)(sm + LY::END);
+    double *svir = scratch + 32;    /* [6][3 RHO]: running virial of each force thread */
 
     const int tid = threadIdx.x, lane = tid & 31, warp = tid >> 5;
     const int jl = lane % RHO, s = warp * G + lane / RHO;
@@ -296,6 +337,9 @@ __global__ void __launch_bounds__(4 * RHO) atm_tiles_kernel(gpu_args a, map3d_la
 
     if (!map3d_dispatch_first(a.map_id, &L, blockIdx.x, blockIdx.y, blockIdx.z, &cur))
         return; /* the whole block leaves together */
+    if (tid < 3 * RHO)
+        for (int c = 0; c < 6; c++)
+            svir[c * 3 * RHO + tid] = 0.0; /* each slot is read and written by its thread only */
     do {
         const int I0 = cur.I * RHO, J0 = cur.J * RHO, K0 = cur.K * RHO;
         const bool full = cur.I < cur.J && cur.J < cur.K && K0 + RHO <= a.n;
@@ -352,12 +396,15 @@ __global__ void __launch_bounds__(4 * RHO) atm_tiles_kernel(gpu_args a, map3d_la
         if (tid < 3 * RHO) {
             const int role = tid / RHO, p = tid % RHO;
             const int g = (role == 0 ? I0 : role == 1 ? J0 : K0) + p;
-            R f[3] = {0, 0, 0};
-            atm_tile_force<R, RHO>(a, sx, tabA, tabB, tabC, role, p, f);
+            R f[3] = {0, 0, 0}, vir[6] = {0, 0, 0, 0, 0, 0};
+            atm_tile_force<R, RHO>(a, sx, tabA, tabB, tabC, role, p, f, vir);
             if (g < a.n) {
                 /* F = 2 (3 nu / 8) f, the pair sums having been kept without that factor */
                 const double scale = 0.75 * (double)kc.nu;
                 add_force(a, g, scale * (double)f[0], scale * (double)f[1], scale * (double)f[2]);
+                /* W = -2 (3 nu/8) sum_pairs w d d, each pair seen twice: -scale/2 per visit */
+                for (int c = 0; c < 6; c++)
+                    svir[c * 3 * RHO + tid] += -0.5 * scale * (double)vir[c];
             }
         }
     } while (map3d_dispatch_next(a.map_id, &L, &cur));
@@ -365,6 +412,11 @@ __global__ void __launch_bounds__(4 * RHO) atm_tiles_kernel(gpu_args a, map3d_la
     const double e = block_sum(e_thread, scratch);
     if (tid == 0)
         add_energy(a, 0, (double)kc.nu * e);
+    for (int c = 0; c < 6; c++) {
+        const double w = block_sum(tid < 3 * RHO ? svir[c * 3 * RHO + tid] : 0.0, scratch);
+        if (tid == 0)
+            add_virial(a, c, w);
+    }
 }
 
 /* Host side: launch every launch of a plan; kernel attributes; occupancy. */

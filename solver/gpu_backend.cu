@@ -41,6 +41,10 @@ struct backend {
     unsigned long long *d_fix;
     double *d_energy;
     unsigned long long *d_efix;
+    double *d_virial;              /* [6] */
+    double *d_xi;                  /* [3n] noise of ostep(), allocated at its first call */
+    double *d_ke;                  /* [1] kinetic() result */
+    unsigned long long *d_vfix;    /* [12] */
     gpu_args args;
     cudaStream_t st;
     int threads;     /* for the small kernels */
@@ -50,6 +54,7 @@ struct backend {
     gpu_nbr *nb;
     double nbr_radius; /* list radius R [sigma] */
     double e_given[2]; /* triplet, pair energies of the state given to create() */
+    double w_given[6]; /* and its virial */
 };
 
 static const char *gpu_why = "";
@@ -130,6 +135,77 @@ __global__ void kick_kernel(tb_double4 *vel, const tb_double4 *force, int n, dou
     vel[i] = v;
 }
 
+/* x += h v, wrapped into [0, L) when periodic (the arithmetic of kick_drift_kernel); float
+ * copy of x. */
+__global__ void drift_kernel(tb_double4 *pos, const tb_double4 *vel, float4 *posf, int n, double h,
+                             double box)
+{
+    const int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i >= n)
+        return;
+    tb_double4 x = pos[i];
+    const tb_double4 v = vel[i];
+    x.x += h * v.x;
+    x.y += h * v.y;
+    x.z += h * v.z;
+    if (box > 0.0) {
+        x.x -= box * floor(x.x / box);
+        x.y -= box * floor(x.y / box);
+        x.z -= box * floor(x.z / box);
+    }
+    pos[i] = x;
+    if (posf)
+        posf[i] = make_float4((float)x.x, (float)x.y, (float)x.z, 0.0f);
+}
+
+__global__ void scale_kernel(tb_double4 *vel, int n, double c)
+{
+    const int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i >= n)
+        return;
+    tb_double4 v = vel[i];
+    v.x *= c;
+    v.y *= c;
+    v.z *= c;
+    vel[i] = v;
+}
+
+/* v = c1 v + c2 xi, xi interleaved [3n] (the host's layout). */
+__global__ void ostep_kernel(tb_double4 *vel, const double *xi, int n, double c1, double c2)
+{
+    const int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i >= n)
+        return;
+    tb_double4 v = vel[i];
+    v.x = c1 * v.x + c2 * xi[3 * i];
+    v.y = c1 * v.y + c2 * xi[3 * i + 1];
+    v.z = c1 * v.z + c2 * xi[3 * i + 2];
+    vel[i] = v;
+}
+
+/* sum |v|^2 by one block of KE_THREADS threads: strided partial sums, then a tree in shared
+ * memory; the order is fixed, so the result repeats bit for bit. */
+#define KE_THREADS 256
+__global__ void __launch_bounds__(KE_THREADS) kinetic_kernel(const tb_double4 *vel, int n,
+                                                             double *out)
+{
+    __shared__ double part[KE_THREADS];
+    double sum = 0.0;
+    for (int i = threadIdx.x; i < n; i += KE_THREADS) {
+        const tb_double4 v = vel[i];
+        sum += v.x * v.x + v.y * v.y + v.z * v.z;
+    }
+    part[threadIdx.x] = sum;
+    __syncthreads();
+    for (int w = KE_THREADS / 2; w > 0; w >>= 1) {
+        if ((int)threadIdx.x < w)
+            part[threadIdx.x] += part[threadIdx.x + w];
+        __syncthreads();
+    }
+    if (threadIdx.x == 0)
+        *out = part[0];
+}
+
 __device__ __forceinline__ double fix_value(const unsigned long long *hl)
 {
     return (double)(long long)hl[0] / TB_FIX_HI + (double)(long long)hl[1] / (TB_FIX_HI * TB_FIX_LO);
@@ -176,6 +252,10 @@ static void gpu_destroy(backend *b)
     cudaFree(b->d_energy);
     cudaFree(b->d_efix);
     gpu_nbr_destroy(b->nb);
+    cudaFree(b->d_virial);
+    cudaFree(b->d_xi);
+    cudaFree(b->d_ke);
+    cudaFree(b->d_vfix);
     if (b->st)
         cudaStreamDestroy(b->st);
     map3d_plan_free(&b->p3);
@@ -273,6 +353,8 @@ static int gpu_alloc(backend *b)
     CUDA_CHECK(cudaMalloc(&b->d_posf, n * sizeof(float4)));
     CUDA_CHECK(cudaMalloc(&b->d_energy, 2 * sizeof(double)));
     CUDA_CHECK(cudaMalloc(&b->d_efix, 4 * sizeof(unsigned long long)));
+    CUDA_CHECK(cudaMalloc(&b->d_virial, 6 * sizeof(double)));
+    CUDA_CHECK(cudaMalloc(&b->d_vfix, 12 * sizeof(unsigned long long)));
     CUDA_CHECK(cudaMemset(b->d_pos, 0, n * sizeof(tb_double4)));
     CUDA_CHECK(cudaMemset(b->d_vel, 0, n * sizeof(tb_double4)));
     CUDA_CHECK(cudaMemset(b->d_force, 0, n * sizeof(tb_double4)));
@@ -295,6 +377,8 @@ static int gpu_alloc(backend *b)
     b->args.fix = b->d_fix;
     b->args.energy = b->d_energy;
     b->args.efix = b->d_efix;
+    b->args.virial = b->d_virial;
+    b->args.vfix = b->d_vfix;
     return 0;
 }
 
@@ -359,6 +443,7 @@ static int gpu_create(backend **out, const sim_config *c, const sim_state *s)
     /* energies of the given state, for a restart that does not recompute forces */
     b->e_given[0] = s->e_triplet;
     b->e_given[1] = s->e_pair;
+    memcpy(b->w_given, s->virial, sizeof b->w_given);
     CUDA_CHECK(cudaStreamSynchronize(b->st));
     *out = b;
     return 0;
@@ -371,12 +456,14 @@ static int gpu_forces(backend *b)
     const size_t n = (size_t)b->n;
     b->computed = 1;
     CUDA_CHECK(cudaMemsetAsync(b->d_energy, 0, 2 * sizeof(double), b->st));
+    CUDA_CHECK(cudaMemsetAsync(b->d_virial, 0, 6 * sizeof(double), b->st));
     switch (b->args.mode) {
     case ACC_DOUBLE: CUDA_CHECK(cudaMemsetAsync(b->d_acc, 0, 4 * n * sizeof(double), b->st)); break;
     case ACC_FLOAT: CUDA_CHECK(cudaMemsetAsync(b->d_acc_f, 0, 4 * n * sizeof(float), b->st)); break;
     default:
         CUDA_CHECK(cudaMemsetAsync(b->d_fix, 0, 8 * n * sizeof(unsigned long long), b->st));
         CUDA_CHECK(cudaMemsetAsync(b->d_efix, 0, 4 * sizeof(unsigned long long), b->st));
+        CUDA_CHECK(cudaMemsetAsync(b->d_vfix, 0, 12 * sizeof(unsigned long long), b->st));
     }
     if (b->cull) {
         if (gpu_nbr_forces(b->nb, &b->args, &b->pp, b->dbl, b->stats, b->st) != 0)
@@ -432,15 +519,22 @@ static int gpu_fetch(backend *b, sim_state *s)
         CUDA_CHECK(cudaStreamSynchronize(b->st));
         s->e_triplet = b->e_given[0];
         s->e_pair = b->e_given[1];
+        memcpy(s->virial, b->w_given, sizeof s->virial);
     } else if (b->args.mode == ACC_FIXED) {
-        unsigned long long ef[4];
+        unsigned long long ef[4], vf[12];
         CUDA_CHECK(cudaMemcpyAsync(ef, b->d_efix, sizeof ef, cudaMemcpyDeviceToHost, b->st));
+        CUDA_CHECK(cudaMemcpyAsync(vf, b->d_vfix, sizeof vf, cudaMemcpyDeviceToHost, b->st));
         CUDA_CHECK(cudaStreamSynchronize(b->st));
         s->e_triplet = (double)(long long)ef[0] / TB_FIX_HI + (double)(long long)ef[1] / (TB_FIX_HI * TB_FIX_LO);
         s->e_pair = (double)(long long)ef[2] / TB_FIX_HI + (double)(long long)ef[3] / (TB_FIX_HI * TB_FIX_LO);
+        for (int c = 0; c < 6; c++)
+            s->virial[c] = (double)(long long)vf[2 * c] / TB_FIX_HI +
+                           (double)(long long)vf[2 * c + 1] / (TB_FIX_HI * TB_FIX_LO);
     } else {
         double e[2];
         CUDA_CHECK(cudaMemcpyAsync(e, b->d_energy, sizeof e, cudaMemcpyDeviceToHost, b->st));
+        CUDA_CHECK(cudaMemcpyAsync(s->virial, b->d_virial, 6 * sizeof(double),
+                                   cudaMemcpyDeviceToHost, b->st));
         CUDA_CHECK(cudaStreamSynchronize(b->st));
         s->e_triplet = e[0];
         s->e_pair = e[1];
@@ -468,5 +562,56 @@ static int gpu_info(backend *b, backend_info *out, int counting)
     return 0;
 }
 
-const backend_ops gpu_backend_ops = {"gpu", gpu_create, gpu_compute, gpu_advance, gpu_fetch,
-                                     gpu_destroy, gpu_info};
+static int gpu_kick(backend *b, double h)
+{
+    kick_kernel<<<blocks_for(b->n, b->threads), b->threads, 0, b->st>>>(b->d_vel, b->d_force, b->n,
+                                                                         h / b->mass);
+    TB_LAUNCH_CHECK("kick_kernel");
+    return 0;
+}
+
+static int gpu_drift(backend *b, double h)
+{
+    drift_kernel<<<blocks_for(b->n, b->threads), b->threads, 0, b->st>>>(
+        b->d_pos, b->d_vel, b->dbl ? NULL : b->d_posf, b->n, h, b->box);
+    TB_LAUNCH_CHECK("drift_kernel");
+    return 0;
+}
+
+static int gpu_scale(backend *b, double c)
+{
+    scale_kernel<<<blocks_for(b->n, b->threads), b->threads, 0, b->st>>>(b->d_vel, b->n, c);
+    TB_LAUNCH_CHECK("scale_kernel");
+    return 0;
+}
+
+static int gpu_ostep(backend *b, double c1, double c2, const double *xi)
+{
+    const size_t bytes = 3 * (size_t)b->n * sizeof(double);
+    if (!b->d_xi)
+        CUDA_CHECK(cudaMalloc(&b->d_xi, bytes));
+    /* pageable host memory: the copy is complete (xi reusable) when the call returns */
+    CUDA_CHECK(cudaMemcpyAsync(b->d_xi, xi, bytes, cudaMemcpyHostToDevice, b->st));
+    CUDA_CHECK(cudaStreamSynchronize(b->st));
+    ostep_kernel<<<blocks_for(b->n, b->threads), b->threads, 0, b->st>>>(b->d_vel, b->d_xi, b->n,
+                                                                          c1, c2);
+    TB_LAUNCH_CHECK("ostep_kernel");
+    return 0;
+}
+
+static int gpu_kinetic(backend *b, double *ke)
+{
+    double v2 = 0.0;
+    if (!b->d_ke)
+        CUDA_CHECK(cudaMalloc(&b->d_ke, sizeof(double)));
+    kinetic_kernel<<<1, KE_THREADS, 0, b->st>>>(b->d_vel, b->n, b->d_ke);
+    TB_LAUNCH_CHECK("kinetic_kernel");
+    CUDA_CHECK(cudaMemcpyAsync(&v2, b->d_ke, sizeof v2, cudaMemcpyDeviceToHost, b->st));
+    CUDA_CHECK(cudaStreamSynchronize(b->st));
+    *ke = 0.5 * b->mass * v2;
+    return 0;
+}
+
+const backend_ops gpu_backend_ops = {"gpu",       gpu_create, gpu_compute, gpu_advance, gpu_fetch,
+                                     gpu_destroy, gpu_kick,   gpu_drift,   gpu_scale,   gpu_ostep,
+                                     gpu_kinetic, gpu_info};

@@ -44,6 +44,8 @@ typedef struct gpu_args {
     unsigned long long *fix; /* [8n]: x hi, x lo, y hi, y lo, z hi, z lo, unused, unused */
     double *energy;      /* [2]: triplet, pair (ACC_DOUBLE, ACC_FLOAT) */
     unsigned long long *efix; /* [4]: triplet hi, lo, pair hi, lo (ACC_FIXED) */
+    double *virial;      /* [6]: W xx yy zz xy xz yz, both terms (ACC_DOUBLE, ACC_FLOAT) */
+    unsigned long long *vfix; /* [12]: the same as hi, lo pairs (ACC_FIXED) */
 } gpu_args;
 
 /* The triplet term through every launch of plan p, tile edge rho in {8, 16, 32}, float

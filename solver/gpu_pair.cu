@@ -5,7 +5,9 @@
  * the block stages both tiles in shared memory; in a first pass thread t sums the forces on
  * particle i = I*rho + t from every j of tile J, in a second on particle j = J*rho + t from
  * every i of tile I (each pair is computed twice rather than summed with atomics), through
- * the shared body pair_accumulate (triplet.h). One atomic per particle and component. */
+ * the shared body pair_accumulate (triplet.h). One atomic per particle and component.
+ * Virial: the first pass, which sees each pair once from its lower index i, adds
+ * d_ij (x) F_j (F_j the pair's force on j), six FMAs per pair; a block reduction at the end. */
 #include "check.h"
 #include "gpu_atm.cuh"
 
@@ -33,7 +35,7 @@ __global__ void pair_tiles_kernel(gpu_args a, map2d_launch L, int rho)
     __shared__ double scratch[32];
     const auto &kc = atm_real<R>::coef(a);
     map2d_cursor cur;
-    double e_thread = 0.0;
+    double e_thread = 0.0, w_thread[6] = {0, 0, 0, 0, 0, 0};
     if (!map2d_dispatch_first(a.map_id, &L, blockIdx.x, blockIdx.y, &cur))
         return;
     const int I0 = cur.I * rho, J0 = cur.J * rho;
@@ -51,7 +53,7 @@ __global__ void pair_tiles_kernel(gpu_args a, map2d_launch L, int rho)
             if (me >= a.n)
                 continue;
             const R *xm = sx + 3 * (pass * rho + p);
-            R f[3] = {0, 0, 0}, e = 0;
+            R f[3] = {0, 0, 0}, e = 0, w[6] = {0, 0, 0, 0, 0, 0};
             for (int q = 0; q < rho; q++) {
                 const int other = (pass == 0 ? J0 : I0) + q;
                 /* the pair (lower, higher) once: i < j < n */
@@ -63,15 +65,29 @@ __global__ void pair_tiles_kernel(gpu_args a, map2d_launch L, int rho)
                 atm_real<R>::mic(kc, d);
                 const R r2 = d[0] * d[0] + d[1] * d[1] + d[2] * d[2];
                 const R ep = pair_real<R>::acc(kc, d, r2, f, fo);
-                if (pass == 0)
+                if (pass == 0) { /* me = i, other = j, d = d_ij, fo = F_j */
                     e += ep;
+                    w[0] += d[0] * fo[0];
+                    w[1] += d[1] * fo[1];
+                    w[2] += d[2] * fo[2];
+                    w[3] += d[0] * fo[1];
+                    w[4] += d[0] * fo[2];
+                    w[5] += d[1] * fo[2];
+                }
             }
             add_force(a, me, (double)f[0], (double)f[1], (double)f[2]);
             e_thread += (double)e;
+            for (int c = 0; c < 6; c++)
+                w_thread[c] += (double)w[c];
         }
     const double e = block_sum(e_thread, scratch);
     if (threadIdx.x == 0)
         add_energy(a, 1, e);
+    for (int c = 0; c < 6; c++) {
+        const double wc = block_sum(w_thread[c], scratch);
+        if (threadIdx.x == 0)
+            add_virial(a, c, wc);
+    }
 }
 
 template <typename R> static int pair_launch_t(const gpu_args *a, const map2d_plan *p, int rho,

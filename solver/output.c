@@ -57,22 +57,28 @@ int out_close(FILE *f, const char *path)
 
 int thermo_header(FILE *f, const char *path)
 {
-    if (fprintf(f, "step,time,kinetic,pair,triplet,total,drift,temperature\n") < 0)
+    if (fprintf(f, "step,time,kinetic,pair,triplet,total,drift,temperature,virial,pressure,pxx,"
+                   "pyy,pzz,conserved\n") < 0)
         return tb_error(path, 0, "write error: %s", strerror(errno));
     return 0;
 }
 
 double sim_drift(const sim_state *s)
 {
-    const double e = sim_kinetic(s) + s->e_pair + s->e_triplet;
+    const double e = sim_conserved(s);
     return s->e0 != 0.0 ? (e - s->e0) / fabs(s->e0) : e - s->e0;
 }
 
 int thermo_row(FILE *f, const char *path, const sim_state *s)
 {
     const double ke = sim_kinetic(s), epot = s->e_pair + s->e_triplet;
-    if (fprintf(f, "%ld,%.10g,%.15g,%.15g,%.15g,%.15g,%.6e,%.10g\n", s->step, s->time, ke,
-                s->e_pair, s->e_triplet, ke + epot, sim_drift(s), sim_temperature(s)) < 0)
+    double p[7];
+    char press[128] = ",,,";
+    if (sim_pressure(s, p) == 0)
+        snprintf(press, sizeof press, "%.15g,%.15g,%.15g,%.15g", p[0], p[1], p[2], p[3]);
+    if (fprintf(f, "%ld,%.10g,%.15g,%.15g,%.15g,%.15g,%.6e,%.10g,%.15g,%s,%.15g\n", s->step,
+                s->time, ke, s->e_pair, s->e_triplet, ke + epot, sim_drift(s), sim_temperature(s),
+                sim_virial_trace(s), press, sim_conserved(s)) < 0)
         return tb_error(path, 0, "write error: %s", strerror(errno));
     return 0;
 }

@@ -3,8 +3,10 @@
  * An output path that already exists is never overwritten: out_backup() renames it to
  * PATH.~1~ (or the next free PATH.~k~, GNU numbered-backup style) first and says so.
  * Thermo CSV columns, in reduced LJ units:
- *   step, time [tau], kinetic, pair, triplet, total [epsilon], drift = (E - E0)/|E0|,
- *   temperature [epsilon/k_B]. */
+ *   step, time [tau], kinetic, pair, triplet, total [epsilon], drift = (H - H0)/|H0| of the
+ *   conserved quantity H (the total energy under nve), temperature [epsilon/k_B],
+ *   virial = W_xx + W_yy + W_zz [epsilon], pressure, pxx, pyy, pzz [epsilon/sigma^3] (empty
+ *   fields with open boundaries, which have no volume), conserved = H [epsilon]. */
 #ifndef TB_OUTPUT_H
 #define TB_OUTPUT_H
 
@@ -26,7 +28,8 @@ int out_close(FILE *f, const char *path);
 int thermo_header(FILE *f, const char *path);
 int thermo_row(FILE *f, const char *path, const sim_state *s);
 
-/* Relative energy drift (E - E0)/|E0| (E - E0 when E0 = 0). */
+/* Relative drift (H - H0)/|H0| of the conserved quantity H = sim_conserved(s), H0 = s->e0
+ * (H - H0 when H0 = 0); under nve H is the total energy. */
 double sim_drift(const sim_state *s);
 
 TB_END_DECLS

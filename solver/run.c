@@ -23,15 +23,18 @@
 #include "checkpoint.h"
 #include "cli.h"
 #include "init.h"
+#include "integrate.h"
 #include "output.h"
 #include "xyz.h"
 
 static const char run_help[] =
     "usage: tribody run CONFIG [--set PATH=VALUE ...] [--restart FILE]\n"
     "\n"
-    "Integrates the system of CONFIG (a libconfig file, see docs/config.md) with velocity\n"
-    "Verlet for integrator.steps steps, writing:\n"
-    "  output.thermo      CSV: step,time,kinetic,pair,triplet,total,drift,temperature\n"
+    "Integrates the system of CONFIG (a libconfig file, see docs/config.md) for\n"
+    "integrator.steps steps with integrator.type: nve (velocity Verlet), langevin (BAOAB)\n"
+    "or nose-hoover (a Nose-Hoover chain), writing:\n"
+    "  output.thermo      CSV: step,time,kinetic,pair,triplet,total,drift,temperature,\n"
+    "                     virial,pressure,pxx,pyy,pzz (periodic only),conserved\n"
     "  output.trajectory  extended XYZ frames (ASE, OVITO)\n"
     "  output.checkpoint  exact binary state, also at the end and on Ctrl-C / SIGTERM\n"
     "Existing outputs are kept as NAME.~1~, NAME.~2~, ... never overwritten.\n"
@@ -71,6 +74,7 @@ typedef struct run_ctx {
     sim_state s;
     const backend_ops *ops;
     backend *b;
+    integ *g;          /* the integrator (integrate.h) */
     FILE *thermo, *traj;
     int progress;      /* stderr is a terminal */
     double t0;         /* wall clock at the start of stepping */
@@ -141,10 +145,15 @@ static int open_outputs(run_ctx *r, const ckpt_extra *x)
 static int save_checkpoint(run_ctx *r, const char *path)
 {
     ckpt_extra x;
+    int rc;
     x.thermo_bytes = file_bytes(r->thermo);
     x.traj_bytes = file_bytes(r->traj);
     x.dt = r->cfg.integrator.dt;
-    return ckpt_write(path, &r->s, &x);
+    if (integ_save(r->g, &x.thermostat, &x.thermostat_len) != 0)
+        return -1;
+    rc = ckpt_write(path, &r->s, &x);
+    free(x.thermostat);
+    return rc;
 }
 
 static int write_outputs(run_ctx *r, int thermo, int traj)
@@ -216,8 +225,9 @@ static int integrate(run_ctx *r)
                 chunk = cap;
         }
         const double t = now_seconds();
-        if (r->ops->advance(r->b, chunk) != 0)
+        if (integ_advance(r->g, r->ops, r->b, r->s.step, chunk) != 0)
             return -1;
+        r->s.e_bath = integ_bath(r->g);
         sec_per_step = (now_seconds() - t) / (double)chunk;
         r->s.step += chunk;
         r->s.time = (double)r->s.step * c->integrator.dt;
@@ -287,6 +297,10 @@ static void summary(const run_ctx *r, double wall)
     printf("  step %ld, time %.6g tau: E = %.12g epsilon (kinetic %.9g, pair %.9g, triplet %.9g)\n",
            r->s.step, r->s.time, sim_kinetic(&r->s) + r->s.e_pair + r->s.e_triplet,
            sim_kinetic(&r->s), r->s.e_pair, r->s.e_triplet);
+    if (c->integrator.type != CFG_INTEG_NVE)
+        printf("  %s at T = %.6g: conserved H = %.12g epsilon (bath %.9g)\n",
+               cfg_integrator_name(c->integrator.type), integ_target(r->g, r->s.step - 1),
+               sim_conserved(&r->s), r->s.e_bath);
     if (in.cull)
         printf("  energy drift (E - E0)/|E0| = %.3e, T = %.6g, %.3g us per step and particle; "
                "neighbour lists built %lld times (%.1f entries per particle)\n", sim_drift(&r->s),
@@ -305,6 +319,7 @@ static int finish(run_ctx *r, int rc)
         rc = 1;
     if (r->ops && r->b)
         r->ops->destroy(r->b);
+    integ_destroy(r->g);
     sim_state_free(&r->s);
     return rc;
 }
@@ -326,14 +341,22 @@ int cmd_run(int argc, char **argv)
     if ((rc = cfg_load(&r->cfg, r->args.config, r->args.n_set, r->args.sets)) != 0)
         return rc;
     if (r->args.restart) {
-        if ((rc = ckpt_read(r->args.restart, &r->s, &x)) != 0 || (rc = check_restart(r)) != 0)
+        rc = ckpt_read(r->args.restart, &r->s, &x);
+        if (rc == 0 && (rc = check_restart(r)) == 0 &&
+            (rc = integ_create(&r->g, &r->cfg, &r->s)) == 0) {
+            rc = integ_restore(r->g, x.thermostat, x.thermostat_len, r->args.restart);
+            r->s.e_bath = integ_bath(r->g);
+        }
+        free(x.thermostat);
+        if (rc != 0)
             return finish(r, rc < 0 ? 1 : rc);
         if (r->s.step >= r->cfg.integrator.steps) {
             tb_notice("checkpoint %s is at step %ld >= integrator.steps = %ld: nothing to do",
                       r->args.restart, r->s.step, r->cfg.integrator.steps);
             return finish(r, 0);
         }
-    } else if ((rc = sim_init(&r->s, &r->cfg)) != 0) {
+    } else if ((rc = sim_init(&r->s, &r->cfg)) != 0 ||
+               (rc = integ_create(&r->g, &r->cfg, &r->s)) != 0) {
         return finish(r, rc < 0 ? 1 : rc);
     }
     if ((rc = backend_select(&r->cfg, &r->ops)) != 0)
@@ -347,7 +370,7 @@ int cmd_run(int argc, char **argv)
     if (!r->args.restart) {
         if (r->ops->compute(r->b) != 0 || r->ops->fetch(r->b, &r->s) != 0)
             return finish(r, 1);
-        r->s.e0 = sim_kinetic(&r->s) + r->s.e_pair + r->s.e_triplet;
+        r->s.e0 = sim_conserved(&r->s);
         if (write_outputs(r, r->thermo != NULL, r->traj != NULL) != 0)
             return finish(r, 1);
     }

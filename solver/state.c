@@ -52,3 +52,34 @@ double sim_temperature(const sim_state *s)
 {
     return 2.0 * sim_kinetic(s) / sim_dof(s);
 }
+
+double sim_virial_trace(const sim_state *s)
+{
+    return s->virial[0] + s->virial[1] + s->virial[2];
+}
+
+int sim_pressure(const sim_state *s, double p[7])
+{
+    double mvv[6] = {0, 0, 0, 0, 0, 0};
+    if (!(s->box > 0.0))
+        return -1;
+    for (int i = 0; i < s->n; i++) {
+        const double *v = s->vel + 3 * i;
+        mvv[0] += v[0] * v[0];
+        mvv[1] += v[1] * v[1];
+        mvv[2] += v[2] * v[2];
+        mvv[3] += v[0] * v[1];
+        mvv[4] += v[0] * v[2];
+        mvv[5] += v[1] * v[2];
+    }
+    const double iv = 1.0 / (s->box * s->box * s->box);
+    for (int c = 0; c < 6; c++)
+        p[1 + c] = (s->mass * mvv[c] + s->virial[c]) * iv;
+    p[0] = (p[1] + p[2] + p[3]) / 3.0;
+    return 0;
+}
+
+double sim_conserved(const sim_state *s)
+{
+    return sim_kinetic(s) + s->e_pair + s->e_triplet + s->e_bath;
+}

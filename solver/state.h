@@ -28,6 +28,9 @@ typedef struct sim_state {
      * together, in the order xx yy zz xy xz yz [epsilon]; filled by the backends' fetch()
      * with the energies. Pressure P = (N k T + (W_xx + W_yy + W_zz)/3) / V. */
     double virial[6];
+    /* Energy term of the thermostat [epsilon] (integrate.h): K + U + e_bath is the quantity
+     * the integrator conserves (0 for nve: the total energy). */
+    double e_bath;
 } sim_state;
 
 /* Allocates the arrays of n particles (zeroed, species "Ar"); returns 0 or -1. */
@@ -41,6 +44,16 @@ double sim_kinetic(const sim_state *s);
 int sim_dof(const sim_state *s);
 /* Instantaneous temperature 2 KE / (dof k_B) [epsilon/k_B]. */
 double sim_temperature(const sim_state *s);
+/* Trace of the virial W_xx + W_yy + W_zz [epsilon]. */
+double sim_virial_trace(const sim_state *s);
+/* Pressure of a periodic box, as LAMMPS's compute pressure: the tensor
+ *   P_ab = (sum_i m v_i,a v_i,b + W_ab) / V,   V = L^3,
+ * and P = (P_xx + P_yy + P_zz) / 3 = (2 K + tr W) / (3 V) [epsilon/sigma^3]. Writes P, P_xx,
+ * P_yy, P_zz, P_xy, P_xz, P_yz into p[7] and returns 0; returns -1 (p untouched) for open
+ * boundaries, which have no volume. */
+int sim_pressure(const sim_state *s, double p[7]);
+/* The conserved quantity of the integrator, K + e_pair + e_triplet + e_bath [epsilon]. */
+double sim_conserved(const sim_state *s);
 
 TB_END_DECLS
 

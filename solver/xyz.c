@@ -379,6 +379,15 @@ int xyz_write_frame(FILE *f, const sim_state *s, int with_forces, const char *ex
                 with_forces ? ":forces:R:3" : "", s->time, s->step, s->e_pair + s->e_triplet,
                 s->box > 0 ? "T T T" : "F F F") < 0)
         goto fail;
+    if (s->box > 0) {
+        /* ASE's stress: the configurational part -W/V, 3x3 row-major (ASE adds the kinetic
+         * part itself with get_stress(include_ideal_gas=True)) */
+        const double *w = s->virial, iv = -1.0 / (s->box * s->box * s->box);
+        if (fprintf(f, " stress=\"%.17g %.17g %.17g %.17g %.17g %.17g %.17g %.17g %.17g\"",
+                    w[0] * iv, w[3] * iv, w[4] * iv, w[3] * iv, w[1] * iv, w[5] * iv, w[4] * iv,
+                    w[5] * iv, w[2] * iv) < 0)
+            goto fail;
+    }
     if (extra && *extra && fprintf(f, " %s", extra) < 0)
         goto fail;
     if (fputc('\n', f) == EOF)

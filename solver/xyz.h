@@ -27,7 +27,9 @@ TB_BEGIN_DECLS
 int xyz_read(const char *path, const char *setting, int n_expected, sim_state *s, int *has_vel);
 
 /* Writes one frame of s: species, positions, velocities and (with_forces) forces, with
- * Time, step, energy (total potential, epsilon) and the box in the comment line. extra,
+ * Time, step, energy (total potential, epsilon) and the box in the comment line; periodic
+ * frames also carry stress="..." (nine values, row-major), ASE's stress convention for the
+ * configurational part: sigma_ab = -W_ab / V [epsilon/sigma^3] (s->virial). extra,
  * when not NULL, is appended to the comment line (key=value pairs). Returns 0 or -1. */
 int xyz_write_frame(FILE *f, const sim_state *s, int with_forces, const char *extra);
 

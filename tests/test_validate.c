@@ -94,9 +94,10 @@ static void test_pass(void)
 {
     const char *d = tb_test_fresh_dir(top, "pass");
     const int m3 = n_maps3d();
-    /* Per precision: 3 rows per 3D map, 3 for lambda2d, 6 for the full potential; then 16
-     * trajectory rows (3 GSL, 6 errors, 4 orders, 3 energy). */
-    const int want = 3 * (3 * m3 + 3 + 6) + 16;
+    /* Per precision: 3 rows per 3D map, 3 for lambda2d, 6 for the full potential, 1 virial
+     * (plus its finite difference in double); then 16 trajectory rows (3 GSL, 6 errors,
+     * 4 orders, 3 energy). */
+    const int want = 3 * (3 * m3 + 3 + 6 + 1) + 1 + 16;
     char text[128];
     int rc;
     tb_test_write_file(d, "sim.cfg", small_cfg);

@@ -118,6 +118,23 @@ static double val_lj(double eps, double sigma, double r, double *dedr)
 
 int val_reference(const val_system *s, double *force, double *e_pair, double *e_triplet)
 {
+    return val_reference_virial(s, force, e_pair, e_triplet, NULL);
+}
+
+/* W_ab += p_a f_b over the six components xx yy zz xy xz yz. */
+static void val_outer_add(double *w, const double p[3], const double f[3])
+{
+    w[0] += p[0] * f[0];
+    w[1] += p[1] * f[1];
+    w[2] += p[2] * f[2];
+    w[3] += p[0] * f[1];
+    w[4] += p[0] * f[2];
+    w[5] += p[1] * f[2];
+}
+
+int val_reference_virial(const val_system *s, double *force, double *e_pair, double *e_triplet,
+                         double *virial)
+{
     const int n = s->n;
     const int atm = s->nu != 0.0 && n >= 3;
     const int lj = s->lj && n >= 2;
@@ -135,10 +152,12 @@ int val_reference(const val_system *s, double *force, double *e_pair, double *e_
     double *ep = calloc((size_t)(n > 0 ? n : 1), sizeof *ep); /* pair energy anchored at i */
     double *et = calloc((size_t)(n > 0 ? n : 1), sizeof *et); /* triplet energy anchored at i */
     double *ft = force ? calloc(n3 * (size_t)nthreads, sizeof *ft) : NULL;
-    if (!ep || !et || (force && !ft)) {
+    double *wv = virial ? calloc(6 * (size_t)(n > 0 ? n : 1), sizeof *wv) : NULL; /* per i */
+    if (!ep || !et || (force && !ft) || (virial && !wv)) {
         free(ep);
         free(et);
         free(ft);
+        free(wv);
         fprintf(stderr, "tribody: validate: out of host memory for %d particles\n", n);
         return -1;
     }
@@ -153,6 +172,7 @@ int val_reference(const val_system *s, double *force, double *e_pair, double *e_
 #pragma omp for schedule(dynamic)
         for (int i = 0; i < n; i++) {
             double sum_p = 0.0, sum_t = 0.0;
+            double *w = wv ? wv + 6 * (size_t)i : NULL;
             for (int j = i + 1; j < n; j++) {
                 double dij[3];
                 val_sep(s, i, j, dij);
@@ -161,13 +181,17 @@ int val_reference(const val_system *s, double *force, double *e_pair, double *e_
                     double dedr;
                     const double r = sqrt(r2_ij);
                     sum_p += val_lj(s->eps, s->sigma, r, &dedr) - lj_shift;
+                    double fj[3];
+                    for (int x = 0; x < 3; x++)
+                        fj[x] = -dedr * dij[x] / r;
                     if (f) {
                         for (int x = 0; x < 3; x++) {
-                            const double fj = -dedr * dij[x] / r;
-                            f[3 * j + x] += fj;
-                            f[3 * i + x] -= fj;
+                            f[3 * j + x] += fj[x];
+                            f[3 * i + x] -= fj[x];
                         }
                     }
+                    if (w) /* r_i (x) F_i + r_j (x) F_j = d_ij (x) F_j */
+                        val_outer_add(w, dij, fj);
                 }
                 if (!atm || !(r2_ij <= atm_rc2))
                     continue; /* every triplet i<j<k with this side is out */
@@ -185,7 +209,10 @@ int val_reference(const val_system *s, double *force, double *e_pair, double *e_
                             s->atm_cutoff_triple * s->atm_cutoff_triple * s->atm_cutoff_triple)
                         continue;
                     memset(fl, 0, sizeof fl);
-                    sum_t += val_atm_triangle(s->nu, (const double(*)[3])p, f ? fl : NULL);
+                    sum_t += val_atm_triangle(s->nu, (const double(*)[3])p, f || w ? fl : NULL);
+                    if (w) /* sum_m P_m (x) F_m with P_0 = 0 */
+                        for (int m = 1; m < 3; m++)
+                            val_outer_add(w, p[m], fl[m]);
                     if (f) {
                         for (int x = 0; x < 3; x++) {
                             f[3 * i + x] += fl[0][x];
@@ -217,8 +244,16 @@ int val_reference(const val_system *s, double *force, double *e_pair, double *e_
             force[m] = sum;
         }
     }
+    if (virial) {
+        for (int c = 0; c < 6; c++)
+            virial[c] = 0.0;
+        for (int i = 0; i < n; i++)
+            for (int c = 0; c < 6; c++)
+                virial[c] += wv[6 * (size_t)i + c];
+    }
     free(ep);
     free(et);
     free(ft);
+    free(wv);
     return 0;
 }

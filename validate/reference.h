@@ -33,4 +33,12 @@ typedef struct val_system {
  * particle (3n doubles). Returns 0, or -1 on allocation failure. */
 int val_reference(const val_system *s, double *force, double *e_pair, double *e_triplet);
 
+/* val_reference, and when virial != NULL also the virial tensor of both terms,
+ * W_ab = sum over pairs and triplets of sum_m P_m,a F_m,b with P_m the positions of the
+ * interacting images relative to the lowest index (d_ij, d_ik), in the order xx yy zz xy xz
+ * yz [epsilon]. For an open cluster this is sum_i r_i,a F_i,b; the pressure of a periodic
+ * box is P = (2 K + W_xx + W_yy + W_zz) / (3 V). Summed per i in order (thread-independent). */
+int val_reference_virial(const val_system *s, double *force, double *e_pair, double *e_triplet,
+                         double *virial);
+
 #endif
