@@ -30,6 +30,7 @@
 #include "check.h"
 #include "gpu.h"
 #include "init.h"
+#include "nbr.h"
 #include "state.h"
 
 static const char liquid_help[] =
@@ -42,7 +43,10 @@ static const char liquid_help[] =
     "within the cutoff per second and the fraction of launched entry-pair slots holding one.\n"
     "  --steps K       timed MD steps per point (default 20)\n"
     "  --repeat R      timed force evaluations per point (default 5)\n"
-    "  --cpu           the CPU backend even when a GPU is present\n";
+    "  --cpu           the CPU backend even when a GPU is present\n"
+    "  --alternatives  also count, on the host, the slots the rejected alternative would launch:\n"
+    "                  tile triplets of rho = 8, 16, 32 particles in Morton order whose bounding\n"
+    "                  boxes are pairwise within rc + skin (docs/gpu.md, cutoff systems)\n";
 
 static double now_s(void)
 {
@@ -109,16 +113,118 @@ static void liquid_config(sim_config *c)
     c->solver.skin = 0.3;
 }
 
+/* ---- the alternative the lists were chosen over ------------------------------------------ */
+
+/* Interleaves the low 10 bits of x, y, z (Morton order). */
+static unsigned long long morton3(unsigned x, unsigned y, unsigned z)
+{
+    unsigned long long m = 0;
+    for (int b = 0; b < 10; b++)
+        m |= ((unsigned long long)(x >> b & 1) << (3 * b)) |
+             ((unsigned long long)(y >> b & 1) << (3 * b + 1)) |
+             ((unsigned long long)(z >> b & 1) << (3 * b + 2));
+    return m;
+}
+
+typedef struct mkey {
+    unsigned long long key;
+    int i;
+} mkey;
+
+static int cmp_mkey(const void *a, const void *b)
+{
+    const unsigned long long x = ((const mkey *)a)->key, y = ((const mkey *)b)->key;
+    return (x > y) - (x < y);
+}
+
+/* Tile triplets I <= J <= K of rho particles consecutive in Morton order (1024 cells a side),
+ * launched when the three tiles' bounding boxes (minimum image) are pairwise within rc + skin:
+ * the triplet slots they hold (the faces counted exactly, as a kernel masks them). This is the
+ * enumeration issue 9 proposed, either through per-anchor triangles or a compacted table. */
+static double tile_alternative(const sim_state *s, int rho, double R)
+{
+    const int n = s->n, nb = (n + rho - 1) / rho;
+    const double L = s->box;
+    mkey *k = malloc((size_t)n * sizeof *k);
+    double(*lo)[3] = malloc((size_t)nb * sizeof *lo), (*hi)[3] = malloc((size_t)nb * sizeof *hi);
+    int *cnt = calloc((size_t)nb, sizeof *cnt), **nl = calloc((size_t)nb, sizeof *nl);
+    unsigned char *adj = calloc((size_t)nb * (size_t)nb, 1);
+    double slots = -1.0;
+    if (!k || !lo || !hi || !cnt || !nl || !adj)
+        goto done;
+    for (int i = 0; i < n; i++) {
+        unsigned c[3];
+        for (int d = 0; d < 3; d++)
+            c[d] = (unsigned)(s->pos[3 * i + d] / L * 1024.0) & 1023u;
+        k[i].key = morton3(c[0], c[1], c[2]);
+        k[i].i = i;
+    }
+    qsort(k, (size_t)n, sizeof *k, cmp_mkey);
+    for (int t = 0; t < nb; t++) { /* boxes, unwrapped around each tile's first particle */
+        const double *r0 = s->pos + 3 * k[t * rho].i;
+        for (int d = 0; d < 3; d++) {
+            lo[t][d] = 1e300;
+            hi[t][d] = -1e300;
+        }
+        for (int p = t * rho; p < (t + 1) * rho && p < n; p++)
+            for (int d = 0; d < 3; d++) {
+                const double v = r0[d] + nbr_mic(s->pos[3 * k[p].i + d] - r0[d], L);
+                lo[t][d] = fmin(lo[t][d], v);
+                hi[t][d] = fmax(hi[t][d], v);
+            }
+    }
+    for (int a = 0; a < nb; a++) {
+        nl[a] = malloc((size_t)nb * sizeof **nl);
+        if (!nl[a])
+            goto done;
+        for (int b = a; b < nb; b++) {
+            double g2 = 0.0;
+            for (int d = 0; d < 3; d++) {
+                const double dc = fabs(nbr_mic(0.5 * (lo[b][d] + hi[b][d]) - 0.5 * (lo[a][d] + hi[a][d]), L));
+                const double g = dc - 0.5 * (hi[a][d] - lo[a][d]) - 0.5 * (hi[b][d] - lo[b][d]);
+                g2 += g > 0 ? g * g : 0.0;
+            }
+            if (g2 <= R * R) {
+                nl[a][cnt[a]++] = b;
+                adj[(size_t)a * nb + b] = adj[(size_t)b * nb + a] = 1;
+            }
+        }
+    }
+    slots = 0.0;
+    for (int a = 0; a < nb; a++)
+        for (int p = 0; p < cnt[a]; p++)
+            for (int q = p; q < cnt[a]; q++) {
+                const int J = nl[a][p], K = nl[a][q];
+                if (!adj[(size_t)J * nb + K])
+                    continue;
+                slots += a < J && J < K ? (double)rho * rho * rho
+                         : a == J && J == K ? rho * (rho - 1.0) * (rho - 2.0) / 6.0
+                                            : rho * rho * (rho - 1.0) / 2.0;
+            }
+done:
+    if (nl)
+        for (int a = 0; a < nb; a++)
+            free(nl[a]);
+    free(nl);
+    free(k);
+    free(lo);
+    free(hi);
+    free(cnt);
+    free(adj);
+    return slots;
+}
+
 typedef struct liquid_row {
     int n;
     const char *prec, *backend;
     double step_ms, force_ms, hits, slots, entries;
     long long builds;
+    double alt[3]; /* tile-triplet slots at rho = 8, 16, 32 (0: not measured) */
 } liquid_row;
 
 /* One point; 0, or nonzero (reported). */
 static int liquid_point(const sim_config *base, const backend_ops *ops, int n, int prec,
-                        int steps, int repeat, liquid_row *row)
+                        int steps, int repeat, int alt, liquid_row *row)
 {
     sim_config c = *base;
     sim_state s;
@@ -149,6 +255,11 @@ static int liquid_point(const sim_config *base, const backend_ops *ops, int n, i
     const double step = (now_s() - t0) / steps;
     if (rc == 0)
         rc = ops->info(b, &in2, 0);
+    if (rc == 0 && alt) {
+        const double R = fmax(c.potential.atm.cutoff, c.potential.lj.cutoff) + c.solver.skin;
+        for (int q = 0; q < 3; q++)
+            row->alt[q] = tile_alternative(&s, 8 << q, R);
+    }
     if (rc == 0) {
         row->n = n;
         row->prec = cfg_precision_name(prec);
@@ -169,7 +280,7 @@ done:
 int bench_liquid(int argc, char **argv)
 {
     sim_config c;
-    int ns[16], n_n = 0, precs[3], n_p = 0, steps = 20, repeat = 5, cpu = 0, n_set = 0;
+    int ns[16], n_n = 0, precs[3], n_p = 0, steps = 20, repeat = 5, cpu = 0, n_set = 0, alt = 0;
     const char *cfg = NULL, *csv = NULL;
     char *sets[64];
     for (int i = 1; i < argc; i++) {
@@ -182,6 +293,10 @@ int bench_liquid(int argc, char **argv)
         }
         if (!strcmp(a, "--cpu")) {
             cpu = 1;
+            continue;
+        }
+        if (!strcmp(a, "--alternatives")) {
+            alt = 1;
             continue;
         }
         if (a[0] != '-') {
@@ -262,7 +377,7 @@ int bench_liquid(int argc, char **argv)
         for (int k = 0; k < n_n; k++) {
             liquid_row r;
             memset(&r, 0, sizeof r);
-            if (liquid_point(&c, ops, ns[k], precs[p], steps, repeat, &r) != 0) {
+            if (liquid_point(&c, ops, ns[k], precs[p], steps, repeat, alt && p == 0, &r) != 0) {
                 failed = 1;
                 continue;
             }
@@ -270,6 +385,11 @@ int bench_liquid(int argc, char **argv)
             printf("%9d %-7s %10.3f %12.4f %10.3f %14.4g %12.4g %8.2f%% %9.1f %4lld/%d\n", r.n,
                    r.prec, r.step_ms, us, r.force_ms, r.hits, rate,
                    r.slots > 0 ? 100.0 * r.hits / r.slots : 0.0, r.entries / r.n, r.builds, steps);
+            if (r.alt[0] > 0)
+                printf("          alternative, tile triplets of rho particles in Morton order, boxes "
+                       "within rc + skin: triplets in slots rho 8: %.2f%%, rho 16: %.2f%%, rho 32: "
+                       "%.2f%% (lists: %.2f%%)\n", 100.0 * r.hits / r.alt[0], 100.0 * r.hits / r.alt[1],
+                       100.0 * r.hits / r.alt[2], r.slots > 0 ? 100.0 * r.hits / r.slots : 0.0);
             fflush(stdout);
             if (f)
                 fprintf(f, "%d,%s,%s,%.6g,%.6g,%.6g,%.6g,%.6g,%.6g,%.4g,%lld,%d\n", r.n, r.prec,

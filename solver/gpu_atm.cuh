@@ -160,9 +160,9 @@ template <int RHO> struct atm_layout {
     static constexpr int X = 0, C = X + 3 * RHO * 4, B = C + 2 * RHO * PC, A = B + 2 * RHO * PB,
                          TC = A + RHO * P, TB = TC + RHO * P, END = TB + 4 * RHO * P;
 };
-template <typename R, int RHO> __host__ __device__ constexpr int atm_smem_bytes()
+template <typename R, int RHO, bool VIR> __host__ __device__ constexpr int atm_smem_bytes()
 {
-    return (int)sizeof(R) * atm_layout<RHO>::END + (32 + 18 * RHO) * (int)sizeof(double);
+    return (int)sizeof(R) * atm_layout<RHO>::END + (32 + (VIR ? 18 * RHO : 0)) * (int)sizeof(double);
 }
 
 /* Sum of g[q] over the RHO lanes of a segment for 8 values at once (a butterfly
@@ -260,7 +260,7 @@ __device__ __forceinline__ void atm_tile_rows(const gpu_args &a, const R *sx,
  * with d = mic(x_partner - x_me), every pair sum w adds w d (the signs of triplet.h work out
  * to + for all three roles). role 0: i (partners j via A_ij, k via C_ik); role 1: j (i via
  * A_ij, k via B_jk); role 2: k (j via B_jk, i via C_ik). B_jk is the sum of 4 partials. */
-template <typename R, int RHO>
+template <typename R, int RHO, bool VIR>
 __device__ __forceinline__ void atm_tile_force(const gpu_args &a, const R *sx, const R *tabA,
                                                const R *tabB, const R *tabC, int role, int p,
                                                R f[3], R vir[6])
@@ -289,14 +289,15 @@ __device__ __forceinline__ void atm_tile_force(const gpu_args &a, const R *sx, c
             f[0] += w * d[0];
             f[1] += w * d[1];
             f[2] += w * d[2];
-            /* virial: w d (x) d, six components (scaled by the caller) */
-            const R wd[3] = {w * d[0], w * d[1], w * d[2]};
-            vir[0] += wd[0] * d[0];
-            vir[1] += wd[1] * d[1];
-            vir[2] += wd[2] * d[2];
-            vir[3] += wd[0] * d[1];
-            vir[4] += wd[0] * d[2];
-            vir[5] += wd[1] * d[2];
+            if (VIR) { /* virial: w d (x) d, six components (scaled by the caller) */
+                const R wd[3] = {w * d[0], w * d[1], w * d[2]};
+                vir[0] += wd[0] * d[0];
+                vir[1] += wd[1] * d[1];
+                vir[2] += wd[2] * d[2];
+                vir[3] += wd[0] * d[1];
+                vir[4] += wd[0] * d[2];
+                vir[5] += wd[1] * d[2];
+            }
         }
     }
 }
@@ -310,8 +311,11 @@ template <typename R, int RHO> struct atm_min_blocks {
                                                 : (RHO == 32 ? 3 : RHO == 16 ? 6 : 16);
 };
 
-template <typename R, int RHO, bool CUT>
-__global__ void __launch_bounds__(4 * RHO, (atm_min_blocks<R, RHO>::value))
+/* VIR: the instance that also sums the virial (the evaluations whose virial is asked for,
+ * backend.h virial_next); the others are the kernel as it was before the virial, at full
+ * speed (the virial epilogue costs ~10 % at tile 32). */
+template <typename R, int RHO, bool CUT, bool VIR>
+__global__ void __launch_bounds__(4 * RHO, (VIR ? atm_min_blocks<R, RHO>::value : 1))
     atm_tiles_kernel(gpu_args a, map3d_launch L)
 {
     static_assert(RHO == 8 || RHO == 16 || RHO == 32, "tile edge must be 8, 16 or 32");
@@ -337,7 +341,7 @@ __global__ void __launch_bounds__(4 * RHO, (atm_min_blocks<R, RHO>::value))
 
     if (!map3d_dispatch_first(a.map_id, &L, blockIdx.x, blockIdx.y, blockIdx.z, &cur))
         return; /* the whole block leaves together */
-    if (tid < 3 * RHO)
+    if (VIR && tid < 3 * RHO)
         for (int c = 0; c < 6; c++)
             svir[c * 3 * RHO + tid] = 0.0; /* each slot is read and written by its thread only */
     do {
@@ -397,14 +401,15 @@ __global__ void __launch_bounds__(4 * RHO, (atm_min_blocks<R, RHO>::value))
             const int role = tid / RHO, p = tid % RHO;
             const int g = (role == 0 ? I0 : role == 1 ? J0 : K0) + p;
             R f[3] = {0, 0, 0}, vir[6] = {0, 0, 0, 0, 0, 0};
-            atm_tile_force<R, RHO>(a, sx, tabA, tabB, tabC, role, p, f, vir);
+            atm_tile_force<R, RHO, VIR>(a, sx, tabA, tabB, tabC, role, p, f, vir);
             if (g < a.n) {
                 /* F = 2 (3 nu / 8) f, the pair sums having been kept without that factor */
                 const double scale = 0.75 * (double)kc.nu;
                 add_force(a, g, scale * (double)f[0], scale * (double)f[1], scale * (double)f[2]);
                 /* W = -2 (3 nu/8) sum_pairs w d d, each pair seen twice: -scale/2 per visit */
-                for (int c = 0; c < 6; c++)
-                    svir[c * 3 * RHO + tid] += -0.5 * scale * (double)vir[c];
+                if (VIR)
+                    for (int c = 0; c < 6; c++)
+                        svir[c * 3 * RHO + tid] += -0.5 * scale * (double)vir[c];
             }
         }
     } while (map3d_dispatch_next(a.map_id, &L, &cur));
@@ -412,55 +417,90 @@ __global__ void __launch_bounds__(4 * RHO, (atm_min_blocks<R, RHO>::value))
     const double e = block_sum(e_thread, scratch);
     if (tid == 0)
         add_energy(a, 0, (double)kc.nu * e);
-    for (int c = 0; c < 6; c++) {
-        const double w = block_sum(tid < 3 * RHO ? svir[c * 3 * RHO + tid] : 0.0, scratch);
-        if (tid == 0)
-            add_virial(a, c, w);
-    }
+    if (VIR)
+        for (int c = 0; c < 6; c++) {
+            const double w = block_sum(tid < 3 * RHO ? svir[c * 3 * RHO + tid] : 0.0, scratch);
+            if (tid == 0)
+                add_virial(a, c, w);
+        }
 }
 
 /* Host side: launch every launch of a plan; kernel attributes; occupancy. */
-template <typename R, int RHO, bool CUT>
+template <typename R, int RHO, bool CUT, bool VIR>
 static int atm_launch_t(const gpu_args *a, const map3d_plan *p, cudaStream_t st)
 {
-    const int smem = atm_smem_bytes<R, RHO>();
+    const int smem = atm_smem_bytes<R, RHO, VIR>();
     for (int l = 0; l < p->n_launch; l++) {
         const map3d_launch &L = p->launch[l];
         if (L.gx == 0 || L.gy == 0 || L.gz == 0)
             continue;
-        atm_tiles_kernel<R, RHO, CUT><<<dim3(L.gx, L.gy, L.gz), 4 * RHO, smem, st>>>(*a, L);
+        atm_tiles_kernel<R, RHO, CUT, VIR><<<dim3(L.gx, L.gy, L.gz), 4 * RHO, smem, st>>>(*a, L);
         TB_LAUNCH_CHECK("atm_tiles_kernel");
     }
     return 0;
 }
 
-template <typename R, int RHO, bool CUT> static int atm_setup_t(void)
+template <typename R, int RHO, bool CUT, bool VIR> static int atm_setup_t(void)
 {
-    CUDA_CHECK(cudaFuncSetAttribute(atm_tiles_kernel<R, RHO, CUT>,
+    CUDA_CHECK(cudaFuncSetAttribute(atm_tiles_kernel<R, RHO, CUT, VIR>,
                                     cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                    atm_smem_bytes<R, RHO>()));
+                                    atm_smem_bytes<R, RHO, VIR>()));
     return 0;
 }
 
-template <typename R, int RHO, bool CUT> static int atm_occupancy_t(void)
+template <typename R, int RHO, bool CUT, bool VIR> static int atm_occupancy_t(void)
 {
     int nb = 0;
-    if (cudaOccupancyMaxActiveBlocksPerMultiprocessor(&nb, atm_tiles_kernel<R, RHO, CUT>, 4 * RHO,
-                                                      atm_smem_bytes<R, RHO>()) != cudaSuccess)
+    if (cudaOccupancyMaxActiveBlocksPerMultiprocessor(&nb, atm_tiles_kernel<R, RHO, CUT, VIR>,
+                                                      4 * RHO, atm_smem_bytes<R, RHO, VIR>()) !=
+        cudaSuccess)
         return 1;
     return nb > 0 ? nb : 1;
 }
 
-/* Every (RHO, CUT) instance of precision R: CALL<R, rho, cut> ARGS, or -1 for another rho. */
-#define TB_ATM_SWITCH(R, rho, cut, CALL, ARGS)                                             \
-    switch ((rho) * 2 + ((cut) ? 1 : 0)) {                                                 \
-    case 16: return CALL<R, 8, false> ARGS;                                                \
-    case 17: return CALL<R, 8, true> ARGS;                                                 \
-    case 32: return CALL<R, 16, false> ARGS;                                               \
-    case 33: return CALL<R, 16, true> ARGS;                                                \
-    case 64: return CALL<R, 32, false> ARGS;                                               \
-    case 65: return CALL<R, 32, true> ARGS;                                                \
+/* Every (RHO, flags) instance of precision R, flags = GPU_ATM_CUT | GPU_ATM_VIRIAL bits:
+ * CALL<R, rho, cut, vir> ARGS, or -1 for another rho. */
+#define TB_ATM_SWITCH(R, rho, flags, CALL, ARGS)                                           \
+    switch ((rho) * 4 + ((flags) & 3)) {                                                   \
+    case 32: return CALL<R, 8, false, false> ARGS;                                         \
+    case 33: return CALL<R, 8, true, false> ARGS;                                          \
+    case 34: return CALL<R, 8, false, true> ARGS;                                          \
+    case 35: return CALL<R, 8, true, true> ARGS;                                           \
+    case 64: return CALL<R, 16, false, false> ARGS;                                        \
+    case 65: return CALL<R, 16, true, false> ARGS;                                         \
+    case 66: return CALL<R, 16, false, true> ARGS;                                         \
+    case 67: return CALL<R, 16, true, true> ARGS;                                          \
+    case 128: return CALL<R, 32, false, false> ARGS;                                       \
+    case 129: return CALL<R, 32, true, false> ARGS;                                        \
+    case 130: return CALL<R, 32, false, true> ARGS;                                        \
+    case 131: return CALL<R, 32, true, true> ARGS;                                         \
     default: return -1;                                                                    \
     }
+
+/* Sets the shared-memory attribute of every instance of precision R; 0 or -1. */
+template <typename R> static int atm_setup_all(void)
+{
+    int rc = 0;
+    for (int rho = 8; rho <= 32; rho *= 2)
+        for (int flags = 0; flags < 4; flags++) {
+            int r = 0;
+            switch (rho * 4 + flags) {
+            case 32: r = atm_setup_t<R, 8, false, false>(); break;
+            case 33: r = atm_setup_t<R, 8, true, false>(); break;
+            case 34: r = atm_setup_t<R, 8, false, true>(); break;
+            case 35: r = atm_setup_t<R, 8, true, true>(); break;
+            case 64: r = atm_setup_t<R, 16, false, false>(); break;
+            case 65: r = atm_setup_t<R, 16, true, false>(); break;
+            case 66: r = atm_setup_t<R, 16, false, true>(); break;
+            case 67: r = atm_setup_t<R, 16, true, true>(); break;
+            case 128: r = atm_setup_t<R, 32, false, false>(); break;
+            case 129: r = atm_setup_t<R, 32, true, false>(); break;
+            case 130: r = atm_setup_t<R, 32, false, true>(); break;
+            default: r = atm_setup_t<R, 32, true, true>(); break;
+            }
+            rc |= r;
+        }
+    return rc;
+}
 
 #endif

@@ -51,6 +51,8 @@ struct backend {
     int computed;    /* forces computed on the device since create() */
     int cull;        /* the neighbour-list path (nbr.h) */
     int stats;       /* count slots and hits (bench) */
+    long vir_countdown; /* virial_next: evaluations until the one that sums the virial; 0: all */
+    int vir_valid;   /* the last evaluation summed the virial */
     gpu_nbr *nb;
     double nbr_radius; /* list radius R [sigma] */
     double e_given[2]; /* triplet, pair energies of the state given to create() */
@@ -453,6 +455,11 @@ static int gpu_create(backend **out, const sim_config *c, const sim_state *s)
 
 static int gpu_forces(backend *b)
 {
+    int vir = 1;
+    if (b->vir_countdown > 0)
+        vir = --b->vir_countdown == 0;
+    b->vir_valid = vir;
+    const int flags = (b->cut ? GPU_ATM_CUT : 0) | (vir ? GPU_ATM_VIRIAL : 0);
     const size_t n = (size_t)b->n;
     b->computed = 1;
     CUDA_CHECK(cudaMemsetAsync(b->d_energy, 0, 2 * sizeof(double), b->st));
@@ -470,8 +477,8 @@ static int gpu_forces(backend *b)
             return -1;
     } else if (b->pp.atm_on) {
         b->args.map_id = map3d_index(b->m3);
-        if ((b->dbl ? gpu_atm_launch_d(&b->args, &b->p3, b->rho, b->cut, b->st)
-                    : gpu_atm_launch_f(&b->args, &b->p3, b->rho, b->cut, b->st)) != 0)
+        if ((b->dbl ? gpu_atm_launch_d(&b->args, &b->p3, b->rho, flags, b->st)
+                    : gpu_atm_launch_f(&b->args, &b->p3, b->rho, flags, b->st)) != 0)
             return -1;
     }
     if (!b->cull && b->pp.lj_on) {
@@ -512,6 +519,13 @@ static int gpu_advance(backend *b, long nsteps)
 
 static int gpu_fetch(backend *b, sim_state *s)
 {
+    if (b->computed && !b->vir_valid && !b->cull && b->pp.atm_on) {
+        /* the last evaluation skipped the virial (virial_next): evaluate again with it, at
+         * the same positions (the same forces; bitwise so in deterministic mode) */
+        b->vir_countdown = 0;
+        if (gpu_forces(b) != 0)
+            return -1;
+    }
     if (download3(s->pos, b->d_pos, b->n, b->st) != 0 || download3(s->vel, b->d_vel, b->n, b->st) != 0 ||
         download3(s->force, b->d_force, b->n, b->st) != 0)
         return -1;
@@ -541,6 +555,12 @@ static int gpu_fetch(backend *b, sim_state *s)
     }
     if (b->cull && b->computed && gpu_nbr_virial(b->nb, b->args.mode == ACC_FIXED, s->virial, b->st) != 0)
         return -1;
+    return 0;
+}
+
+static int gpu_virial_next(backend *b, long k)
+{
+    b->vir_countdown = k > 0 ? k : 0;
     return 0;
 }
 
@@ -614,4 +634,4 @@ static int gpu_kinetic(backend *b, double *ke)
 
 const backend_ops gpu_backend_ops = {"gpu",       gpu_create, gpu_compute, gpu_advance, gpu_fetch,
                                      gpu_destroy, gpu_kick,   gpu_drift,   gpu_scale,   gpu_ostep,
-                                     gpu_kinetic, gpu_info};
+                                     gpu_kinetic, gpu_info, gpu_virial_next};

@@ -51,11 +51,13 @@ typedef struct gpu_args {
 /* The triplet term through every launch of plan p, tile edge rho in {8, 16, 32}, float
  * (_f: mixed, single) or double (_d) arithmetic, with or without cutoff: 0, or -1 (reported;
  * also for another rho). Threads per block: 4 rho. */
-int gpu_atm_launch_f(const gpu_args *a, const map3d_plan *p, int rho, int cut, cudaStream_t s);
-int gpu_atm_launch_d(const gpu_args *a, const map3d_plan *p, int rho, int cut, cudaStream_t s);
+#define GPU_ATM_CUT 1    /* flags: the cutoff tests */
+#define GPU_ATM_VIRIAL 2 /* flags: also sum the virial */
+int gpu_atm_launch_f(const gpu_args *a, const map3d_plan *p, int rho, int flags, cudaStream_t s);
+int gpu_atm_launch_d(const gpu_args *a, const map3d_plan *p, int rho, int flags, cudaStream_t s);
 /* Blocks of the kernel that fit on one multiprocessor (for persistent maps). */
-int gpu_atm_occupancy_f(int rho, int cut);
-int gpu_atm_occupancy_d(int rho, int cut);
+int gpu_atm_occupancy_f(int rho, int flags);
+int gpu_atm_occupancy_d(int rho, int flags);
 /* Raises the kernels' shared-memory limits where they need more than 48 KB; 0 or -1. */
 int gpu_atm_setup_f(void);
 int gpu_atm_setup_d(void);

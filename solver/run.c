@@ -225,7 +225,8 @@ static int integrate(run_ctx *r)
                 chunk = cap;
         }
         const double t = now_seconds();
-        if (integ_advance(r->g, r->ops, r->b, r->s.step, chunk) != 0)
+        if (r->ops->virial_next(r->b, chunk) != 0 || /* only the chunk's last step needs it */
+            integ_advance(r->g, r->ops, r->b, r->s.step, chunk) != 0)
             return -1;
         r->s.e_bath = integ_bath(r->g);
         sec_per_step = (now_seconds() - t) / (double)chunk;
