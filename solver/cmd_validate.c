@@ -51,6 +51,7 @@
 #include "nbr_list.h"
 #include "output.h"
 #include "pot_params.h"
+#include "validate_thermo.h"
 
 static const char validate_help[] =
     "usage: tribody validate CONFIG [--n N] [--time T] [--maps LIST] [--precisions LIST]\n"
@@ -112,7 +113,7 @@ static const val_tol val_tols[3] = {
 #define VAL_GSL_DRIFT 1e-10 /* GSL run's energy drift */
 #define VAL_VV_DRIFT 1e-4   /* velocity Verlet's energy drift at dt */
 
-enum { CMP_LE, CMP_GE, CMP_IN };
+enum { CMP_LE = VAL_CMP_LE, CMP_GE = VAL_CMP_GE, CMP_IN = VAL_CMP_IN };
 enum { V_PASS, V_FAIL, V_SKIP };
 
 typedef struct val_row {
@@ -151,6 +152,16 @@ typedef struct val_ctx {
     val_row *rows;
     int n_rows, cap_rows;
 } val_ctx;
+
+static int add_row(val_ctx *v, const char *check, const char *map, const char *prec,
+                   double measured, int cmp, double lo, double hi, int skip);
+
+/* add_row for validate_thermo.c */
+static int row_cb(void *ctx, const char *check, const char *map, const char *prec,
+                  double measured, int cmp, double lo, double hi, int skip)
+{
+    return add_row((val_ctx *)ctx, check, map, prec, measured, cmp, lo, hi, skip);
+}
 
 static double now_s(void)
 {
@@ -1185,6 +1196,13 @@ int cmd_validate(int argc, char **argv)
     if ((rc = force_checks(v, &sf)) != 0 || (rc = traj_checks(v, &st, nsteps)) != 0) {
         rc = rc == TB_EXIT_USAGE ? rc : 1;
         goto done;
+    }
+    {
+        const sim_config ct = cfg_traj(&v->cfg);
+        if ((rc = val_thermostat_checks(v->ops, &ct, &st, row_cb, v)) != 0) {
+            rc = rc == TB_EXIT_USAGE ? rc : 1;
+            goto done;
+        }
     }
     int failed = 0, skipped = 0;
     for (int i = 0; i < v->n_rows; i++) {

@@ -96,8 +96,8 @@ static void test_pass(void)
     const int m3 = n_maps3d();
     /* Per precision: 3 rows per 3D map, 3 for lambda2d, 6 for the full potential, 1 virial
      * (plus its finite difference in double); then 16 trajectory rows (3 GSL, 6 errors,
-     * 4 orders, 3 energy). */
-    const int want = 3 * (3 * m3 + 3 + 6 + 1) + 1 + 16;
+     * 4 orders, 3 energy) and 5 thermostat rows (2 Langevin, 3 Nose-Hoover). */
+    const int want = 3 * (3 * m3 + 3 + 6 + 1) + 1 + 16 + 5;
     char text[128];
     int rc;
     tb_test_write_file(d, "sim.cfg", small_cfg);
@@ -114,6 +114,8 @@ static void test_pass(void)
     gsl_test(rows(d, "VV position order", "PASS") != 2 || rows(d, "VV velocity order", "PASS") != 2,
              "VV orders of convergence pass");
     gsl_test(rows(d, "rotation+translation", "PASS") != 6, "rotation+translation rows pass");
+    gsl_test(rows(d, "langevin", "PASS") != 2 || rows(d, "nose-hoover", "PASS") != 3,
+             "Langevin temperature and Nose-Hoover conservation rows pass");
     char *out = tb_test_read_file(d, "out.txt", NULL);
     gsl_test(!out || !strstr(out, "on backend cpu") || !strstr(out, "n = 24") ||
                  !strstr(out, "dt = 0.002") || !strstr(out, "check ") || !strstr(out, "verdict"),
