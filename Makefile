@@ -50,7 +50,7 @@ HAVE_CUDA := $(if $(and $(strip $(NVCC)),$(strip $(SRC_CU))),1,)
 ifeq ($(HAVE_CUDA),1)
 GENCODE := $(foreach a,$(CUDA_ARCH),-gencode arch=compute_$(a),code=sm_$(a)) \
            -gencode arch=compute_$(lastword $(CUDA_ARCH)),code=compute_$(lastword $(CUDA_ARCH))
-NVFLAGS := -std=c++17 $(NVOPT) $(DEFS) -I. $(GENCODE) -Xptxas=-warn-spills \
+NVFLAGS := -std=c++17 $(NVOPT) $(DEFS) -I. $(GENCODE) \
            -DTB_CUDA_ARCH_LIST='"$(CUDA_ARCH)"' -Xcompiler "-Wall -Wextra -Wshadow" -MMD -MP
 OBJ_GPU := $(patsubst %.cu,$(BUILD)/obj/%.o,$(SRC_CU))
 LINK    := $(CXX)

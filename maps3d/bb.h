@@ -1,4 +1,4 @@
-/* bb.h — bounding-box map (MAPS.md section 2): the baseline the others are measured against.
+/* bb.h — bounding-box map (docs/maps.md#bb): the baseline the others are measured against.
  *
  * Grid (nb, nb, nb); block (bx, by, bz) owns tile (I, J, K) = (bx, by, bz) iff I <= J <= K,
  * otherwise it exits. nb^3 blocks for Tet(nb) tiles: the ratio tends to 6.

@@ -1,4 +1,4 @@
-/* lambda.h — the cubic-root enumeration λ(ω) of the tile tetrahedron (MAPS.md section 4):
+/* lambda.h — the cubic-root enumeration λ(ω) of the tile tetrahedron (docs/maps.md#lambda):
  * one block per tile, no block wasted.
  *
  * Math. Layer by layer: ω = idx3(I, J, K) = Tet(K) + T2(J) + I, ω in [0, Tet(nb)).
@@ -11,7 +11,7 @@
  * k <= 2,097,151, so the decode is exact for nb <= MAP3D_LAMBDA_DECODE_MAX_NB = 2,097,150
  * (the step may evaluate Tet(nb + 1)). ω2 uses lambda2d's 32-bit path below 2^32.
  *
- * Grid (section 4.3): a 1D grid gx = Tet(nb) while Tet(nb) <= 2^31 - 1 (nb <= 2343); above,
+ * Grid (docs/maps.md#lambda): a 1D grid gx = Tet(nb) while Tet(nb) <= 2^31 - 1 (nb <= 2343); above,
  * a 2D grid gy = ceil(Tet/(2^31-1)), gx = ceil(Tet/gy), ω = bx + gx·by in 64 bits, and the
  * fewer than gy blocks with ω >= Tet exit (2 spare blocks at nb = 4096, gy = 6). gy <= 65535
  * bounds the map at nb <= 94,517 (Tet(94517) = 1.407e14 needs gy = 65534).
@@ -63,7 +63,7 @@ TB_HOSTDEV static inline void map3d_lambda_decode(long long w, map3d_cursor *c)
     c->left = 0;
 }
 
-/* Host only: the 1D or 2D grid of section 4.3. Shared by `table` (same layout). Launch
+/* Host only: the 1D or 2D grid above. Shared by `table` (same layout). Launch
  * fields: kind = 0 for the 1D grid, 1 for the 2D grid; w0 = Tet(nb). */
 static inline int map3d_lambda_grid(const char *name, int nb, long long max_nb, map3d_plan *p,
                                     char *err, size_t errlen)

@@ -1,18 +1,19 @@
-/* lambda2d.h — the 2D enumeration λ(ω) of the tile triangle (MAPS.md section 3): the row
+/* lambda2d.h — the 2D enumeration λ(ω) of the tile triangle (docs/maps.md#lambda2d): the row
  * inverse used as the inner layer of `lambda`, `table` and `stride`, and the D2 map `lambda2d`.
  *
  * Math. Row-major lower triangle: ω = T2(J) + I with 0 <= I <= J, T2(r) = r(r+1)/2. The row
  * is J = max{r : T2(r) <= ω} = floor(sqrt(2ω + 1/4) - 1/2), and I = ω - T2(J).
  *   exact (default): r^ = floor(sqrtf(2·float(ω) + 0.25f) - 0.5f) in float32, then one integer
  *     step: J = r^+1 if T2(r^+1) <= ω, r^-1 if T2(r^) > ω, else r^. The step needs |r^ - J| <= 1,
- *     true while the float error of the root is below 1: for ω < 2^45 (MAPS.md: first failure
- *     at ω = 35,201,566,641,152). 2·float(ω) is exact, so fmaf(2, x, 0.25) and 2x + 0.25 agree
- *     and FMA contraction cannot change the estimate.
+ *     true while the float error of the root is below 1: for ω < 2^45 (the first failure is
+ *     at ω = 35,201,566,641,152; docs/maps.md#lambda2d). 2·float(ω) is exact, so
+ *     fmaf(2, x, 0.25) and 2x + 0.25 agree and FMA contraction cannot change the estimate.
  *   sqrtf / rsqrtf / newton: the papers' float-only rows, no integer step (LTM-X, LTM-R, LTM-N,
  *     the last two with ε = 1e-4, as floor(x·y - 0.5 + 1e-4)). They are exact only up to a
  *     number of rows; the plan refuses nb above map2d_root_max_nb() = 4607 / 1967 / 1527
- *     (MAPS.md's GPU figures). Measured for these expressions, exhaustively: H100 (nvcc 13.0,
- *     -O3, FMA contraction) 4607 / 2055 / 1949; x86-64 gcc -std=c11 (no contraction)
+ *     (the figures measured when the maps were designed; docs/maps.md#float-only-roots).
+ *     Measured for these expressions, exhaustively: H100 (nvcc 13.0, -O3, FMA contraction)
+ *     4607 / 2055 / 1949; x86-64 gcc -std=c11 (no contraction)
  *     4607 / 2054 / 1622. So the plan's limits are safe on both sides.
  *     The host has no rsqrtf: host code uses 1/sqrtf (correctly rounded), the device the MUFU
  *     approximation; tests/test_lambda.c measures the host's range on every run.
@@ -95,7 +96,8 @@ TB_HOSTDEV static inline int map2d_lambda2d_row_rsqrtf(unsigned w)
 }
 
 /* Paper LTM-N: 1/√x from the 0x5f3759df guess and 3 Newton steps, √x = x·y, plus ε = 1e-4.
- * nvcc contracts the steps into FMAs, gcc -std=c11 does not: the ranges differ (MAPS.md). */
+ * nvcc contracts the steps into FMAs, gcc -std=c11 does not: the ranges differ
+ * (docs/maps.md#float-only-roots). */
 TB_HOSTDEV static inline int map2d_lambda2d_row_newton(unsigned w)
 {
     float x = 2.0f * (float)w + 0.25f;

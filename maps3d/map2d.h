@@ -21,7 +21,7 @@ TB_BEGIN_DECLS
 
 #define MAP2D_MAX_LAUNCH 16 /* rec2d: up to 15 launches for nb <= 65535 */
 
-/* lambda2d square-root variants (solver.root); MAPS.md section 3. */
+/* lambda2d square-root variants (solver.root); docs/maps.md#float-only-roots. */
 enum map2d_root {
     MAP2D_ROOT_EXACT = 0,  /* float32 estimate + integer fix: exact for omega < 2^45 */
     MAP2D_ROOT_SQRTF = 1,  /* floor(sqrtf(2w+0.25)-0.5), no fix: exact for nb <= 4607 */
@@ -66,7 +66,7 @@ void map2d_names(char *buf, size_t len);
 /* Root variants by name ("exact", "sqrtf", "rsqrtf", "newton"): the enum value, or -1. */
 int map2d_root_find(const char *name);
 const char *map2d_root_name(int root);
-/* Largest nb for which lambda2d with this root is exact (MAPS.md section 3). */
+/* Largest nb for which lambda2d with this root is exact (docs/maps.md#float-only-roots). */
 long long map2d_root_max_nb(int root);
 
 int map2d_plan_make(const map2d_type *t, int nb, const map2d_opts *o, map2d_plan *p, char *err,

@@ -2,7 +2,7 @@
  *
  * Domain: nb tiles per dimension, D3(nb) = {(I,J,K) : 0 <= I <= J <= K < nb}, with
  * Tet(nb) = nb(nb+1)(nb+2)/6 tiles (faces and diagonal included; they hold valid particle
- * triplets i<j<k). See ../shared/MAPS.md for every map's formulas.
+ * triplets i<j<k). docs/maps.md gives every map's formulas.
  *
  * A map turns nb into a plan: one or more launches (grids of blocks). For a block
  * (bx,by,bz) of launch L, first() yields its tile or DISCARD (returns 0). Persistent maps

@@ -1,4 +1,4 @@
-/* mapcheck.c — the coverage checkers of mapcheck.h (MAPS.md section 10).
+/* mapcheck.c — the coverage checkers of mapcheck.h (docs/maps.md#checking-a-map).
  *
  * Invariant of every exhaustive walk: a domain element is produced for the first time iff
  * the atomic fetch-or of its bit returns the bit clear, so after the walk

@@ -1,5 +1,5 @@
-/* mapcheck.h — coverage checkers for the block maps (MAPS.md section 10), shared by the tests
- * (tests/test_maps3d.c, tests/test_lambda.c) and `tribody maps --check`.
+/* mapcheck.h — coverage checkers for the block maps (docs/maps.md#checking-a-map), shared by
+ * the tests (tests/test_maps3d.c, tests/test_lambda.c) and `tribody maps --check`.
  *
  * Every checker walks the blocks of a plan on the CPU exactly as they are launched: every
  * launch, the same grid sides, each block through the map's host first()/next(). It counts
@@ -16,8 +16,9 @@
  * For domains too large to hold (Tet(4096) = 1.1e10 tiles), map3d_check_sampled() checks
  * random blocks: every produced tile must lie in D3(nb); and when the map is an enumeration
  * (map3d_check_ordered() proves that at a small nb), the block of global linear index g must
- * produce exactly the tile idx3^-1(g) (the per-ω invariants of section 10.3b), for random g
- * and every layer boundary. Uniqueness of non-enumeration maps is not checked by sampling. */
+ * produce exactly the tile idx3^-1(g) (the per-ω invariants of docs/maps.md#checking-a-map),
+ * for random g and every layer boundary. Uniqueness of non-enumeration maps is not checked by
+ * sampling. */
 #ifndef TB_MAPS3D_MAPCHECK_H
 #define TB_MAPS3D_MAPCHECK_H
 

@@ -1,10 +1,10 @@
-/* rb2d.h — rectangular-box map of the tile triangle D2(nb) (Jung and O'Leary; MAPS.md 12).
+/* rb2d.h — rectangular-box map of the tile triangle D2(nb) (Jung and O'Leary; docs/maps.md#rb2d).
  *
  * The columns I < h = ceil(nb/2) of the triangle (the strip) stay where they are; the small
  * triangle of the columns past nb/2 is turned by 180 degrees into the empty corner above the
  * diagonal of the strip. The result is a rectangle of exactly T2(nb) blocks, for odd and even
- * nb alike: zero waste. (The "nb x (nb/2 + 1)" of MAPS.md 12 would waste nb/2 blocks at
- * even nb; the exact rectangle is (nb+1) x nb/2 for even nb and nb x (nb+1)/2 for odd nb.
+ * nb alike: zero waste. (An "nb x (nb/2 + 1)" rectangle, as first planned, would waste nb/2
+ * blocks at even nb; the exact rectangle is (nb+1) x nb/2 for even nb and nb x (nb+1)/2 for odd nb.
  * The paper gives the even case and says odd nb "partitions at floor(N/2)"; here one formula
  * covers both, with the strip ceil(nb/2) wide.)
  *

@@ -1,5 +1,5 @@
-/* rec.h — the recursive two-branch orthotope map (MAPS.md section 6; paper 002 III.C,
- * corrected): no roots, no loops, one clz and a few shifts per block.
+/* rec.h — the recursive two-branch orthotope map (docs/maps.md#rec; the recursive-mapping
+ * paper, III.C, corrected): no roots, no loops, one clz and a few shifts per block.
  *
  * Math. Three exact families c = 0, 1, 2: for n = 2^L, m = n/2, family c covers D3(n - c)
  * with the grid (m, m, H), H = H0 + Hs, H0 = m + 1 - c (level 0, box B_m), Hs = m/2 + 1 - c
@@ -16,21 +16,21 @@
  * w >= s + 1 - c), box j = wx >> lg(d) at o = 2sj, u = wx & (s-1), v = d - s.
  * Ratio: 1.0667 / 1.1189 / 1.1243 / 1.1249 at nb = 8 / 64 / 512 / 4096, limit 9/8.
  *
- * Any other nb: the "from below" decomposition (section 6.7), one launch per segment. With
- * base = 0 and N = nb, while N > 0: P = hibit(N); if N >= 2P - 2 the family c = 2P - N covers
- * N1 = N exactly, else N1 = P and c = 0; r = N - N1. Segments: REC (family c, m = (N1+c)/2,
- * shifted by base), and if r > 0 AAB = D2(N1) x [0, r) and ABB = [0, N1) x D2(r), whose
- * triangles are laid out as the zero-waste rectangle R(p) of D2(p) (pe = p - p mod 2, width
- * pe + 1, height pe/2 + p mod 2; cell (a, e): (a, p-1) if e = pe/2; (a, pe-1-e) if
- * a < pe - e; else (a - pe + e, e)). Then base += N1, N = r. At most 46 segments for
- * nb <= MAP3D_REC_MAX_NB (31 for nb <= 4096). Ratio 1.0356 at nb = 100 (7 segments),
- * 1.0191 at 1000 (16), 1.1245 at 2050 (4); worst 1.1355 for nb >= 16.
+ * Any other nb: the "from below" decomposition (docs/maps.md#from-below), one launch per
+ * segment. With base = 0 and N = nb, while N > 0: P = hibit(N); if N >= 2P - 2 the family c =
+ * 2P - N covers N1 = N exactly, else N1 = P and c = 0; r = N - N1. Segments: REC (family c, m =
+ * (N1+c)/2, shifted by base), and if r > 0 AAB = D2(N1) x [0, r) and ABB = [0, N1) x D2(r),
+ * whose triangles are laid out as the zero-waste rectangle R(p) of D2(p) (pe = p - p mod 2,
+ * width pe + 1, height pe/2 + (p mod 2); cell (a, e): (a, p-1) if e = pe/2; (a, pe-1-e) if a <
+ * pe - e; else (a - pe + e, e)). Then base += N1, N = r. At most 46 segments for nb <=
+ * MAP3D_REC_MAX_NB (31 for nb <= 4096). Ratio 1.0356 at nb = 100 (7 segments), 1.0191 at 1000
+ * (16), 1.1245 at 2050 (4); worst 1.1355 for nb >= 16.
  * Launch fields: kind = segment (MAP3D_REC_SEG_*), a = family c, b = m (REC) or N1 (AAB,
  * ABB), c = base, d = H0 (REC), e = r (ABB).
  * Range: every grid side fits CUDA (gy, gz <= 65535) for nb <= 131,069; nb = 131,070..131,072
  * would need m = 65536 rows.
  *
- * Example (section 6.3), nb = 4, family c = 0, m = 2, grid 2 x 2 x 5 = 20 = Tet(4): level 0
+ * Example, nb = 4, family c = 0, m = 2, grid 2 x 2 x 5 = 20 = Tet(4): level 0
  * (wz <= 2) gives (u,2,2) (u,2,3) (u,3,3) (w <= v) and (0,0,2+u) (0,1,2+u) (1,1,2+u) (w > v)
  * for u = 0, 1; the slab row wy = 1 (d = 0) gives the singletons (t,t,t), t = 0..3, and wy = 0
  * (d = 1, s = 1, o = 2wx) gives (o,o+1,o+1) and (o,o,o+1). No block exits.
@@ -59,7 +59,7 @@ TB_HOSTDEV static inline int map3d_rec_lg(unsigned x)
 #endif
 }
 
-/* The fold of section 6.2: cell (u, v, w) of the box B_s at offset o, family c. */
+/* The fold of M (the table above): cell (u, v, w) of the box B_s at offset o, family c. */
 TB_HOSTDEV static inline void map3d_rec_fold(int c, int s, int o, int u, int v, int w,
                                              map3d_cursor *t)
 {

@@ -1,6 +1,6 @@
-/* rec2d.h — recursive map of the tile triangle D2(nb) (MAPS.md section 5), exact for every nb.
+/* rec2d.h — recursive map of the tile triangle D2(nb) (docs/maps.md#rec2d), exact for every nb.
  *
- * Core (MAPS.md 5, paper 002 III.A corrected). For a power of two P, D2(P) is the diagonal
+ * Core (the recursive-mapping paper, III.A, corrected). For a power of two P, D2(P) is the diagonal
  * (P tiles) plus, for each level b = 1, 2, 4, ..., P/2, the P/(2b) mixed squares b x b of the
  * sub-triangles of size 2b at the offsets 2qb. On a grid of P/2 columns wx and P+1 rows wy:
  *     wy = 0:          (I, J) = (2wx, 2wx)                       diagonal, even
@@ -12,8 +12,8 @@
  * Family c = 1 (nb = 2P-1, that is S2(2P) shifted): grid P x (2P-1), wy = row + 1 in
  * [1, 2P-1), the same strict formula with n = 2P, and (I, J) = (x, y - 1). Also exact.
  *
- * Other nb: "from below" (the 2D form of MAPS.md 6.7). With base = 0 and N = nb, repeat:
- * P = hibit(N); if N = 2P-1, one family-1 segment D2(2P-1) at base, done; else one segment
+ * Other nb: "from below" (the 2D form of docs/maps.md#from-below). With base = 0 and N = nb,
+ * repeat: P = hibit(N); if N = 2P-1, one family-1 segment D2(2P-1) at base, done; else one segment
  * of D2(P) at base plus the rectangle [base, base+P) x [base+P, nb) (P x r, r = N - P),
  * then base += P, N = r. The rectangle rides in the same launch as its triangle: it is
  * P/2 x 2r, so it takes 2r more rows of the same P/2 columns:
@@ -29,8 +29,8 @@
  * c = r.
  *
  * Blocks / T2(nb), from below (launches) vs round-up via S2(n), n = 2^ceil(log2(nb+1)), on
- * the n/2 x (n-1) grid with DISCARD for J >= nb (one launch; MAPS.md 7's 3.56 / 3.94 / 3.99 /
- * 3.999 count the n/2 x n grid with its wy = 0 row discarded as well):
+ * the n/2 x (n-1) grid with DISCARD for J >= nb (one launch; the 3.56 / 3.94 / 3.99 /
+ * 3.999 first quoted for it count the n/2 x n grid with its wy = 0 row discarded as well):
  *     nb     from below    round-up
  *     8      1 (1)         3.3333
  *     64     1 (1)         3.9077

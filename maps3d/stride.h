@@ -1,4 +1,4 @@
-/* stride.h — persistent grid over the λ(ω) enumeration (MAPS.md section 12): a few resident
+/* stride.h — persistent grid over the λ(ω) enumeration (docs/maps.md#stride): a few resident
  * blocks per multiprocessor, each walking a contiguous run of tiles with no roots per tile.
  *
  * Math. T = Tet(nb) tiles in λ order ω = Tet(K) + T2(J) + I. A 1D grid of G blocks
@@ -9,7 +9,7 @@
  * block) and sets `left` = s(b+1) - s(b) - 1; next() steps to ω + 1 incrementally:
  * I + 1 while I < J, else (0, J + 1, K) while J < K, else (0, 0, K + 1).
  *
- * MAPS.md suggests taking every G-th tile (ω = b, b + G, ...). We take contiguous chunks
+ * The first design took every G-th tile (ω = b, b + G, ...). We take contiguous chunks
  * instead: every step is then exactly +1 in ω, a carry into J happens once per row and into
  * K once per layer, and consecutive tiles of a block share their K and J tiles (L2 reuse).
  * A block whose range is empty (possible only if G > T, which the plan prevents) returns 0.

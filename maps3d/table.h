@@ -1,4 +1,4 @@
-/* table.h — λ(ω) with a layer-start table instead of an exact cube root (MAPS.md section 12,
+/* table.h — λ(ω) with a layer-start table instead of an exact cube root (docs/maps.md#table,
  * the "succinct lookup table" the 3D paper proposes in its conclusions).
  *
  * Math. Same enumeration and grid as lambda.h: ω = Tet(K) + T2(J) + I, one block per tile.

@@ -1,4 +1,5 @@
-/* utm2d.h — upper-triangular map of Avril et al. (UTM; MAPS.md 12): block k -> tile by one sqrt.
+/* utm2d.h — upper-triangular map of Avril et al. (UTM; docs/maps.md#utm2d): block k -> tile by
+ * one sqrt.
  *
  * Enumeration: D2(nb) row by row of the upper triangle, row I holding J = I .. nb-1, so row I
  * starts at s(I) = I nb - I(I-1)/2 = I (2nb + 1 - I) / 2 and k = s(I) + (J - I), for
@@ -15,7 +16,8 @@
  *
  * The formula as printed (paper 2D, III.B, after Avril et al.), for n items and thread k:
  *     a = floor( (-(2n+1) + sqrt(4n^2 - 4n - 8k + 1)) / -2 ),  b = (a+1) + k - (a-1)(2n-a)/2
- * Verified exhaustively (MAPS.md 10) against the row-major enumeration of the pairs a < b:
+ * Verified exhaustively (docs/maps.md#checking-a-map) against the row-major enumeration of
+ * the pairs a < b:
  * - It is a 1-based map: 1 <= a < b <= n for k in [0, n(n-1)/2). Read with the 0-based
  *   indices of a kernel it is wrong at its first thread. Counterexample: n = 2, k = 0 gives
  *   (a, b) = (1, 2), outside [0, 2); the only pair is (0, 1). At the last thread b = n.

@@ -67,7 +67,8 @@ static const char bench_help[] =
     "    --kernel solver  one full force evaluation (ATM, plus LJ when enabled) on the backend\n"
     "                     (the default; n 4096 on a GPU, 128,256 on the CPU)\n"
     "    --kernel map     the papers' map-only dummy kernel: each thread of a block decodes the\n"
-    "                     map and forms i+j+k of its tile (GPU only; n 8192,12288, tile 8)\n"
+    "                     map and forms i+j+k of its tile (GPU only; n 8192,12288, tile 8);\n"
+    "                     row lambda-once: thread 0 decodes, the block reads shared memory\n"
     "  --2d: the 2D paper's experiment (default --kernel both, n 1024:30720:+1024, tile 16):\n"
     "    --kernel map     dummy kernel and Euclidean distance matrix (EDM) with 1..4 features\n"
     "                     (GPU only), maps bb2d, lambda2d:ROOT (exact, sqrtf, rsqrtf, newton),\n"
@@ -663,11 +664,12 @@ static void map3d_experiment(bench_ctx *x, const int *ns, int n_n, const int *ti
     const bench_opts *o = x->o;
     char b1[32], b2[32];
     printf("\n== map-only dummy kernel (3D): a block per tile visit, e^3 threads (e = min(tile, 8)),"
-           "\n   each decodes the map and forms i+j+k of its particles; triplets/s = C(n,3)/t\n");
+           "\n   each decodes the map and forms i+j+k of its particles (lambda-once: thread 0 decodes"
+           "\n   and the block reads the tile from shared memory); triplets/s = C(n,3)/t\n");
     if (!x->gpu)
         printf("   needs a GPU: skipped (%s); blocks from the plans, tiles checked on the host\n",
                x->why);
-    printf("%7s %6s %4s %-8s %11s %23s %8s %11s %15s %7s  %s\n", "n", "nb", "tile", "map",
+    printf("%7s %6s %4s %-11s %11s %23s %8s %11s %15s %7s  %s\n", "n", "nb", "tile", "map",
            "median ms", "[min, max] ms", "I=bb/map", "triplets/s", "blocks", "wasted", "check");
     for (int it = 0; it < n_tile; it++)
         for (int in = 0; in < n_n; in++) {
@@ -676,17 +678,21 @@ static void map3d_experiment(bench_ctx *x, const int *ns, int n_n, const int *ti
             const int side = bench_block_side3(tile);
             const double per = pow(ceil((double)tile / side), 3.0); /* positions per thread */
             double t_bb = 0.0;
-            for (int im = -1; im < o->n_maps; im++) {
-                /* bb first (im = -1), so that every row has its I */
+            for (int step = 0; step < 2 * (o->n_maps + 1); step++) {
+                /* bb first (im = -1), so that every row has its I; after lambda (once = 0)
+                 * its decode-once row `lambda-once` (once = 1: same plan, one decode per
+                 * block handed over in shared memory; gpu_bench.h) */
+                const int im = step / 2 - 1, once = step % 2;
                 const map3d_type *t = im < 0 ? map3d_find("bb") : o->maps[im];
-                char err[256], key[96], check[96] = "-", spread[64] = "", imp[16] = "-";
+                char err[256], key[96], check[96] = "-", spread[64] = "", imp[16] = "-", name[24];
                 map3d_plan plan;
                 map3d_opts mo = {0};
                 long long blocks, wasted;
                 double med = 0, tmin = 0, tmax = 0, sec = 0, est, work;
                 int id = map3d_id(t), status = 0, sel = 0;
-                if (!t)
+                if (!t || (once && strcmp(t->name, "lambda") != 0))
                     continue;
+                snprintf(name, sizeof name, "%s%s", t->name, once ? "-once" : "");
                 if (im >= 0) /* bb runs first (im = -1) when it is selected */
                     sel = strcmp(t->name, "bb") != 0;
                 else
@@ -703,13 +709,13 @@ static void map3d_experiment(bench_ctx *x, const int *ns, int n_n, const int *ti
                     mo.persistent_blocks = x->dev.sms * per_sm;
                 }
                 if (map3d_plan_make(t, nb, &mo, &plan, err, sizeof err) != 0) {
-                    printf("%7d %6d %4d %-8s %11s  %s\n", n, nb, tile, t->name, "n/a", err);
+                    printf("%7d %6d %4d %-11s %11s  %s\n", n, nb, tile, name, "n/a", err);
                     continue;
                 }
                 blocks = map3d_plan_blocks(&plan);
                 wasted = wasted3(t, &plan);
                 work = (double)blocks + (double)tet * per;
-                snprintf(key, sizeof key, "dummy3d|%s|%d", t->name, tile);
+                snprintf(key, sizeof key, "dummy3d|%s|%d", name, tile);
                 if (!x->gpu) {
                     if (blocks + tet <= BENCH_HOST_WALK) {
                         bench_sig got, want;
@@ -720,14 +726,14 @@ static void map3d_experiment(bench_ctx *x, const int *ns, int n_n, const int *ti
                             snprintf(check, sizeof check, "host ok");
                         } else {
                             sig_describe(check, sizeof check, &got, &want);
-                            printf("FAIL: %s nb = %d: host walk: %s, %lld blocks exit\n", t->name,
+                            printf("FAIL: %s nb = %d: host walk: %s, %lld blocks exit\n", name,
                                    nb, check, disc);
                             snprintf(check, sizeof check, "host FAIL");
                             x->failed++;
                         }
                     }
-                    printf("%7d %6d %4d %-8s %11s %23s %8s %11s %15s %6.1f%%  %s\n", n, nb, tile,
-                           t->name, "-", "-", "-", "-", count_str(b1, sizeof b1, blocks),
+                    printf("%7d %6d %4d %-11s %11s %23s %8s %11s %15s %6.1f%%  %s\n", n, nb, tile,
+                           name, "-", "-", "-", "-", count_str(b1, sizeof b1, blocks),
                            100.0 * (double)wasted / (double)blocks, check);
                     map3d_plan_free(&plan);
                     continue;
@@ -742,11 +748,11 @@ static void map3d_experiment(bench_ctx *x, const int *ns, int n_n, const int *ti
                 if (!status && o->verify) {
                     bench_sig got, want;
                     bench_sig_expect(&want, (unsigned long long)tet);
-                    if (gpu_bench_map3d_run(&plan, id, tile, &got, &sec) != 0) {
+                    if (gpu_bench_map3d_run(&plan, id, tile, once, &got, &sec) != 0) {
                         status = -1;
                     } else if (!bench_sig_equal(&got, &want)) {
                         sig_describe(check, sizeof check, &got, &want);
-                        printf("FAIL: %s nb = %d tile %d: GPU verification: %s\n", t->name, nb,
+                        printf("FAIL: %s nb = %d tile %d: GPU verification: %s\n", name, nb,
                                tile, check);
                         snprintf(check, sizeof check, "FAIL");
                         status = -1;
@@ -755,7 +761,7 @@ static void map3d_experiment(bench_ctx *x, const int *ns, int n_n, const int *ti
                     }
                 }
                 if (!status) { /* warm-up; its time decides whether the repeats fit the budget */
-                    if (gpu_bench_map3d_run(&plan, id, tile, NULL, &sec) != 0)
+                    if (gpu_bench_map3d_run(&plan, id, tile, once, NULL, &sec) != 0)
                         status = -1;
                     else if (over_budget(x, sec, o->repeat)) {
                         snprintf(spread, sizeof spread, "(%.1f s/run > --budget)", sec);
@@ -764,21 +770,21 @@ static void map3d_experiment(bench_ctx *x, const int *ns, int n_n, const int *ti
                     }
                 }
                 for (int r = 0; !status && r < o->repeat; r++)
-                    if (gpu_bench_map3d_run(&plan, id, tile, NULL, &x->t[r]) != 0)
+                    if (gpu_bench_map3d_run(&plan, id, tile, once, NULL, &x->t[r]) != 0)
                         status = -1;
                 if (status == -1) {
                     x->failed++;
-                    printf("%7d %6d %4d %-8s %11s %23s %8s %11s %15s %7s  %s\n", n, nb, tile,
-                           t->name, "failed", "", "", "", count_str(b1, sizeof b1, blocks), "",
+                    printf("%7d %6d %4d %-11s %11s %23s %8s %11s %15s %7s  %s\n", n, nb, tile,
+                           name, "failed", "", "", "", count_str(b1, sizeof b1, blocks), "",
                            check);
                 } else if (status == BENCH_SKIPPED) {
-                    printf("%7d %6d %4d %-8s %11s %23s %8s %11s %15s %7s  %s\n", n, nb, tile,
-                           t->name, "skipped", spread, "", "", count_str(b1, sizeof b1, blocks), "",
+                    printf("%7d %6d %4d %-11s %11s %23s %8s %11s %15s %7s  %s\n", n, nb, tile,
+                           name, "skipped", spread, "", "", count_str(b1, sizeof b1, blocks), "",
                            check);
                 } else {
                     bench_row row;
                     const double items = c3(n);
-                    csv_runs(x, "dummy3d", t->name, n, nb, tile, "-", 0, x->t, items, "triplets/s",
+                    csv_runs(x, "dummy3d", name, n, nb, tile, "-", 0, x->t, items, "triplets/s",
                              blocks, tet, "gpu");
                     med = stats(x->t, o->repeat, &tmin, &tmax);
                     series_record(x, key, work, med);
@@ -790,13 +796,13 @@ static void map3d_experiment(bench_ctx *x, const int *ns, int n_n, const int *ti
                     if (t->persistent)
                         snprintf(check + strlen(check), sizeof check - strlen(check),
                                  " (%s tiles/block)", count_str(b2, sizeof b2, (tet + blocks - 1) / blocks));
-                    printf("%7d %6d %4d %-8s %11.4g %23s %8s %11.4g %15s %6.1f%%  %s\n", n, nb,
-                           tile, t->name, 1e3 * med, spread, imp, items / med,
+                    printf("%7d %6d %4d %-11s %11.4g %23s %8s %11.4g %15s %6.1f%%  %s\n", n, nb,
+                           tile, name, 1e3 * med, spread, imp, items / med,
                            count_str(b1, sizeof b1, blocks), 100.0 * (double)wasted / (double)blocks,
                            check);
                     memset(&row, 0, sizeof row);
                     snprintf(row.kernel, sizeof row.kernel, "dummy3d");
-                    snprintf(row.map, sizeof row.map, "%s", t->name);
+                    snprintf(row.map, sizeof row.map, "%s", name);
                     snprintf(row.prec, sizeof row.prec, "-");
                     snprintf(row.unit, sizeof row.unit, "triplets/s");
                     snprintf(row.backend, sizeof row.backend, "gpu");

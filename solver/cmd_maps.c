@@ -1,9 +1,9 @@
 /* cmd_maps.c — `tribody maps`: the block maps' grids and waste for n particles and a tile
- * edge, and with --check their coverage verified on the CPU (MAPS.md section 10).
+ * edge, and with --check their coverage verified on the CPU (docs/maps.md#checking-a-map).
  *
  * For each map: its launches and grid sides, blocks launched, blocks that exit at once,
  * tiles (useful blocks), the wasted fraction of the launched blocks, blocks / tiles (the
- * volume ratio of MAPS.md section 7) and the largest n it supports (max_nb x tile).
+ * volume ratio of docs/maps.md#waste) and the largest n it supports (max_nb x tile).
  * --check walks every block of every launch exactly as launched (mapcheck.h): exhaustively
  * at tile level while the domain fits the bitset limit (--check-limit, default 2^31 elements =
  * 256 MiB), and at particle level (i < j < k < n, the kernel's mask) likewise; above the

@@ -22,8 +22,8 @@ static const char eval_help[] =
     "\n"
     "options:\n"
     "  --set PATH=VALUE   override a setting, checked like the file\n"
-    "  -o FILE            the frame's file (default eval.xyz; '-' for stdout); an existing\n"
-    "                     file is kept as FILE.~1~\n"
+    "  -o FILE            write the frame to FILE ('-' for stdout); an existing file is kept\n"
+    "                     as FILE.~1~. Without -o no file is written\n"
     "  -h, --help         this help\n";
 
 int cmd_eval(int argc, char **argv)
@@ -45,7 +45,7 @@ int cmd_eval(int argc, char **argv)
         fputs(eval_help, stdout);
         return 0;
     }
-    out = a.out ? a.out : "eval.xyz";
+    out = a.out; /* NULL: print only, write no frame */
     if ((rc = cfg_load(&cfg, a.config, a.n_set, a.sets)) != 0)
         return rc;
     if ((rc = sim_init(&s, &cfg)) != 0)
@@ -63,7 +63,7 @@ int cmd_eval(int argc, char **argv)
             fmax = m;
     }
     /* With the frame on stdout, the summary goes to stderr. */
-    FILE *txt = strcmp(out, "-") == 0 ? stderr : stdout;
+    FILE *txt = out && strcmp(out, "-") == 0 ? stderr : stdout;
     fprintf(txt, "tribody eval: n = %d, %s boundary, backend %s, map %s / %s, precision %s, tile %d\n",
             s.n, cfg_boundary_name(cfg.system.boundary), ops->name, cfg.solver.map,
             cfg.solver.map2d, cfg_precision_name(cfg.solver.precision), cfg.solver.tile);
@@ -81,6 +81,8 @@ int cmd_eval(int argc, char **argv)
             fprintf(txt, "pressure  = %.15g epsilon/sigma^3   (P = (2 E_kin + W) / 3V; pxx pyy pzz "
                          "%.17g %.17g %.17g)\n", p[0], p[1], p[2], p[3]);
     }
+    if (!out)
+        goto done;
     f = out_create(out);
     if (!f || xyz_write_frame(f, &s, 1, NULL) != 0) {
         rc = 1;

@@ -34,6 +34,7 @@
 template <int ID> struct map3d_by_id;
 #define MAP3D_ENTRY(nm, summary, max_nb, persistent)                                       \
     template <> struct map3d_by_id<MAP3D_ID_##nm> {                                        \
+        static constexpr bool is_persistent = (persistent);                                \
         static __device__ __forceinline__ int first(const map3d_launch *L, unsigned bx,   \
                                                     unsigned by, unsigned bz,             \
                                                     map3d_cursor *c)                      \
@@ -78,6 +79,27 @@ __device__ __forceinline__ void sig_flush(const bench_sig &s, unsigned long long
     atomicAdd(p + 3, s.bad);
 }
 
+/* The thread work of the 3D dummy kernel for tile (I, J, K): i + j + k of its particles,
+ * stored only when equal to `magic` (never). `one`: the block covers the tile (tile <= 8). */
+__device__ __forceinline__ void dummy3d_tile(int I, int J, int K, unsigned rho, unsigned magic,
+                                             bool one, unsigned tsum, unsigned *out)
+{
+    if (one) {
+        const unsigned v = (unsigned)(I + J + K) * rho + tsum;
+        if (v == magic)
+            *out = v;
+        return;
+    }
+    const unsigned i0 = (unsigned)I * rho, j0 = (unsigned)J * rho, k0 = (unsigned)K * rho;
+    for (unsigned z = threadIdx.z; z < rho; z += blockDim.z)
+        for (unsigned y = threadIdx.y; y < rho; y += blockDim.y)
+            for (unsigned x = threadIdx.x; x < rho; x += blockDim.x) {
+                const unsigned v = (i0 + x) + (j0 + y) + (k0 + z);
+                if (v == magic)
+                    *out = v;
+            }
+}
+
 /* The 3D map-only kernel: see gpu_bench.h. VERIFY: thread 0 signs each tile instead. */
 template <int ID, bool VERIFY>
 __global__ void __launch_bounds__(512) map3d_dummy(map3d_launch L, unsigned rho, unsigned magic,
@@ -95,24 +117,58 @@ __global__ void __launch_bounds__(512) map3d_dummy(map3d_launch L, unsigned rho,
         if (VERIFY) {
             if (t0)
                 bench_sig_tile3(&s, c.I, c.J, c.K, L.nb);
-        } else if (one) {
-            /* the block covers the tile: thread (x, y, z) has i + j + k = (I + J + K) rho + t */
-            const unsigned v = (unsigned)(c.I + c.J + c.K) * rho + tsum;
-            if (v == magic)
-                *out = v;
         } else {
-            const unsigned i0 = (unsigned)c.I * rho, j0 = (unsigned)c.J * rho,
-                           k0 = (unsigned)c.K * rho;
-            for (unsigned z = threadIdx.z; z < rho; z += blockDim.z)
-                for (unsigned y = threadIdx.y; y < rho; y += blockDim.y)
-                    for (unsigned x = threadIdx.x; x < rho; x += blockDim.x) {
-                        const unsigned v = (i0 + x) + (j0 + y) + (k0 + z);
-                        if (v == magic)
-                            *out = v;
-                    }
+            /* one: thread (x, y, z) has i + j + k = (I + J + K) rho + x + y + z */
+            dummy3d_tile(c.I, c.J, c.K, rho, magic, one, tsum, out);
         }
     } while (map3d_by_id<ID>::next(&L, &c));
     if (VERIFY && t0)
+        sig_flush(s, sig);
+}
+
+/* The 3D map-only kernel with the decode done once per block (the `-once` rows of bench):
+ * thread 0 alone runs first() (and next() for a persistent map) and hands the tile to the
+ * block through shared memory; the other threads wait at a barrier instead of decoding.
+ * VERIFY: launched with the full block too, and the last thread signs the tile it read from
+ * shared memory, so the verification covers the hand-over. */
+template <int ID, bool VERIFY>
+__global__ void __launch_bounds__(512) map3d_dummy_once(map3d_launch L, unsigned rho,
+                                                        unsigned magic, unsigned *out,
+                                                        unsigned long long *sig)
+{
+    __shared__ int tile[4]; /* I, J, K, and 1 when the block has a tile */
+    map3d_cursor c = {0, 0, 0, 0};
+    bench_sig s = {0, 0, 0, 0};
+    const bool t0 = threadIdx.x == 0 && threadIdx.y == 0 && threadIdx.z == 0;
+    const bool last = threadIdx.x == blockDim.x - 1 && threadIdx.y == blockDim.y - 1 &&
+                      threadIdx.z == blockDim.z - 1;
+    const bool one = blockDim.x == rho && blockDim.y == rho && blockDim.z == rho;
+    const unsigned tsum = threadIdx.x + threadIdx.y + threadIdx.z;
+    if (t0) {
+        tile[3] = map3d_by_id<ID>::first(&L, blockIdx.x, blockIdx.y, blockIdx.z, &c);
+        tile[0] = c.I, tile[1] = c.J, tile[2] = c.K;
+    }
+    __syncthreads();
+    for (;;) {
+        const int I = tile[0], J = tile[1], K = tile[2];
+        if (!tile[3])
+            break; /* the whole block leaves together */
+        if (VERIFY) {
+            if (last)
+                bench_sig_tile3(&s, I, J, K, L.nb);
+        } else {
+            dummy3d_tile(I, J, K, rho, magic, one, tsum, out);
+        }
+        if (!map3d_by_id<ID>::is_persistent)
+            break;
+        __syncthreads(); /* every thread has read the tile */
+        if (t0) {
+            tile[3] = map3d_by_id<ID>::next(&L, &c);
+            tile[0] = c.I, tile[1] = c.J, tile[2] = c.K;
+        }
+        __syncthreads();
+    }
+    if (VERIFY && last)
         sig_flush(s, sig);
 }
 
@@ -373,10 +429,12 @@ int gpu_bench_timer_end(double *sec)
 
 /* ---- 3D dummy ------------------------------------------------------------------------------ */
 
-template <int ID, bool VERIFY> static int map3d_launch_all(const map3d_plan *p, unsigned rho)
+template <int ID, bool VERIFY, bool ONCE>
+static int map3d_launch_all(const map3d_plan *p, unsigned rho)
 {
-    /* the verifying instance needs one thread (the decode depends on the block alone) */
-    const unsigned e = VERIFY ? 1u : (unsigned)bench_block_side3((int)rho);
+    /* the verifying instance needs one thread (the decode depends on the block alone); the
+     * decode-once instance verifies with the full block (the hand-over is what it checks) */
+    const unsigned e = VERIFY && !ONCE ? 1u : (unsigned)bench_block_side3((int)rho);
     const dim3 block(e, e, e);
     for (int l = 0; l < p->n_launch; l++) {
         map3d_launch L = p->launch[l];
@@ -384,20 +442,27 @@ template <int ID, bool VERIFY> static int map3d_launch_all(const map3d_plan *p, 
             continue;
         if (L.table)
             L.table = B.d_table; /* the device copy (map3d.h: the decoder's memory space) */
-        map3d_dummy<ID, VERIFY><<<dim3(L.gx, L.gy, L.gz), block>>>(L, rho, BENCH_MAGIC, B.d_out,
-                                                                  B.d_sig);
-        TB_LAUNCH_CHECK(VERIFY ? "map3d_dummy (verify)" : "map3d_dummy");
+        if (ONCE) {
+            map3d_dummy_once<ID, VERIFY><<<dim3(L.gx, L.gy, L.gz), block>>>(
+                L, rho, BENCH_MAGIC, B.d_out, B.d_sig);
+            TB_LAUNCH_CHECK(VERIFY ? "map3d_dummy_once (verify)" : "map3d_dummy_once");
+        } else {
+            map3d_dummy<ID, VERIFY><<<dim3(L.gx, L.gy, L.gz), block>>>(L, rho, BENCH_MAGIC,
+                                                                      B.d_out, B.d_sig);
+            TB_LAUNCH_CHECK(VERIFY ? "map3d_dummy (verify)" : "map3d_dummy");
+        }
     }
     return 0;
 }
 
-template <int ID> static int map3d_run_t(const map3d_plan *p, unsigned rho, bench_sig *sig,
-                                         double *sec)
+template <int ID, bool ONCE>
+static int map3d_run_t(const map3d_plan *p, unsigned rho, bench_sig *sig, double *sec)
 {
     if (sig)
         CUDA_CHECK(cudaMemset(B.d_sig, 0, 4 * BENCH_SLOTS * sizeof(unsigned long long)));
     CUDA_CHECK(cudaEventRecord(B.ev[0], 0));
-    if ((sig ? map3d_launch_all<ID, true>(p, rho) : map3d_launch_all<ID, false>(p, rho)) != 0)
+    if ((sig ? map3d_launch_all<ID, true, ONCE>(p, rho)
+             : map3d_launch_all<ID, false, ONCE>(p, rho)) != 0)
         return -1;
     CUDA_CHECK(cudaEventRecord(B.ev[1], 0));
     if (events_elapsed(B.ev[0], B.ev[1], sec) != 0)
@@ -446,7 +511,8 @@ static int table_upload(const map3d_plan *p)
     return 0;
 }
 
-int gpu_bench_map3d_run(const map3d_plan *p, int id, int rho, bench_sig *sig, double *sec)
+int gpu_bench_map3d_run(const map3d_plan *p, int id, int rho, int once, bench_sig *sig,
+                        double *sec)
 {
     *sec = 0.0;
     if (rho < 1)
@@ -456,7 +522,8 @@ int gpu_bench_map3d_run(const map3d_plan *p, int id, int rho, bench_sig *sig, do
     switch (id) {
 #define MAP3D_ENTRY(nm, summary, max_nb, persistent)                                       \
     case MAP3D_ID_##nm:                                                                    \
-        return map3d_run_t<MAP3D_ID_##nm>(p, (unsigned)rho, sig, sec);
+        return once ? map3d_run_t<MAP3D_ID_##nm, true>(p, (unsigned)rho, sig, sec)        \
+                    : map3d_run_t<MAP3D_ID_##nm, false>(p, (unsigned)rho, sig, sec);
 #include "../maps3d/maps3d.def"
 #undef MAP3D_ENTRY
     default:

@@ -10,7 +10,9 @@
  *     rho > 8, loops over the (rho/8)^3 positions it owns. Every thread decodes the map itself
  *     (as the papers' kernels do) and stores i + j + k to one fixed word only when the sum
  *     equals a kernel argument (0xFFFFFFFF) that it never reaches (i + j + k < 3n < 2^32 - 1):
- *     the compiler cannot drop the decode, and no store traffic is timed.
+ *     the compiler cannot drop the decode, and no store traffic is timed. The decode-once
+ *     variant (rows `<map>-once`) has thread 0 decode and hand the tile to the block through
+ *     shared memory, as a solver kernel would; the thread work is the same.
  *   2D dummy: e x e threads, e = min(rho, 32) (16 x 16 in the paper); i + j likewise.
  *   EDM (2D paper, section IV): n points with d = 1..4 float features in global memory
  *     (structure of arrays); thread (i, j), i <= j < n, writes sqrt(sum_f (x_fi - x_fj)^2) to
@@ -112,10 +114,13 @@ int gpu_bench_fma_peak(double *fp32, double *fp64);
 int gpu_bench_map3d_blocks_per_sm(int id, int rho);
 
 /* Runs every launch of plan p once through the 3D dummy kernel of map `id`, tile edge rho.
+ * once = 0: every thread decodes the map (the papers' kernel); once = 1: thread 0 decodes and
+ * the block reads the tile from shared memory (map3d_dummy_once; bench's `-once` rows).
  * With sig != NULL it runs the verifying instance and fills *sig; otherwise the timed one.
  * *sec: seconds between CUDA events recorded before the first and after the last launch.
  * 0 or -1 (reported). */
-int gpu_bench_map3d_run(const map3d_plan *p, int id, int rho, bench_sig *sig, double *sec);
+int gpu_bench_map3d_run(const map3d_plan *p, int id, int rho, int once, bench_sig *sig,
+                        double *sec);
 
 /* 2D kernels: kernel 0 is the dummy kernel, 1..4 the EDM with that many features. */
 #define BENCH_2D_DUMMY 0

@@ -30,11 +30,13 @@ int gpu_bench_map3d_blocks_per_sm(int id, int rho)
     return no_cuda();
 }
 
-int gpu_bench_map3d_run(const map3d_plan *p, int id, int rho, bench_sig *sig, double *sec)
+int gpu_bench_map3d_run(const map3d_plan *p, int id, int rho, int once, bench_sig *sig,
+                        double *sec)
 {
     (void)p;
     (void)id;
     (void)rho;
+    (void)once;
     (void)sig;
     *sec = 0.0;
     return no_cuda();

@@ -160,11 +160,30 @@ static void test_cpu_map_kernel(void)
     gsl_test(rc != 0, "bench --kernel map on the CPU exits 0 (got %d)", rc);
     out = tb_test_read_file(dir, "out.txt", NULL);
     gsl_test(!out || !strstr(out, "needs a GPU"), "it says the dummy kernel needs a GPU");
-    gsl_test(count_of(out, "host ok") != 2 * 2 * 5,
-             "every map's blocks pass the host check (2 n x 2 tiles x 5 maps; got %d)",
-             count_of(out, "host ok"));
+    gsl_test(count_of(out, "host ok") != 2 * 2 * 6,
+             "every map's blocks pass the host check (2 n x 2 tiles x 5 maps and lambda-once; "
+             "got %d)", count_of(out, "host ok"));
     gsl_test(count_of(out, "FAIL") != 0, "no host check fails");
     gsl_test(!out || !strstr(out, "4,096"), "bb at nb = 16 launches 4,096 blocks");
+    /* the decode-once row: lambda's plan (nb = 16 at n = 64, tile 4: Tet(16) = 816 blocks) */
+    {
+        const char *row = out ? strstr(out, "\n     64     16    4 lambda-once ") : NULL;
+        const char *end = row ? strchr(row + 1, '\n') : NULL;
+        const char *blk = row ? strstr(row, " 816 ") : NULL;
+        gsl_test(lines_starting(out, "     64     16    4 lambda-once ") != 1 || !blk ||
+                     (end && blk > end) || !strstr(out, "4 lambda ") ||
+                     strstr(out, "4 lambda ") > row,
+                 "a lambda-once row per point, after lambda, with lambda's 816 blocks");
+    }
+    free(out);
+    /* --maps without lambda: no lambda-once row */
+    dir = tb_test_fresh_dir(top, "map_no_lambda");
+    gsl_test(bench(dir, "--cpu --kernel map --n 64 --tile 4 --maps rec") != 0,
+             "bench --kernel map --maps rec exits 0");
+    out = tb_test_read_file(dir, "out.txt", NULL);
+    gsl_test(!out || lines_starting(out, "     64     16    4 lambda-once") != 0 ||
+                 count_of(out, "host ok") != 1,
+             "--maps rec: one row (rec), no lambda-once");
     free(out);
 }
 

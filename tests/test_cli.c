@@ -144,7 +144,7 @@ static void test_backups(void)
     gsl_test(stat(path, &st) != 0, "first run's checkpoint kept as checkpoint.tbck.~1~");
 }
 
-/* eval prints the energy terms and writes one extended-XYZ frame with forces. */
+/* eval prints the energy terms; with -o it writes one extended-XYZ frame with forces. */
 static void test_eval(void)
 {
     char d[512];
@@ -159,6 +159,14 @@ static void test_eval(void)
                strstr(x, "energy=")),
              "eval writes an extended-XYZ frame with forces and energy");
     free(x);
+    /* without -o: the energies only, no file (a sweep of evals leaves nothing behind) */
+    snprintf(d, sizeof d, "%s", tb_test_fresh_dir(top, "eval_no_o"));
+    tb_test_write_file(d, "sim.cfg", base_cfg);
+    gsl_test(tribody(d, "eval sim.cfg") != 0, "eval without -o exits 0");
+    gsl_test(!output_has(d, "E_triplet = "), "eval without -o prints E_triplet");
+    /* sim.cfg and the test's own capture out.txt */
+    gsl_test(tb_test_count_entries(d) != 2, "eval without -o writes no file (%d entries)",
+             tb_test_count_entries(d));
 }
 
 /* One bad input: exit 2, the message, and no file written in the directory. */

@@ -1,5 +1,6 @@
-/* test_lambda.c — the enumeration decodes against their definitions (MAPS.md 10.3): lambda2d's
- * rows (exact and float-only variants), lambda's layers, the table layer and stride's steps.
+/* test_lambda.c — the enumeration decodes against their definitions (docs/maps.md, "Checking
+ * a map", 3): lambda2d's rows (exact and float-only variants), lambda's layers, the table
+ * layer and stride's steps.
  *
  *   (a) sequential reference: walking D2/D3 in order (K, then J, then I) gives ω = 0, 1, 2, ...;
  *   (b) per-ω invariants, which determine the answer, for random ω up to the largest nb:
@@ -108,13 +109,13 @@ static void test_rows_exact(void)
         gsl_test(bad != 0, "lambda2d: 2e6 random omega < 2^45 satisfy T2(J) <= omega < T2(J+1)");
     }
 
-    /* MAPS.md 3: just above 2^45 the estimate is off by 2 or more (the range is real) */
+    /* docs/maps.md#lambda2d: just above 2^45 the estimate is off by 2 or more (a real range) */
     {
-        long long x = 35201566641152LL; /* MAPS.md's first failure; its true row: */
+        long long x = 35201566641152LL; /* the first failure; its true row: */
         long long r = (long long)floor(sqrt(2.0 * (double)x + 0.25) - 0.5);
         int e = map2d_lambda2d_row_est((float)x) - (int)r;
         gsl_test(abs(e) < 2, "lambda2d: at omega = 35,201,566,641,152 (> 2^45) the float32 "
-                 "estimate is off by %d (MAPS.md: 2 or more)", e);
+                 "estimate is off by %d (docs/maps.md#lambda2d: 2 or more)", e);
     }
 }
 

@@ -1,6 +1,6 @@
 /* test_maps2d.c — every map of the tile triangle D2(nb), by iterating the registry map2d_all.
  *
- * MAPS.md section 10, in 2D:
+ * docs/maps.md#checking-a-map, in 2D:
  * - tile level: one counter per tile of D2(nb); every block of every launch is walked exactly
  *   as launched (same grid sides, bx fastest). Pass iff every counter is 1, nothing falls
  *   outside 0 <= I <= J < nb, and kept + discarded = the plan's block count. nb = 1..300 and
@@ -8,7 +8,7 @@
  * - particle level: each kept tile is expanded into its pairs with the kernel's mask (tile T
  *   holds the particles [T R, min((T+1) R, n)); on a diagonal tile only i < j); every pair
  *   i < j < n must come out once. n = 2..40, 64, 127 and tile edges 1, 3, 8, 16, > n;
- * - waste: blocks / T2(nb) at nb = 8, 64, 512, 4096 against MAPS.md section 7 (bb2d) and the
+ * - waste: blocks / T2(nb) at nb = 8, 64, 512, 4096 against docs/maps.md#bb2d and the
  *   numbers each map's header documents;
  * - plans for nb = 1..min(max_nb, 131070) and max_nb: grids within CUDA's limits, launches within
  *   MAP2D_MAX_LAUNCH, blocks >= T2(nb) (= T2(nb) for the zero-waste maps);
@@ -190,11 +190,11 @@ static const struct {
     int digits[4];
     const char *source;
 } waste_ref[] = {
-    {"bb2d", {1.78, 1.97, 1.996, 1.9995}, {2, 2, 3, 4}, "MAPS.md 7, 2D reference line"},
+    {"bb2d", {1.78, 1.97, 1.996, 1.9995}, {2, 2, 3, 4}, "docs/maps.md#bb2d"},
     {"rec2d", {1, 1, 1, 1}, {9, 9, 9, 9}, "rec2d.h: zero waste"},
     {"rb2d", {1, 1, 1, 1}, {9, 9, 9, 9}, "rb2d.h: zero waste"},
     {"utm2d", {1, 1, 1, 1}, {9, 9, 9, 9}, "utm2d.h: 1D grid, zero waste"},
-    {"lambda2d", {1, 1, 1, 1}, {9, 9, 9, 9}, "MAPS.md 3/7: 1D grid, ratio 1"},
+    {"lambda2d", {1, 1, 1, 1}, {9, 9, 9, 9}, "docs/maps.md#lambda2d: 1D grid, ratio 1"},
 };
 
 static void test_waste(const subject *s)

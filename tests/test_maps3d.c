@@ -1,7 +1,7 @@
-/* test_maps3d.c — coverage of every block map (MAPS.md section 10): tile level for every
+/* test_maps3d.c — coverage of every block map (docs/maps.md#checking-a-map): tile level for every
  * registered tetrahedral and triangular map, the rec families and decomposition, particle
- * level, the waste table of section 7, the enumeration probe and the sampled check, mutation
- * tests proving the checkers catch a broken map, and `tribody maps` exit statuses.
+ * level, the waste table of docs/maps.md#waste, the enumeration probe and the sampled check,
+ * mutation tests proving the checkers catch a broken map, and `tribody maps` exit statuses.
  * One PASS/FAIL line per (map, size); the checkers themselves are maps3d/mapcheck.c. */
 #include <fcntl.h>
 #include <math.h>
@@ -50,7 +50,7 @@ static void tiles2(const map2d_type *t, int nb, const map2d_opts *o, const char 
              what, nb, r.blocks, rc ? ": " : "", r.first);
 }
 
-/* Section 10.1 for every registered map, nb = 1..128. */
+/* Tile-level coverage (docs/maps.md#checking-a-map, 1) for every registered map, nb = 1..128. */
 static void test_registry_tiles(void)
 {
     for (int i = 0; map3d_all[i]; i++)
@@ -91,7 +91,7 @@ static void test_limits(void)
         ok = map3d_plan_make(t, 0, NULL, &p, err, sizeof err) != 0;
         gsl_test(!ok, "%s: nb = 0 refused", t->name);
     }
-    /* MAPS.md 4.3: the 2D grid of lambda reaches nb = 94,517 with gy = 65534 */
+    /* docs/maps.md#lambda: the 2D grid of lambda reaches nb = 94,517 with gy = 65534 */
     {
         map3d_plan p;
         char err[256];
@@ -155,8 +155,9 @@ static void test_rec(void)
     gsl_test(worst_launch > MAP3D_MAX_LAUNCH,
              "rec: at most %d launches for nb <= %lld (at nb = %d); MAP3D_MAX_LAUNCH = %d",
              worst_launch, MAP3D_REC_MAX_NB, worst_nb, MAP3D_MAX_LAUNCH);
-    gsl_test(worst4096 != 31, "rec: at most 31 segments for nb <= 4096 (MAPS 6.7): %d", worst4096);
-    /* MAPS 6.7: worst 1.1355 for nb in [16, 4096], mean 1.049 (printed to 4 and 3 digits) */
+    gsl_test(worst4096 != 31, "rec: at most 31 segments for nb <= 4096 (docs/maps.md): %d",
+             worst4096);
+    /* docs/maps.md#from-below: worst 1.1355 for nb in [16, 4096], mean 1.049 (4 and 3 digits) */
     gsl_test(fabs(worst_ratio - 1.1355) > 0.5e-4,
              "rec: worst blocks/tiles for nb in [16, 4096] is 1.1355 (got %.6f at nb = %d)",
              worst_ratio, worst_ratio_nb);
@@ -188,7 +189,8 @@ static void test_stride(void)
     }
 }
 
-/* Section 10.2: every i<j<k<n once, for every map and several tiles. */
+/* Particle-level coverage (docs/maps.md#checking-a-map, 2): every i<j<k<n once, for every map
+ * and several tiles. */
 static void test_particles(void)
 {
     int ns[40], nn = 0;
@@ -235,7 +237,7 @@ static void test_particles(void)
         }
 }
 
-/* Section 7: blocks launched / Tet(nb) from the plans against the table, to its digits. */
+/* docs/maps.md#waste: blocks launched / Tet(nb) from the plans against the table, to its digits. */
 static void test_waste_table(void)
 {
     static const struct {
