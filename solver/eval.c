@@ -50,7 +50,8 @@ int cmd_eval(int argc, char **argv)
         return rc;
     if ((rc = sim_init(&s, &cfg)) != 0)
         goto done;
-    if ((rc = backend_select(&cfg, &ops)) != 0 || (rc = ops->create(&b, &cfg, &s)) != 0)
+    if ((rc = backend_select(&cfg, &ops)) != 0 || (rc = ops->create(&b, &cfg, &s)) != 0 ||
+        (rc = out_check(out, NULL, "-o")) != 0)
         goto done;
     if (ops->compute(b) != 0 || ops->fetch(b, &s) != 0) {
         rc = 1;

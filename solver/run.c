@@ -78,6 +78,12 @@ typedef struct run_ctx {
     double last_shown; /* wall clock of the last progress line */
 } run_ctx;
 
+/* The checkpoint written on a signal: output.checkpoint, or interrupted.tbck when that is "". */
+static const char *stop_checkpoint(const run_ctx *r)
+{
+    return r->cfg.output.checkpoint[0] ? r->cfg.output.checkpoint : "interrupted.tbck";
+}
+
 /* Triplets i<j<k of n particles, as a double. */
 static double n_triplets(int n)
 {
@@ -236,7 +242,7 @@ static int integrate(run_ctx *r)
             return -1;
         show_progress(r, last);
         if (stop_signal && !last) {
-            const char *path = c->output.checkpoint[0] ? c->output.checkpoint : "interrupted.tbck";
+            const char *path = stop_checkpoint(r);
             if (r->progress)
                 fputc('\n', stderr);
             if (!ck && save_checkpoint(r, path) != 0)
@@ -247,6 +253,25 @@ static int integrate(run_ctx *r)
             return 1;
         }
     }
+    return 0;
+}
+
+/* Every output path can be written (before anything is computed), then all are locked
+ * against a second run writing the same files (before anything is written). */
+static int check_outputs(const run_ctx *r)
+{
+    const sim_config *c = &r->cfg;
+    const char *path[3] = {c->output.thermo, c->output.trajectory, stop_checkpoint(r)};
+    const char *name[3] = {"output.thermo", "output.trajectory",
+                           c->output.checkpoint[0] ? "output.checkpoint"
+                                                   : "the interrupt checkpoint"};
+    int rc;
+    for (int i = 0; i < 3; i++)
+        if (path[i][0] && (rc = out_check(path[i], c->path, name[i])) != 0)
+            return rc;
+    for (int i = 0; i < 3; i++)
+        if (path[i][0] && (rc = out_lock(path[i])) != 0)
+            return rc < 0 ? 1 : rc;
     return 0;
 }
 
@@ -326,6 +351,8 @@ int cmd_run(int argc, char **argv)
     if ((rc = r->ops->create(&r->b, &r->cfg, &r->s)) != 0)
         return finish(r, rc < 0 ? 1 : rc);
 
+    if ((rc = check_outputs(r)) != 0)
+        return finish(r, rc);
     /* Everything checked: from here on files are written. */
     if (open_outputs(r, r->args.restart ? &x : NULL) != 0)
         return finish(r, 1);

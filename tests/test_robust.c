@@ -1,0 +1,154 @@
+/* test_robust.c — tribody against a hostile user (issue 12): odd output paths, non-finite
+ * results, far and wrapped coordinates, unbounded reads, signals, late problems, restarts
+ * that do not belong, two runs in one directory. Every case runs the binary end to end. */
+#include <math.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "tb_test.h"
+
+static char top[256]; /* a fresh temporary directory for this program */
+
+static int tribody(const char *dir, const char *args)
+{
+    return tb_test_tribody(dir, NULL, args, NULL);
+}
+
+/* Whether dir/out.txt (the run's stdout and stderr) contains needle; prints it when not. */
+static int output_has(const char *dir, const char *needle)
+{
+    long len;
+    char *s = tb_test_read_file(dir, "out.txt", &len);
+    int has = s && strstr(s, needle) != NULL;
+    if (!has)
+        printf("  (out.txt: %s)\n", s ? s : "(missing)");
+    free(s);
+    return has;
+}
+
+static int exists(const char *dir, const char *name)
+{
+    char p[TB_TEST_PATH_MAX];
+    struct stat st;
+    return tb_test_path(p, sizeof p, dir, name) == 0 && lstat(p, &st) == 0;
+}
+
+static void sleep_ms(long ms)
+{
+    struct timespec ts = {ms / 1000, (ms % 1000) * 1000000L};
+    nanosleep(&ts, NULL);
+}
+
+static const char cfg16[] =
+    "system = { particles = 16; seed = 3; };\n"
+    "potential = { atm = { nu = 0.07; }; lj = {}; };\n"
+    "integrator = { steps = 20; };\n"
+    "solver = { backend = \"cpu\"; precision = \"mixed\"; tile = 8; };\n"
+    "output = { thermo_every = 5; };\n";
+
+/* Item 1: only regular files are backed up; devices and FIFOs are written as they are. */
+static void test_output_kinds(void)
+{
+    const char *d = tb_test_fresh_dir(top, "kinds");
+    char dir[TB_TEST_PATH_MAX / 2], path[TB_TEST_PATH_MAX];
+    struct stat st;
+    snprintf(dir, sizeof dir, "%s", d);
+    tb_test_write_file(dir, "c.cfg", cfg16);
+    /* A character device of our own (a copy of /dev/null's numbers), so that a regression
+     * renames it and not the system's. Only root may make one. */
+    if (getuid() == 0 && tb_test_system("mknod '%s/nul' c 1 3", dir) == 0) {
+        int rc = tribody(dir, "eval c.cfg -o nul");
+        snprintf(path, sizeof path, "%s/nul", dir);
+        gsl_test(rc != 0, "eval -o DEVICE exits 0 (got %d)", rc);
+        gsl_test(!(stat(path, &st) == 0 && S_ISCHR(st.st_mode)) || exists(dir, "nul.~1~"),
+                 "eval -o DEVICE leaves the device node in place, no nul.~1~");
+    }
+    if (tb_test_system("mkfifo '%s/ff' && (cat '%s/ff' >/dev/null &)", dir, dir) == 0) {
+        int rc = tribody(dir, "eval c.cfg -o ff");
+        snprintf(path, sizeof path, "%s/ff", dir);
+        gsl_test(rc != 0, "eval -o FIFO exits 0 (got %d)", rc);
+        gsl_test(!(stat(path, &st) == 0 && S_ISFIFO(st.st_mode)) || exists(dir, "ff.~1~"),
+                 "eval -o FIFO writes into the FIFO, no ff.~1~");
+    }
+    tb_test_system("mkdir '%s/adir'", dir);
+    gsl_test(tribody(dir, "eval c.cfg -o adir") != 2, "eval -o DIRECTORY exits 2");
+    gsl_test(!output_has(dir, "\"adir\" is a directory"), "eval -o DIRECTORY says it is a directory");
+    gsl_test(exists(dir, "adir.~1~"), "eval -o DIRECTORY moves nothing");
+    gsl_test(tribody(dir, "eval c.cfg -o -") != 0 || !output_has(dir, "Properties="),
+             "eval -o - writes the frame on stdout");
+}
+
+/* Item 7: an output path whose directory is missing is refused before step 0. */
+static void test_output_dirs(void)
+{
+    const char *d = tb_test_fresh_dir(top, "dirs");
+    char dir[TB_TEST_PATH_MAX];
+    int before;
+    snprintf(dir, sizeof dir, "%s", d);
+    tb_test_write_file(dir, "c.cfg", cfg16);
+    before = tb_test_count_entries(dir);
+    gsl_test(tribody(dir, "run c.cfg --set output.checkpoint=nodir/ck.tbck") != 2,
+             "output.checkpoint in a missing directory: exit 2");
+    gsl_test(!output_has(dir, "c.cfg: output.checkpoint = \"nodir/ck.tbck\": directory nodir/ does "
+                              "not exist"),
+             "output.checkpoint in a missing directory: the message names config, setting, directory");
+    gsl_test(tb_test_count_entries(dir) != before + 1,
+             "output.checkpoint in a missing directory: no thermo or trajectory written");
+    gsl_test(tribody(dir, "run c.cfg --set output.thermo=nodir/t.csv") != 2 ||
+                 !output_has(dir, "output.thermo"),
+             "output.thermo in a missing directory: exit 2 naming output.thermo");
+}
+
+/* Item 9: a second run on the same outputs is refused while the first holds them. */
+static void test_lock(void)
+{
+    const char *d = tb_test_fresh_dir(top, "lock");
+    const char *bin = tb_test_bin();
+    char dir[TB_TEST_PATH_MAX];
+    pid_t pid;
+    int st = 0;
+    if (!bin)
+        return;
+    snprintf(dir, sizeof dir, "%s", d);
+    tb_test_write_file(dir, "c.cfg", cfg16);
+    pid = fork();
+    if (pid == 0) {
+        if (chdir(dir) != 0)
+            _exit(99);
+        setenv("OMP_NUM_THREADS", "1", 1);
+        if (!freopen("first.txt", "w", stderr) || !freopen("/dev/null", "w", stdout))
+            _exit(97);
+        execl(bin, bin, "run", "c.cfg", "--set", "integrator.steps=100000000", "--set",
+              "system.particles=40", (char *)NULL);
+        _exit(98);
+    }
+    for (int i = 0; i < 100 && !exists(dir, "thermo.csv"); i++)
+        sleep_ms(50);
+    int rc = tribody(dir, "run c.cfg");
+    gsl_test(rc != 2, "second run on the same outputs: exit 2 (got %d)", rc);
+    gsl_test(!output_has(dir, "in use by another tribody run"),
+             "second run on the same outputs: says another run holds them");
+    gsl_test(exists(dir, "thermo.csv.~1~") || exists(dir, "checkpoint.tbck.tmp.~1~"),
+             "second run on the same outputs: backs up nothing");
+    kill(pid, SIGTERM);
+    waitpid(pid, &st, 0);
+    gsl_test(tribody(dir, "run c.cfg") != 0, "after the first run ends, a run on the outputs works");
+}
+
+int main(void)
+{
+    tb_test_init();
+    if (tb_test_temp_dir(top, sizeof top, "robust") != 0)
+        return tb_test_done();
+    test_output_kinds();
+    test_output_dirs();
+    test_lock();
+    tb_test_remove_dir(top);
+    return tb_test_done();
+}
