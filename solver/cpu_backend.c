@@ -294,5 +294,13 @@ static int cpu_fetch(backend *b, sim_state *s)
     return 0;
 }
 
+static int cpu_check_finite(backend *b, long step, tb_nonfinite *nf)
+{
+    sim_find_nonfinite(&b->s, nf);
+    if (nf->step >= 0)
+        nf->step = step;
+    return 0;
+}
+
 const backend_ops cpu_backend_ops = {"cpu", cpu_create, cpu_compute, cpu_advance, cpu_fetch,
-                                     cpu_destroy};
+                                     cpu_destroy, cpu_check_finite};

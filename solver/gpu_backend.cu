@@ -45,6 +45,7 @@ struct backend {
     int threads;     /* for the small kernels */
     int computed;    /* forces computed on the device since create() */
     double e_given[2]; /* triplet, pair energies of the state given to create() */
+    gpu_finite_rec *d_finite; /* the finiteness check's record (gpu_finite.cu) */
 };
 
 static const char *gpu_why = "";
@@ -170,6 +171,7 @@ static void gpu_destroy(backend *b)
     cudaFree(b->d_fix);
     cudaFree(b->d_energy);
     cudaFree(b->d_efix);
+    cudaFree(b->d_finite);
     if (b->st)
         cudaStreamDestroy(b->st);
     map3d_plan_free(&b->p3);
@@ -256,6 +258,9 @@ static int gpu_alloc(backend *b)
     CUDA_CHECK(cudaMalloc(&b->d_posf, n * sizeof(float4)));
     CUDA_CHECK(cudaMalloc(&b->d_energy, 2 * sizeof(double)));
     CUDA_CHECK(cudaMalloc(&b->d_efix, 4 * sizeof(unsigned long long)));
+    CUDA_CHECK(cudaMalloc(&b->d_finite, sizeof(gpu_finite_rec)));
+    if (gpu_finite_reset(b->d_finite, b->st) != 0)
+        return -1;
     CUDA_CHECK(cudaMemset(b->d_pos, 0, n * sizeof(tb_double4)));
     CUDA_CHECK(cudaMemset(b->d_vel, 0, n * sizeof(tb_double4)));
     CUDA_CHECK(cudaMemset(b->d_force, 0, n * sizeof(tb_double4)));
@@ -424,5 +429,13 @@ static int gpu_fetch(backend *b, sim_state *s)
     return 0;
 }
 
+static int gpu_check_finite(backend *b, long step, tb_nonfinite *nf)
+{
+    /* Energies are in d_energy except for fixed-point sums (and before any force call). */
+    const double *energy = b->computed && b->args.mode != ACC_FIXED ? b->d_energy : NULL;
+    return gpu_finite_check(b->d_pos, b->d_vel, b->d_force, energy, b->n, step, b->d_finite,
+                            b->st, &nf->step, &nf->term, &nf->particle);
+}
+
 const backend_ops gpu_backend_ops = {"gpu", gpu_create, gpu_compute, gpu_advance, gpu_fetch,
-                                     gpu_destroy};
+                                     gpu_destroy, gpu_check_finite};

@@ -28,4 +28,4 @@ static int none_create(backend **out, const sim_config *c, const sim_state *s)
     return TB_EXIT_USAGE;
 }
 
-const backend_ops gpu_backend_ops = {"gpu", none_create, NULL, NULL, NULL, NULL};
+const backend_ops gpu_backend_ops = {"gpu", none_create, NULL, NULL, NULL, NULL, NULL};

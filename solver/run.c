@@ -21,6 +21,7 @@
 #include "backend.h"
 #include "check.h"
 #include "checkpoint.h"
+#include "finite.h"
 #include "cli.h"
 #include "init.h"
 #include "output.h"
@@ -48,7 +49,7 @@ static const char run_help[] =
 
 static volatile sig_atomic_t stop_signal = 0;
 
-/* First SIGINT/SIGTERM: finish the step, save, exit. Second: die at once. */
+/* First SIGINT/SIGTERM: finish the step, save, then die of the signal. Second: die at once. */
 static void on_signal(int sig)
 {
     if (stop_signal) {
@@ -56,6 +57,18 @@ static void on_signal(int sig)
         raise(sig);
     }
     stop_signal = sig;
+}
+
+/* Installs on_signal for SIGINT and SIGTERM (h = on_signal), or the defaults (h = SIG_DFL). */
+static void catch_signals(void (*h)(int))
+{
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = h;
+    sigemptyset(&sa.sa_mask);
+    sa.sa_flags = SA_RESTART;
+    sigaction(SIGINT, &sa, NULL);
+    sigaction(SIGTERM, &sa, NULL);
 }
 
 static double now_seconds(void)
@@ -76,6 +89,8 @@ typedef struct run_ctx {
     double t0;         /* wall clock at the start of stepping */
     long step0;        /* step at the start of stepping */
     double last_shown; /* wall clock of the last progress line */
+    long ckpt_step;    /* step of the last checkpoint written (-1: none) */
+    const char *ckpt_path; /* where it is */
 } run_ctx;
 
 /* The checkpoint written on a signal: output.checkpoint, or interrupted.tbck when that is "". */
@@ -150,7 +165,11 @@ static int save_checkpoint(run_ctx *r, const char *path)
     x.thermo_bytes = file_bytes(r->thermo);
     x.traj_bytes = file_bytes(r->traj);
     x.dt = r->cfg.integrator.dt;
-    return ckpt_write(path, &r->s, &x);
+    if (ckpt_write(path, &r->s, &x) != 0)
+        return -1;
+    r->ckpt_step = r->s.step;
+    r->ckpt_path = path;
+    return 0;
 }
 
 static int write_outputs(run_ctx *r, int thermo, int traj)
@@ -188,45 +207,114 @@ static int is_multiple(long step, int every)
     return every > 0 && step % every == 0;
 }
 
-/* Steps until the next output event (or the end). */
-static long steps_to_event(const run_ctx *r)
+/* Appends arg to buf (size bytes) as the shell reads it back: bare when it holds only
+ * harmless characters, else in single quotes. */
+static void shell_quote(char *buf, size_t size, const char *arg)
 {
-    const sim_config *c = &r->cfg;
-    const long step = r->s.step;
-    long next = c->integrator.steps;
-    const int every[3] = {c->output.thermo[0] ? c->output.thermo_every : 0,
-                          c->output.trajectory[0] ? c->output.trajectory_every : 0,
-                          c->output.checkpoint[0] ? c->output.checkpoint_every : 0};
-    for (int i = 0; i < 3; i++)
-        if (every[i] > 0) {
-            const long e = (step / every[i] + 1) * every[i];
-            if (e < next)
-                next = e;
-        }
-    return next - step;
+    size_t len = strlen(buf);
+    const int bare = *arg && strspn(arg, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
+                                         "0123456789_./=:,+-@%") == strlen(arg);
+    if (bare) {
+        snprintf(buf + len, size - len, " %s", arg);
+        return;
+    }
+    snprintf(buf + len, size - len, " '");
+    for (const char *c = arg; *c; c++) {
+        len = strlen(buf);
+        snprintf(buf + len, size - len, *c == '\'' ? "'\\''" : "%c", *c);
+    }
+    len = strlen(buf);
+    snprintf(buf + len, size - len, "'");
 }
 
-/* The stepping loop: chunks between output events, at most ~0.5 s each so the progress
- * line and Ctrl-C stay responsive. */
+/* The whole command that continues this run from checkpoint path: the config and every
+ * --set of this run, so that the continued run has the same settings. */
+static void resume_command(const run_ctx *r, const char *path, char *buf, size_t size)
+{
+    snprintf(buf, size, "tribody run");
+    shell_quote(buf, size, r->args.config);
+    for (int i = 0; i < r->args.n_set; i++) {
+        strncat(buf, " --set", size - strlen(buf) - 1);
+        shell_quote(buf, size, r->args.sets[i]);
+    }
+    strncat(buf, " --restart", size - strlen(buf) - 1);
+    shell_quote(buf, size, path);
+}
+
+/* A signal arrived: save the state at this step boundary and say how to resume. 0, or -1
+ * when the checkpoint cannot be written. The caller then dies of the signal. */
+static int stop_on_signal(run_ctx *r, int saved)
+{
+    const char *path = stop_checkpoint(r);
+    char cmd[16384];
+    if (r->progress)
+        fputc('\n', stderr);
+    if (!saved) {
+        if (r->ops->fetch(r->b, &r->s) != 0)
+            return -1;
+        /* interrupted.tbck is not a configured output: an earlier one is kept, not replaced */
+        if (!r->cfg.output.checkpoint[0] && out_backup(path) != 0)
+            return -1;
+        if (save_checkpoint(r, path) != 0)
+            return -1;
+    }
+    resume_command(r, path, cmd, sizeof cmd);
+    tb_error(NULL, 0, "interrupted by signal %d at step %ld; state saved to %s; resume with: %s",
+             (int)stop_signal, r->s.step, path, cmd);
+    return 0;
+}
+
+/* The first non-finite value: fetch the state it is in and say where. Returns 0, or -1
+ * when the state cannot be fetched. */
+static int report_nonfinite(run_ctx *r, tb_nonfinite *nf)
+{
+    char last[4400], who[64];
+    if (r->ops->fetch(r->b, &r->s) != 0)
+        return -1;
+    if (nf->particle < 0) { /* an energy: name a particle whose force or position is bad */
+        int t = -1;
+        const int i = sim_nonfinite_particle(&r->s, &t);
+        if (i >= 0)
+            snprintf(who, sizeof who, " (first bad particle: %d, its %s)", i, tb_nonfinite_term(t));
+        else
+            who[0] = '\0';
+    } else {
+        snprintf(who, sizeof who, " of particle %d", nf->particle);
+    }
+    if (r->ckpt_step >= 0)
+        snprintf(last, sizeof last, "the last checkpoint, %s at step %ld, is kept", r->ckpt_path,
+                 r->ckpt_step);
+    else
+        snprintf(last, sizeof last, "no checkpoint was written");
+    if (r->progress)
+        fputc('\n', stderr);
+    tb_error(r->cfg.path, 0, "non-finite %s%s at step %ld (time %g): the run is stopped and %s "
+                             "(lower integrator.dt, or check the initial state)",
+             tb_nonfinite_term(nf->term), who, nf->step,
+             (double)nf->step * r->cfg.integrator.dt, last);
+    return 0;
+}
+
+/* The stepping loop, one step at a time: after each step the backend checks that every
+ * value is finite (one reduction), and a signal is acted on at the next step boundary.
+ * Returns 0 when done, 1 on a non-finite value, 2 on a signal (state saved), -1 on failure. */
 static int integrate(run_ctx *r)
 {
     const sim_config *c = &r->cfg;
-    double sec_per_step = 0.0;
+    tb_nonfinite nf;
     r->t0 = now_seconds();
     r->step0 = r->s.step;
     while (r->s.step < c->integrator.steps) {
-        long chunk = steps_to_event(r);
-        if (sec_per_step > 0 && chunk > 1) {
-            const long cap = (long)(0.5 / sec_per_step) + 1;
-            if (cap < chunk)
-                chunk = cap;
-        }
-        const double t = now_seconds();
-        if (r->ops->advance(r->b, chunk) != 0)
+        if (stop_signal)
+            return stop_on_signal(r, 0) == 0 ? 2 : -1;
+        if (r->ops->advance(r->b, 1) != 0)
             return -1;
-        sec_per_step = (now_seconds() - t) / (double)chunk;
-        r->s.step += chunk;
+        r->s.step += 1;
         r->s.time = (double)r->s.step * c->integrator.dt;
+        if (r->ops->check_finite(r->b, r->s.step, &nf) != 0)
+            return -1;
+        if (nf.step >= 0)
+            return report_nonfinite(r, &nf) == 0 ? 1 : -1;
 
         const int th = is_multiple(r->s.step, c->output.thermo_every) && r->thermo;
         const int tr = is_multiple(r->s.step, c->output.trajectory_every) && r->traj;
@@ -241,17 +329,8 @@ static int integrate(run_ctx *r)
         if ((ck || last) && c->output.checkpoint[0] && save_checkpoint(r, c->output.checkpoint) != 0)
             return -1;
         show_progress(r, last);
-        if (stop_signal && !last) {
-            const char *path = stop_checkpoint(r);
-            if (r->progress)
-                fputc('\n', stderr);
-            if (!ck && save_checkpoint(r, path) != 0)
-                return -1;
-            tb_error(NULL, 0, "interrupted by signal %d at step %ld; state saved to %s; resume "
-                              "with: tribody run %s --restart %s",
-                     (int)stop_signal, r->s.step, path, r->args.config, path);
-            return 1;
-        }
+        if (stop_signal && !last)
+            return stop_on_signal(r, ck) == 0 ? 2 : -1;
     }
     return 0;
 }
@@ -273,6 +352,26 @@ static int check_outputs(const run_ctx *r)
         if (path[i][0] && (rc = out_lock(path[i])) != 0)
             return rc < 0 ? 1 : rc;
     return 0;
+}
+
+/* The starting state (step 0, or the checkpoint's) holds only finite numbers; else it is a
+ * bad input: TB_EXIT_USAGE with the term and particle named. */
+static int check_start(run_ctx *r)
+{
+    tb_nonfinite nf;
+    if (r->ops->check_finite(r->b, r->s.step, &nf) != 0)
+        return 1;
+    if (nf.step < 0)
+        return 0;
+    if (nf.particle < 0) {
+        int t = -1;
+        nf.particle = sim_nonfinite_particle(&r->s, &t);
+    }
+    tb_error(r->args.restart ? r->args.restart : r->cfg.path, 0,
+             "the %s state has a non-finite %s (particle %d): overlapping particles or values "
+             "too large", r->args.restart ? "checkpoint's" : "initial",
+             tb_nonfinite_term(nf.term), nf.particle);
+    return TB_EXIT_USAGE;
 }
 
 /* Checks that a checkpoint belongs to this configuration. */
@@ -353,22 +452,34 @@ int cmd_run(int argc, char **argv)
 
     if ((rc = check_outputs(r)) != 0)
         return finish(r, rc);
+    /* From here a signal is acted on at the next step boundary (step 0 included). */
+    r->ckpt_step = -1;
+    r->progress = isatty(STDERR_FILENO);
+    catch_signals(on_signal);
+    /* The starting state is evaluated and checked before any file is written: an input
+     * that is non-finite from the start is a bad input. */
+    if (!r->args.restart &&
+        (r->ops->compute(r->b) != 0 || r->ops->fetch(r->b, &r->s) != 0))
+        return finish(r, 1);
+    if ((rc = check_start(r)) != 0)
+        return finish(r, rc);
     /* Everything checked: from here on files are written. */
     if (open_outputs(r, r->args.restart ? &x : NULL) != 0)
         return finish(r, 1);
     if (!r->args.restart) {
-        if (r->ops->compute(r->b) != 0 || r->ops->fetch(r->b, &r->s) != 0)
-            return finish(r, 1);
         r->s.e0 = sim_kinetic(&r->s) + r->s.e_pair + r->s.e_triplet;
         if (write_outputs(r, r->thermo != NULL, r->traj != NULL) != 0)
             return finish(r, 1);
     }
-    r->progress = isatty(STDERR_FILENO);
-    signal(SIGINT, on_signal);
-    signal(SIGTERM, on_signal);
     rc = integrate(r);
-    signal(SIGINT, SIG_DFL);
-    signal(SIGTERM, SIG_DFL);
+    if (rc == 2) { /* a signal: close the files, then die of it as the shell expects */
+        const int sig = (int)stop_signal;
+        rc = finish(r, 1);
+        catch_signals(SIG_DFL);
+        raise(sig);
+        return rc;
+    }
+    catch_signals(SIG_DFL);
     if (rc != 0)
         return finish(r, 1);
     summary(r, now_seconds() - r->t0);

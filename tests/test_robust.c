@@ -141,6 +141,53 @@ static void test_lock(void)
     gsl_test(tribody(dir, "run c.cfg") != 0, "after the first run ends, a run on the outputs works");
 }
 
+/* Item 2: an input that is non-finite from the start is a bad input (exit 2, nothing
+ * written); a value that overflows during the run stops it (exit 1) with the step, the term
+ * and a particle named, keeping the last good checkpoint. */
+static void test_nonfinite(void)
+{
+    const char *d = tb_test_fresh_dir(top, "nonfinite");
+    char dir[TB_TEST_PATH_MAX / 2];
+    int before;
+    long len = 0;
+    snprintf(dir, sizeof dir, "%s", d);
+    tb_test_write_file(dir, "same.xyz", "3\nplain\nAr 0 0 0\nAr 0 0 0\nAr 1 0 0\n");
+    tb_test_write_file(dir, "s.cfg",
+                       "system = { particles = 3; init = { type = \"xyz\"; file = \"same.xyz\"; }; };\n"
+                       "potential = { atm = { nu = 0.07; }; lj = {}; };\n"
+                       "solver = { backend = \"cpu\"; precision = \"double\"; tile = 8; };\n");
+    before = tb_test_count_entries(dir);
+    gsl_test(tribody(dir, "eval s.cfg") != 2, "two particles at one place: eval exits 2");
+    gsl_test(!output_has(dir, "s.cfg: the initial state has a non-finite triplet energy (particle 0"),
+             "two particles at one place: eval names the term and a particle");
+    gsl_test(tb_test_count_entries(dir) != before + 1, "two particles at one place: eval writes nothing");
+    gsl_test(tribody(dir, "run s.cfg") != 2, "two particles at one place: run exits 2");
+    gsl_test(tb_test_count_entries(dir) != before + 1, "two particles at one place: run writes nothing");
+
+    /* Two particles flying apart at 10^6 sigma/tau: in mixed precision the products of the
+     * squared sides pass FLT_MAX (3.4e38) when the sides reach about 2.6e6 sigma, at step
+     * 742 here (the step is fixed: same input, one thread order). */
+    tb_test_write_file(dir, "fly.xyz", "4\nProperties=species:S:1:pos:R:3:vel:R:3\n"
+                                       "Ar 0 0 0 0 0 0\nAr 1.1 0 0 0 0 0\n"
+                                       "Ar 0.55 0.95 0 0 0 -1e6\nAr 0.5 0.3 1.0 0 0 1e6\n");
+    tb_test_write_file(dir, "f.cfg",
+                       "system = { particles = 4; init = { type = \"xyz\"; file = \"fly.xyz\"; }; };\n"
+                       "potential = { atm = { nu = 0.07; }; lj = {}; };\n"
+                       "integrator = { steps = 40000; dt = 0.002; };\n"
+                       "solver = { backend = \"cpu\"; precision = \"mixed\"; tile = 8; };\n"
+                       "output = { thermo_every = 100; checkpoint_every = 100; trajectory = \"\"; };\n");
+    gsl_test(tribody(dir, "run f.cfg") != 1, "overflow during the run: exit 1");
+    gsl_test(!output_has(dir, "f.cfg: non-finite triplet energy (first bad particle: 0, its force) "
+                              "at step 742"),
+             "overflow during the run: the message names the term, a particle and the step");
+    gsl_test(!output_has(dir, "checkpoint.tbck at step 700, is kept"),
+             "overflow during the run: the last good checkpoint (step 700) is named and kept");
+    char *t = tb_test_read_file(dir, "thermo.csv", &len);
+    gsl_test(!(t && strstr(t, "\n700,") && !strstr(t, "nan") && !strstr(t, "\n800,")),
+             "overflow during the run: thermo.csv ends at step 700 with no NaN");
+    free(t);
+}
+
 int main(void)
 {
     tb_test_init();
@@ -149,6 +196,7 @@ int main(void)
     test_output_kinds();
     test_output_dirs();
     test_lock();
+    test_nonfinite();
     tb_test_remove_dir(top);
     return tb_test_done();
 }
