@@ -188,6 +188,88 @@ static void test_nonfinite(void)
     free(t);
 }
 
+/* Starts `tribody run c.cfg ARGS...` in dir (stderr to err.txt), sends sig after ms
+ * milliseconds and returns the wait status. */
+static int run_and_signal(const char *dir, int sig, long ms, const char *a1, const char *a2,
+                          const char *a3, const char *a4)
+{
+    const char *bin = tb_test_bin();
+    pid_t pid;
+    int st = 0;
+    if (!bin)
+        return -1;
+    pid = fork();
+    if (pid == 0) {
+        if (chdir(dir) != 0)
+            _exit(99);
+        setenv("OMP_NUM_THREADS", "2", 1);
+        if (!freopen("err.txt", "w", stderr) || !freopen("/dev/null", "w", stdout))
+            _exit(97);
+        execl(bin, bin, "run", "c.cfg", a1, a2, a3, a4, (char *)NULL);
+        _exit(98);
+    }
+    sleep_ms(ms);
+    kill(pid, sig);
+    waitpid(pid, &st, 0);
+    return st;
+}
+
+static int err_has(const char *dir, const char *needle)
+{
+    char *s = tb_test_read_file(dir, "err.txt", NULL);
+    int has = s && strstr(s, needle) != NULL;
+    if (!has)
+        printf("  (err.txt: %s)\n", s ? s : "(missing)");
+    free(s);
+    return has;
+}
+
+/* Item 6: a signal is acted on at the next step boundary, even with every output disabled
+ * and before the first output event; after saving, the run dies of the signal. */
+static void test_signals(void)
+{
+    const char *d = tb_test_fresh_dir(top, "signals");
+    char dir[TB_TEST_PATH_MAX / 2];
+    int st;
+    snprintf(dir, sizeof dir, "%s", d);
+    tb_test_write_file(dir, "c.cfg",
+                       "system = { particles = 40; seed = 3; };\n"
+                       "potential = { atm = { nu = 0.07; }; lj = {}; };\n"
+                       "integrator = { steps = 100000000; };\n"
+                       "solver = { backend = \"cpu\"; precision = \"mixed\"; tile = 8; };\n"
+                       "output = { thermo = \"\"; trajectory = \"\"; checkpoint = \"\"; };\n");
+    st = run_and_signal(dir, SIGTERM, 400, "--set", "output.thermo_every=7", "--set",
+                        "system.seed=5");
+    gsl_test(!(WIFSIGNALED(st) && WTERMSIG(st) == SIGTERM),
+             "SIGTERM with outputs disabled: the run dies of SIGTERM (shell: 143)");
+    gsl_test(!exists(dir, "interrupted.tbck"), "SIGTERM with outputs disabled: interrupted.tbck written");
+    gsl_test(!err_has(dir, "resume with: tribody run c.cfg --set output.thermo_every=7 --set "
+                           "system.seed=5 --restart interrupted.tbck"),
+             "SIGTERM: the resume command keeps every --set");
+    st = run_and_signal(dir, SIGINT, 400, "--set", "output.thermo_every=7", NULL, NULL);
+    gsl_test(!(WIFSIGNALED(st) && WTERMSIG(st) == SIGINT), "SIGINT: the run dies of SIGINT (shell: 130)");
+    gsl_test(!exists(dir, "interrupted.tbck.~1~"),
+             "a second interruption keeps the first interrupted.tbck as interrupted.tbck.~1~");
+
+    /* During the step-0 evaluation (n = 800 takes about a second on two cores): the
+     * evaluation finishes, step 0 is written and checkpointed, and the run dies. */
+    d = tb_test_fresh_dir(top, "signal0");
+    snprintf(dir, sizeof dir, "%s", d);
+    tb_test_write_file(dir, "c.cfg",
+                       "system = { particles = 800; seed = 3; };\n"
+                       "potential = { atm = { nu = 0.07; }; lj = {}; };\n"
+                       "integrator = { steps = 100; };\n"
+                       "solver = { backend = \"cpu\"; precision = \"mixed\"; tile = 8; };\n");
+    st = run_and_signal(dir, SIGTERM, 150, NULL, NULL, NULL, NULL);
+    gsl_test(!(WIFSIGNALED(st) && WTERMSIG(st) == SIGTERM),
+             "SIGTERM during the step-0 evaluation: the run dies of SIGTERM");
+    gsl_test(!err_has(dir, "interrupted by signal 15 at step 0; state saved to checkpoint.tbck"),
+             "SIGTERM during the step-0 evaluation: step 0 saved, with a message");
+    char *t = tb_test_read_file(dir, "thermo.csv", NULL);
+    gsl_test(!(t && strstr(t, "\n0,0,")), "SIGTERM during the step-0 evaluation: thermo.csv has step 0");
+    free(t);
+}
+
 int main(void)
 {
     tb_test_init();
@@ -197,6 +279,7 @@ int main(void)
     test_output_dirs();
     test_lock();
     test_nonfinite();
+    test_signals();
     tb_test_remove_dir(top);
     return tb_test_done();
 }
