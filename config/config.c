@@ -623,12 +623,75 @@ static long long int_value(const cfg_ctx *x, const config_setting_t *s)
     return config_setting_get_int64(s);
 }
 
+/* Whether the integer literal at p (sign, decimal or 0x hex digits, optional L or LL suffix)
+ * overflows 64 bits, which libconfig 1.5 reads silently as -1 or LLONG_MAX. */
+static int literal_overflows(const char *p)
+{
+    int neg, hex;
+    char *end;
+    p += strspn(p, " \t");
+    neg = *p == '-';
+    if (*p == '-' || *p == '+')
+        p++;
+    hex = p[0] == '0' && (p[1] == 'x' || p[1] == 'X');
+    if (!(hex ? isxdigit((unsigned char)p[2]) : isdigit((unsigned char)p[0])))
+        return 0;
+    errno = 0;
+    unsigned long long u = strtoull(p, &end, hex ? 16 : 10);
+    if (*end && strchr(".eE", *end))
+        return 0; /* a float */
+    return errno == ERANGE || u > (unsigned long long)LLONG_MAX + (unsigned long long)neg;
+}
+
+/* Whether the literal of setting s, as written on its source line ("name = LITERAL"),
+ * overflows 64 bits (see literal_overflows); copies it into lit. */
+static int source_literal_overflows(const cfg_ctx *x, const config_setting_t *s, char *lit,
+                                    size_t size)
+{
+    char file[CFG_PATH_MAX];
+    const char *name = config_setting_name(s);
+    FILE *f;
+    char *text = NULL;
+    size_t cap = 0, len;
+    int line, over = 0;
+    if (!config_setting_source_file(s) || !name || config_setting_get_hook(s))
+        return 0;
+    source_path(x, s, file, sizeof file);
+    line = (int)config_setting_source_line(s);
+    len = strlen(name);
+    if (!(f = fopen(file, "r")))
+        return 0;
+    for (int i = 0; i < line && getline(&text, &cap, f) >= 0; i++) {
+        if (i + 1 < line)
+            continue;
+        for (const char *p = strstr(text, name); p && !over; p = strstr(p + 1, name)) {
+            const char *q = p + len;
+            if (p > text && (isalnum((unsigned char)p[-1]) || strchr("_-*", p[-1])))
+                continue;
+            q += strspn(q, " \t");
+            if (*q != '=' && *q != ':')
+                continue;
+            q += 1 + strspn(q + 1, " \t");
+            if ((over = literal_overflows(q)))
+                snprintf(lit, size, "%.*s", (int)strcspn(q, " \t;,)]}\r\n"), q);
+        }
+    }
+    free(text);
+    fclose(f);
+    return over;
+}
+
 /* Reads an integer setting into its int/long/unsigned long field. Returns 0 or -1 (reported). */
 static int take_integer(cfg_ctx *x, const cfg_row *r, const config_setting_t *s)
 {
     long long v = int_value(x, s);
-    char want[128];
+    char want[128], lit[64];
     int ok = r->check ? r->check(v) : in_range(r->range, (double)v);
+    if (source_literal_overflows(x, s, lit, sizeof lit)) {
+        problem(x, s, r->path, "%s is beyond the 64-bit integer range (the largest is %lld)",
+                lit, LLONG_MAX);
+        return -1;
+    }
     if (ok && r->kind == K_INT && (v > INT_MAX || v < INT_MIN)) {
         problem(x, s, r->path, "must be at most %d (got %lld)", INT_MAX, v);
         return -1;
@@ -657,6 +720,11 @@ static int take_float(cfg_ctx *x, const cfg_row *r, const config_setting_t *s)
     if (!isfinite(v) || !in_range(r->range, v)) {
         range_phrase(r, want, sizeof want);
         problem(x, s, r->path, "must be %s (got %s)", want, fmt_num(v, got));
+        return -1;
+    }
+    if (fabs(v) > CFG_FLOAT_MAX) { /* larger values overflow the physics: a bad input */
+        problem(x, s, r->path, "must be at most %g in magnitude (got %s)", CFG_FLOAT_MAX,
+                fmt_num(v, got));
         return -1;
     }
     *(double *)field_of(x->c, r) = v;
@@ -694,7 +762,11 @@ static int take_file(cfg_ctx *x, const cfg_row *r, const config_setting_t *s, co
     errno = 0;
     if (stat(full, &st) == 0 && S_ISDIR(st.st_mode))
         errno = EISDIR;
-    else if ((f = fopen(full, "r")) != NULL)
+    else if (stat(full, &st) == 0 && !S_ISREG(st.st_mode)) {
+        problem(x, s, r->path, "\"%s\" is not a regular file (a device or FIFO cannot be read "
+                               "as an input)", full);
+        return -1;
+    } else if ((f = fopen(full, "r")) != NULL)
         fclose(f);
     if (errno) {
         problem(x, s, r->path, "cannot read \"%s\": %s", full, strerror(errno));
@@ -879,6 +951,11 @@ static void merge_set(cfg_ctx *x, config_t *cf, char *set)
         return;
     }
     snprintf(path, sizeof path, "%.*s", (int)(eq - set), set);
+    if (literal_overflows(eq + 1)) {
+        problem_set(x, set, path, "%s is beyond the 64-bit integer range (the largest is %lld)",
+                    eq + 1, LLONG_MAX);
+        return;
+    }
     if (row_find(path) < 0) {
         unknown_setting(x, NULL, set, path);
         return;
@@ -1029,20 +1106,67 @@ static void cross_check(cfg_ctx *x)
 
 /* ---- loading ------------------------------------------------------------------------------- */
 
+/* Checks, before libconfig reads it, that the config file `path` (or a file it @includes,
+ * resolved against x->dir) is a regular file of at most CFG_FILE_MAX bytes without a UTF-8
+ * byte-order mark, and, to a depth of CFG_INCLUDE_DEPTH, the same of its @include files:
+ * libconfig itself would read /dev/zero until memory ran out. 0 or -1 (reported). */
+static int check_input_file(cfg_ctx *x, const char *path, const char *from, int from_line,
+                            int depth)
+{
+    struct stat st;
+    FILE *f;
+    char *text = NULL;
+    size_t cap = 0;
+    int line = 0, rc = 0;
+    errno = 0;
+    if (stat(path, &st) == 0 && !S_ISREG(st.st_mode))
+        errno = S_ISDIR(st.st_mode) ? EISDIR : EINVAL;
+    if (errno || !(f = fopen(path, "r"))) {
+        if (from)
+            tb_error(from, from_line, "@include \"%s\": cannot read: %s", path,
+                     errno == EINVAL ? "not a regular file" : strerror(errno));
+        else
+            tb_error(path, 0, "cannot read config file: %s",
+                     errno == EINVAL ? "not a regular file" : strerror(errno));
+        return -1;
+    }
+    if (st.st_size > CFG_FILE_MAX) {
+        fclose(f);
+        return tb_error(path, 0, "config file of %lld bytes (at most %d)", (long long)st.st_size,
+                        CFG_FILE_MAX);
+    }
+    while (rc == 0 && getline(&text, &cap, f) >= 0) {
+        const char *p = text;
+        line++;
+        if (line == 1 && (unsigned char)p[0] == 0xef && (unsigned char)p[1] == 0xbb &&
+            (unsigned char)p[2] == 0xbf) {
+            rc = tb_error(path, 1, "the file starts with a UTF-8 byte-order mark, which libconfig "
+                                   "cannot read: save it without one");
+            break;
+        }
+        p += strspn(p, " \t");
+        if (strncmp(p, "@include", 8) == 0 && depth < CFG_INCLUDE_DEPTH) {
+            const char *q = strchr(p, '"'), *e = q ? strchr(q + 1, '"') : NULL;
+            char inc[CFG_PATH_MAX + 8];
+            if (!q || !e)
+                continue; /* libconfig reports the syntax */
+            if (q[1] == '/')
+                snprintf(inc, sizeof inc, "%.*s", (int)(e - q - 1), q + 1);
+            else
+                snprintf(inc, sizeof inc, "%s%.*s", x->dir, (int)(e - q - 1), q + 1);
+            rc = check_input_file(x, inc, path, line, depth + 1);
+        }
+    }
+    free(text);
+    fclose(f);
+    return rc;
+}
+
 /* Reads and parses the file; reports a missing file or a syntax error. 0 or -1. */
 static int read_file(cfg_ctx *x, config_t *cf)
 {
-    struct stat st;
-    FILE *f = NULL;
-    errno = 0;
-    if (stat(x->path, &st) == 0 && S_ISDIR(st.st_mode))
-        errno = EISDIR;
-    else if ((f = fopen(x->path, "r")) != NULL)
-        fclose(f);
-    if (errno) {
-        tb_error(x->path, 0, "cannot read config file: %s", strerror(errno));
+    if (check_input_file(x, x->path, NULL, 0, 0) != 0)
         return -1;
-    }
     if (config_read_file(cf, x->path) == CONFIG_TRUE)
         return 0;
     const char *ef = config_error_file(cf);

@@ -270,6 +270,78 @@ static void test_signals(void)
     free(t);
 }
 
+/* One bad input: exit 2 within 20 s (timeout), the message, and nothing written. cfg is the
+ * config text, files (NULL-terminated name, text pairs) are written beside it. */
+static void bad_input(const char *what, const char *cfg, const char *const *files,
+                      const char *args, const char *msg)
+{
+    const char *d = tb_test_fresh_dir(top, "bad");
+    char dir[TB_TEST_PATH_MAX / 2];
+    int before, rc;
+    snprintf(dir, sizeof dir, "%s", d);
+    tb_test_write_file(dir, "c.cfg", cfg);
+    for (int i = 0; files && files[i]; i += 2) /* "!name": the text is a printf format */
+        if (files[i][0] == '!')
+            tb_test_system("printf '%s' >'%s/%s'", files[i + 1], dir, files[i] + 1);
+        else
+            tb_test_write_file(dir, files[i], files[i + 1]);
+    before = tb_test_count_entries(dir);
+    rc = tb_test_tribody(dir, "timeout 20 env", args, NULL);
+    gsl_test(rc != 2, "%s: exit status 2 (got %d)", what, rc);
+    gsl_test(!output_has(dir, msg), "%s: message contains '%s'", what, msg);
+    gsl_test(tb_test_count_entries(dir) != before + 1, "%s: nothing written", what);
+}
+
+#define XYZ_CFG(n) "system = { particles = " #n "; init = { type = \"xyz\"; file = \"in.xyz\"; }; };\n" \
+                   "solver = { backend = \"cpu\"; };\n"
+
+/* Items 4 and 7 and the minor ones: unbounded reads, overflowing numbers, odd files. */
+static void test_bad_inputs(void)
+{
+    static char huge_line[3 << 20];
+    const char *const zero_file[] = {"in.xyz", "3\nplain\nAr 0 0 0\nAr 1 0 0\nAr 0 1 0\n", NULL};
+    const char *const far_xyz[] = {"in.xyz", "3\nplain\nAr 0 0 0\nAr 1e308 0 0\nAr 0 1 0\n", NULL};
+    const char *const big_count[] = {"in.xyz", "1000000000000\nplain\nAr 0 0 0\n", NULL};
+    const char *const many[] = {"in.xyz", "1000000\nplain\nAr 0 0 0\nAr 1 0 0\n", NULL};
+    const char *const nul[] = {"!in.xyz", "3\\nplain\\nAr 0 0 0\\nAr 1 \\0 0\\nAr 0 1 0\\n", NULL};
+    const char *const line[] = {"in.xyz", huge_line, NULL};
+    memset(huge_line, 'x', sizeof huge_line - 1);
+    memcpy(huge_line, "3\n", 2);
+    bad_input("system.init.file = /dev/zero",
+              "system = { particles = 3; init = { type = \"xyz\"; file = \"/dev/zero\"; }; };\n",
+              zero_file, "eval c.cfg", "c.cfg:1: system.init.file: \"/dev/zero\" is not a regular file");
+    bad_input("config file /dev/zero", "", NULL, "eval /dev/zero",
+              "/dev/zero: cannot read config file: not a regular file");
+    bad_input("@include /dev/zero", "@include \"/dev/zero\"\nsystem = { particles = 3; };\n", NULL,
+              "eval c.cfg", "c.cfg:1: @include \"/dev/zero\": cannot read: not a regular file");
+    bad_input("UTF-8 byte-order mark", "\xef\xbb\xbfsystem = { particles = 3; };\n", NULL,
+              "eval c.cfg", "c.cfg:1: the file starts with a UTF-8 byte-order mark");
+    bad_input("XYZ coordinate 1e308", XYZ_CFG(3), far_xyz, "eval c.cfg",
+              "in.xyz:4: column 2 (x): value 1e308 is beyond the largest supported magnitude");
+    bad_input("XYZ count 10^12 on a tiny file", XYZ_CFG(3), big_count, "eval c.cfg",
+              "in.xyz:1: expected the atom count");
+    bad_input("XYZ count 10^6 on a tiny file", XYZ_CFG(1000000), many, "eval c.cfg",
+              "in.xyz:1: 1000000 atoms cannot fit in the file's 32 bytes");
+    bad_input("XYZ NUL byte", XYZ_CFG(3), nul, "eval c.cfg", "in.xyz:4: NUL byte in the line");
+    bad_input("XYZ line of 3 MB", XYZ_CFG(3), line, "eval c.cfg",
+              "in.xyz:2: line longer than 1048576 bytes");
+    bad_input("system.init.radius = 1e160",
+              "system = { particles = 16; init = { radius = 1e160; }; };\n", NULL, "eval c.cfg",
+              "c.cfg:1: system.init.radius: must be at most 1e+15 in magnitude (got 1e+160)");
+    bad_input("temperature 9e18", "system = { particles = 16; };\n", NULL,
+              "run c.cfg --set system.init.temperature=9e18",
+              "system.init.temperature: must be at most 1e+15 in magnitude (got 9e+18)");
+    bad_input("2^63 with the L suffix", "system = { particles = 16; seed = 9223372036854775808L; };\n",
+              NULL, "eval c.cfg",
+              "c.cfg:1: system.seed: 9223372036854775808L is beyond the 64-bit integer range");
+    bad_input("10^23 with the L suffix", "integrator = { steps = 99999999999999999999999L; };\n"
+                                         "system = { particles = 16; };\n",
+              NULL, "run c.cfg", "c.cfg:1: integrator.steps: 99999999999999999999999L is beyond");
+    bad_input("--set of 2^64", "system = { particles = 16; };\n", NULL,
+              "run c.cfg --set system.seed=18446744073709551616",
+              "system.seed: 18446744073709551616 is beyond the 64-bit integer range");
+}
+
 int main(void)
 {
     tb_test_init();
@@ -280,6 +352,7 @@ int main(void)
     test_lock();
     test_nonfinite();
     test_signals();
+    test_bad_inputs();
     tb_test_remove_dir(top);
     return tb_test_done();
 }
