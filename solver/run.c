@@ -435,7 +435,8 @@ int cmd_run(int argc, char **argv)
     if ((rc = cfg_load(&r->cfg, r->args.config, r->args.n_set, r->args.sets)) != 0)
         return rc;
     if (r->args.restart) {
-        if ((rc = ckpt_read(r->args.restart, &r->s, &x)) != 0 || (rc = check_restart(r)) != 0)
+        if ((rc = ckpt_read(r->args.restart, &r->s, &x)) != 0 || (rc = check_restart(r)) != 0 ||
+            (rc = sim_check_extent(&r->s, r->cfg.solver.precision, r->args.restart)) != 0)
             return finish(r, rc < 0 ? 1 : rc);
         if (r->s.step >= r->cfg.integrator.steps) {
             tb_notice("checkpoint %s is at step %ld >= integrator.steps = %ld: nothing to do",

@@ -342,6 +342,78 @@ static void test_bad_inputs(void)
               "system.seed: 18446744073709551616 is beyond the 64-bit integer range");
 }
 
+/* The number after "key" in dir/out.txt; NAN when absent. */
+static double out_value(const char *dir, const char *key)
+{
+    char *s = tb_test_read_file(dir, "out.txt", NULL);
+    const char *p = s ? strstr(s, key) : NULL;
+    double v = p ? strtod(p + strlen(key), NULL) : (double)NAN;
+    free(s);
+    return v;
+}
+
+/* An 8-particle cube of edge 1.1 shifted by (dx, 0, 0), its first particle at x = x0. */
+static const char *cube_xyz(double dx, double x0)
+{
+    static char buf[1024];
+    int len = snprintf(buf, sizeof buf, "8\nplain\n");
+    for (int i = 0; i < 8; i++) {
+        double x = i == 0 ? x0 : dx + 1.1 * (i & 1);
+        len += snprintf(buf + len, sizeof buf - (size_t)len, "Ar %.17g %.17g %.17g\n", x,
+                        1.1 * ((i >> 1) & 1), 1.1 * ((i >> 2) & 1));
+    }
+    return buf;
+}
+
+/* Items 3 and 5: periodic positions are wrapped in double on input; open clusters far from
+ * the origin are recentred, and an extent float cannot resolve is refused. */
+static void test_far_coordinates(void)
+{
+    const char *d = tb_test_fresh_dir(top, "far");
+    char dir[TB_TEST_PATH_MAX / 2];
+    double e0, e1;
+    snprintf(dir, sizeof dir, "%s", d);
+    tb_test_write_file(dir, "p.cfg",
+                       "system = { particles = 8; boundary = \"periodic\"; box = 5.0;\n"
+                       "  init = { type = \"xyz\"; file = \"in.xyz\"; }; };\n"
+                       "potential = { atm = { nu = 0.07; cutoff = 2.5; }; lj = {}; };\n"
+                       "solver = { backend = \"cpu\"; precision = \"mixed\"; tile = 8; };\n");
+    tb_test_write_file(dir, "in.xyz", cube_xyz(0.0, 0.0));
+    gsl_test(tribody(dir, "eval p.cfg -o a.xyz") != 0, "periodic cube at x = 0: eval exits 0");
+    e0 = out_value(dir, "E_triplet = ");
+    tb_test_write_file(dir, "in.xyz", cube_xyz(0.0, 1e6));
+    gsl_test(tribody(dir, "eval p.cfg -o b.xyz") != 0, "periodic cube, one particle at x = 1e6: eval exits 0");
+    e1 = out_value(dir, "E_triplet = ");
+    gsl_test(!(e0 == e1 && isfinite(e0) && e0 != 0),
+             "periodic: x = 1e6 wraps to x = 0 in a box of 5, same triplet energy in mixed "
+             "precision (%.15g, %.15g)", e0, e1);
+
+    tb_test_write_file(dir, "o.cfg",
+                       "system = { particles = 8; init = { type = \"xyz\"; file = \"in.xyz\"; }; };\n"
+                       "potential = { atm = { nu = 0.07; }; lj = {}; };\n"
+                       "solver = { backend = \"cpu\"; precision = \"mixed\"; tile = 8; };\n");
+    tb_test_write_file(dir, "in.xyz", cube_xyz(0.0, 0.0));
+    tribody(dir, "eval o.cfg -o c.xyz");
+    e0 = out_value(dir, "E_triplet = ");
+    tb_test_write_file(dir, "in.xyz", cube_xyz(1e7, 1e7));
+    gsl_test(tribody(dir, "eval o.cfg -o d.xyz") != 0, "open cube at x = 1e7: eval exits 0");
+    e1 = out_value(dir, "E_triplet = ");
+    /* the recentred cube differs from the original by the rounding of the shift (1 ulp of
+     * 1e7, 2e-9 sigma), and mixed precision resolves about 1e-7 relative */
+    gsl_test(!(fabs(e1 - e0) <= 1e-6 * fabs(e0)),
+             "open cube at x = 1e7 is recentred: mixed triplet energy %.9g, at the origin %.9g",
+             e1, e0);
+    tb_test_write_file(dir, "in.xyz", cube_xyz(0.0, 5e7));
+    gsl_test(tribody(dir, "eval o.cfg -o e.xyz") != 2,
+             "open cluster with one particle at 5e7 sigma, mixed precision: exit 2");
+    gsl_test(!output_has(dir, "o.cfg: the system extends over 5e+07 sigma, more than the 1e+06 "
+                              "sigma that solver.precision = \"mixed\" can resolve"),
+             "open cluster with one particle at 5e7 sigma: the message names the extent and the limit");
+    gsl_test(tribody(dir, "eval o.cfg -o f.xyz --set solver.precision=double") != 0 ||
+                 !isfinite(out_value(dir, "E_triplet = ")),
+             "open cluster with one particle at 5e7 sigma, double precision: a finite energy");
+}
+
 int main(void)
 {
     tb_test_init();
@@ -353,6 +425,7 @@ int main(void)
     test_nonfinite();
     test_signals();
     test_bad_inputs();
+    test_far_coordinates();
     tb_test_remove_dir(top);
     return tb_test_done();
 }
