@@ -337,6 +337,12 @@ static void test_bad_inputs(void)
     bad_input("10^23 with the L suffix", "integrator = { steps = 99999999999999999999999L; };\n"
                                          "system = { particles = 16; };\n",
               NULL, "run c.cfg", "c.cfg:1: integrator.steps: 99999999999999999999999L is beyond");
+    /* fuzz_config's finding: libconfig leaks its string buffer here (tests/asan.supp) */
+    bad_input("syntax error after a string", "system = { particles = 3; init = { type = \"xyz\";"
+                                             "threads \"/dev/null\"; }; };\n",
+              NULL, "eval c.cfg", "c.cfg:1: syntax error");
+    bad_input("empty string where '=' belongs", "system = { particles = 3; };\na \"\" ;\n", NULL,
+              "eval c.cfg", "c.cfg:2: syntax error");
     bad_input("--set of 2^64", "system = { particles = 16; };\n", NULL,
               "run c.cfg --set system.seed=18446744073709551616",
               "system.seed: 18446744073709551616 is beyond the 64-bit integer range");
