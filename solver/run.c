@@ -25,6 +25,7 @@
 #include "cli.h"
 #include "init.h"
 #include "output.h"
+#include "restart.h"
 #include "xyz.h"
 
 static const char run_help[] =
@@ -40,7 +41,10 @@ static const char run_help[] =
     "options:\n"
     "  --set PATH=VALUE   override a setting, checked like the file (e.g. --set solver.map=bb)\n"
     "  --restart FILE     continue from a checkpoint up to integrator.steps; the thermo and\n"
-    "                     trajectory files are continued from the checkpoint's step\n"
+    "                     trajectory files are continued from the checkpoint's step when\n"
+    "                     they carry its run id; the physics settings must be the same\n"
+    "  --allow-change LIST  with --restart: settings that may differ from the checkpoint's\n"
+    "                     (comma-separated names such as integrator.dt, or all)\n"
     "  -h, --help         this help\n"
     "\n"
     "Units are reduced Lennard-Jones units (sigma, epsilon, m, tau). A progress line is shown\n"
@@ -91,6 +95,7 @@ typedef struct run_ctx {
     double last_shown; /* wall clock of the last progress line */
     long ckpt_step;    /* step of the last checkpoint written (-1: none) */
     const char *ckpt_path; /* where it is */
+    unsigned long long run_id; /* this run's id (restart.h), kept across restarts */
 } run_ctx;
 
 /* The checkpoint written on a signal: output.checkpoint, or interrupted.tbck when that is "". */
@@ -137,6 +142,14 @@ static FILE *reopen_output(const char *path, long long bytes, int *fresh)
     return out_create(path);
 }
 
+/* Whether paths a and b name the same existing file. */
+static int same_file(const char *a, const char *b)
+{
+    struct stat sa, sb;
+    return stat(a, &sa) == 0 && stat(b, &sb) == 0 && sa.st_dev == sb.st_dev &&
+           sa.st_ino == sb.st_ino;
+}
+
 static int open_outputs(run_ctx *r, const ckpt_extra *x)
 {
     const sim_config *c = &r->cfg;
@@ -144,7 +157,10 @@ static int open_outputs(run_ctx *r, const ckpt_extra *x)
     if (c->output.thermo[0]) {
         r->thermo = x ? reopen_output(c->output.thermo, x->thermo_bytes, &fresh)
                       : out_create(c->output.thermo);
-        if (!r->thermo || (fresh && thermo_header(r->thermo, c->output.thermo) != 0))
+        if (!r->thermo)
+            return -1;
+        if (fresh && (fprintf(r->thermo, "# tribody run_id=%016llx\n", r->run_id) < 0 ||
+                      thermo_header(r->thermo, c->output.thermo) != 0))
             return -1;
     }
     if (c->output.trajectory[0]) {
@@ -153,8 +169,10 @@ static int open_outputs(run_ctx *r, const ckpt_extra *x)
         if (!r->traj)
             return -1;
     }
-    /* A fresh run must not overwrite an earlier run's checkpoint. */
-    if (!x && c->output.checkpoint[0] && out_backup(c->output.checkpoint) != 0)
+    /* A fresh run must not overwrite an earlier run's checkpoint, nor a restart from another
+     * file (an older checkpoint) the current one. */
+    if (c->output.checkpoint[0] && (!x || !same_file(c->output.checkpoint, r->args.restart)) &&
+        out_backup(c->output.checkpoint) != 0)
         return -1;
     return 0;
 }
@@ -165,6 +183,8 @@ static int save_checkpoint(run_ctx *r, const char *path)
     x.thermo_bytes = file_bytes(r->thermo);
     x.traj_bytes = file_bytes(r->traj);
     x.dt = r->cfg.integrator.dt;
+    x.run_id = r->run_id;
+    run_physics(&r->cfg, x.phys, sizeof x.phys);
     if (ckpt_write(path, &r->s, &x) != 0)
         return -1;
     r->ckpt_step = r->s.step;
@@ -179,7 +199,8 @@ static int write_outputs(run_ctx *r, int thermo, int traj)
     if (thermo && r->thermo && thermo_row(r->thermo, c->output.thermo, &r->s) != 0)
         return -1;
     if (traj && r->traj) {
-        snprintf(extra, sizeof extra, "kinetic=%.17g", sim_kinetic(&r->s));
+        snprintf(extra, sizeof extra, "kinetic=%.17g run_id=%016llx", sim_kinetic(&r->s),
+                 r->run_id);
         if (xyz_write_frame(r->traj, &r->s, c->output.forces, extra) != 0)
             return -1;
     }
@@ -374,6 +395,18 @@ static int check_start(run_ctx *r)
     return TB_EXIT_USAGE;
 }
 
+/* The thermo and trajectory files a restart would continue belong to the checkpoint's run. */
+static int check_restart_files(const run_ctx *r, const ckpt_extra *x)
+{
+    const sim_config *c = &r->cfg;
+    int rc = 0;
+    if (c->output.thermo[0] && x->thermo_bytes >= 0)
+        rc = restart_check_file(c->output.thermo, "output.thermo", c->path, x->run_id, 0);
+    if (rc == 0 && c->output.trajectory[0] && x->traj_bytes > 0)
+        rc = restart_check_file(c->output.trajectory, "output.trajectory", c->path, x->run_id, 1);
+    return rc;
+}
+
 /* Checks that a checkpoint belongs to this configuration. */
 static int check_restart(const run_ctx *r)
 {
@@ -436,8 +469,12 @@ int cmd_run(int argc, char **argv)
         return rc;
     if (r->args.restart) {
         if ((rc = ckpt_read(r->args.restart, &r->s, &x)) != 0 || (rc = check_restart(r)) != 0 ||
+            (rc = restart_check_physics(r->args.restart, x.phys, &r->cfg,
+                                        r->args.allow_change)) != 0 ||
+            (rc = check_restart_files(r, &x)) != 0 ||
             (rc = sim_check_extent(&r->s, r->cfg.solver.precision, r->args.restart)) != 0)
             return finish(r, rc < 0 ? 1 : rc);
+        r->run_id = x.run_id;
         if (r->s.step >= r->cfg.integrator.steps) {
             tb_notice("checkpoint %s is at step %ld >= integrator.steps = %ld: nothing to do",
                       r->args.restart, r->s.step, r->cfg.integrator.steps);
@@ -445,6 +482,8 @@ int cmd_run(int argc, char **argv)
         }
     } else if ((rc = sim_init(&r->s, &r->cfg)) != 0) {
         return finish(r, rc < 0 ? 1 : rc);
+    } else {
+        r->run_id = run_id_new();
     }
     if ((rc = backend_select(&r->cfg, &r->ops)) != 0)
         return finish(r, rc);

@@ -14,10 +14,12 @@
 
 static char top[256]; /* a fresh temporary directory for this program */
 
-/* Runs `tribody ARGS` in dir with stdout+stderr to dir/out.txt; returns the exit status. */
+/* Runs `tribody ARGS` in dir with stdout+stderr to dir/out.txt; returns the exit status.
+ * Every run has the same run id, so that the files of an interrupted and resumed run can
+ * be compared byte for byte with an uninterrupted one's. */
 static int tribody(const char *dir, const char *args)
 {
-    return tb_test_tribody(dir, NULL, args, NULL);
+    return tb_test_tribody(dir, "TRIBODY_RUN_ID=7e57", args, NULL);
 }
 
 static int same_file(const char *d1, const char *d2, const char *name)
@@ -88,6 +90,7 @@ static void test_interrupt(void)
         if (chdir(b) != 0)
             _exit(99);
         setenv("OMP_NUM_THREADS", "2", 1);
+        setenv("TRIBODY_RUN_ID", "7e57", 1);
         freopen("out.txt", "w", stderr);
         freopen("/dev/null", "w", stdout);
         execl(bin, bin, "run", "sim.cfg", "--set", "integrator.steps=100000000", (char *)NULL);

@@ -420,6 +420,83 @@ static void test_far_coordinates(void)
              "open cluster with one particle at 5e7 sigma, double precision: a finite energy");
 }
 
+static const char restart_cfg[] =
+    "system = { particles = 12; seed = 5; };\n"
+    "potential = { atm = { nu = 0.07; }; lj = {}; };\n"
+    "integrator = { steps = 50; };\n"
+    "solver = { backend = \"cpu\"; precision = \"double\"; tile = 8; };\n"
+    "output = { thermo_every = 10; trajectory_every = 10; };\n";
+
+/* Item 8: a restart refuses changed physics (unless allowed), another run's files, and a
+ * checkpoint that is not what it claims; an older checkpoint does not overwrite the newer. */
+static void test_restart_trust(void)
+{
+    const char *d = tb_test_fresh_dir(top, "restart");
+    char dir[TB_TEST_PATH_MAX / 2], path[TB_TEST_PATH_MAX];
+    int before;
+    snprintf(dir, sizeof dir, "%s", d);
+    tb_test_write_file(dir, "c.cfg", restart_cfg);
+    gsl_test(tribody(dir, "run c.cfg") != 0, "restart: first run to step 50 exits 0");
+    before = tb_test_count_entries(dir);
+    gsl_test(tribody(dir, "run c.cfg --restart checkpoint.tbck --set integrator.steps=60 "
+                          "--set integrator.dt=0.001") != 2,
+             "restart with another integrator.dt: exit 2");
+    gsl_test(!output_has(dir, "integrator.dt = 0.001, but the checkpoint checkpoint.tbck was run "
+                              "with integrator.dt = 0.002; to continue with the change, add --allow-change "
+                              "integrator.dt"),
+             "restart with another integrator.dt: the message names the setting and both values");
+    gsl_test(tb_test_count_entries(dir) != before, "restart with another integrator.dt: nothing written");
+    gsl_test(tribody(dir, "run c.cfg --restart checkpoint.tbck --set integrator.steps=60 "
+                          "--set potential.atm.nu=0.08") != 2 ||
+                 !output_has(dir, "add --allow-change potential.atm.nu"),
+             "restart with another potential.atm.nu: exit 2, saying how to allow it");
+    gsl_test(tribody(dir, "run c.cfg --restart checkpoint.tbck --set integrator.steps=60 "
+                          "--set potential.atm.nu=0.08 --allow-change potential.atm.nu") != 0 ||
+                 !output_has(dir, "potential.atm.nu changes from"),
+             "restart with --allow-change potential.atm.nu: exit 0 with a notice");
+
+    /* An older checkpoint continues its own files, and the newer checkpoint is kept. */
+    tb_test_system("cd '%s' && rm -f thermo* traj* check* && cp c.cfg c2.cfg", dir);
+    tribody(dir, "run c.cfg");
+    tb_test_system("cd '%s' && cp checkpoint.tbck old.tbck", dir);
+    gsl_test(tribody(dir, "run c.cfg --restart checkpoint.tbck --set integrator.steps=100") != 0,
+             "restart: continued to step 100");
+    gsl_test(tribody(dir, "run c.cfg --restart old.tbck --set integrator.steps=80") != 0,
+             "restart from the older checkpoint (step 50) of the same run: exit 0");
+    gsl_test(!exists(dir, "checkpoint.tbck.~1~"),
+             "restart from an older checkpoint keeps the newer one as checkpoint.tbck.~1~");
+    char *t = tb_test_read_file(dir, "thermo.csv", NULL);
+    gsl_test(!(t && strstr(t, "\n80,") && !strstr(t, "\n90,") && !strncmp(t, "# tribody run_id=", 17)),
+             "restart from the older checkpoint: thermo.csv truncated to step 50 and continued to 80");
+    free(t);
+
+    /* Another run now owns thermo.csv: the old checkpoint must not extend it. */
+    tribody(dir, "run c.cfg --set system.seed=9");
+    before = tb_test_count_entries(dir);
+    gsl_test(tribody(dir, "run c.cfg --restart old.tbck --set integrator.steps=80") != 2,
+             "restart from a checkpoint whose thermo.csv now belongs to another run: exit 2");
+    gsl_test(!output_has(dir, "output.thermo = \"thermo.csv\" belongs to another run"),
+             "another run's thermo.csv: the message says so");
+    gsl_test(tb_test_count_entries(dir) != before, "another run's thermo.csv: nothing written");
+
+    /* A version 1 checkpoint, and a header that claims more particles than the file holds. */
+    tb_test_write_file(dir, "v1.tbck", "TBCKPT01 and then some bytes");
+    gsl_test(tribody(dir, "run c.cfg --restart v1.tbck") != 2 ||
+                 !output_has(dir, "v1.tbck: --restart: a version 1 checkpoint (TBCKPT01"),
+             "a version 1 checkpoint is refused with a message");
+    snprintf(path, sizeof path, "%s/checkpoint.tbck", dir);
+    FILE *f = fopen(path, "r+b");
+    long long n = 100000000;
+    if (f) {
+        fseek(f, 16, SEEK_SET); /* magic, endianness marker, then n */
+        fwrite(&n, sizeof n, 1, f);
+        fclose(f);
+    }
+    gsl_test(tribody(dir, "run c.cfg --restart checkpoint.tbck") != 2 ||
+                 !output_has(dir, "too few for the 100000000 particles its header claims"),
+             "a header claiming 10^8 particles is refused before allocating them");
+}
+
 int main(void)
 {
     tb_test_init();
@@ -432,6 +509,7 @@ int main(void)
     test_signals();
     test_bad_inputs();
     test_far_coordinates();
+    test_restart_trust();
     tb_test_remove_dir(top);
     return tb_test_done();
 }
