@@ -1135,9 +1135,14 @@ static int check_input_file(cfg_ctx *x, const char *path, const char *from, int 
         return tb_error(path, 0, "config file of %lld bytes (at most %d)", (long long)st.st_size,
                         CFG_FILE_MAX);
     }
-    while (rc == 0 && getline(&text, &cap, f) >= 0) {
+    ssize_t got;
+    while (rc == 0 && (got = getline(&text, &cap, f)) >= 0) {
         const char *p = text;
         line++;
+        if ((size_t)got != strlen(text)) { /* libconfig's scanner would stop at it, or exit */
+            rc = tb_error(path, line, "NUL byte in the line (not a text file)");
+            break;
+        }
         if (line == 1 && (unsigned char)p[0] == 0xef && (unsigned char)p[1] == 0xbb &&
             (unsigned char)p[2] == 0xbf) {
             rc = tb_error(path, 1, "the file starts with a UTF-8 byte-order mark, which libconfig "

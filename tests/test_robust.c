@@ -343,6 +343,16 @@ static void test_bad_inputs(void)
               NULL, "eval c.cfg", "c.cfg:1: syntax error");
     bad_input("empty string where '=' belongs", "system = { particles = 3; };\na \"\" ;\n", NULL,
               "eval c.cfg", "c.cfg:2: syntax error");
+    /* fuzz_config's finding: libconfig's scanner exit()s on an @include of a directory, which
+     * an include name cut short by a NUL byte becomes */
+    {
+        const char *const nul_include[] = {"!c.cfg", "system = { particles = 3; };\\n"
+                                                     "@include \\\"\\0\\0\\001\\\"\\n", NULL};
+        bad_input("NUL byte in an @include name", "", nul_include, "eval c.cfg",
+                  "c.cfg:2: NUL byte in the line");
+    }
+    bad_input("@include of a directory", "@include \".\"\nsystem = { particles = 3; };\n", NULL,
+              "eval c.cfg", "c.cfg:1: @include \".\": cannot read: Is a directory");
     bad_input("--set of 2^64", "system = { particles = 16; };\n", NULL,
               "run c.cfg --set system.seed=18446744073709551616",
               "system.seed: 18446744073709551616 is beyond the 64-bit integer range");
