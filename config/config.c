@@ -1093,6 +1093,39 @@ static void check_init_geometry(cfg_ctx *x)
                 fmt_num(R, b), fill, max_fill);
 }
 
+/* system.particles against what the block maps can cover at solver.tile: nb = ceil(n / tile)
+ * tiles per side must not pass the map's max_nb (its exact range, within the GPU's grid and
+ * 64-bit block counts), so a run that cannot be launched is refused here, before any
+ * allocation, naming the largest n that works. */
+static void check_sizes(cfg_ctx *x)
+{
+    const sim_config *c = x->c;
+    const map3d_type *m3 = map3d_find(c->solver.map);
+    const map2d_type *m2 = map2d_find(c->solver.map2d);
+    if (rejected(x, "system.particles") || rejected(x, "solver.tile") || c->solver.tile < 1 ||
+        c->system.particles < 1)
+        return;
+    const long long nb = ((long long)c->system.particles + c->solver.tile - 1) / c->solver.tile;
+    if (m3 && !rejected(x, "solver.map") && c->potential.atm.nu > 0 && nb > m3->max_nb)
+        problem(x, near_src(x, "system.particles"), "system.particles",
+                "%d particles in tiles of %d make %lld tiles per side, more than solver.map = "
+                "\"%s\" supports (%lld): at most %lld particles at this tile",
+                c->system.particles, c->solver.tile, nb, m3->name, m3->max_nb,
+                m3->max_nb * c->solver.tile);
+    if (m2 && !rejected(x, "solver.map2d") && c->potential.lj.enabled) {
+        long long lim = m2->max_nb;
+        const int root = map2d_root_find(c->solver.root);
+        if (root > 0 && map2d_root_max_nb(root) < lim && !strcmp(m2->name, "lambda2d"))
+            lim = map2d_root_max_nb(root);
+        if (nb > lim)
+            problem(x, near_src(x, "system.particles"), "system.particles",
+                    "%d particles in tiles of %d make %lld tiles per side, more than "
+                    "solver.map2d = \"%s\" (solver.root = \"%s\") supports (%lld): at most %lld "
+                    "particles at this tile", c->system.particles, c->solver.tile, nb, m2->name,
+                    c->solver.root, lim, lim * c->solver.tile);
+    }
+}
+
 /* Everything that involves more than one setting, after all were read. */
 static void cross_check(cfg_ctx *x)
 {
@@ -1102,6 +1135,7 @@ static void cross_check(cfg_ctx *x)
     check_box(x);
     check_init_file(x);
     check_init_geometry(x);
+    check_sizes(x);
 }
 
 /* ---- loading ------------------------------------------------------------------------------- */

@@ -353,6 +353,10 @@ static void test_bad_inputs(void)
     }
     bad_input("@include of a directory", "@include \".\"\nsystem = { particles = 3; };\n", NULL,
               "eval c.cfg", "c.cfg:1: @include \".\": cannot read: Is a directory");
+    bad_input("n beyond what the map covers", "system = { particles = 10000000; };\n"
+              "solver = { backend = \"cpu\"; map = \"bb\"; tile = 8; };\n", NULL, "run c.cfg",
+              "c.cfg:1: system.particles: 10000000 particles in tiles of 8 make 1250000 tiles per "
+              "side, more than solver.map = \"bb\" supports (65535): at most 524280 particles");
     bad_input("--set of 2^64", "system = { particles = 16; };\n", NULL,
               "run c.cfg --set system.seed=18446744073709551616",
               "system.seed: 18446744073709551616 is beyond the 64-bit integer range");
