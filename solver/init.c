@@ -426,12 +426,12 @@ static int init_random(sim_state *s, const sim_config *c)
             break;
         if (!placed) {
             if (L > 0)
-                tb_error(NULL, 0,
+                tb_error(c->path[0] ? c->path : NULL, 0,
                          "system.init.min_distance: cannot place particle %d of %d at "
                          "min_distance %g in box %g (lower min_distance or raise system.box)",
                          i + 1, n, dmin, L);
             else
-                tb_error(NULL, 0,
+                tb_error(c->path[0] ? c->path : NULL, 0,
                          "system.init.min_distance: cannot place particle %d of %d at "
                          "min_distance %g in radius %g (lower min_distance or raise "
                          "system.init.radius)",

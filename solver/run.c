@@ -441,10 +441,17 @@ static void summary(const run_ctx *r, double wall)
 
 static int finish(run_ctx *r, int rc)
 {
-    if (r->thermo && out_close(r->thermo, r->cfg.output.thermo) != 0 && rc == 0)
+    /* After a failure (already reported: a full disk, say) the files are closed quietly,
+     * so the same error is not printed twice. */
+    if (r->thermo && r->thermo != stdout && rc != 0)
+        fclose(r->thermo);
+    else if (r->thermo && out_close(r->thermo, r->cfg.output.thermo) != 0 && rc == 0)
         rc = 1;
-    if (r->traj && out_close(r->traj, r->cfg.output.trajectory) != 0 && rc == 0)
+    if (r->traj && r->traj != stdout && rc != 0)
+        fclose(r->traj);
+    else if (r->traj && out_close(r->traj, r->cfg.output.trajectory) != 0 && rc == 0)
         rc = 1;
+    r->thermo = r->traj = NULL;
     if (r->ops && r->b)
         r->ops->destroy(r->b);
     sim_state_free(&r->s);

@@ -511,6 +511,29 @@ static void test_restart_trust(void)
              "a header claiming 10^8 particles is refused before allocating them");
 }
 
+/* A full disk (a copy of /dev/full) is reported once, with exit 1; and the random initial
+ * state's "cannot place" message names the config file. */
+static void test_late_errors(void)
+{
+    const char *d = tb_test_fresh_dir(top, "full");
+    char dir[TB_TEST_PATH_MAX / 2];
+    snprintf(dir, sizeof dir, "%s", d);
+    tb_test_write_file(dir, "c.cfg", cfg16);
+    if (getuid() == 0 && tb_test_system("mknod '%s/full' c 1 7", dir) == 0) {
+        gsl_test(tribody(dir, "run c.cfg --set output.trajectory=full --set output.trajectory_every=5")
+                     != 1, "full disk: exit 1");
+        char *s = tb_test_read_file(dir, "out.txt", NULL);
+        const char *p = s ? strstr(s, "No space left on device") : NULL;
+        gsl_test(!(p && !strstr(p + 1, "No space left on device")),
+                 "full disk: the error is printed once (%s)", s ? tb_test_first_line(s) : "");
+        free(s);
+    }
+    gsl_test(tribody(dir, "eval c.cfg --set system.particles=400 --set system.init.radius=4.7 "
+                          "--set system.init.min_distance=1.0") != 2 ||
+                 !output_has(dir, "tribody: c.cfg: system.init.min_distance: cannot place particle"),
+             "random initial state that cannot be packed: exit 2, the message names the config");
+}
+
 int main(void)
 {
     tb_test_init();
@@ -524,6 +547,7 @@ int main(void)
     test_bad_inputs();
     test_far_coordinates();
     test_restart_trust();
+    test_late_errors();
     tb_test_remove_dir(top);
     return tb_test_done();
 }
