@@ -36,7 +36,9 @@ static const char run_help[] =
     "  output.thermo      CSV: step,time,kinetic,pair,triplet,total,drift,temperature\n"
     "  output.trajectory  extended XYZ frames (ASE, OVITO)\n"
     "  output.checkpoint  exact binary state, also at the end and on Ctrl-C / SIGTERM\n"
-    "Existing outputs are kept as NAME.~1~, NAME.~2~, ... never overwritten.\n"
+    "Existing outputs (regular files) are kept as NAME.~1~, NAME.~2~, ... never overwritten;\n"
+    "devices and FIFOs are written as they are. Every output path is checked before step 0,\n"
+    "and a second run on the same outputs is refused (a lock file .NAME.lock beside each).\n"
     "\n"
     "options:\n"
     "  --set PATH=VALUE   override a setting, checked like the file (e.g. --set solver.map=bb)\n"
@@ -48,8 +50,11 @@ static const char run_help[] =
     "  -h, --help         this help\n"
     "\n"
     "Units are reduced Lennard-Jones units (sigma, epsilon, m, tau). A progress line is shown\n"
-    "on stderr when it is a terminal. Exit status: 0 done, 1 runtime failure or interrupted\n"
-    "(state saved), 2 bad usage, config or input.\n";
+    "on stderr when it is a terminal. After every step all energies, forces, positions and\n"
+    "velocities are checked: a non-finite start is a bad input, a later one stops the run.\n"
+    "Exit status: 0 done, 1 runtime failure (a non-finite value: the last checkpoint is kept),\n"
+    "2 bad usage, config or input; on SIGINT/SIGTERM the state is saved at the next step\n"
+    "boundary and the run then dies of the signal (the shell sees 130 or 143).\n";
 
 static volatile sig_atomic_t stop_signal = 0;
 
