@@ -188,10 +188,11 @@ static void test_nonfinite(void)
     free(t);
 }
 
-/* Starts `tribody run c.cfg ARGS...` in dir (stderr to err.txt), sends sig after ms
- * milliseconds and returns the wait status. */
-static int run_and_signal(const char *dir, int sig, long ms, const char *a1, const char *a2,
-                          const char *a3, const char *a4)
+/* Starts `tribody run c.cfg ARGS...` in dir (stderr to err.txt), waits until the file
+ * `ready` appears in dir (a lock file: the run takes its locks just before it installs its
+ * signal handlers), then ms milliseconds more, sends sig and returns the wait status. */
+static int run_and_signal(const char *dir, int sig, const char *ready, long ms, const char *a1,
+                          const char *a2, const char *a3, const char *a4)
 {
     const char *bin = tb_test_bin();
     pid_t pid;
@@ -208,6 +209,8 @@ static int run_and_signal(const char *dir, int sig, long ms, const char *a1, con
         execl(bin, bin, "run", "c.cfg", a1, a2, a3, a4, (char *)NULL);
         _exit(98);
     }
+    for (int i = 0; i < 1000 && !exists(dir, ready); i++)
+        sleep_ms(10);
     sleep_ms(ms);
     kill(pid, sig);
     waitpid(pid, &st, 0);
@@ -238,15 +241,17 @@ static void test_signals(void)
                        "integrator = { steps = 100000000; };\n"
                        "solver = { backend = \"cpu\"; precision = \"mixed\"; tile = 8; };\n"
                        "output = { thermo = \"\"; trajectory = \"\"; checkpoint = \"\"; };\n");
-    st = run_and_signal(dir, SIGTERM, 400, "--set", "output.thermo_every=7", "--set",
-                        "system.seed=5");
+    st = run_and_signal(dir, SIGTERM, ".interrupted.tbck.lock", 300, "--set",
+                        "output.thermo_every=7", "--set", "system.seed=5");
     gsl_test(!(WIFSIGNALED(st) && WTERMSIG(st) == SIGTERM),
              "SIGTERM with outputs disabled: the run dies of SIGTERM (shell: 143)");
     gsl_test(!exists(dir, "interrupted.tbck"), "SIGTERM with outputs disabled: interrupted.tbck written");
     gsl_test(!err_has(dir, "resume with: tribody run c.cfg --set output.thermo_every=7 --set "
                            "system.seed=5 --restart interrupted.tbck"),
              "SIGTERM: the resume command keeps every --set");
-    st = run_and_signal(dir, SIGINT, 400, "--set", "output.thermo_every=7", NULL, NULL);
+    tb_test_system("rm -f '%s/.interrupted.tbck.lock'", dir);
+    st = run_and_signal(dir, SIGINT, ".interrupted.tbck.lock", 300, "--set", "output.thermo_every=7",
+                        NULL, NULL);
     gsl_test(!(WIFSIGNALED(st) && WTERMSIG(st) == SIGINT), "SIGINT: the run dies of SIGINT (shell: 130)");
     gsl_test(!exists(dir, "interrupted.tbck.~1~"),
              "a second interruption keeps the first interrupted.tbck as interrupted.tbck.~1~");
@@ -260,7 +265,7 @@ static void test_signals(void)
                        "potential = { atm = { nu = 0.07; }; lj = {}; };\n"
                        "integrator = { steps = 100; };\n"
                        "solver = { backend = \"cpu\"; precision = \"mixed\"; tile = 8; };\n");
-    st = run_and_signal(dir, SIGTERM, 150, NULL, NULL, NULL, NULL);
+    st = run_and_signal(dir, SIGTERM, ".checkpoint.tbck.lock", 30, NULL, NULL, NULL, NULL);
     gsl_test(!(WIFSIGNALED(st) && WTERMSIG(st) == SIGTERM),
              "SIGTERM during the step-0 evaluation: the run dies of SIGTERM");
     gsl_test(!err_has(dir, "interrupted by signal 15 at step 0; state saved to checkpoint.tbck"),
