@@ -23,6 +23,7 @@
 #include <libconfig.h>
 
 #include "config.h"
+#include "input.h"
 #include "../maps3d/map2d.h"
 #include "../maps3d/map3d.h"
 #include "../solver/check.h"
@@ -1140,71 +1141,10 @@ static void cross_check(cfg_ctx *x)
 
 /* ---- loading ------------------------------------------------------------------------------- */
 
-/* Checks, before libconfig reads it, that the config file `path` (or a file it @includes,
- * resolved against x->dir) is a regular file of at most CFG_FILE_MAX bytes without a UTF-8
- * byte-order mark, and, to a depth of CFG_INCLUDE_DEPTH, the same of its @include files:
- * libconfig itself would read /dev/zero until memory ran out. 0 or -1 (reported). */
-static int check_input_file(cfg_ctx *x, const char *path, const char *from, int from_line,
-                            int depth)
-{
-    struct stat st;
-    FILE *f;
-    char *text = NULL;
-    size_t cap = 0;
-    int line = 0, rc = 0;
-    errno = 0;
-    if (stat(path, &st) == 0 && !S_ISREG(st.st_mode))
-        errno = S_ISDIR(st.st_mode) ? EISDIR : EINVAL;
-    if (errno || !(f = fopen(path, "r"))) {
-        if (from)
-            tb_error(from, from_line, "@include \"%s\": cannot read: %s", path,
-                     errno == EINVAL ? "not a regular file" : strerror(errno));
-        else
-            tb_error(path, 0, "cannot read config file: %s",
-                     errno == EINVAL ? "not a regular file" : strerror(errno));
-        return -1;
-    }
-    if (st.st_size > CFG_FILE_MAX) {
-        fclose(f);
-        return tb_error(path, 0, "config file of %lld bytes (at most %d)", (long long)st.st_size,
-                        CFG_FILE_MAX);
-    }
-    ssize_t got;
-    while (rc == 0 && (got = getline(&text, &cap, f)) >= 0) {
-        const char *p = text;
-        line++;
-        if ((size_t)got != strlen(text)) { /* libconfig's scanner would stop at it, or exit */
-            rc = tb_error(path, line, "NUL byte in the line (not a text file)");
-            break;
-        }
-        if (line == 1 && (unsigned char)p[0] == 0xef && (unsigned char)p[1] == 0xbb &&
-            (unsigned char)p[2] == 0xbf) {
-            rc = tb_error(path, 1, "the file starts with a UTF-8 byte-order mark, which libconfig "
-                                   "cannot read: save it without one");
-            break;
-        }
-        p += strspn(p, " \t");
-        if (strncmp(p, "@include", 8) == 0 && depth < CFG_INCLUDE_DEPTH) {
-            const char *q = strchr(p, '"'), *e = q ? strchr(q + 1, '"') : NULL;
-            char inc[CFG_PATH_MAX + 8];
-            if (!q || !e)
-                continue; /* libconfig reports the syntax */
-            if (q[1] == '/')
-                snprintf(inc, sizeof inc, "%.*s", (int)(e - q - 1), q + 1);
-            else
-                snprintf(inc, sizeof inc, "%s%.*s", x->dir, (int)(e - q - 1), q + 1);
-            rc = check_input_file(x, inc, path, line, depth + 1);
-        }
-    }
-    free(text);
-    fclose(f);
-    return rc;
-}
-
 /* Reads and parses the file; reports a missing file or a syntax error. 0 or -1. */
 static int read_file(cfg_ctx *x, config_t *cf)
 {
-    if (check_input_file(x, x->path, NULL, 0, 0) != 0)
+    if (cfg_check_input_file(x->path, x->dir, NULL, 0, 0) != 0)
         return -1;
     if (config_read_file(cf, x->path) == CONFIG_TRUE)
         return 0;
