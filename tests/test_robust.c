@@ -45,6 +45,23 @@ static void sleep_ms(long ms)
     nanosleep(&ts, NULL);
 }
 
+/* Sends sig to child pid and waits for it, at most `secs` seconds; then kills it (SIGKILL,
+ * a FAIL line: the run ignored the signal). Returns the wait status. */
+static int stop_child(pid_t pid, int sig, int secs)
+{
+    int st = 0;
+    kill(pid, sig);
+    for (int i = 0; i < 100 * secs; i++) {
+        if (waitpid(pid, &st, WNOHANG) == pid)
+            return st;
+        sleep_ms(10);
+    }
+    kill(pid, SIGKILL);
+    waitpid(pid, &st, 0);
+    gsl_test(1, "the run acted on signal %d within %d s (killed)", sig, secs);
+    return st;
+}
+
 static const char cfg16[] =
     "system = { particles = 16; seed = 3; };\n"
     "potential = { atm = { nu = 0.07; }; lj = {}; };\n"
@@ -69,7 +86,7 @@ static void test_output_kinds(void)
         gsl_test(!(stat(path, &st) == 0 && S_ISCHR(st.st_mode)) || exists(dir, "nul.~1~"),
                  "eval -o DEVICE leaves the device node in place, no nul.~1~");
     }
-    if (tb_test_system("mkfifo '%s/ff' && (cat '%s/ff' >/dev/null &)", dir, dir) == 0) {
+    if (tb_test_system("mkfifo '%s/ff' && (timeout 30 cat '%s/ff' >/dev/null &)", dir, dir) == 0) {
         int rc = tribody(dir, "eval c.cfg -o ff");
         snprintf(path, sizeof path, "%s/ff", dir);
         gsl_test(rc != 0, "eval -o FIFO exits 0 (got %d)", rc);
@@ -112,7 +129,6 @@ static void test_lock(void)
     const char *bin = tb_test_bin();
     char dir[TB_TEST_PATH_MAX];
     pid_t pid;
-    int st = 0;
     if (!bin)
         return;
     snprintf(dir, sizeof dir, "%s", d);
@@ -136,8 +152,7 @@ static void test_lock(void)
              "second run on the same outputs: says another run holds them");
     gsl_test(exists(dir, "thermo.csv.~1~") || exists(dir, "checkpoint.tbck.tmp.~1~"),
              "second run on the same outputs: backs up nothing");
-    kill(pid, SIGTERM);
-    waitpid(pid, &st, 0);
+    stop_child(pid, SIGTERM, 20);
     gsl_test(tribody(dir, "run c.cfg") != 0, "after the first run ends, a run on the outputs works");
 }
 
@@ -196,7 +211,6 @@ static int run_and_signal(const char *dir, int sig, const char *ready, long ms, 
 {
     const char *bin = tb_test_bin();
     pid_t pid;
-    int st = 0;
     if (!bin)
         return -1;
     pid = fork();
@@ -212,9 +226,7 @@ static int run_and_signal(const char *dir, int sig, const char *ready, long ms, 
     for (int i = 0; i < 1000 && !exists(dir, ready); i++)
         sleep_ms(10);
     sleep_ms(ms);
-    kill(pid, sig);
-    waitpid(pid, &st, 0);
-    return st;
+    return stop_child(pid, sig, 20);
 }
 
 static int err_has(const char *dir, const char *needle)
