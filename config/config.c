@@ -23,6 +23,7 @@
 #include <libconfig.h>
 
 #include "config.h"
+#include "input.h"
 #include "../maps3d/map2d.h"
 #include "../maps3d/map3d.h"
 #include "../solver/check.h"
@@ -648,12 +649,75 @@ static long long int_value(const cfg_ctx *x, const config_setting_t *s)
     return config_setting_get_int64(s);
 }
 
+/* Whether the integer literal at p (sign, decimal or 0x hex digits, optional L or LL suffix)
+ * overflows 64 bits, which libconfig 1.5 reads silently as -1 or LLONG_MAX. */
+static int literal_overflows(const char *p)
+{
+    int neg, hex;
+    char *end;
+    p += strspn(p, " \t");
+    neg = *p == '-';
+    if (*p == '-' || *p == '+')
+        p++;
+    hex = p[0] == '0' && (p[1] == 'x' || p[1] == 'X');
+    if (!(hex ? isxdigit((unsigned char)p[2]) : isdigit((unsigned char)p[0])))
+        return 0;
+    errno = 0;
+    unsigned long long u = strtoull(p, &end, hex ? 16 : 10);
+    if (*end && strchr(".eE", *end))
+        return 0; /* a float */
+    return errno == ERANGE || u > (unsigned long long)LLONG_MAX + (unsigned long long)neg;
+}
+
+/* Whether the literal of setting s, as written on its source line ("name = LITERAL"),
+ * overflows 64 bits (see literal_overflows); copies it into lit. */
+static int source_literal_overflows(const cfg_ctx *x, const config_setting_t *s, char *lit,
+                                    size_t size)
+{
+    char file[CFG_PATH_MAX];
+    const char *name = config_setting_name(s);
+    FILE *f;
+    char *text = NULL;
+    size_t cap = 0, len;
+    int line, over = 0;
+    if (!config_setting_source_file(s) || !name || config_setting_get_hook(s))
+        return 0;
+    source_path(x, s, file, sizeof file);
+    line = (int)config_setting_source_line(s);
+    len = strlen(name);
+    if (!(f = fopen(file, "r")))
+        return 0;
+    for (int i = 0; i < line && getline(&text, &cap, f) >= 0; i++) {
+        if (i + 1 < line)
+            continue;
+        for (const char *p = strstr(text, name); p && !over; p = strstr(p + 1, name)) {
+            const char *q = p + len;
+            if (p > text && (isalnum((unsigned char)p[-1]) || strchr("_-*", p[-1])))
+                continue;
+            q += strspn(q, " \t");
+            if (*q != '=' && *q != ':')
+                continue;
+            q += 1 + strspn(q + 1, " \t");
+            if ((over = literal_overflows(q)))
+                snprintf(lit, size, "%.*s", (int)strcspn(q, " \t;,)]}\r\n"), q);
+        }
+    }
+    free(text);
+    fclose(f);
+    return over;
+}
+
 /* Reads an integer setting into its int/long/unsigned long field. Returns 0 or -1 (reported). */
 static int take_integer(cfg_ctx *x, const cfg_row *r, const config_setting_t *s)
 {
     long long v = int_value(x, s);
-    char want[128];
+    char want[128], lit[64];
     int ok = r->check ? r->check(v) : in_range(r->range, (double)v);
+    if (source_literal_overflows(x, s, lit, sizeof lit)) {
+        problem(x, s, r->path, "%s is beyond the 64-bit integer range (the largest is %lld)",
+                lit, LLONG_MAX);
+        return -1;
+    }
     if (ok && r->kind == K_INT && (v > INT_MAX || v < INT_MIN)) {
         problem(x, s, r->path, "must be at most %d (got %lld)", INT_MAX, v);
         return -1;
@@ -682,6 +746,11 @@ static int take_float(cfg_ctx *x, const cfg_row *r, const config_setting_t *s)
     if (!isfinite(v) || !in_range(r->range, v)) {
         range_phrase(r, want, sizeof want);
         problem(x, s, r->path, "must be %s (got %s)", want, fmt_num(v, got));
+        return -1;
+    }
+    if (fabs(v) > CFG_FLOAT_MAX) { /* larger values overflow the physics: a bad input */
+        problem(x, s, r->path, "must be at most %g in magnitude (got %s)", CFG_FLOAT_MAX,
+                fmt_num(v, got));
         return -1;
     }
     *(double *)field_of(x->c, r) = v;
@@ -719,7 +788,11 @@ static int take_file(cfg_ctx *x, const cfg_row *r, const config_setting_t *s, co
     errno = 0;
     if (stat(full, &st) == 0 && S_ISDIR(st.st_mode))
         errno = EISDIR;
-    else if ((f = fopen(full, "r")) != NULL)
+    else if (stat(full, &st) == 0 && !S_ISREG(st.st_mode)) {
+        problem(x, s, r->path, "\"%s\" is not a regular file (a device or FIFO cannot be read "
+                               "as an input)", full);
+        return -1;
+    } else if ((f = fopen(full, "r")) != NULL)
         fclose(f);
     if (errno) {
         problem(x, s, r->path, "cannot read \"%s\": %s", full, strerror(errno));
@@ -904,6 +977,11 @@ static void merge_set(cfg_ctx *x, config_t *cf, char *set)
         return;
     }
     snprintf(path, sizeof path, "%.*s", (int)(eq - set), set);
+    if (literal_overflows(eq + 1)) {
+        problem_set(x, set, path, "%s is beyond the 64-bit integer range (the largest is %lld)",
+                    eq + 1, LLONG_MAX);
+        return;
+    }
     if (row_find(path) < 0) {
         unknown_setting(x, NULL, set, path);
         return;
@@ -1077,6 +1155,43 @@ static void check_integrator(cfg_ctx *x)
         c->integrator.temperature_end = c->integrator.temperature;
 }
 
+/* system.particles against what the block maps can cover at solver.tile: nb = ceil(n / tile)
+ * tiles per side must not pass the map's max_nb (its exact range, within the GPU's grid and
+ * 64-bit block counts), so a run that cannot be launched is refused here, before any
+ * allocation, naming the largest n that works. */
+static void check_sizes(cfg_ctx *x)
+{
+    const sim_config *c = x->c;
+    const map3d_type *m3 = map3d_find(c->solver.map);
+    const map2d_type *m2 = map2d_find(c->solver.map2d);
+    if (rejected(x, "system.particles") || rejected(x, "solver.tile") || c->solver.tile < 1 ||
+        c->system.particles < 1)
+        return;
+    /* the neighbour-list path (solver.cull, every term with a cutoff) launches no map */
+    if (c->solver.cull && (c->system.boundary == CFG_BOUNDARY_PERIODIC ||
+                           c->potential.atm.nu == 0.0 || c->potential.atm.cutoff > 0.0))
+        return;
+    const long long nb = ((long long)c->system.particles + c->solver.tile - 1) / c->solver.tile;
+    if (m3 && !rejected(x, "solver.map") && c->potential.atm.nu > 0 && nb > m3->max_nb)
+        problem(x, near_src(x, "system.particles"), "system.particles",
+                "%d particles in tiles of %d make %lld tiles per side, more than solver.map = "
+                "\"%s\" supports (%lld): at most %lld particles at this tile",
+                c->system.particles, c->solver.tile, nb, m3->name, m3->max_nb,
+                m3->max_nb * c->solver.tile);
+    if (m2 && !rejected(x, "solver.map2d") && c->potential.lj.enabled) {
+        long long lim = m2->max_nb;
+        const int root = map2d_root_find(c->solver.root);
+        if (root > 0 && map2d_root_max_nb(root) < lim && !strcmp(m2->name, "lambda2d"))
+            lim = map2d_root_max_nb(root);
+        if (nb > lim)
+            problem(x, near_src(x, "system.particles"), "system.particles",
+                    "%d particles in tiles of %d make %lld tiles per side, more than "
+                    "solver.map2d = \"%s\" (solver.root = \"%s\") supports (%lld): at most %lld "
+                    "particles at this tile", c->system.particles, c->solver.tile, nb, m2->name,
+                    c->solver.root, lim, lim * c->solver.tile);
+    }
+}
+
 /* Everything that involves more than one setting, after all were read. */
 static void cross_check(cfg_ctx *x)
 {
@@ -1087,6 +1202,7 @@ static void cross_check(cfg_ctx *x)
     check_init_file(x);
     check_init_geometry(x);
     check_integrator(x);
+    check_sizes(x);
 }
 
 /* ---- loading ------------------------------------------------------------------------------- */
@@ -1094,17 +1210,8 @@ static void cross_check(cfg_ctx *x)
 /* Reads and parses the file; reports a missing file or a syntax error. 0 or -1. */
 static int read_file(cfg_ctx *x, config_t *cf)
 {
-    struct stat st;
-    FILE *f = NULL;
-    errno = 0;
-    if (stat(x->path, &st) == 0 && S_ISDIR(st.st_mode))
-        errno = EISDIR;
-    else if ((f = fopen(x->path, "r")) != NULL)
-        fclose(f);
-    if (errno) {
-        tb_error(x->path, 0, "cannot read config file: %s", strerror(errno));
+    if (cfg_check_input_file(x->path, x->dir, NULL, 0, 0) != 0)
         return -1;
-    }
     if (config_read_file(cf, x->path) == CONFIG_TRUE)
         return 0;
     const char *ef = config_error_file(cf);

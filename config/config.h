@@ -19,6 +19,12 @@ TB_BEGIN_DECLS
 
 #define CFG_PATH_MAX 4096
 #define CFG_NAME_MAX 32
+/* The largest magnitude of any float setting: beyond it energies and forces overflow, so
+ * such a value is a bad input (docs/config.md). */
+#define CFG_FLOAT_MAX 1e15
+/* The largest config file read [bytes], and how deep @include files are checked. */
+#define CFG_FILE_MAX (16 << 20)
+#define CFG_INCLUDE_DEPTH 10
 
 enum cfg_boundary { CFG_BOUNDARY_OPEN = 0, CFG_BOUNDARY_PERIODIC = 1 };
 enum cfg_init { CFG_INIT_RANDOM = 0, CFG_INIT_LATTICE = 1, CFG_INIT_XYZ = 2 };

@@ -47,6 +47,13 @@ int args_parse(int argc, char **argv, const char *allow, cli_args *a)
                 return TB_EXIT_USAGE;
             }
             a->restart = v;
+        } else if (strchr(allow, 'r') && is_opt(arg, "--allow-change")) {
+            v = opt_value(argc, argv, &i, "--allow-change");
+            if (!*v) {
+                tb_error(NULL, 0, "%s: --allow-change: expected settings (a,b,...) or all", cmd);
+                return TB_EXIT_USAGE;
+            }
+            a->allow_change = v;
         } else if (strchr(allow, 'o') && (is_opt(arg, "-o") || is_opt(arg, "--output"))) {
             v = opt_value(argc, argv, &i, arg[1] == 'o' ? "-o" : "--output");
             if (!*v) {
@@ -63,6 +70,10 @@ int args_parse(int argc, char **argv, const char *allow, cli_args *a)
             tb_error(NULL, 0, "%s: unexpected argument '%s' (one CONFIG file only)", cmd, arg);
             return TB_EXIT_USAGE;
         }
+    }
+    if (a->allow_change && !a->restart) {
+        tb_error(NULL, 0, "%s: --allow-change is only used with --restart", cmd);
+        return TB_EXIT_USAGE;
     }
     if (!a->help && !a->config) {
         tb_error(NULL, 0, "%s: missing CONFIG file (see tribody %s --help)", cmd, cmd);

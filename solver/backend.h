@@ -15,6 +15,7 @@
 #define TB_BACKEND_H
 
 #include "../config/config.h"
+#include "finite.h"
 #include "state.h"
 
 TB_BEGIN_DECLS
@@ -64,6 +65,10 @@ typedef struct backend_ops {
      * computes it. Backends where the virial costs nothing worth saving ignore it (the CPU,
      * the neighbour lists); the GPU's all-triplets kernel runs ~10 % faster without it. */
     int (*virial_next)(backend *b, long k);
+    /* Looks at the backend's current energies, forces, positions and velocities (the state
+     * after `step`) and fills nf with the first non-finite one, nf->step = step; nf->step =
+     * -1 when all are finite. 0, or -1 on a failure of the check itself (finite.h). */
+    int (*check_finite)(backend *b, long step, tb_nonfinite *nf);
 } backend_ops;
 
 extern const backend_ops cpu_backend_ops;

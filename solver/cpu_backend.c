@@ -502,6 +502,14 @@ static int cpu_info(backend *b, backend_info *out, int counting)
     return 0;
 }
 
+static int cpu_check_finite(backend *b, long step, tb_nonfinite *nf)
+{
+    sim_find_nonfinite(&b->s, nf);
+    if (nf->step >= 0)
+        nf->step = step;
+    return 0;
+}
+
 const backend_ops cpu_backend_ops = {"cpu",     cpu_create, cpu_compute, cpu_advance, cpu_fetch,
                                      cpu_destroy, cpu_kick,  cpu_drift,   cpu_scale,   cpu_ostep,
-                                     cpu_kinetic, cpu_info, cpu_virial_next};
+                                     cpu_kinetic, cpu_info, cpu_virial_next, cpu_check_finite};

@@ -8,6 +8,7 @@
 #include "backend.h"
 #include "check.h"
 #include "cli.h"
+#include "finite.h"
 #include "init.h"
 #include "output.h"
 #include "xyz.h"
@@ -36,6 +37,7 @@ int cmd_eval(int argc, char **argv)
     const char *out;
     FILE *f = NULL;
     double fmax = 0.0;
+    tb_nonfinite nf;
     int rc;
 
     memset(&s, 0, sizeof s);
@@ -50,10 +52,22 @@ int cmd_eval(int argc, char **argv)
         return rc;
     if ((rc = sim_init(&s, &cfg)) != 0)
         goto done;
-    if ((rc = backend_select(&cfg, &ops)) != 0 || (rc = ops->create(&b, &cfg, &s)) != 0)
+    if ((rc = backend_select(&cfg, &ops)) != 0 || (rc = ops->create(&b, &cfg, &s)) != 0 ||
+        (rc = out_check(out, NULL, "-o")) != 0)
         goto done;
-    if (ops->compute(b) != 0 || ops->fetch(b, &s) != 0) {
+    if (ops->compute(b) != 0 || ops->fetch(b, &s) != 0 || ops->check_finite(b, 0, &nf) != 0) {
         rc = 1;
+        goto done;
+    }
+    if (nf.step >= 0) { /* an input whose energy or forces overflow is a bad input */
+        int t = nf.term;
+        if (nf.particle < 0)
+            nf.particle = sim_nonfinite_particle(&s, &t);
+        tb_error(a.config, 0, "the initial state has a non-finite %s (particle %d%s%s): "
+                              "overlapping particles or values too large; nothing written",
+                 tb_nonfinite_term(nf.term), nf.particle, t != nf.term ? ", its " : "",
+                 t != nf.term ? tb_nonfinite_term(t) : "");
+        rc = TB_EXIT_USAGE;
         goto done;
     }
     for (int i = 0; i < s.n; i++) {

@@ -57,6 +57,7 @@ struct backend {
     double nbr_radius; /* list radius R [sigma] */
     double e_given[2]; /* triplet, pair energies of the state given to create() */
     double w_given[6]; /* and its virial */
+    gpu_finite_rec *d_finite; /* the finiteness check's record (gpu_finite.cu) */
 };
 
 static const char *gpu_why = "";
@@ -258,6 +259,7 @@ static void gpu_destroy(backend *b)
     cudaFree(b->d_xi);
     cudaFree(b->d_ke);
     cudaFree(b->d_vfix);
+    cudaFree(b->d_finite);
     if (b->st)
         cudaStreamDestroy(b->st);
     map3d_plan_free(&b->p3);
@@ -357,6 +359,9 @@ static int gpu_alloc(backend *b)
     CUDA_CHECK(cudaMalloc(&b->d_efix, 4 * sizeof(unsigned long long)));
     CUDA_CHECK(cudaMalloc(&b->d_virial, 6 * sizeof(double)));
     CUDA_CHECK(cudaMalloc(&b->d_vfix, 12 * sizeof(unsigned long long)));
+    CUDA_CHECK(cudaMalloc(&b->d_finite, sizeof(gpu_finite_rec)));
+    if (gpu_finite_reset(b->d_finite, b->st) != 0)
+        return -1;
     CUDA_CHECK(cudaMemset(b->d_pos, 0, n * sizeof(tb_double4)));
     CUDA_CHECK(cudaMemset(b->d_vel, 0, n * sizeof(tb_double4)));
     CUDA_CHECK(cudaMemset(b->d_force, 0, n * sizeof(tb_double4)));
@@ -632,6 +637,14 @@ static int gpu_kinetic(backend *b, double *ke)
     return 0;
 }
 
+static int gpu_check_finite(backend *b, long step, tb_nonfinite *nf)
+{
+    /* Energies are in d_energy except for fixed-point sums (and before any force call). */
+    const double *energy = b->computed && b->args.mode != ACC_FIXED ? b->d_energy : NULL;
+    return gpu_finite_check(b->d_pos, b->d_vel, b->d_force, energy, b->n, step, b->d_finite,
+                            b->st, &nf->step, &nf->term, &nf->particle);
+}
+
 const backend_ops gpu_backend_ops = {"gpu",       gpu_create, gpu_compute, gpu_advance, gpu_fetch,
                                      gpu_destroy, gpu_kick,   gpu_drift,   gpu_scale,   gpu_ostep,
-                                     gpu_kinetic, gpu_info, gpu_virial_next};
+                                     gpu_kinetic, gpu_info, gpu_virial_next, gpu_check_finite};

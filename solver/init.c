@@ -426,12 +426,12 @@ static int init_random(sim_state *s, const sim_config *c)
             break;
         if (!placed) {
             if (L > 0)
-                tb_error(NULL, 0,
+                tb_error(c->path[0] ? c->path : NULL, 0,
                          "system.init.min_distance: cannot place particle %d of %d at "
                          "min_distance %g in box %g (lower min_distance or raise system.box)",
                          i + 1, n, dmin, L);
             else
-                tb_error(NULL, 0,
+                tb_error(c->path[0] ? c->path : NULL, 0,
                          "system.init.min_distance: cannot place particle %d of %d at "
                          "min_distance %g in radius %g (lower min_distance or raise "
                          "system.init.radius)",
@@ -589,12 +589,78 @@ int sim_init(sim_state *s, const sim_config *c)
         sim_state_free(s);
         return rc;
     }
+    sim_place(s);
+    if ((rc = sim_check_extent(s, c->solver.precision, c->path)) != 0) {
+        sim_state_free(s);
+        return rc;
+    }
     /* An explicit temperature wins over velocities read from the file (docs/config.md). */
     if (has_vel && c->system.init.temperature_set)
         tb_notice("system.init.temperature = %g replaces the velocities read from %s",
                   c->system.init.temperature, c->system.init.file);
     if (!has_vel || c->system.init.temperature_set)
         sim_init_velocities(s, c->system.init.temperature, c->system.seed);
+    return 0;
+}
+
+/* The bounding box of the positions: lo[3], hi[3]. */
+static void bounding_box(const sim_state *s, double lo[3], double hi[3])
+{
+    for (int d = 0; d < 3; d++)
+        lo[d] = hi[d] = s->n > 0 ? s->pos[d] : 0.0;
+    for (long i = 0; i < 3L * s->n; i++) {
+        const int d = (int)(i % 3);
+        if (s->pos[i] < lo[d])
+            lo[d] = s->pos[i];
+        if (s->pos[i] > hi[d])
+            hi[d] = s->pos[i];
+    }
+}
+
+void sim_place(sim_state *s)
+{
+    const double L = s->box;
+    if (L > 0) {
+        /* x - L floor(x / L) is x itself, bit for bit, for x already in [0, L) */
+        for (long i = 0; i < 3L * s->n; i++) {
+            double x = s->pos[i];
+            if (x >= 0 && x < L)
+                continue;
+            x -= L * floor(x / L);
+            s->pos[i] = x >= L || x < 0 ? 0.0 : x; /* rounding can land on L itself */
+        }
+        return;
+    }
+    double lo[3], hi[3];
+    bounding_box(s, lo, hi);
+    for (int d = 0; d < 3; d++) {
+        if (lo[d] <= 0 && hi[d] >= 0)
+            continue; /* the origin is inside: coordinates are no larger than the extent */
+        const double c = 0.5 * (lo[d] + hi[d]);
+        for (int i = 0; i < s->n; i++)
+            s->pos[3 * i + d] -= c;
+    }
+}
+
+int sim_check_extent(const sim_state *s, int precision, const char *where)
+{
+    double lo[3], hi[3], ext = s->box;
+    if (precision == CFG_PREC_DOUBLE)
+        return 0;
+    if (!(s->box > 0)) {
+        bounding_box(s, lo, hi);
+        ext = 0.0;
+        for (int d = 0; d < 3; d++)
+            if (hi[d] - lo[d] > ext)
+                ext = hi[d] - lo[d];
+    }
+    if (ext > SIM_FLOAT_EXTENT_MAX) {
+        tb_error(where, 0, "the system extends over %g sigma, more than the %g sigma that "
+                           "solver.precision = \"%s\" can resolve (float): use "
+                           "solver.precision = \"double\"", ext, SIM_FLOAT_EXTENT_MAX,
+                 cfg_precision_name(precision));
+        return TB_EXIT_USAGE;
+    }
     return 0;
 }
 

@@ -11,7 +11,14 @@
  * xyz: positions (and velocities, when the file has them) from system.init.file.
  * Velocities not read from a file are drawn from Maxwell–Boltzmann at
  * system.init.temperature, the centre-of-mass velocity removed and the kinetic energy
- * rescaled to exactly that temperature (3n - 3 degrees of freedom). */
+ * rescaled to exactly that temperature (3n - 3 degrees of freedom).
+ *
+ * Every state is then put where the float force path can resolve it (docs/physics.md):
+ * periodic positions are wrapped into [0, L) in double; open positions are shifted, axis
+ * by axis, by the centre of their bounding box when that box does not contain the origin
+ * (a compact cluster far from the origin); and in mixed and single precision an extent
+ * (open: the bounding box's largest edge; periodic: L) beyond SIM_FLOAT_EXTENT_MAX is
+ * refused, since products of squared distances would overflow float. */
 #ifndef TB_INIT_H
 #define TB_INIT_H
 
@@ -26,6 +33,17 @@ TB_BEGIN_DECLS
  * failures. On failure s is already freed (sim_state_free on it again is harmless).
  * Writes no file. */
 int sim_init(sim_state *s, const sim_config *c);
+
+/* The largest extent [sigma] the float path (mixed, single) accepts: the ATM formula
+ * multiplies three squared distances, up to (3 L^2)^3 = 2.7e37 < FLT_MAX = 3.4e38. */
+#define SIM_FLOAT_EXTENT_MAX 1e6
+
+/* Wraps periodic positions into [0, L); shifts open positions (see above). */
+void sim_place(sim_state *s);
+
+/* Checks s's extent against SIM_FLOAT_EXTENT_MAX for precision (enum cfg_precision).
+ * Returns 0, or TB_EXIT_USAGE after one line naming `where`, the extent and the limit. */
+int sim_check_extent(const sim_state *s, int precision, const char *where);
 
 /* Draws Maxwell–Boltzmann velocities at temperature T (0 gives zero velocities), removes
  * the centre-of-mass velocity and rescales to exactly T. Uses seed, through a hash that

@@ -1,12 +1,71 @@
-/* output.c — numbered backups of existing outputs, and the thermo CSV (see output.h). */
+/* output.c — output paths checked before a run, numbered backups of existing outputs, the
+ * lock on a run's output set, and the thermo CSV (see output.h). */
 #include <errno.h>
+#include <fcntl.h>
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "check.h"
 #include "output.h"
+
+/* Splits path into its directory (with trailing slash, "" for the current one) and base. */
+static void split_path(const char *path, char *dir, size_t dlen, const char **base)
+{
+    const char *slash = strrchr(path, '/');
+    if (!slash) {
+        dir[0] = '\0';
+        *base = path;
+        return;
+    }
+    snprintf(dir, dlen, "%.*s", (int)(slash - path + 1), path);
+    *base = slash + 1;
+}
+
+int out_check(const char *path, const char *cfg, const char *setting)
+{
+    struct stat st;
+    char dir[4200];
+    const char *base;
+    const char *where = cfg ? cfg : path;
+    const char *name = setting ? setting : "output";
+    if (strcmp(path, "-") == 0)
+        return 0;
+    if (stat(path, &st) == 0) {
+        if (S_ISDIR(st.st_mode)) {
+            tb_error(where, 0, "%s = \"%s\" is a directory (expected a file name)", name, path);
+            return TB_EXIT_USAGE;
+        }
+        if (!S_ISREG(st.st_mode)) {
+            if (access(path, W_OK) != 0) {
+                tb_error(where, 0, "%s = \"%s\": cannot write: %s", name, path, strerror(errno));
+                return TB_EXIT_USAGE;
+            }
+            return 0; /* a device or FIFO is written as it is */
+        }
+    }
+    split_path(path, dir, sizeof dir, &base);
+    if (!*base) {
+        tb_error(where, 0, "%s = \"%s\" ends with '/' (expected a file name)", name, path);
+        return TB_EXIT_USAGE;
+    }
+    if (!*dir)
+        snprintf(dir, sizeof dir, "./");
+    if (stat(dir, &st) != 0 || !S_ISDIR(st.st_mode)) {
+        tb_error(where, 0, "%s = \"%s\": directory %s does not exist", name, path, dir);
+        return TB_EXIT_USAGE;
+    }
+    if (access(dir, W_OK | X_OK) != 0) {
+        tb_error(where, 0, "%s = \"%s\": directory %s is not writable: %s", name, path, dir,
+                 strerror(errno));
+        return TB_EXIT_USAGE;
+    }
+    return 0;
+}
 
 int out_backup(const char *path)
 {
@@ -14,9 +73,13 @@ int out_backup(const char *path)
     char bak[4200];
     if (strcmp(path, "-") == 0 || stat(path, &st) != 0)
         return 0;
+    if (S_ISDIR(st.st_mode))
+        return tb_error(path, 0, "is a directory (expected a file name)");
+    if (!S_ISREG(st.st_mode))
+        return 0; /* a character device, FIFO or socket is written as it is, never moved */
     for (int k = 1; k < 100000; k++) {
         snprintf(bak, sizeof bak, "%s.~%d~", path, k);
-        if (stat(bak, &st) != 0 && errno == ENOENT) {
+        if (lstat(bak, &st) != 0 && errno == ENOENT) {
             if (rename(path, bak) != 0)
                 return tb_error(path, 0, "cannot back up existing output to %s: %s", bak,
                                 strerror(errno));
@@ -38,6 +101,43 @@ FILE *out_create(const char *path)
     if (!f)
         tb_error(path, 0, "cannot create output file: %s", strerror(errno));
     return f;
+}
+
+int out_lock(const char *path)
+{
+    char dir[4200], lock[8500], pid[32];
+    const char *base;
+    struct stat st;
+    int fd;
+    ssize_t got;
+    if (strcmp(path, "-") == 0 || (stat(path, &st) == 0 && !S_ISREG(st.st_mode)))
+        return 0;
+    split_path(path, dir, sizeof dir, &base);
+    snprintf(lock, sizeof lock, "%s.%s.lock", dir, base);
+    fd = open(lock, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+    if (fd < 0) {
+        tb_error(lock, 0, "cannot create the lock file of %s: %s", path, strerror(errno));
+        return -1;
+    }
+    if (flock(fd, LOCK_EX | LOCK_NB) != 0) {
+        const int e = errno;
+        got = read(fd, pid, sizeof pid - 1);
+        pid[got > 0 ? got : 0] = '\0';
+        pid[strcspn(pid, "\n")] = '\0';
+        close(fd);
+        if (e == EWOULDBLOCK) {
+            tb_error(path, 0, "in use by another tribody run (pid %s, lock %s): wait for it to "
+                              "finish or choose other output paths", *pid ? pid : "?", lock);
+            return TB_EXIT_USAGE;
+        }
+        tb_error(lock, 0, "cannot lock: %s", strerror(e));
+        return -1;
+    }
+    snprintf(pid, sizeof pid, "%ld\n", (long)getpid());
+    if (ftruncate(fd, 0) != 0 || write(fd, pid, strlen(pid)) < 0) {
+        /* the pid is only a courtesy for the message of a second run */
+    }
+    return 0; /* fd stays open: the lock lasts until the process exits */
 }
 
 int out_close(FILE *f, const char *path)

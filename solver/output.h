@@ -2,6 +2,9 @@
  *
  * An output path that already exists is never overwritten: out_backup() renames it to
  * PATH.~1~ (or the next free PATH.~k~, GNU numbered-backup style) first and says so.
+ * Only regular files are backed up: a character device (/dev/null), a FIFO or "-" (stdout)
+ * is written as it is, and a directory is refused. A run checks all its output paths
+ * (out_check) before it computes anything, and locks them (out_lock) before it writes.
  * Thermo CSV columns, in reduced LJ units:
  *   step, time [tau], kinetic, pair, triplet, total [epsilon], drift = (H - H0)/|H0| of the
  *   conserved quantity H (the total energy under nve), temperature [epsilon/k_B],
@@ -15,7 +18,21 @@
 
 TB_BEGIN_DECLS
 
-/* If path exists, renames it to the first free path.~k~ and prints a notice. 0 or -1. */
+/* Checks, writing nothing, that path can be an output: "-", a writable device or FIFO, or
+ * a file name (existing regular file or not) in an existing writable directory; not a
+ * directory. cfg and setting name where the path came from, for the message
+ * ("tribody: CFG: SETTING = "PATH": directory nodir/ does not exist"). Returns 0, or
+ * TB_EXIT_USAGE after one line. */
+int out_check(const char *path, const char *cfg, const char *setting);
+
+/* Takes an exclusive flock on the hidden lock file DIR/.BASE.lock of output path (kept
+ * until the process exits; nothing for "-" and devices), so that two runs cannot write the
+ * same outputs. Returns 0; TB_EXIT_USAGE when another process holds it (one line naming
+ * its pid); -1 when the lock file cannot be made. */
+int out_lock(const char *path);
+
+/* If path is a regular file, renames it to the first free path.~k~ and prints a notice. A
+ * device or FIFO is left alone; a directory is an error. 0 or -1. */
 int out_backup(const char *path);
 
 /* out_backup(path), then opens path for writing ("-" is stdout). NULL on failure, reported. */

@@ -19,12 +19,16 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/stat.h>
 #include <sys/types.h>
 
 #include "check.h"
 #include "xyz.h"
 
 #define XYZ_PROP_MAX 128 /* properties in one Properties= spec */
+#define XYZ_LINE_MAX (1 << 20) /* longest line read [bytes]: memory stays bounded */
+#define XYZ_ATOM_LINE_MIN 8    /* shortest atom line, "X 0 0 0\n" [bytes] */
+#define XYZ_VALUE_MAX 1e15     /* largest |position| or |velocity| accepted [sigma, sigma/tau] */
 
 /* One column group of an extended-XYZ atom line. */
 typedef struct xyz_prop {
@@ -41,18 +45,59 @@ typedef struct xyz_reader {
     char *buf;
     size_t cap;
     int line;
+    int bad;        /* a bad line was reported */
+    long long size; /* bytes in the file */
 } xyz_reader;
 
-/* Reads the next line without its "\n" or "\r\n"; NULL at the end of the file or on a
- * read error (told apart by ferror). */
+/* Reads the next line without its "\n" or "\r\n"; NULL at the end of the file, on a read
+ * error (told apart by ferror) or on a bad line (r->bad set, reported): a NUL byte, or more
+ * than XYZ_LINE_MAX bytes. The buffer never grows past XYZ_LINE_MAX + 1 bytes. */
 static char *xyz_getline(xyz_reader *r)
 {
-    ssize_t len = getline(&r->buf, &r->cap, r->f);
-    if (len < 0)
+    size_t len = 0;
+    int ch, any = 0;
+    if (r->bad)
+        return NULL;
+    while ((ch = getc(r->f)) != EOF) {
+        any = 1;
+        if (ch == '\n')
+            break;
+        if (ch == '\0') {
+            tb_error(r->path, r->line + 1, "NUL byte in the line (not a text file)");
+            r->bad = 1;
+            return NULL;
+        }
+        if (len + 2 > r->cap) {
+            size_t cap = r->cap ? 2 * r->cap : 256;
+            char *b;
+            if (len >= XYZ_LINE_MAX) {
+                tb_error(r->path, r->line + 1, "line longer than %d bytes", XYZ_LINE_MAX);
+                r->bad = 1;
+                return NULL;
+            }
+            if (cap > XYZ_LINE_MAX + 2)
+                cap = XYZ_LINE_MAX + 2;
+            if (!(b = realloc(r->buf, cap))) {
+                tb_error(r->path, r->line + 1, "out of host memory for a line");
+                r->bad = 1;
+                return NULL;
+            }
+            r->buf = b;
+            r->cap = cap;
+        }
+        r->buf[len++] = (char)ch;
+    }
+    if (!any)
         return NULL;
     r->line++;
-    while (len > 0 && (r->buf[len - 1] == '\n' || r->buf[len - 1] == '\r'))
-        r->buf[--len] = '\0';
+    while (len > 0 && r->buf[len - 1] == '\r')
+        len--;
+    if (!r->buf) { /* an empty last line: nothing was allocated */
+        if (!(r->buf = malloc(1)))
+            return NULL;
+        r->cap = 1;
+    }
+    r->buf[len] = '\0';
     return r->buf;
 }
 
@@ -204,6 +249,9 @@ static int parse_real(const char *t, double *x, const xyz_reader *r, int col, co
         return tb_error(r->path, r->line, "column %d (%s): malformed number \"%s\"", col, what, t);
     if (!isfinite(*x))
         return tb_error(r->path, r->line, "column %d (%s): non-finite value \"%s\"", col, what, t);
+    if (fabs(*x) > XYZ_VALUE_MAX)
+        return tb_error(r->path, r->line, "column %d (%s): value %s is beyond the largest "
+                                          "supported magnitude, %g", col, what, t, XYZ_VALUE_MAX);
     return 0;
 }
 
@@ -244,6 +292,8 @@ static int xyz_read_open(xyz_reader *r, const char *setting, int n_expected, sim
     int np = 0, ncols, extended = 0, momenta = 0, rc = -1;
 
     if (!(line = xyz_getline(r))) {
+        if (r->bad)
+            return -1;
         if (ferror(r->f))
             return tb_error(r->path, 0, "read error: %s", strerror(errno));
         return tb_error(r->path, 1, "empty file (expected the atom count on line 1)");
@@ -258,12 +308,17 @@ static int xyz_read_open(xyz_reader *r, const char *setting, int n_expected, sim
                         n_expected);
 
     if (!(line = xyz_getline(r))) {
+        if (r->bad)
+            return -1;
         if (ferror(r->f))
             return tb_error(r->path, 0, "read error: %s", strerror(errno));
         return tb_error(r->path, r->line,
                         "file ends at line %d, expected a comment line and %ld atom lines",
                         r->line, count);
     }
+    if (count > (r->size + 1) / XYZ_ATOM_LINE_MIN)
+        return tb_error(r->path, 1, "%ld atoms cannot fit in the file's %lld bytes (an atom line "
+                                    "takes at least %d)", count, r->size, XYZ_ATOM_LINE_MIN);
     if (!(scratch = malloc(2 * strlen(line) + 2)))
         return tb_error(r->path, 2, "out of host memory for the comment line");
     {
@@ -301,6 +356,8 @@ static int xyz_read_open(xyz_reader *r, const char *setting, int n_expected, sim
         const char *sp;
         int got;
         if (!(line = xyz_getline(r))) {
+            if (r->bad) /* already reported */
+                goto done;
             if (ferror(r->f))
                 tb_error(r->path, 0, "read error: %s", strerror(errno));
             else
@@ -357,6 +414,16 @@ int xyz_read(const char *path, const char *setting, int n_expected, sim_state *s
     if (!(r.f = fopen(path, "r"))) {
         tb_error(path, 0, "cannot open %s: %s", setting, strerror(errno));
         return TB_EXIT_USAGE;
+    }
+    {
+        struct stat st;
+        if (fstat(fileno(r.f), &st) != 0 || !S_ISREG(st.st_mode)) {
+            fclose(r.f);
+            tb_error(path, 0, "%s is not a regular file (a device, FIFO or directory cannot "
+                              "hold an initial state)", setting);
+            return TB_EXIT_USAGE;
+        }
+        r.size = (long long)st.st_size;
     }
     rc = xyz_read_open(&r, setting, n_expected, s, has_vel);
     free(r.buf);
