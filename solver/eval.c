@@ -53,7 +53,7 @@ int cmd_eval(int argc, char **argv)
     if ((rc = sim_init(&s, &cfg)) != 0)
         goto done;
     if ((rc = backend_select(&cfg, &ops)) != 0 || (rc = ops->create(&b, &cfg, &s)) != 0 ||
-        (rc = out_check(out, NULL, "-o")) != 0)
+        (out && (rc = out_check(out, NULL, "-o")) != 0))
         goto done;
     if (ops->compute(b) != 0 || ops->fetch(b, &s) != 0 || ops->check_finite(b, 0, &nf) != 0) {
         rc = 1;
