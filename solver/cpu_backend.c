@@ -72,9 +72,7 @@ struct backend {
     void *scr;        /* nthreads scratch blocks of scr_bytes */
     size_t scr_bytes;
     int scr_cap;      /* entries each scratch block holds */
-    double *vir_thr;  /* 6 * nthreads */
     long long *hits_thr; /* nthreads: triplets that counted */
-    double vir[6];
     long long hits;   /* triplets within the cutoffs at the last evaluation */
     long long slots;  /* entry-pair slots (32 x 32 per tile pair) of the last evaluation */
     long long *slots_thr; /* nthreads */
@@ -88,7 +86,6 @@ static void cpu_destroy(backend *b)
     map3d_plan_free(&b->p3);
     nbr_list_free(&b->nl);
     free(b->scr);
-    free(b->vir_thr);
     free(b->hits_thr);
     free(b->slots_thr);
     sim_state_free(&b->s);
@@ -150,11 +147,10 @@ static int cpu_create(backend **out, const sim_config *c, const sim_state *s)
     b->nthreads = omp_get_max_threads();
     b->cull = nbr_wanted(c, &b->pp);
     if (b->cull) {
-        b->vir_thr = calloc(6 * (size_t)b->nthreads, sizeof *b->vir_thr);
         b->hits_thr = calloc((size_t)b->nthreads, sizeof *b->hits_thr);
         b->slots_thr = calloc((size_t)b->nthreads, sizeof *b->slots_thr);
         if (nbr_list_init(&b->nl, s->n, s->box, nbr_radius(c, &b->pp), c->solver.skin) != 0 ||
-            !b->vir_thr || !b->hits_thr || !b->slots_thr) {
+            !b->hits_thr || !b->slots_thr) {
             cpu_destroy(b);
             return tb_error(NULL, 0, "out of host memory for the neighbour lists");
         }
@@ -247,6 +243,37 @@ static double walk_pair_blocks(backend *b, int t)
     return e;
 }
 
+/* Zeroes thread t's force buffer (inside the parallel region). */
+static void zero_forces(backend *b, int t)
+{
+    const size_t n3 = 3 * (size_t)b->s.n;
+    if (b->acc_d)
+        memset(b->acc_d + n3 * (size_t)t, 0, n3 * sizeof *b->acc_d);
+    else
+        memset(b->acc_f + n3 * (size_t)t, 0, n3 * sizeof *b->acc_f);
+}
+
+/* Forces = the nt thread buffers summed in thread order (a worksharing loop: call it from
+ * every thread of the parallel region, after a barrier). */
+static void sum_forces(backend *b, int nt)
+{
+    const long long n3 = 3LL * b->s.n;
+#pragma omp for schedule(static)
+    for (long long i = 0; i < n3; i++) {
+        if (b->acc_d) {
+            double sum = 0.0;
+            for (int u = 0; u < nt; u++)
+                sum += b->acc_d[n3 * u + i];
+            b->s.force[i] = sum;
+        } else {
+            float sum = 0.0f;
+            for (int u = 0; u < nt; u++)
+                sum += b->acc_f[n3 * u + i];
+            b->s.force[i] = (double)sum;
+        }
+    }
+}
+
 /* Scratch for anchors of up to cap entries in every thread; 0 or -1. */
 static int nbr_scratch_fit(backend *b, int cap)
 {
@@ -293,7 +320,6 @@ static double nbr_run_anchor(backend *b, int t, int i, double *ep, double vir[6]
  * are dealt statically in index order, so the sums do not depend on the lists' build. */
 static int nbr_compute(backend *b)
 {
-    const long long n3 = 3LL * b->s.n;
     if (nbr_list_stale(&b->nl, b->s.pos) && nbr_list_build(&b->nl, b->s.pos) != 0)
         return -1;
     if (nbr_scratch_fit(b, b->nl.max_row) != 0)
@@ -301,12 +327,9 @@ static int nbr_compute(backend *b)
 #pragma omp parallel num_threads(b->nthreads)
     {
         const int t = omp_get_thread_num(), nt = omp_get_num_threads();
-        double et = 0.0, ep = 0.0, *vir = b->vir_thr + 6 * t;
+        double et = 0.0, ep = 0.0, *vir = b->w_thr + 8 * t;
         long long h = 0, sl = 0;
-        if (b->acc_d)
-            memset(b->acc_d + n3 * t, 0, (size_t)n3 * sizeof *b->acc_d);
-        else
-            memset(b->acc_f + n3 * t, 0, (size_t)n3 * sizeof *b->acc_f);
+        zero_forces(b, t);
         memset(vir, 0, 6 * sizeof *vir);
 #pragma omp for schedule(static, 16) nowait
         for (int i = 0; i < b->s.n; i++)
@@ -316,23 +339,10 @@ static int nbr_compute(backend *b)
         b->hits_thr[t] = h;
         b->slots_thr[t] = sl;
 #pragma omp barrier
-#pragma omp for schedule(static)
-        for (long long i = 0; i < n3; i++) {
-            if (b->acc_d) {
-                double sum = 0.0;
-                for (int u = 0; u < nt; u++)
-                    sum += b->acc_d[n3 * u + i];
-                b->s.force[i] = sum;
-            } else {
-                float sum = 0.0f;
-                for (int u = 0; u < nt; u++)
-                    sum += b->acc_f[n3 * u + i];
-                b->s.force[i] = (double)sum;
-            }
-        }
+        sum_forces(b, nt);
     }
     b->s.e_triplet = b->s.e_pair = 0.0;
-    memset(b->vir, 0, sizeof b->vir);
+    memset(b->s.virial, 0, sizeof b->s.virial);
     b->hits = b->slots = 0;
     for (int t = 0; t < b->nthreads; t++) {
         b->s.e_triplet += b->e_thr[2 * t];
@@ -340,7 +350,7 @@ static int nbr_compute(backend *b)
         b->hits += b->hits_thr[t];
         b->slots += b->slots_thr[t];
         for (int x = 0; x < 6; x++)
-            b->vir[x] += b->vir_thr[6 * t + x];
+            b->s.virial[x] += b->w_thr[8 * t + x];
     }
     return 0;
 }
@@ -357,27 +367,11 @@ static int cpu_compute(backend *b)
 #pragma omp parallel num_threads(b->nthreads)
     {
         const int t = omp_get_thread_num(), nt = omp_get_num_threads();
-        if (b->acc_d)
-            memset(b->acc_d + n3 * t, 0, (size_t)n3 * sizeof *b->acc_d);
-        else
-            memset(b->acc_f + n3 * t, 0, (size_t)n3 * sizeof *b->acc_f);
+        zero_forces(b, t);
         b->e_thr[2 * t] = b->pp.atm_on ? walk_triplet_blocks(b, t) : 0.0;
         b->e_thr[2 * t + 1] = b->pp.lj_on ? walk_pair_blocks(b, t) : 0.0;
 #pragma omp barrier
-#pragma omp for schedule(static)
-        for (long long i = 0; i < n3; i++) {
-            if (b->acc_d) {
-                double sum = 0.0;
-                for (int u = 0; u < nt; u++)
-                    sum += b->acc_d[n3 * u + i];
-                b->s.force[i] = sum;
-            } else {
-                float sum = 0.0f;
-                for (int u = 0; u < nt; u++)
-                    sum += b->acc_f[n3 * u + i];
-                b->s.force[i] = (double)sum;
-            }
-        }
+        sum_forces(b, nt);
     }
     b->s.e_triplet = b->s.e_pair = 0.0;
     memset(b->s.virial, 0, sizeof b->s.virial);
@@ -440,7 +434,7 @@ static int cpu_fetch(backend *b, sim_state *s)
     memcpy(s->force, b->s.force, bytes);
     s->e_pair = b->s.e_pair;
     s->e_triplet = b->s.e_triplet;
-    memcpy(s->virial, b->cull ? b->vir : b->s.virial, sizeof s->virial);
+    memcpy(s->virial, b->s.virial, sizeof s->virial);
     return 0;
 }
 

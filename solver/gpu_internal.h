@@ -23,23 +23,6 @@
 typedef double4_32a tb_double4;
 #else
 typedef double4 tb_double4;
-/* The record of the finiteness check (gpu_finite.cu): the first step with a non-finite
- * value (-1: none yet) and the smallest key term * 2^32 + particle found at it (finite.h). */
-typedef struct gpu_finite_rec {
-    long long step;
-    unsigned long long key;
-} gpu_finite_rec;
-
-/* Empties the record (synchronously); 0 or -1. */
-int gpu_finite_reset(gpu_finite_rec *d_rec, cudaStream_t st);
-
-/* Checks the state after `step` (energy: the [triplet, pair] energies, NULL when they are
- * not kept in double) and reads the record back: *bad_step = -1 when everything so far was
- * finite, else the first bad step with its term and particle (-1 for an energy). 0 or -1. */
-int gpu_finite_check(const tb_double4 *pos, const tb_double4 *vel, const tb_double4 *force,
-                     const double *energy, int n, long step, gpu_finite_rec *d_rec,
-                     cudaStream_t st, long *bad_step, int *term, int *particle);
-
 #endif
 
 enum gpu_acc { ACC_DOUBLE = 0, ACC_FLOAT = 1, ACC_FIXED = 2 };
@@ -97,12 +80,10 @@ typedef struct gpu_nbr_info {
 int gpu_nbr_create(gpu_nbr **out, int n, double box, double radius, double skin);
 void gpu_nbr_destroy(gpu_nbr *b);
 /* Rebuilds the lists when stale, then adds the forces, energies and virial of every term of pp
- * into the accumulators of a (zeroed by the caller), float (dbl = 0) or double arithmetic;
+ * into the accumulators of a (a.virial / a.vfix for the virial; zeroed by the caller), float (dbl = 0) or double arithmetic;
  * stats = 1 also counts slots and hits. 0 or -1 (reported). */
 int gpu_nbr_forces(gpu_nbr *b, const gpu_args *a, const pot_params *pp, int dbl, int stats,
                    cudaStream_t st);
-/* The virial of the last evaluation (xx yy zz xy xz yz); fixed = deterministic mode. */
-int gpu_nbr_virial(gpu_nbr *b, int fixed, double vir[6], cudaStream_t st);
 /* Counters; slots and hits of the last evaluation made with stats = 1. */
 int gpu_nbr_stats(gpu_nbr *b, gpu_nbr_info *info, cudaStream_t st);
 /* The record of the finiteness check (gpu_finite.cu): the first step with a non-finite

@@ -49,8 +49,6 @@ struct gpu_nbr {
     unsigned *d_flag;                     /* skin test */
     int *d_maxrow;
     unsigned long long *d_stats;          /* [2]: entry-pair slots, triplets that counted */
-    double *d_vir;                        /* [6] */
-    unsigned long long *d_virfix;         /* [12] */
     void *d_tmp;
     size_t tmp_bytes;
     int max_row;
@@ -339,8 +337,6 @@ struct nbr_args {
     double box, rca2, rcl2; /* rca2 / rcl2 < 0 when the term is off */
     int cap;                /* entries the shared arrays hold (a multiple of 32) */
     unsigned long long *stats;
-    double *vir;
-    unsigned long long *virfix;
 };
 
 template <typename R> __host__ __device__ constexpr int nbr_entry_bytes()
@@ -527,10 +523,7 @@ __global__ void __launch_bounds__(NBR_NT) nbr_kernel(gpu_args a, nbr_args q)
         add_energy(a, 0, (double)kc.nu * et);
         add_energy(a, 1, eps);
         for (int c = 0; c < 6; c++) {
-            if (a.mode == ACC_FIXED)
-                fix_add(q.virfix + 2 * c, vir[c]);
-            else
-                atomicAdd(q.vir + c, vir[c]);
+            add_virial(a, c, vir[c]);
         }
         if (STATS) {
             atomicAdd(q.stats, (unsigned long long)n_tiles * 1024ull);
@@ -560,8 +553,6 @@ void gpu_nbr_destroy(gpu_nbr *b)
     cudaFree(b->d_flag);
     cudaFree(b->d_maxrow);
     cudaFree(b->d_stats);
-    cudaFree(b->d_vir);
-    cudaFree(b->d_virfix);
     cudaFree(b->d_tmp);
     free(b);
 }
@@ -580,8 +571,6 @@ static int nbr_alloc(gpu_nbr *b)
     CUDA_CHECK(cudaMalloc(&b->d_flag, sizeof(unsigned)));
     CUDA_CHECK(cudaMalloc(&b->d_maxrow, sizeof(int)));
     CUDA_CHECK(cudaMalloc(&b->d_stats, 2 * sizeof(unsigned long long)));
-    CUDA_CHECK(cudaMalloc(&b->d_vir, 6 * sizeof(double)));
-    CUDA_CHECK(cudaMalloc(&b->d_virfix, 12 * sizeof(unsigned long long)));
     CUDA_CHECK(cudaMemset(b->d_stats, 0, 2 * sizeof(unsigned long long)));
     return 0;
 }
@@ -654,10 +643,6 @@ int gpu_nbr_forces(gpu_nbr *b, const gpu_args *a, const pot_params *pp, int dbl,
     q.rcl2 = pp->lj_on ? pp->d.lj_rc2 : -1.0;
     q.cap = ((b->max_row > 0 ? b->max_row : 1) + 31) & ~31;
     q.stats = b->d_stats;
-    q.vir = b->d_vir;
-    q.virfix = b->d_virfix;
-    CUDA_CHECK(cudaMemsetAsync(b->d_vir, 0, 6 * sizeof(double), st));
-    CUDA_CHECK(cudaMemsetAsync(b->d_virfix, 0, 12 * sizeof(unsigned long long), st));
     if (stats)
         CUDA_CHECK(cudaMemsetAsync(b->d_stats, 0, 2 * sizeof(unsigned long long), st));
     if (b->n == 0)
@@ -665,22 +650,6 @@ int gpu_nbr_forces(gpu_nbr *b, const gpu_args *a, const pot_params *pp, int dbl,
     if (dbl)
         return stats ? nbr_launch_t<double, true>(b, a, q, st) : nbr_launch_t<double, false>(b, a, q, st);
     return stats ? nbr_launch_t<float, true>(b, a, q, st) : nbr_launch_t<float, false>(b, a, q, st);
-}
-
-int gpu_nbr_virial(gpu_nbr *b, int fixed, double vir[6], cudaStream_t st)
-{
-    if (fixed) {
-        unsigned long long v[12];
-        CUDA_CHECK(cudaMemcpyAsync(v, b->d_virfix, sizeof v, cudaMemcpyDeviceToHost, st));
-        CUDA_CHECK(cudaStreamSynchronize(st));
-        for (int c = 0; c < 6; c++)
-            vir[c] = (double)(long long)v[2 * c] / TB_FIX_HI +
-                     (double)(long long)v[2 * c + 1] / (TB_FIX_HI * TB_FIX_LO);
-        return 0;
-    }
-    CUDA_CHECK(cudaMemcpyAsync(vir, b->d_vir, 6 * sizeof(double), cudaMemcpyDeviceToHost, st));
-    CUDA_CHECK(cudaStreamSynchronize(st));
-    return 0;
 }
 
 int gpu_nbr_stats(gpu_nbr *b, gpu_nbr_info *info, cudaStream_t st)
