@@ -27,8 +27,7 @@ typedef double4 tb_double4;
 
 enum gpu_acc { ACC_DOUBLE = 0, ACC_FLOAT = 1, ACC_FIXED = 2 };
 
-#define TB_FIX_HI 1048576.0             /* 2^20 */
-#define TB_FIX_LO 4294967296.0          /* 2^32 */
+#include "fixed.h" /* TB_FIX_HI, TB_FIX_LO */
 
 /* Everything a force kernel needs, passed by value. */
 typedef struct gpu_args {

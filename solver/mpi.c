@@ -1,0 +1,270 @@
+/* mpi.c — the rank layer (mpi.h): MPI when built with -DTB_MPI, else one process.
+ *
+ * Every MPI call goes through MPI_CHECK, which reports the call, the MPI error string and the
+ * rank, and ends the job with MPI_Abort: a failed collective leaves the ranks out of step, so
+ * no rank could carry on. */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "check.h"
+#include "mpi.h"
+
+#ifdef TB_MPI
+#include <mpi.h>
+#endif
+
+static int g_rank = 0, g_nranks = 1, g_local = 0, g_local_size = 1;
+static int g_agreed = 0;         /* the last tb_mpi_agree's result */
+static char g_name[160] = "rank 0 of 1";
+static char g_kept[4096];        /* messages a rank other than 0 keeps until agreement */
+static size_t g_kept_len = 0;
+static int g_setup = 1;          /* before the first successful agreement */
+static void (*g_on_finish)(void) = NULL;
+
+int tb_rank(void) { return g_rank; }
+int tb_nranks(void) { return g_nranks; }
+int tb_local_rank(void) { return g_local; }
+int tb_local_size(void) { return g_local_size; }
+const char *tb_rank_name(void) { return g_name; }
+void tb_mpi_on_finish(void (*fn)(void)) { g_on_finish = fn; }
+
+int tb_mpi_built(void)
+{
+#ifdef TB_MPI
+    return 1;
+#else
+    return 0;
+#endif
+}
+
+/* The message sink of ranks other than 0 (check.h): kept during setup, else printed with the
+ * rank's name. */
+static void rank_sink(const char *line)
+{
+    if (g_setup) {
+        const size_t len = strlen(line);
+        if (g_kept_len + len + 1 < sizeof g_kept) {
+            memcpy(g_kept + g_kept_len, line, len + 1);
+            g_kept_len += len;
+        }
+        return;
+    }
+    fprintf(stderr, "tribody: %s: %s", g_name, line);
+    fflush(stderr);
+}
+
+static void flush_kept(void)
+{
+    if (g_kept_len) {
+        fprintf(stderr, "tribody: %s: %s", g_name, g_kept);
+        fflush(stderr);
+        g_kept_len = 0;
+        g_kept[0] = '\0';
+    }
+}
+
+#ifdef TB_MPI
+/* Reports a failed MPI call and ends the job. */
+static void mpi_fail(int err, const char *expr, const char *file, int line)
+{
+    char s[MPI_MAX_ERROR_STRING];
+    int len = 0;
+    if (MPI_Error_string(err, s, &len) != MPI_SUCCESS)
+        snprintf(s, sizeof s, "error %d", err);
+    flush_kept();
+    fprintf(stderr, "tribody: %s: %s:%d: MPI error: %s in '%s'; the job stops\n", g_name, file,
+            line, s, expr);
+    fflush(stderr);
+    MPI_Abort(MPI_COMM_WORLD, TB_EXIT_RUNTIME);
+    exit(TB_EXIT_RUNTIME);
+}
+#define MPI_CHECK(expr)                                                                    \
+    do {                                                                                   \
+        const int tb_mpi_err_ = (expr);                                                    \
+        if (tb_mpi_err_ != MPI_SUCCESS)                                                    \
+            mpi_fail(tb_mpi_err_, #expr, __FILE__, __LINE__);                              \
+    } while (0)
+#endif
+
+int tb_mpi_init(int *argc, char ***argv)
+{
+#ifdef TB_MPI
+    int provided = 0;
+    char host[MPI_MAX_PROCESSOR_NAME] = "?";
+    int hl = 0;
+    MPI_Comm node;
+    if (MPI_Init_thread(argc, argv, MPI_THREAD_FUNNELED, &provided) != MPI_SUCCESS) {
+        fprintf(stderr, "tribody: MPI_Init_thread failed: launch with mpirun, or build with "
+                        "make MPI=0 for a one-process binary\n");
+        return -1;
+    }
+    /* errors come back as codes, checked by MPI_CHECK */
+    MPI_CHECK(MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN));
+    MPI_CHECK(MPI_Comm_rank(MPI_COMM_WORLD, &g_rank));
+    MPI_CHECK(MPI_Comm_size(MPI_COMM_WORLD, &g_nranks));
+    MPI_CHECK(MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, g_rank, MPI_INFO_NULL,
+                                  &node));
+    MPI_CHECK(MPI_Comm_rank(node, &g_local));
+    MPI_CHECK(MPI_Comm_size(node, &g_local_size));
+    MPI_CHECK(MPI_Comm_free(&node));
+    MPI_CHECK(MPI_Get_processor_name(host, &hl));
+    snprintf(g_name, sizeof g_name, "rank %d of %d on %s", g_rank, g_nranks, host);
+    if (g_rank != 0) {
+        /* one voice: rank 0 prints results and notices; the others only their errors */
+        if (!freopen("/dev/null", "w", stdout))
+            return tb_error(NULL, 0, "%s: cannot silence stdout", g_name);
+        tb_set_sink(rank_sink);
+    }
+#else
+    (void)argc;
+    (void)argv;
+#endif
+    return 0;
+}
+
+int tb_mpi_finish(int rc)
+{
+    if (g_on_finish && (rc == 0 || g_agreed != 0)) {
+        g_on_finish();
+        g_on_finish = NULL;
+    }
+#ifdef TB_MPI
+    if (rc != 0 && g_agreed == 0 && g_nranks > 1) {
+        /* a failure the other ranks do not know of: they may wait in a collective */
+        flush_kept();
+        fflush(stdout);
+        fflush(stderr);
+        MPI_Abort(MPI_COMM_WORLD, rc);
+    }
+    flush_kept();
+    MPI_Finalize();
+#endif
+    return rc;
+}
+
+int tb_mpi_agree(int rc)
+{
+#ifdef TB_MPI
+    int mine[2] = {rc != 0 ? g_rank : g_nranks, rc}, first = g_nranks, worst = 0;
+    if (g_nranks == 1) {
+        g_agreed = rc;
+        g_setup = rc != 0;
+        return rc;
+    }
+    MPI_CHECK(MPI_Allreduce(&mine[0], &first, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD));
+    MPI_CHECK(MPI_Allreduce(&mine[1], &worst, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD));
+    if (first < g_nranks && first == g_rank && g_rank != 0) {
+        flush_kept();
+    } else {
+        g_kept_len = 0;
+        g_kept[0] = '\0';
+    }
+    g_agreed = worst;
+    if (worst == 0)
+        g_setup = 0;
+    return worst;
+#else
+    g_agreed = rc;
+    return rc;
+#endif
+}
+
+int tb_mpi_sum_d(double *buf, size_t count)
+{
+#ifdef TB_MPI
+    if (g_nranks == 1 || count == 0)
+        return 0;
+    /* MPI_Reduce in place at the root, then the root's bits to everyone */
+    if (g_rank == 0)
+        MPI_CHECK(MPI_Reduce(MPI_IN_PLACE, buf, (int)count, MPI_DOUBLE, MPI_SUM, 0, MPI_COMM_WORLD));
+    else
+        MPI_CHECK(MPI_Reduce(buf, NULL, (int)count, MPI_DOUBLE, MPI_SUM, 0, MPI_COMM_WORLD));
+    MPI_CHECK(MPI_Bcast(buf, (int)count, MPI_DOUBLE, 0, MPI_COMM_WORLD));
+#else
+    (void)buf;
+    (void)count;
+#endif
+    return 0;
+}
+
+int tb_mpi_sum_u64(unsigned long long *buf, size_t count)
+{
+#ifdef TB_MPI
+    if (g_nranks == 1 || count == 0)
+        return 0;
+    /* unsigned sums wrap modulo 2^64: two's-complement sums of the signed words, exact */
+    MPI_CHECK(MPI_Allreduce(MPI_IN_PLACE, buf, (int)count, MPI_UNSIGNED_LONG_LONG, MPI_SUM,
+                            MPI_COMM_WORLD));
+#else
+    (void)buf;
+    (void)count;
+#endif
+    return 0;
+}
+
+double tb_mpi_max_d(double v)
+{
+#ifdef TB_MPI
+    double r = v;
+    if (g_nranks > 1)
+        MPI_CHECK(MPI_Allreduce(&v, &r, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD));
+    return r;
+#else
+    return v;
+#endif
+}
+
+long long tb_mpi_max_ll(long long v)
+{
+#ifdef TB_MPI
+    long long r = v;
+    if (g_nranks > 1)
+        MPI_CHECK(MPI_Allreduce(&v, &r, 1, MPI_LONG_LONG, MPI_MAX, MPI_COMM_WORLD));
+    return r;
+#else
+    return v;
+#endif
+}
+
+int tb_mpi_bcast(void *buf, size_t bytes, int root)
+{
+#ifdef TB_MPI
+    if (g_nranks > 1)
+        MPI_CHECK(MPI_Bcast(buf, (int)bytes, MPI_BYTE, root, MPI_COMM_WORLD));
+#else
+    (void)buf;
+    (void)bytes;
+    (void)root;
+#endif
+    return 0;
+}
+
+int tb_mpi_same(const void *buf, size_t bytes)
+{
+    /* FNV-1a of the bytes; the minimum and the maximum over the ranks agree iff all do */
+    const unsigned char *p = (const unsigned char *)buf;
+    unsigned long long h = 1469598103934665603ULL;
+    for (size_t i = 0; i < bytes; i++)
+        h = (h ^ p[i]) * 1099511628211ULL;
+#ifdef TB_MPI
+    if (g_nranks > 1) {
+        unsigned long long lo = h, hi = h;
+        MPI_CHECK(MPI_Allreduce(&h, &lo, 1, MPI_UNSIGNED_LONG_LONG, MPI_MIN, MPI_COMM_WORLD));
+        MPI_CHECK(MPI_Allreduce(&h, &hi, 1, MPI_UNSIGNED_LONG_LONG, MPI_MAX, MPI_COMM_WORLD));
+        return lo == hi;
+    }
+#endif
+    (void)h;
+    return 1;
+}
+
+void tb_mpi_barrier(void)
+{
+#ifdef TB_MPI
+    if (g_nranks > 1)
+        MPI_CHECK(MPI_Barrier(MPI_COMM_WORLD));
+#endif
+}
