@@ -6,6 +6,12 @@
 #include "check.h"
 
 static void (*g_sink)(const char *line) = NULL;
+static long g_errors = 0;
+
+long tb_error_count(void)
+{
+    return g_errors;
+}
 
 void tb_set_sink(void (*sink)(const char *line))
 {
@@ -17,6 +23,7 @@ int tb_error(const char *file, int line, const char *fmt, ...)
     va_list ap;
     char buf[2048];
     size_t used = 0;
+    g_errors++;
     if (file)
         used = (size_t)(line > 0 ? snprintf(buf, sizeof buf, "%s:%d: ", file, line)
                                  : snprintf(buf, sizeof buf, "%s: ", file));

@@ -36,6 +36,9 @@ void tb_notice(const char *fmt, ...)
  * their notices. sink gets one complete line, "message\n" without the "tribody: " prefix. */
 void tb_set_sink(void (*sink)(const char *line));
 
+/* Errors reported so far (tb_error calls). */
+long tb_error_count(void);
+
 TB_END_DECLS
 
 #ifdef __CUDACC__

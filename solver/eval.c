@@ -9,6 +9,7 @@
 #include "check.h"
 #include "cli.h"
 #include "init.h"
+#include "mpi.h"
 #include "output.h"
 #include "xyz.h"
 
@@ -39,18 +40,19 @@ int cmd_eval(int argc, char **argv)
     int rc;
 
     memset(&s, 0, sizeof s);
-    if ((rc = args_parse(argc, argv, "o", &a)) != 0)
+    if ((rc = tb_mpi_agree(args_parse(argc, argv, "o", &a))) != 0)
         return rc;
     if (a.help) {
         fputs(eval_help, stdout);
         return 0;
     }
     out = a.out ? a.out : "eval.xyz";
-    if ((rc = cfg_load(&cfg, a.config, a.n_set, a.sets)) != 0)
+    if ((rc = tb_mpi_agree(cfg_load(&cfg, a.config, a.n_set, a.sets))) != 0)
         return rc;
-    if ((rc = sim_init(&s, &cfg)) != 0)
+    if ((rc = tb_mpi_agree(sim_init(&s, &cfg))) != 0)
         goto done;
-    if ((rc = backend_select(&cfg, &ops)) != 0 || (rc = ops->create(&b, &cfg, &s)) != 0)
+    if ((rc = tb_mpi_agree(backend_select(&cfg, &ops))) != 0 ||
+        (rc = tb_mpi_agree(ops->create(&b, &cfg, &s))) != 0)
         goto done;
     if (ops->compute(b) != 0 || ops->fetch(b, &s) != 0) {
         rc = 1;
@@ -64,9 +66,11 @@ int cmd_eval(int argc, char **argv)
     }
     /* With the frame on stdout, the summary goes to stderr. */
     FILE *txt = strcmp(out, "-") == 0 ? stderr : stdout;
-    fprintf(txt, "tribody eval: n = %d, %s boundary, backend %s, map %s / %s, precision %s, tile %d\n",
-            s.n, cfg_boundary_name(cfg.system.boundary), ops->name, cfg.solver.map,
-            cfg.solver.map2d, cfg_precision_name(cfg.solver.precision), cfg.solver.tile);
+    char ranks[96];
+    fprintf(txt, "tribody eval: n = %d, %s boundary, backend %s, map %s / %s, precision %s, tile %d, "
+                 "%s\n", s.n, cfg_boundary_name(cfg.system.boundary), ops->name, cfg.solver.map,
+            cfg.solver.map2d, cfg_precision_name(cfg.solver.precision), cfg.solver.tile,
+            tb_ranks_desc(ranks, sizeof ranks, !strcmp(ops->name, "gpu")));
     fprintf(txt, "E_pair    = %.15g epsilon   (Lennard-Jones, pairs i<j)\n", s.e_pair);
     fprintf(txt, "E_triplet = %.15g epsilon   (Axilrod-Teller-Muto, triplets i<j<k)\n", s.e_triplet);
     fprintf(txt, "E_pot     = %.15g epsilon\n", s.e_pair + s.e_triplet);
@@ -81,6 +85,8 @@ int cmd_eval(int argc, char **argv)
             fprintf(txt, "pressure  = %.15g epsilon/sigma^3   (P = (2 E_kin + W) / 3V; pxx pyy pzz "
                          "%.17g %.17g %.17g)\n", p[0], p[1], p[2], p[3]);
     }
+    if (tb_rank() != 0) /* rank 0 alone writes */
+        goto done;
     f = out_create(out);
     if (!f || xyz_write_frame(f, &s, 1, NULL) != 0) {
         rc = 1;

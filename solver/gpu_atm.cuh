@@ -310,6 +310,16 @@ template <typename R, int RHO> struct atm_min_blocks {
                                                 : (RHO == 32 ? 3 : RHO == 16 ? 6 : 16);
 };
 
+/* The block's next tile of this rank's range (map3d_dispatch_next, skipping other ranks'). */
+__device__ __forceinline__ bool atm_next_in_range(const gpu_args &a, const map3d_launch &L,
+                                                  map3d_cursor &cur)
+{
+    while (map3d_dispatch_next(a.map_id, &L, &cur))
+        if (map3d_in_range(&cur, a.w_lo, a.w_hi))
+            return true;
+    return false;
+}
+
 template <typename R, int RHO, bool CUT>
 __global__ void __launch_bounds__(4 * RHO, (atm_min_blocks<R, RHO>::value))
     atm_tiles_kernel(gpu_args a, map3d_launch L)
@@ -337,6 +347,9 @@ __global__ void __launch_bounds__(4 * RHO, (atm_min_blocks<R, RHO>::value))
 
     if (!map3d_dispatch_first(a.map_id, &L, blockIdx.x, blockIdx.y, blockIdx.z, &cur))
         return; /* the whole block leaves together */
+    while (!map3d_in_range(&cur, a.w_lo, a.w_hi)) /* another rank's tile (bb, rec) */
+        if (!map3d_dispatch_next(a.map_id, &L, &cur))
+            return;
     if (tid < 3 * RHO)
         for (int c = 0; c < 6; c++)
             svir[c * 3 * RHO + tid] = 0.0; /* each slot is read and written by its thread only */
@@ -407,7 +420,7 @@ __global__ void __launch_bounds__(4 * RHO, (atm_min_blocks<R, RHO>::value))
                     svir[c * 3 * RHO + tid] += -0.5 * scale * (double)vir[c];
             }
         }
-    } while (map3d_dispatch_next(a.map_id, &L, &cur));
+    } while (atm_next_in_range(a, L, cur));
 
     const double e = block_sum(e_thread, scratch);
     if (tid == 0)

@@ -45,6 +45,8 @@ typedef struct gpu_args {
     unsigned long long *efix; /* [4]: triplet hi, lo, pair hi, lo (ACC_FIXED) */
     double *virial;      /* [6]: W xx yy zz xy xz yz, both terms (ACC_DOUBLE, ACC_FLOAT) */
     unsigned long long *vfix; /* [12]: the same as hi, lo pairs (ACC_FIXED) */
+    long long w_lo, w_hi;     /* this rank's triplet tiles, lambda order (split.h) */
+    long long q_lo, q_hi;     /* this rank's pair tiles, omega2 = T2(J) + I */
 } gpu_args;
 
 /* The triplet term through every launch of plan p, tile edge rho in {8, 16, 32}, float
@@ -81,6 +83,20 @@ void gpu_nbr_destroy(gpu_nbr *b);
  * stats = 1 also counts slots and hits. 0 or -1 (reported). */
 int gpu_nbr_forces(gpu_nbr *b, const gpu_args *a, const pot_params *pp, int dbl, int stats,
                    cudaStream_t st);
+/* The device words the ranks sum after an evaluation (the lists' virial, double and fixed, and
+ * the counters of stats): for gpu_comm. */
+void gpu_nbr_sums(gpu_nbr *b, double **vir, unsigned long long **virfix, unsigned long long **stats);
+
+/* The rank layer on GPUs (gpu_comm.cu): one NCCL communicator over the ranks, bootstrapped over
+ * MPI, on the device of this rank. gpu_comm_init is collective (once per process; later calls
+ * return at once); 0 or -1 (reported). */
+int gpu_comm_init(int device);
+/* In-place sums over the ranks on stream s: type 0 double, 1 float, 2 unsigned 64-bit. Calls
+ * between gpu_comm_begin and gpu_comm_end are fused into one NCCL group. 0 or -1. */
+int gpu_comm_begin(void);
+int gpu_comm_sum(void *d_buf, size_t count, int type, cudaStream_t s);
+int gpu_comm_end(void);
+
 /* The virial of the last evaluation (xx yy zz xy xz yz); fixed = deterministic mode. */
 int gpu_nbr_virial(gpu_nbr *b, int fixed, double vir[6], cudaStream_t st);
 /* Counters; slots and hits of the last evaluation made with stats = 1. */

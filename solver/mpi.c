@@ -21,8 +21,8 @@ static int g_agreed = 0;         /* the last tb_mpi_agree's result */
 static char g_name[160] = "rank 0 of 1";
 static char g_kept[4096];        /* messages a rank other than 0 keeps until agreement */
 static size_t g_kept_len = 0;
-static int g_setup = 1;          /* before the first successful agreement */
 static void (*g_on_finish)(void) = NULL;
+static long g_errors_seen = 0;   /* tb_error_count() at the last agreement */
 
 int tb_rank(void) { return g_rank; }
 int tb_nranks(void) { return g_nranks; }
@@ -40,20 +40,15 @@ int tb_mpi_built(void)
 #endif
 }
 
-/* The message sink of ranks other than 0 (check.h): kept during setup, else printed with the
- * rank's name. */
+/* The message sink of ranks other than 0 (check.h): kept until the next agreement (printed
+ * there when this is the lowest failing rank) or the end of the job (printed before MPI_Abort). */
 static void rank_sink(const char *line)
 {
-    if (g_setup) {
-        const size_t len = strlen(line);
-        if (g_kept_len + len + 1 < sizeof g_kept) {
-            memcpy(g_kept + g_kept_len, line, len + 1);
-            g_kept_len += len;
-        }
-        return;
+    const size_t len = strlen(line);
+    if (g_kept_len + len + 1 < sizeof g_kept) {
+        memcpy(g_kept + g_kept_len, line, len + 1);
+        g_kept_len += len;
     }
-    fprintf(stderr, "tribody: %s: %s", g_name, line);
-    fflush(stderr);
 }
 
 static void flush_kept(void)
@@ -148,27 +143,30 @@ int tb_mpi_finish(int rc)
 int tb_mpi_agree(int rc)
 {
 #ifdef TB_MPI
-    int mine[2] = {rc != 0 ? g_rank : g_nranks, rc}, first = g_nranks, worst = 0;
+    /* the failing ranks that said why come first; then any failing rank */
+    const int said = tb_error_count() > g_errors_seen;
+    int mine[2] = {rc == 0 ? 2 * g_nranks : said ? g_rank : g_nranks + g_rank,
+                   rc < 0 ? TB_EXIT_RUNTIME : rc},
+        first = 2 * g_nranks, worst = 0;
+    g_errors_seen = tb_error_count();
     if (g_nranks == 1) {
-        g_agreed = rc;
-        g_setup = rc != 0;
-        return rc;
+        g_agreed = mine[1];
+        return mine[1];
     }
     MPI_CHECK(MPI_Allreduce(&mine[0], &first, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD));
+    first %= g_nranks; /* the rank to speak (meaningless when none failed) */
     MPI_CHECK(MPI_Allreduce(&mine[1], &worst, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD));
-    if (first < g_nranks && first == g_rank && g_rank != 0) {
+    if (worst != 0 && first == g_rank && g_rank != 0) {
         flush_kept();
     } else {
         g_kept_len = 0;
         g_kept[0] = '\0';
     }
     g_agreed = worst;
-    if (worst == 0)
-        g_setup = 0;
     return worst;
 #else
-    g_agreed = rc;
-    return rc;
+    g_agreed = rc < 0 ? TB_EXIT_RUNTIME : rc;
+    return g_agreed;
 #endif
 }
 
@@ -259,6 +257,19 @@ int tb_mpi_same(const void *buf, size_t bytes)
 #endif
     (void)h;
     return 1;
+}
+
+const char *tb_ranks_desc(char *buf, size_t len, int gpu)
+{
+    const char *share = getenv("TRIBODY_SHARE_GPUS");
+    if (g_nranks == 1)
+        snprintf(buf, len, "1 process%s", gpu ? ", 1 GPU" : "");
+    else if (gpu)
+        snprintf(buf, len, "%d ranks, %d GPUs%s", g_nranks, g_nranks,
+                 share && !strcmp(share, "1") ? " (shared where fewer)" : "");
+    else
+        snprintf(buf, len, "%d ranks on CPUs", g_nranks);
+    return buf;
 }
 
 void tb_mpi_barrier(void)

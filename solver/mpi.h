@@ -61,6 +61,10 @@ int tb_mpi_same(const void *buf, size_t bytes);
 /* Collective barrier. */
 void tb_mpi_barrier(void);
 
+/* Writes "1 process", "2 ranks, 2 GPUs" or "2 ranks on CPUs" (gpu: the backend is the GPU's)
+ * into buf: the first line of run, eval and bench says it. Returns buf. */
+const char *tb_ranks_desc(char *buf, size_t len, int gpu);
+
 /* Called by tb_mpi_finish before MPI ends (the GPU layer's NCCL communicator). */
 void tb_mpi_on_finish(void (*fn)(void));
 

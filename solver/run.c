@@ -24,6 +24,7 @@
 #include "cli.h"
 #include "init.h"
 #include "integrate.h"
+#include "mpi.h"
 #include "output.h"
 #include "xyz.h"
 
@@ -124,6 +125,8 @@ static int open_outputs(run_ctx *r, const ckpt_extra *x)
 {
     const sim_config *c = &r->cfg;
     int fresh = 1;
+    if (tb_rank() != 0)
+        return 0; /* rank 0 alone writes files */
     if (c->output.thermo[0]) {
         r->thermo = x ? reopen_output(c->output.thermo, x->thermo_bytes, &fresh)
                       : out_create(c->output.thermo);
@@ -146,6 +149,8 @@ static int save_checkpoint(run_ctx *r, const char *path)
 {
     ckpt_extra x;
     int rc;
+    if (tb_rank() != 0)
+        return 0; /* rank 0 alone writes */
     x.thermo_bytes = file_bytes(r->thermo);
     x.traj_bytes = file_bytes(r->traj);
     x.dt = r->cfg.integrator.dt;
@@ -228,7 +233,10 @@ static int integrate(run_ctx *r)
         if (integ_advance(r->g, r->ops, r->b, r->s.step, chunk) != 0)
             return -1;
         r->s.e_bath = integ_bath(r->g);
-        sec_per_step = (now_seconds() - t) / (double)chunk;
+        /* ranks take the same chunks and stop at the same step: they decide together */
+        sec_per_step = tb_mpi_max_d((now_seconds() - t) / (double)chunk);
+        if (tb_nranks() > 1)
+            stop_signal = (sig_atomic_t)tb_mpi_max_ll((long long)stop_signal);
         r->s.step += chunk;
         r->s.time = (double)r->s.step * c->integrator.dt;
 
@@ -251,10 +259,11 @@ static int integrate(run_ctx *r)
                 fputc('\n', stderr);
             if (!ck && save_checkpoint(r, path) != 0)
                 return -1;
-            tb_error(NULL, 0, "interrupted by signal %d at step %ld; state saved to %s; resume "
-                              "with: tribody run %s --restart %s",
-                     (int)stop_signal, r->s.step, path, r->args.config, path);
-            return 1;
+            if (tb_rank() == 0)
+                tb_error(NULL, 0, "interrupted by signal %d at step %ld; state saved to %s; "
+                                  "resume with: tribody run %s --restart %s",
+                         (int)stop_signal, r->s.step, path, r->args.config, path);
+            return tb_mpi_agree(1); /* every rank stops here: an agreed exit */
         }
     }
     return 0;
@@ -286,6 +295,8 @@ static void summary(const run_ctx *r, double wall)
     memset(&in, 0, sizeof in);
     if (r->ops->info && r->b)
         r->ops->info(r->b, &in, 0);
+    if (tb_nranks() > 1 && !tb_mpi_same(r->s.pos, 3 * (size_t)r->s.n * sizeof *r->s.pos))
+        tb_error(NULL, 0, "the ranks' final positions differ: report this (docs/scaling.md)");
     if (in.cull)
         printf("tribody: %ld steps of n = %d on %s (neighbour lists, skin %g, precision %s) in "
                "%.3g s\n", steps, r->s.n, r->ops->name, c->solver.skin,
@@ -332,13 +343,13 @@ int cmd_run(int argc, char **argv)
     int rc;
 
     memset(r, 0, sizeof *r);
-    if ((rc = args_parse(argc, argv, "r", &r->args)) != 0)
+    if ((rc = tb_mpi_agree(args_parse(argc, argv, "r", &r->args))) != 0)
         return rc;
     if (r->args.help) {
         fputs(run_help, stdout);
         return 0;
     }
-    if ((rc = cfg_load(&r->cfg, r->args.config, r->args.n_set, r->args.sets)) != 0)
+    if ((rc = tb_mpi_agree(cfg_load(&r->cfg, r->args.config, r->args.n_set, r->args.sets))) != 0)
         return rc;
     if (r->args.restart) {
         rc = ckpt_read(r->args.restart, &r->s, &x);
@@ -348,24 +359,32 @@ int cmd_run(int argc, char **argv)
             r->s.e_bath = integ_bath(r->g);
         }
         free(x.thermostat);
-        if (rc != 0)
-            return finish(r, rc < 0 ? 1 : rc);
+        if ((rc = tb_mpi_agree(rc)) != 0) /* every rank reads the checkpoint */
+            return finish(r, rc);
         if (r->s.step >= r->cfg.integrator.steps) {
             tb_notice("checkpoint %s is at step %ld >= integrator.steps = %ld: nothing to do",
                       r->args.restart, r->s.step, r->cfg.integrator.steps);
             return finish(r, 0);
         }
-    } else if ((rc = sim_init(&r->s, &r->cfg)) != 0 ||
-               (rc = integ_create(&r->g, &r->cfg, &r->s)) != 0) {
-        return finish(r, rc < 0 ? 1 : rc);
+    } else {
+        if ((rc = sim_init(&r->s, &r->cfg)) == 0)
+            rc = integ_create(&r->g, &r->cfg, &r->s);
+        if ((rc = tb_mpi_agree(rc)) != 0)
+            return finish(r, rc);
     }
-    if ((rc = backend_select(&r->cfg, &r->ops)) != 0)
+    if ((rc = tb_mpi_agree(backend_select(&r->cfg, &r->ops))) != 0)
         return finish(r, rc);
-    if ((rc = r->ops->create(&r->b, &r->cfg, &r->s)) != 0)
-        return finish(r, rc < 0 ? 1 : rc);
+    if ((rc = tb_mpi_agree(r->ops->create(&r->b, &r->cfg, &r->s))) != 0)
+        return finish(r, rc);
+    {
+        char ranks[96];
+        printf("tribody run: n = %d on %s, %s\n", r->s.n, r->ops->name,
+               tb_ranks_desc(ranks, sizeof ranks, !strcmp(r->ops->name, "gpu")));
+        fflush(stdout);
+    }
 
-    /* Everything checked: from here on files are written. */
-    if (open_outputs(r, r->args.restart ? &x : NULL) != 0)
+    /* Everything checked on every rank: from here on rank 0 writes files. */
+    if (tb_mpi_agree(open_outputs(r, r->args.restart ? &x : NULL)) != 0)
         return finish(r, 1);
     if (!r->args.restart) {
         if (r->ops->compute(r->b) != 0 || r->ops->fetch(r->b, &r->s) != 0)
