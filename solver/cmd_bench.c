@@ -38,6 +38,7 @@
 #include "gpu.h"
 #include "gpu_bench.h"
 #include "init.h"
+#include "mpi.h"
 #include "state.h"
 
 #define BENCH_MAX 64
@@ -148,6 +149,7 @@ typedef struct bench_ctx {
     sim_state st;            /* initial state of the last n (shared by every map) */
     int st_n;
     double *t;               /* [repeat] */
+    double *t1;              /* [repeat] ranks > 1: one rank alone (tb_mpi_solo) */
     bench_row *rows;
     int n_rows, cap_rows;
     bench_series series[512];
@@ -620,7 +622,13 @@ static void sig_describe(char *buf, size_t len, const bench_sig *got, const benc
 static void print_header(bench_ctx *x)
 {
     const bench_opts *o = x->o;
-    printf("tribody bench %s (%s)\n", TB_VERSION, gpu_build_info());
+    char ranks[96];
+    printf("tribody bench %s (%s), %s\n", TB_VERSION, gpu_build_info(),
+           tb_ranks_desc(ranks, sizeof ranks, x->ops_gpu));
+    if (tb_nranks() > 1)
+        printf("ranks: the solver's force work split over %d ranks (docs/scaling.md); a time is the "
+               "slowest rank's, between barriers; each point is also timed on one rank alone for "
+               "the parallel efficiency E = t1 / (P tP)\n", tb_nranks());
     if (x->gpu) {
         printf("device: %s, %d SMs, cc %d.%d, %d MHz, %.1f GiB; CUDA runtime %d.%d, driver %d.%d\n",
                x->dev.name, x->dev.sms, x->dev.cc_major, x->dev.cc_minor, x->dev.clock_mhz,
@@ -832,12 +840,47 @@ static int ensure_state(bench_ctx *x, const sim_config *c)
 
 /* Times one solver point into x->t[]: warm-up, then repeats. 0; BENCH_SKIPPED (*sec_warm
  * says why); TB_EXIT_USAGE when the backend refuses the configuration; -1. */
+/* Under MPI: times x->o->repeat evaluations into t[] (the slowest rank's, between barriers). */
+static int solver_point_ranks(bench_ctx *x, const sim_config *c, double *t, double *sec_warm)
+{
+    backend *b = NULL;
+    int rc = tb_mpi_agree(x->ops->create(&b, c, &x->st));
+    double t0;
+    if (rc == 0) {
+        tb_mpi_barrier();
+        t0 = now_s();
+        rc = x->ops->compute(b);
+        *sec_warm = tb_mpi_max_d(now_s() - t0);
+    }
+    for (int r = 0; rc == 0 && r < x->o->repeat; r++) {
+        tb_mpi_barrier();
+        t0 = now_s();
+        rc = x->ops->compute(b); /* ends synchronized (GPU: the stream, NCCL sums included) */
+        t[r] = tb_mpi_max_d(now_s() - t0);
+    }
+    if (b)
+        x->ops->destroy(b);
+    return rc;
+}
+
 static int solver_point(bench_ctx *x, const sim_config *c, double *sec_warm)
 {
     backend *b = NULL;
     int rc = ensure_state(x, c);
     double t0;
     *sec_warm = 0.0;
+    if (rc == 0 && tb_nranks() > 1) {
+        double w1 = 0.0;
+        rc = solver_point_ranks(x, c, x->t, sec_warm);
+        if (rc == 0 && over_budget(x, *sec_warm, x->o->repeat))
+            return BENCH_SKIPPED;
+        if (rc == 0) { /* the same point on one rank alone, every rank on its own device */
+            tb_mpi_solo(1);
+            rc = solver_point_ranks(x, c, x->t1, &w1);
+            tb_mpi_solo(0);
+        }
+        return rc;
+    }
     if (rc == 0)
         rc = x->ops->create(&b, c, &x->st);
     if (rc == 0) {
@@ -959,6 +1002,21 @@ static void solver_experiment(bench_ctx *x, const int *ns, int n_n, const int *t
                                tile, cfg_precision_name(prec), t->name, 1e3 * med, spread, imp,
                                items / med, pk, count_str(b1, sizeof b1, blocks),
                                100.0 * (double)wasted / (double)blocks);
+                        if (tb_nranks() > 1) {
+                            const int P = tb_nranks();
+                            double a1, b1x;
+                            const double med1 = stats(x->t1, o->repeat, &a1, &b1x);
+                            printf("%7s   %d ranks: %.4g ms per evaluation, %.4g triplets/s in "
+                                   "total, %.4g per %s; one rank %.4g ms: parallel efficiency "
+                                   "%.1f%%\n", "", P, 1e3 * med, items / med, items / med / P,
+                                   x->ops_gpu ? "GPU" : "rank", 1e3 * med1,
+                                   100.0 * med1 / (P * med));
+                            if (x->csv)
+                                fprintf(x->csv, "# scaling,%s,%d,%d,%s,ranks=%d,t_ranks=%.9g,"
+                                                "t_one=%.9g,efficiency=%.6g\n", t->name, n, tile,
+                                        cfg_precision_name(prec), P, med, med1,
+                                        med1 / (P * med));
+                        }
                         memset(&row, 0, sizeof row);
                         snprintf(row.kernel, sizeof row.kernel, "solver3d");
                         snprintf(row.map, sizeof row.map, "%s", t->name);
@@ -1438,7 +1496,10 @@ int cmd_bench(int argc, char **argv)
         if (gpu_bench_fma_peak(&x.peak32, &x.peak64) != 0)
             x.peak32 = x.peak64 = 0.0;
     }
-    if (!(x.t = (double *)calloc((size_t)o.repeat, sizeof *x.t)))
+    if (x.gpu && tb_nranks() > 1 && (rc = tb_mpi_agree(gpu_use_rank_device())) != 0)
+        return rc;
+    if (!(x.t1 = (double *)calloc((size_t)o.repeat, sizeof *x.t1)) ||
+        !(x.t = (double *)calloc((size_t)o.repeat, sizeof *x.t)))
         return tb_error(NULL, 0, "out of host memory"), TB_EXIT_RUNTIME;
     if (o.csv && !(x.csv = fopen(o.csv, "w"))) {
         tb_error(o.csv, 0, "bench: cannot write CSV: %s", strerror(errno));
@@ -1478,6 +1539,7 @@ int cmd_bench(int argc, char **argv)
         gpu_bench_release();
     sim_state_free(&x.st);
     free(x.t);
+    free(x.t1);
     free(x.rows);
     return x.failed ? TB_EXIT_RUNTIME : 0;
 }

@@ -195,8 +195,8 @@ static int cpu_create(backend **out, const sim_config *c, const sim_state *s)
     b->dt = c->integrator.dt;
     b->nthreads = omp_get_max_threads();
     b->cull = nbr_wanted(c, &b->pp);
-    b->rank = tb_rank();
-    b->nranks = tb_nranks();
+    b->rank = tb_split_rank();
+    b->nranks = tb_split_nranks();
     b->det = c->solver.deterministic;
     split_triplets(s->n, b->edge, b->rank, b->nranks, &b->w_lo, &b->w_hi);
     split_pairs(s->n, b->edge, b->rank, b->nranks, &b->q_lo, &b->q_hi);
@@ -582,6 +582,8 @@ static int cpu_compute(backend *b)
 {
     const long long n3 = 3LL * b->s.n;
     int nthr = b->nthreads;
+    if (tb_mpi_fault())
+        return -1;
     if (b->cull)
         return nbr_compute(b);
     if (b->x_f)

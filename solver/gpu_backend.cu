@@ -358,6 +358,12 @@ static int gpu_pick_device(int *dev)
     return 0;
 }
 
+int gpu_use_rank_device(void)
+{
+    int dev;
+    return gpu_pick_device(&dev);
+}
+
 /* Sums this rank's accumulators over the ranks (NCCL, on the backend's stream), before the
  * forces are formed from them. Deterministic mode sums the fixed-point words as integers. */
 static int gpu_reduce(backend *b, int stats)
@@ -485,9 +491,9 @@ static int gpu_create(backend **out, const sim_config *c, const sim_state *s)
     b->args.mode = c->solver.deterministic                   ? ACC_FIXED
                    : c->solver.precision == CFG_PREC_SINGLE ? ACC_FLOAT
                                                              : ACC_DOUBLE;
-    b->nranks = tb_nranks();
-    split_triplets(b->n, b->rho, tb_rank(), b->nranks, &b->args.w_lo, &b->args.w_hi);
-    split_pairs(b->n, b->rho, tb_rank(), b->nranks, &b->args.q_lo, &b->args.q_hi);
+    b->nranks = tb_split_nranks();
+    split_triplets(b->n, b->rho, tb_split_rank(), b->nranks, &b->args.w_lo, &b->args.w_hi);
+    split_pairs(b->n, b->rho, tb_split_rank(), b->nranks, &b->args.q_lo, &b->args.q_hi);
     rc = gpu_pick_device(&b->dev);
     if (rc == 0 && (rc = gpu_check_config(b, c)) == 0)
         rc = gpu_plans(b, c);
@@ -503,7 +509,7 @@ static int gpu_create(backend **out, const sim_config *c, const sim_state *s)
         rc = TB_EXIT_USAGE;
     }
     /* every rank set up so far before the communicator, whose setup waits on all of them */
-    if (b->nranks > 1 && (rc = tb_mpi_agree(rc)) == 0)
+    if (tb_nranks() > 1 && (rc = tb_mpi_agree(rc)) == 0)
         rc = gpu_comm_init(b->dev);
     if (rc != 0) {
         gpu_destroy(b);
@@ -533,6 +539,8 @@ static int gpu_create(backend **out, const sim_config *c, const sim_state *s)
 static int gpu_forces(backend *b)
 {
     const size_t n = (size_t)b->n;
+    if (tb_mpi_fault())
+        return -1;
     b->computed = 1;
     CUDA_CHECK(cudaMemsetAsync(b->d_energy, 0, 2 * sizeof(double), b->st));
     CUDA_CHECK(cudaMemsetAsync(b->d_virial, 0, 6 * sizeof(double), b->st));

@@ -221,7 +221,7 @@ static int nbr_share(gpu_nbr *b, cudaStream_t st)
     const int n = b->n;
     b->a_lo = 0;
     b->a_hi = n;
-    if (tb_nranks() == 1)
+    if (tb_split_nranks() == 1)
         return 0;
     if (!b->h_off) {
         b->h_off = (int *)malloc(((size_t)n + 1) * sizeof(int));
@@ -241,7 +241,7 @@ static int nbr_share(gpu_nbr *b, cudaStream_t st)
         const long long c = b->h_off[i + 1] - b->h_off[i];
         b->h_prefix[k + 1] = b->h_prefix[k] + c * (c + 1) + 1;
     }
-    split_prefix(b->h_prefix, n, tb_rank(), tb_nranks(), &b->a_lo, &b->a_hi);
+    split_prefix(b->h_prefix, n, tb_split_rank(), tb_split_nranks(), &b->a_lo, &b->a_hi);
     return 0;
 }
 

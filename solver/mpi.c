@@ -31,6 +31,11 @@ int tb_local_size(void) { return g_local_size; }
 const char *tb_rank_name(void) { return g_name; }
 void tb_mpi_on_finish(void (*fn)(void)) { g_on_finish = fn; }
 
+static int g_solo = 0;
+int tb_split_rank(void) { return g_solo ? 0 : g_rank; }
+int tb_split_nranks(void) { return g_solo ? 1 : g_nranks; }
+void tb_mpi_solo(int on) { g_solo = on; }
+
 int tb_mpi_built(void)
 {
 #ifdef TB_MPI
@@ -270,6 +275,18 @@ const char *tb_ranks_desc(char *buf, size_t len, int gpu)
     else
         snprintf(buf, len, "%d ranks on CPUs", g_nranks);
     return buf;
+}
+
+int tb_mpi_fault(void)
+{
+    static long calls = 0;
+    const char *r = getenv("TRIBODY_FAULT_RANK"), *a = getenv("TRIBODY_FAULT_AFTER");
+    if (!r || atoi(r) != g_rank)
+        return 0;
+    if (++calls != (a ? atol(a) : 1))
+        return 0;
+    tb_error(NULL, 0, "injected fault at force evaluation %ld (TRIBODY_FAULT_RANK=%s)", calls, r);
+    return 1;
 }
 
 void tb_mpi_barrier(void)

@@ -36,6 +36,12 @@ int tb_rank(void);
 int tb_nranks(void);
 int tb_local_rank(void);
 int tb_local_size(void);
+/* The ranks the force work is split over: tb_rank()/tb_nranks(), or 0 of 1 while solo mode
+ * is on (tb_mpi_solo(1)): then every backend created computes everything alone, as one rank
+ * would (bench times that for the parallel efficiency). Devices stay per rank. */
+int tb_split_rank(void);
+int tb_split_nranks(void);
+void tb_mpi_solo(int on);
 /* 1 when the build has MPI (even when run as one process). */
 int tb_mpi_built(void);
 /* "rank 1 of 2 on host" (for messages). */
@@ -64,6 +70,11 @@ void tb_mpi_barrier(void);
 /* Writes "1 process", "2 ranks, 2 GPUs" or "2 ranks on CPUs" (gpu: the backend is the GPU's)
  * into buf: the first line of run, eval and bench says it. Returns buf. */
 const char *tb_ranks_desc(char *buf, size_t len, int gpu);
+
+/* Fault injection for the tests: 1 (with a message) at the force evaluation number
+ * TRIBODY_FAULT_AFTER (default 1) of the rank TRIBODY_FAULT_RANK; 0 otherwise and always
+ * when the variable is unset. */
+int tb_mpi_fault(void);
 
 /* Called by tb_mpi_finish before MPI ends (the GPU layer's NCCL communicator). */
 void tb_mpi_on_finish(void (*fn)(void));
