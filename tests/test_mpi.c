@@ -57,8 +57,8 @@ static double max_rel_diff(const char *d1, const char *d2, const char *name)
         return HUGE_VAL;
     }
     for (;;) {
-        pa += strspn(pa, " \t\n");
-        pb += strspn(pb, " \t\n");
+        pa += strspn(pa, " \t\n=\"");
+        pb += strspn(pb, " \t\n=\"");
         if (!*pa || !*pb) {
             if (*pa || *pb)
                 worst = HUGE_VAL;
@@ -73,7 +73,7 @@ static double max_rel_diff(const char *d1, const char *d2, const char *name)
             pa = ea;
             pb = eb;
         } else { /* a word: must be the same word */
-            const size_t wa = strcspn(pa, " \t\n"), wb = strcspn(pb, " \t\n");
+            const size_t wa = strcspn(pa, " \t\n=\""), wb = strcspn(pb, " \t\n=\"");
             if (wa != wb || strncmp(pa, pb, wa) != 0) {
                 worst = HUGE_VAL;
                 break;
@@ -124,7 +124,7 @@ static const char liquid_cfg[] =
 static void test_eval(const char *what, const char *cfg, const char *set)
 {
     for (int det = 0; det < 2; det++) {
-        char d1[512], d2[512], args[512], l1[512], l2[512];
+        char d1[TB_TEST_PATH_MAX], d2[TB_TEST_PATH_MAX], args[512], l1[512], l2[512];
         snprintf(d1, sizeof d1, "%s", tb_test_fresh_dir(top, "eval1"));
         snprintf(d2, sizeof d2, "%s", tb_test_fresh_dir(top, "eval2"));
         tb_test_write_file(d1, "sim.cfg", cfg);
@@ -158,7 +158,7 @@ static void test_eval(const char *what, const char *cfg, const char *set)
  * uninterrupted one-process run. */
 static void test_restart(const char *what, const char *cfg, long half, int np_a, int np_b)
 {
-    char ref[512], d[512], args[256];
+    char ref[TB_TEST_PATH_MAX], d[TB_TEST_PATH_MAX], args[256];
     const char *set = "--set solver.deterministic=true";
     snprintf(ref, sizeof ref, "%s", tb_test_fresh_dir(top, "restart_ref"));
     snprintf(d, sizeof d, "%s", tb_test_fresh_dir(top, "restart"));
@@ -180,7 +180,7 @@ static void test_restart(const char *what, const char *cfg, long half, int np_a,
 /* A failure on rank 1 mid-run: nonzero exit, one message naming the rank, no final checkpoint. */
 static void test_failure(void)
 {
-    char d[512];
+    char d[TB_TEST_PATH_MAX];
     long len = 0;
     snprintf(d, sizeof d, "%s", tb_test_fresh_dir(top, "fault"));
     tb_test_write_file(d, "sim.cfg", cluster_cfg);
