@@ -59,7 +59,7 @@ static const char bench_help[] =
     "usage: tribody bench [CONFIG] [--n LIST] [--maps LIST] [--tile LIST]\n"
     "                     [--precisions LIST] [--repeat R] [--csv FILE] [--set PATH=VALUE ...]\n"
     "                     [--kernel solver|map|both] [--2d] [--features LIST] [--plot DIR]\n"
-    "                     [--budget SECONDS] [--no-verify] [--cpu]\n"
+    "                     [--budget SECONDS] [--no-verify] [--cpu] [--no-solo]\n"
     "       tribody bench --liquid [CONFIG] [--n LIST] ...  (the O(N) liquid; --liquid --help)\n"
     "\n"
     "Times the block maps and the solver. A benchmark, not a test; docs/performance.md.\n"
@@ -90,6 +90,8 @@ static const char bench_help[] =
     "                    0 = no limit)\n"
     "  --no-verify       skip the verifying run of the GPU map kernels\n"
     "  --cpu             the CPU backend only, as on a machine without a GPU\n"
+    "  --no-solo         under mpirun: skip the one-rank timing of each solver point (the\n"
+    "                    parallel efficiency then comes from a separate -np 1 run)\n"
     "  --set PATH=VALUE  override a setting of CONFIG (or of the built-in system)\n"
     "\n"
     "I > 1: the map is faster than the bounding box. Exit status: 0, or 1 when a point failed\n"
@@ -120,6 +122,7 @@ typedef struct bench_opts {
     int n_set;
     int kernel; /* KSEL_*; 0: the default of the experiment */
     int two_d, force_cpu, verify;
+    int no_solo; /* under mpirun: no one-rank timing (docs/scaling.md) */
     double budget;
 } bench_opts;
 
@@ -377,6 +380,10 @@ static int parse_args(int argc, char **argv, bench_opts *o, int *help)
         }
         if (!strcmp(a, "--no-verify")) {
             o->verify = 0;
+            continue;
+        }
+        if (!strcmp(a, "--no-solo")) {
+            o->no_solo = 1;
             continue;
         }
         if (strcmp(a, "--n") && strcmp(a, "--tile") && strcmp(a, "--maps") &&
@@ -874,7 +881,7 @@ static int solver_point(bench_ctx *x, const sim_config *c, double *sec_warm)
         rc = solver_point_ranks(x, c, x->t, sec_warm);
         if (rc == 0 && over_budget(x, *sec_warm, x->o->repeat))
             return BENCH_SKIPPED;
-        if (rc == 0) { /* the same point on one rank alone, every rank on its own device */
+        if (rc == 0 && !x->o->no_solo) { /* the point on one rank alone, each on its device */
             tb_mpi_solo(1);
             rc = solver_point_ranks(x, c, x->t1, &w1);
             tb_mpi_solo(0);
@@ -1002,7 +1009,12 @@ static void solver_experiment(bench_ctx *x, const int *ns, int n_n, const int *t
                                tile, cfg_precision_name(prec), t->name, 1e3 * med, spread, imp,
                                items / med, pk, count_str(b1, sizeof b1, blocks),
                                100.0 * (double)wasted / (double)blocks);
-                        if (tb_nranks() > 1) {
+                        if (tb_nranks() > 1 && o->no_solo) {
+                            printf("%7s   %d ranks: %.4g ms per evaluation, %.4g triplets/s in "
+                                   "total, %.4g per %s\n", "", tb_nranks(), 1e3 * med,
+                                   items / med, items / med / tb_nranks(),
+                                   x->ops_gpu ? "GPU" : "rank");
+                        } else if (tb_nranks() > 1) {
                             const int P = tb_nranks();
                             double a1, b1x;
                             const double med1 = stats(x->t1, o->repeat, &a1, &b1x);
@@ -1501,7 +1513,7 @@ int cmd_bench(int argc, char **argv)
     if (!(x.t1 = (double *)calloc((size_t)o.repeat, sizeof *x.t1)) ||
         !(x.t = (double *)calloc((size_t)o.repeat, sizeof *x.t)))
         return tb_error(NULL, 0, "out of host memory"), TB_EXIT_RUNTIME;
-    if (o.csv && !(x.csv = fopen(o.csv, "w"))) {
+    if (o.csv && tb_rank() == 0 && !(x.csv = fopen(o.csv, "w"))) { /* rank 0 writes */
         tb_error(o.csv, 0, "bench: cannot write CSV: %s", strerror(errno));
         free(x.t);
         return TB_EXIT_RUNTIME;
@@ -1529,7 +1541,7 @@ int cmd_bench(int argc, char **argv)
             pair2d_experiment(&x, o.n_n ? o.n : x.ops_gpu ? n2d_def : n_pair_cpu,
                               o.n_n ? o.n_n : x.ops_gpu ? 30 : 2, ts, nt);
     }
-    if (o.plot && write_plots(&x, o.plot) != 0)
+    if (o.plot && tb_rank() == 0 && write_plots(&x, o.plot) != 0)
         x.failed++;
     if (x.failed)
         printf("\n%d point%s failed (see above)\n", x.failed, x.failed == 1 ? "" : "s");

@@ -22,7 +22,9 @@ static char g_name[160] = "rank 0 of 1";
 static char g_kept[4096];        /* messages a rank other than 0 keeps until agreement */
 static size_t g_kept_len = 0;
 static void (*g_on_finish)(void) = NULL;
+#ifdef TB_MPI
 static long g_errors_seen = 0;   /* tb_error_count() at the last agreement */
+#endif
 
 int tb_rank(void) { return g_rank; }
 int tb_nranks(void) { return g_nranks; }
@@ -45,6 +47,7 @@ int tb_mpi_built(void)
 #endif
 }
 
+#ifdef TB_MPI
 /* The message sink of ranks other than 0 (check.h): kept until the next agreement (printed
  * there when this is the lowest failing rank) or the end of the job (printed before MPI_Abort). */
 static void rank_sink(const char *line)
@@ -66,7 +69,6 @@ static void flush_kept(void)
     }
 }
 
-#ifdef TB_MPI
 /* Reports a failed MPI call and ends the job. */
 static void mpi_fail(int err, const char *expr, const char *file, int line)
 {
