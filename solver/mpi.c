@@ -19,11 +19,11 @@
 static int g_rank = 0, g_nranks = 1, g_local = 0, g_local_size = 1;
 static int g_agreed = 0;         /* the last tb_mpi_agree's result */
 static char g_name[160] = "rank 0 of 1";
-static char g_kept[4096];        /* messages a rank other than 0 keeps until agreement */
-static size_t g_kept_len = 0;
 static void (*g_on_finish)(void) = NULL;
 #ifdef TB_MPI
 static long g_errors_seen = 0;   /* tb_error_count() at the last agreement */
+static char g_kept[4096];        /* messages a rank other than 0 keeps until agreement */
+static size_t g_kept_len = 0;
 #endif
 
 int tb_rank(void) { return g_rank; }
