@@ -492,8 +492,11 @@ static int gpu_create(backend **out, const sim_config *c, const sim_state *s)
                    : c->solver.precision == CFG_PREC_SINGLE ? ACC_FLOAT
                                                              : ACC_DOUBLE;
     b->nranks = tb_split_nranks();
-    split_triplets(b->n, b->rho, tb_split_rank(), b->nranks, &b->args.w_lo, &b->args.w_hi);
-    split_pairs(b->n, b->rho, tb_split_rank(), b->nranks, &b->args.q_lo, &b->args.q_hi);
+    /* equal tile counts: a block costs the same for a full tile and a face tile (split.h) */
+    split_even(map3d_tet(map3d_nb(b->n, b->rho)), tb_split_rank(), b->nranks, &b->args.w_lo,
+               &b->args.w_hi);
+    split_even(map3d_tri(map3d_nb(b->n, b->rho)), tb_split_rank(), b->nranks, &b->args.q_lo,
+               &b->args.q_hi);
     rc = gpu_pick_device(&b->dev);
     if (rc == 0 && (rc = gpu_check_config(b, c)) == 0)
         rc = gpu_plans(b, c);

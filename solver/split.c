@@ -91,6 +91,12 @@ static int prefix_boundary(const long long *prefix, int m, int r, int nranks)
     return lo;
 }
 
+void split_even(long long total, int r, int nranks, long long *lo, long long *hi)
+{
+    *lo = (long long)((__int128)total * r / nranks);
+    *hi = (long long)((__int128)total * (r + 1) / nranks);
+}
+
 void split_prefix(const long long *prefix, int m, int r, int nranks, int *lo, int *hi)
 {
     *lo = prefix_boundary(prefix, m, r, nranks);
