@@ -657,7 +657,7 @@ static void print_header(bench_ctx *x)
     if (o->budget > 0)
         printf("budget: points estimated above %g s are skipped (--budget)\n", o->budget);
     if (x->csv) {
-        fprintf(x->csv, "# tribody bench %s (%s)\n", TB_VERSION, gpu_build_info());
+        fprintf(x->csv, "# tribody bench %s (%s), %s\n", TB_VERSION, gpu_build_info(), ranks);
         if (x->gpu)
             fprintf(x->csv, "# device: %s, %d SMs, cc %d.%d, %d MHz; fp32_peak_flops=%.6g "
                             "fp64_peak_flops=%.6g flops_per_triplet=%.0f\n",
