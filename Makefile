@@ -66,7 +66,8 @@ NVFLAGS := -std=c++17 $(NVOPT) $(DEFS) -I. $(GENCODE) -Xptxas=-warn-spills \
 ifeq ($(MPI),1)
 # NCCL: nccl.h at compile time only; libnccl.so.2 is opened at run time by the first
 # multi-rank GPU run (gpu_comm.cu), so the binary still runs where NCCL is absent.
-NVFLAGS += -DTB_MPI -DTB_NCCL
+NCCL_H  ?= $(firstword $(wildcard $(CUDA_HOME)/include/nccl.h /usr/include/nccl.h))
+NVFLAGS += -DTB_MPI $(if $(NCCL_H),-DTB_NCCL -I$(dir $(NCCL_H)),)
 endif
 OBJ_GPU := $(patsubst %.cu,$(BUILD)/obj/%.o,$(SRC_CU))
 LINK    := $(CXX)
@@ -86,6 +87,9 @@ check-deps:
 	@scripts/install-deps --check
 ifeq ($(MPI),1)
 	@echo "tribody: MPI build ($(MPICC)): launch with mpirun -np P build/tribody ... (MPI=0 for one process)"
+ifeq ($(HAVE_CUDA),1)
+	@$(if $(NCCL_H),true,echo "tribody: nccl.h not found under $(CUDA_HOME)/include: GPU runs will be one-rank only (set NCCL_H=/path/nccl.h)")
+endif
 endif
 ifeq ($(strip $(NVCC)),)
 	@echo "tribody: nvcc not found: building the CPU-only backend (set NVCC=/path/to/nvcc for the GPU)"

@@ -122,13 +122,15 @@ int gpu_comm_sum(void *d_buf, size_t count, int type, cudaStream_t s)
     return 0;
 }
 
-#else /* a build without MPI: one rank, nothing to sum */
+#else /* a build without MPI or nccl.h: one rank, nothing to sum */
 
 int gpu_comm_init(int device)
 {
     (void)device;
     if (tb_nranks() > 1)
-        return tb_error(NULL, 0, "this build has no NCCL: rebuild with mpicc present");
+        return tb_error(NULL, 0, "this build has no NCCL (nccl.h was not found when it was "
+                                 "built): rebuild with NCCL_H=/path/to/nccl.h, or run one rank "
+                                 "per job on GPUs");
     return 0;
 }
 int gpu_comm_begin(void) { return 0; }
