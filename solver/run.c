@@ -393,7 +393,7 @@ int cmd_run(int argc, char **argv)
         if (write_outputs(r, r->thermo != NULL, r->traj != NULL) != 0)
             return finish(r, 1);
     }
-    r->progress = isatty(STDERR_FILENO);
+    r->progress = isatty(STDERR_FILENO) && tb_rank() == 0; /* one progress line */
     signal(SIGINT, on_signal);
     signal(SIGTERM, on_signal);
     rc = integrate(r);
