@@ -634,8 +634,10 @@ static void print_header(bench_ctx *x)
            tb_ranks_desc(ranks, sizeof ranks, x->ops_gpu));
     if (tb_nranks() > 1)
         printf("ranks: the solver's force work split over %d ranks (docs/scaling.md); a time is the "
-               "slowest rank's, between barriers; each point is also timed on one rank alone for "
-               "the parallel efficiency E = t1 / (P tP)\n", tb_nranks());
+               "slowest rank's, between barriers; %s\n", tb_nranks(),
+               o->no_solo ? "--no-solo: no one-rank timing"
+                          : "each point is also timed on one rank alone for the parallel "
+                            "efficiency E = t1 / (P tP)");
     if (x->gpu) {
         printf("device: %s, %d SMs, cc %d.%d, %d MHz, %.1f GiB; CUDA runtime %d.%d, driver %d.%d\n",
                x->dev.name, x->dev.sms, x->dev.cc_major, x->dev.cc_minor, x->dev.clock_mhz,

@@ -310,6 +310,27 @@ template <typename R, int RHO> struct atm_min_blocks {
                                                 : (RHO == 32 ? 3 : RHO == 16 ? 6 : 16);
 };
 
+/* Deterministic mode: adds the block's energy (times nu) and virial slots of the tile just done
+ * to the fixed-point words efix[0..1] and vfix[12] and zeroes the slots (nslot force threads).
+ * Every thread of the block calls it. Not inlined, and given only what it needs, so that the
+ * tile loop of the other modes keeps its registers. */
+static __device__ __noinline__ void atm_flush_tile(unsigned long long *efix, unsigned long long *vfix,
+                                            double e_thread, double *svir, double *scratch,
+                                            int tid, int nslot, double nu)
+{
+    const double e = block_sum(e_thread, scratch);
+    if (tid == 0)
+        fix_add(efix, nu * e);
+    for (int c = 0; c < 6; c++) {
+        const double w = block_sum(tid < nslot ? svir[c * nslot + tid] : 0.0, scratch);
+        if (tid == 0)
+            fix_add(vfix + 2 * c, w);
+    }
+    if (tid < nslot)
+        for (int c = 0; c < 6; c++)
+            svir[c * nslot + tid] = 0.0;
+}
+
 /* The block's next tile of this rank's range (map3d_dispatch_next, skipping other ranks'). */
 __device__ __forceinline__ bool atm_next_in_range(const gpu_args &a, const map3d_launch &L,
                                                   map3d_cursor &cur)
@@ -420,7 +441,16 @@ __global__ void __launch_bounds__(4 * RHO, (atm_min_blocks<R, RHO>::value))
                     svir[c * 3 * RHO + tid] += -0.5 * scale * (double)vir[c];
             }
         }
+        if (a.mode == ACC_FIXED) {
+            /* deterministic: the energy and virial of each tile on their own, so that the sums
+             * do not depend on which tiles share a block (persistent maps, ranks) */
+            atm_flush_tile(a.efix, a.vfix, e_thread, svir, scratch, tid, 3 * RHO,
+                           (double)kc.nu);
+            e_thread = 0.0;
+        }
     } while (atm_next_in_range(a, L, cur));
+    if (a.mode == ACC_FIXED)
+        return; /* flushed per tile */
 
     const double e = block_sum(e_thread, scratch);
     if (tid == 0)
