@@ -444,16 +444,23 @@ static void nbr_share(backend *b)
     b->a_builds = b->nl.builds;
 }
 
-/* Sums thread t = 0..nt-1's fixed-point words (forces, energies, virial), then over the ranks,
- * and decodes them into the state (the virial into vir). 0 or -1. */
-static int fix_reduce(backend *b, int nt, double *vir)
+/* Inside the parallel region, after its barrier: adds the fixed-point words of threads
+ * 1..nt-1 into thread 0's (integer sums: any order). */
+static void fix_sum_threads(backend *b, int nt)
+{
+    const long long nw = (long long)FIX_WORDS(b->s.n);
+#pragma omp for schedule(static)
+    for (long long k = 0; k < nw; k++)
+        for (int u = 1; u < nt; u++)
+            b->fix_thr[k] += b->fix_thr[nw * u + k];
+}
+
+/* Sums the threads' fixed-point words (summed into thread 0's by fix_sum_threads) over the
+ * ranks and decodes them into the state (the virial into vir). 0 or -1. */
+static int fix_reduce(backend *b, double *vir)
 {
     const size_t nw = FIX_WORDS(b->s.n), n = (size_t)b->s.n;
-    unsigned long long *tot = b->fix_thr; /* thread 0's words take the sums */
-#pragma omp parallel for schedule(static) num_threads(b->nthreads)
-    for (long long k = 0; k < (long long)nw; k++)
-        for (int u = 1; u < nt; u++)
-            tot[k] += b->fix_thr[nw * u + k];
+    unsigned long long *tot = b->fix_thr;
     if (tb_mpi_sum_u64(tot, nw) != 0)
         return -1;
     for (size_t p = 0; p < 3 * n; p++)
@@ -504,7 +511,6 @@ static int count_reduce(backend *b)
 static int nbr_compute(backend *b)
 {
     const long long n3 = 3LL * b->s.n;
-    int nthr = b->nthreads;
     if (nbr_list_stale(&b->nl, b->s.pos) && nbr_list_build(&b->nl, b->s.pos) != 0)
         return -1;
     if (nbr_scratch_fit(b, b->nl.max_row) != 0)
@@ -522,8 +528,6 @@ static int nbr_compute(backend *b)
         const int t = omp_get_thread_num(), nt = omp_get_num_threads();
         double et = 0.0, ep = 0.0, *vir = b->vir_thr + 6 * t;
         long long h = 0, sl = 0;
-        if (t == 0)
-            nthr = nt;
         if (!b->det) {
             if (b->acc_d)
                 memset(b->acc_d + n3 * t, 0, (size_t)n3 * sizeof *b->acc_d);
@@ -543,7 +547,9 @@ static int nbr_compute(backend *b)
         b->hits_thr[t] = h;
         b->slots_thr[t] = sl;
 #pragma omp barrier
-        if (!b->det) {
+        if (b->det) {
+            fix_sum_threads(b, nt);
+        } else {
 #pragma omp for schedule(static)
             for (long long i = 0; i < n3; i++) {
                 if (b->acc_d) {
@@ -574,14 +580,13 @@ static int nbr_compute(backend *b)
     if (count_reduce(b) != 0)
         return -1;
     if (b->det)
-        return fix_reduce(b, nthr, b->vir);
+        return fix_reduce(b, b->vir);
     return rank_reduce(b, b->vir);
 }
 
 static int cpu_compute(backend *b)
 {
     const long long n3 = 3LL * b->s.n;
-    int nthr = b->nthreads;
     if (tb_mpi_fault())
         return -1;
     if (b->cull)
@@ -600,8 +605,6 @@ static int cpu_compute(backend *b)
 #pragma omp parallel num_threads(b->nthreads)
     {
         const int t = omp_get_thread_num(), nt = omp_get_num_threads();
-        if (t == 0)
-            nthr = nt;
         if (!b->det) {
             if (b->acc_d)
                 memset(b->acc_d + n3 * t, 0, (size_t)n3 * sizeof *b->acc_d);
@@ -611,7 +614,9 @@ static int cpu_compute(backend *b)
         b->e_thr[2 * t] = b->pp.atm_on ? walk_triplet_blocks(b, t) : 0.0;
         b->e_thr[2 * t + 1] = b->pp.lj_on ? walk_pair_blocks(b, t) : 0.0;
 #pragma omp barrier
-        if (!b->det) {
+        if (b->det) {
+            fix_sum_threads(b, nt);
+        } else {
 #pragma omp for schedule(static)
             for (long long i = 0; i < n3; i++) {
                 if (b->acc_d) {
@@ -629,7 +634,7 @@ static int cpu_compute(backend *b)
         }
     }
     if (b->det)
-        return fix_reduce(b, nthr, b->s.virial);
+        return fix_reduce(b, b->s.virial);
     b->s.e_triplet = b->s.e_pair = 0.0;
     memset(b->s.virial, 0, sizeof b->s.virial);
     for (int t = 0; t < b->nthreads; t++) {
