@@ -91,6 +91,24 @@ static void mpi_fail(int err, const char *expr, const char *file, int line)
     } while (0)
 #endif
 
+#ifdef TB_MPI
+static int g_inited = 0; /* MPI_Init was called */
+
+/* Was this process started by an MPI launcher (mpirun, mpiexec, srun)? Without one the
+ * program runs as one process and never touches the MPI library, exactly as a build without
+ * MPI (no singleton start-up). TRIBODY_MPI=1 asks for MPI_Init all the same. */
+static int launched_by_mpi(void)
+{
+    static const char *vars[] = {"OMPI_COMM_WORLD_SIZE", "PMI_SIZE", "PMI_RANK", "PMIX_RANK",
+                                 "MPI_LOCALNRANKS", "TRIBODY_MPI"};
+    const char *nt = getenv("SLURM_NTASKS");
+    for (size_t k = 0; k < sizeof vars / sizeof vars[0]; k++)
+        if (getenv(vars[k]))
+            return 1;
+    return nt && atoi(nt) > 1;
+}
+#endif
+
 int tb_mpi_init(int *argc, char ***argv)
 {
 #ifdef TB_MPI
@@ -98,11 +116,14 @@ int tb_mpi_init(int *argc, char ***argv)
     char host[MPI_MAX_PROCESSOR_NAME] = "?";
     int hl = 0;
     MPI_Comm node;
+    if (!launched_by_mpi())
+        return 0; /* one process */
     if (MPI_Init_thread(argc, argv, MPI_THREAD_FUNNELED, &provided) != MPI_SUCCESS) {
         fprintf(stderr, "tribody: MPI_Init_thread failed: launch with mpirun, or build with "
                         "make MPI=0 for a one-process binary\n");
         return -1;
     }
+    g_inited = 1;
     /* errors come back as codes, checked by MPI_CHECK */
     MPI_CHECK(MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN));
     MPI_CHECK(MPI_Comm_rank(MPI_COMM_WORLD, &g_rank));
@@ -142,7 +163,8 @@ int tb_mpi_finish(int rc)
         MPI_Abort(MPI_COMM_WORLD, rc);
     }
     flush_kept();
-    MPI_Finalize();
+    if (g_inited)
+        MPI_Finalize();
 #endif
     return rc;
 }

@@ -23,8 +23,9 @@
 
 TB_BEGIN_DECLS
 
-/* Starts MPI when the build has it (MPI_Init_thread, FUNNELED); finds the node-local rank.
- * 0, or -1 with a message. Call once, first thing in main(). */
+/* Starts MPI when the build has it and an MPI launcher started this process (MPI_Init_thread,
+ * FUNNELED; without a launcher: one process, MPI untouched); finds the node-local rank. 0, or
+ * -1 with a message. Call once, first thing in main(). */
 int tb_mpi_init(int *argc, char ***argv);
 
 /* Ends MPI: after a failure that the ranks did not agree on (rc != 0 not seen by
