@@ -179,6 +179,24 @@ static void test_restart(const char *what, const char *cfg, long half, int np_a,
              "%s: and write the same thermo.csv and trajectory.xyz", what);
 }
 
+/* A Langevin run (host noise drawn by every rank from the same stream) on 2 ranks equals one
+ * process bit for bit. */
+static void test_langevin(void)
+{
+    char d1[TB_TEST_PATH_MAX], d2[TB_TEST_PATH_MAX];
+    const char *args = "run sim.cfg --set solver.deterministic=true --set integrator.type=langevin "
+                       "--set integrator.temperature=0.7";
+    snprintf(d1, sizeof d1, "%s", tb_test_fresh_dir(top, "langevin1"));
+    snprintf(d2, sizeof d2, "%s", tb_test_fresh_dir(top, "langevin2"));
+    tb_test_write_file(d1, "sim.cfg", cluster_cfg);
+    tb_test_write_file(d2, "sim.cfg", cluster_cfg);
+    const int r1 = run_np(d1, 0, 2, "", args), r2 = run_np(d2, 2, 1, "", args);
+    gsl_test(r1 != 0 || r2 != 0 || !same_file(d1, d2, "checkpoint.tbck") ||
+                 !same_file(d1, d2, "thermo.csv"),
+             "Langevin, deterministic: 2 ranks end in the state of 1 process bit for bit (exit %d, %d)",
+             r1, r2);
+}
+
 /* A failure on rank 1 mid-run: nonzero exit, one message naming the rank, no final checkpoint. */
 static void test_failure(void)
 {
@@ -245,6 +263,7 @@ int main(void)
     test_restart("cluster", cluster_cfg, 100, 2, 1);
     test_restart("cluster", cluster_cfg, 100, 1, 2);
     test_restart("liquid", liquid_cfg, 20, 2, 1);
+    test_langevin();
     test_failure();
     tb_test_system("rm -rf '%s'", top);
     return tb_test_done();
