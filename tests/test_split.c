@@ -5,6 +5,7 @@
 #include <stdlib.h>
 
 #include "../maps3d/lambda.h"
+#include "../maps3d/map3d.h"
 #include "../solver/split.h"
 #include "tb_test.h"
 
@@ -94,6 +95,79 @@ static void test_prefix(void)
     gsl_test(bad, "anchor shares tile [0, m) for P = 1..9");
 }
 
+/* Every map run as P ranks, each with its omega range (native sub-range, bb's sub-grid, or the
+ * whole grid filtered), visits every tile of D3(nb) exactly once in all. */
+static void test_map_ranges(void)
+{
+    static const int nbs[] = {1, 2, 5, 13};
+    static const int ps[] = {1, 2, 3, 5, 7};
+    for (int m = 0; map3d_all[m]; m++) {
+        const map3d_type *t = map3d_all[m];
+        long long bad = 0, blocks_max = 0, blocks_one = 0;
+        for (size_t ib = 0; ib < sizeof nbs / sizeof nbs[0]; ib++)
+            for (size_t ip = 0; ip < sizeof ps / sizeof ps[0]; ip++) {
+                const int nb = nbs[ib], P = ps[ip];
+                const long long tet = map3d_tet(nb);
+                int *seen = calloc((size_t)tet, sizeof *seen);
+                if (!seen)
+                    return;
+                for (int r = 0; r < P; r++) {
+                    long long lo, hi, blocks;
+                    char err[256];
+                    map3d_plan plan;
+                    map3d_opts o = {.persistent_blocks = 7};
+                    split_even(tet, r, P, &lo, &hi);
+                    if (lo == hi)
+                        continue;
+                    o.w_begin = lo;
+                    o.w_end = hi;
+                    if (map3d_plan_make(t, nb, &o, &plan, err, sizeof err) != 0) {
+                        printf("  (%s nb %d: %s)\n", t->name, nb, err);
+                        bad++;
+                        continue;
+                    }
+                    blocks = map3d_plan_blocks(&plan);
+                    if (nb == 13 && P == 2 && blocks > blocks_max)
+                        blocks_max = blocks;
+                    for (int l = 0; l < plan.n_launch; l++) {
+                        const map3d_launch *L = &plan.launch[l];
+                        const long long gxy = (long long)L->gx * L->gy, nblk = gxy * L->gz;
+                        for (long long b = 0; b < nblk; b++) {
+                            map3d_cursor c;
+                            if (!t->first(L, (unsigned)(b % L->gx), (unsigned)(b / L->gx % L->gy),
+                                          (unsigned)(b / gxy), &c))
+                                continue;
+                            do {
+                                const long long w = map3d_omega(c.I, c.J, c.K);
+                                if (w < 0 || w >= tet || !(c.I <= c.J && c.J <= c.K))
+                                    bad++;
+                                else if (map3d_in_range(&c, lo, hi))
+                                    seen[w]++;
+                            } while (t->next(L, &c));
+                        }
+                    }
+                    map3d_plan_free(&plan);
+                }
+                for (long long w = 0; w < tet; w++)
+                    bad += seen[w] != 1;
+                free(seen);
+            }
+        {
+            char err[256];
+            map3d_plan plan;
+            map3d_opts o = {.persistent_blocks = 7};
+            if (map3d_plan_make(t, 13, &o, &plan, err, sizeof err) == 0) {
+                blocks_one = map3d_plan_blocks(&plan);
+                map3d_plan_free(&plan);
+            }
+        }
+        gsl_test(bad != 0, "map %s on P = 1..7 ranks with their omega ranges: every tile exactly "
+                           "once in all (nb = 1, 2, 5, 13; %lld wrong); blocks launched by the "
+                           "busier of 2 ranks at nb = 13: %lld of %lld", t->name, bad,
+                 blocks_max, blocks_one);
+    }
+}
+
 int main(void)
 {
     tb_test_init();
@@ -104,5 +178,6 @@ int main(void)
     test_shares(300, 8);
     test_shares(1000, 32);
     test_prefix();
+    test_map_ranges();
     return tb_test_done();
 }
