@@ -253,7 +253,7 @@ int main(void)
         return tb_test_done();
     }
     test_eval("cluster, map lambda", cluster_cfg, "--set solver.map=lambda", 1e-12);
-    test_eval("cluster, map bb (filtered per tile)", cluster_cfg, "--set solver.map=bb", 1e-12);
+    test_eval("cluster, map bb (per-rank sub-grid)", cluster_cfg, "--set solver.map=bb", 1e-12);
     test_eval("cluster, map stride", cluster_cfg,
               "--set solver.map=stride --set solver.precision=mixed", 1e-12);
     test_eval("cluster, map rec (filtered per tile)", cluster_cfg, "--set solver.map=rec", 1e-12);
