@@ -19,6 +19,10 @@ NVCC      ?= $(shell command -v nvcc 2>/dev/null || { test -x /usr/local/cuda/bi
 CUDA_HOME ?= $(patsubst %/bin/nvcc,%,$(NVCC))
 # GPU architectures compiled to machine code; PTX is embedded for the last one.
 CUDA_ARCH ?= 80 90
+# MPI: one simulation over several processes (docs/scaling.md). Built when mpicc is found;
+# MPI=0 forces the one-process build. The flags come from mpicc (Open MPI's --showme).
+MPICC     ?= $(shell command -v mpicc 2>/dev/null)
+MPI       ?= $(if $(strip $(MPICC)),1,0)
 # DEBUG=1: -g -O0 (-G for kernels) and a device synchronize after every launch.
 DEBUG     ?= 0
 BUILD     ?= build
@@ -46,6 +50,13 @@ CFG_LIBS  := $(call staticlib,libconfig.a)
 GOMP_LIB  := $(or $(call staticlib,libgomp.a),-lgomp)
 LDLIBS    := $(CFG_LIBS) $(GSL_LIBS) $(GOMP_LIB) -lpthread -lm
 
+ifeq ($(MPI),1)
+MPI_CFLAGS := -DTB_MPI $(shell $(MPICC) --showme:compile)
+MPI_LIBS   := $(shell $(MPICC) --showme:link)
+CFLAGS     += $(MPI_CFLAGS)
+LDLIBS     += $(MPI_LIBS)
+endif
+
 SRC_C   := $(filter-out solver/main.c solver/gpu_none.c solver/gpu_bench_none.c,$(wildcard solver/*.c config/*.c maps3d/*.c validate/*.c))
 SRC_CU  := $(wildcard solver/*.cu)
 TESTS   := $(patsubst tests/%.c,$(BUILD)/tests/%,$(wildcard tests/test_*.c))
@@ -58,6 +69,12 @@ GENCODE := $(foreach a,$(CUDA_ARCH),-gencode arch=compute_$(a),code=sm_$(a)) \
            -gencode arch=compute_$(lastword $(CUDA_ARCH)),code=compute_$(lastword $(CUDA_ARCH))
 NVFLAGS := -std=c++17 $(NVOPT) $(DEFS) -I. $(GENCODE) \
            -DTB_CUDA_ARCH_LIST='"$(CUDA_ARCH)"' -Xcompiler "-Wall -Wextra -Wshadow" -MMD -MP
+ifeq ($(MPI),1)
+# NCCL: nccl.h at compile time only; libnccl.so.2 is opened at run time by the first
+# multi-rank GPU run (gpu_comm.cu), so the binary still runs where NCCL is absent.
+NCCL_H  ?= $(firstword $(wildcard $(CUDA_HOME)/include/nccl.h /usr/include/nccl.h))
+NVFLAGS += -DTB_MPI $(if $(NCCL_H),-DTB_NCCL -I$(dir $(NCCL_H)),)
+endif
 OBJ_GPU := $(patsubst %.cu,$(BUILD)/obj/%.o,$(SRC_CU))
 LINK    := $(CXX)
 LDCUDA  := -L$(CUDA_HOME)/lib64 -lcudart_static -ldl -lrt
@@ -74,6 +91,12 @@ all: check-deps $(BUILD)/tribody
 
 check-deps:
 	@scripts/install-deps --check
+ifeq ($(MPI),1)
+	@echo "tribody: MPI build ($(MPICC)): launch with mpirun -np P build/tribody ... (MPI=0 for one process)"
+ifeq ($(HAVE_CUDA),1)
+	@$(if $(NCCL_H),true,echo "tribody: nccl.h not found under $(CUDA_HOME)/include: GPU runs will be one-rank only (set NCCL_H=/path/nccl.h)")
+endif
+endif
 ifeq ($(strip $(NVCC)),)
 	@echo "tribody: nvcc not found: building the CPU-only backend (set NVCC=/path/to/nvcc for the GPU)"
 endif

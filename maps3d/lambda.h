@@ -64,11 +64,14 @@ TB_HOSTDEV static inline void map3d_lambda_decode(long long w, map3d_cursor *c)
 }
 
 /* Host only: the 1D or 2D grid above. Shared by `table` (same layout). Launch
- * fields: kind = 0 for the 1D grid, 1 for the 2D grid; w0 = Tet(nb). */
-static inline int map3d_lambda_grid(const char *name, int nb, long long max_nb, map3d_plan *p,
-                                    char *err, size_t errlen)
+ * fields: kind = 0 for the 1D grid, 1 for the 2D grid; w0 = the end of the omega range
+ * (Tet(nb) for the whole domain), w_off = its start: block (bx, by) takes omega =
+ * w_off + bx + gx by. A sub-range [o->w_begin, o->w_end) (one rank's share) launches only its
+ * own blocks; an empty one launches nothing. */
+static inline int map3d_lambda_grid(const char *name, int nb, long long max_nb,
+                                    const map3d_opts *o, map3d_plan *p, char *err, size_t errlen)
 {
-    long long tet, gy, gx;
+    long long tet, w_begin = 0, w_end, count, gy, gx;
     if (nb < 1 || nb > max_nb) {
         snprintf(err, errlen, "%s: nb = %d outside 1..%lld (2D grid: gy = ceil(Tet/(2^31-1)) "
                  "<= 65535)", name, nb, max_nb);
@@ -76,30 +79,45 @@ static inline int map3d_lambda_grid(const char *name, int nb, long long max_nb, 
     }
     memset(p, 0, sizeof *p);
     tet = map3d_tet(nb);
-    gy = (tet + MAP3D_GRID_X_MAX - 1) / MAP3D_GRID_X_MAX;
-    gx = (tet + gy - 1) / gy;
+    w_end = tet;
+    if (o && o->w_end > 0) {
+        if (o->w_begin < 0 || o->w_begin > o->w_end || o->w_end > tet) {
+            snprintf(err, errlen, "%s: omega range [%lld, %lld) outside [0, Tet(%d) = %lld)", name,
+                     o->w_begin, o->w_end, nb, tet);
+            return -1;
+        }
+        w_begin = o->w_begin;
+        w_end = o->w_end;
+    }
     p->nb = nb;
+    p->w_begin = w_begin;
+    p->w_end = w_end;
+    count = w_end - w_begin;
+    if (count == 0)
+        return 0; /* nothing of the domain: no launch */
+    gy = (count + MAP3D_GRID_X_MAX - 1) / MAP3D_GRID_X_MAX;
+    gx = (count + gy - 1) / gy;
     p->n_launch = 1;
     p->launch[0].gx = (unsigned)gx;
     p->launch[0].gy = (unsigned)gy;
     p->launch[0].gz = 1;
     p->launch[0].nb = nb;
     p->launch[0].kind = gy > 1;
-    p->launch[0].w0 = tet;
+    p->launch[0].w0 = w_end;
+    p->launch[0].w_off = w_begin;
     return 0;
 }
 
 static inline int map3d_lambda_plan(int nb, const map3d_opts *o, map3d_plan *p, char *err,
                                     size_t errlen)
 {
-    (void)o;
-    return map3d_lambda_grid("lambda", nb, MAP3D_LAMBDA_MAX_NB, p, err, errlen);
+    return map3d_lambda_grid("lambda", nb, MAP3D_LAMBDA_MAX_NB, o, p, err, errlen);
 }
 
 TB_HOSTDEV static inline int map3d_lambda_first(const map3d_launch *L, unsigned bx, unsigned by,
                                                 unsigned bz, map3d_cursor *c)
 {
-    long long w = (long long)bx + (long long)L->gx * by;
+    long long w = L->w_off + (long long)bx + (long long)L->gx * by;
     (void)bz;
     if (w >= L->w0)
         return 0;

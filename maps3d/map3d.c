@@ -60,7 +60,13 @@ int map3d_plan_make(const map3d_type *t, int nb, const map3d_opts *o, map3d_plan
                  nb, t->max_nb);
         return -1;
     }
-    return t->plan(nb, o ? o : &none, p, err, errlen);
+    if (t->plan(nb, o ? o : &none, p, err, errlen) != 0)
+        return -1;
+    if (p->w_end == 0) { /* the map covers the whole domain */
+        p->w_begin = 0;
+        p->w_end = map3d_tet(nb);
+    }
+    return 0;
 }
 
 void map3d_plan_free(map3d_plan *p)

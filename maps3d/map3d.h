@@ -42,6 +42,7 @@ typedef struct map3d_launch {
     int kind;            /* map-specific: segment kind, family, layout */
     int a, b, c, d, e;   /* map-specific small parameters (offsets, family c, m, ...) */
     long long w0, w1;    /* map-specific 64-bit parameters (omega range, volume, ...) */
+    long long w_off;     /* enumerating maps: the first omega of the launch (a rank's range) */
     const long long *table; /* map-specific lookup table (NULL for most maps) */
 } map3d_launch;
 
@@ -51,11 +52,19 @@ typedef struct map3d_plan {
     map3d_launch launch[MAP3D_MAX_LAUNCH];
     long long *h_table;   /* host lookup table owned by the plan (NULL for most maps) */
     long long table_len;  /* its entries */
+    /* The part of the lambda order omega = Tet(K) + T2(J) + I the plan yields: [w_begin, w_end).
+     * [0, Tet(nb)) unless the options asked for a sub-range and the map enumerates. */
+    long long w_begin, w_end;
 } map3d_plan;
 
 /* Options some maps need. */
 typedef struct map3d_opts {
     int persistent_blocks; /* stride: number of resident blocks G (0 = map's default) */
+    /* A sub-range [w_begin, w_end) of the lambda order to cover (one rank's share, split.h);
+     * w_end = 0: the whole domain. The maps that enumerate omega (lambda, table, stride) launch
+     * only that range; the others (bb, rec) cover the whole domain, and the caller skips the
+     * tiles outside it (map3d_in_range) — plan.w_begin/w_end say which happened. */
+    long long w_begin, w_end;
 } map3d_opts;
 
 /* Where a block stands. I <= J <= K are tile indices; the rest is the map's own state. */
@@ -96,6 +105,20 @@ long long map3d_plan_blocks(const map3d_plan *p);
 /* Tet(k) = k(k+1)(k+2)/6 and T2(r) = r(r+1)/2, in 64 bits. */
 TB_HOSTDEV static inline long long map3d_tet(long long k) { return k * (k + 1) * (k + 2) / 6; }
 TB_HOSTDEV static inline long long map3d_tri(long long r) { return r * (r + 1) / 2; }
+
+/* The lambda-order index of tile (I, J, K): omega = Tet(K) + T2(J) + I. */
+TB_HOSTDEV static inline long long map3d_omega(int I, int J, int K)
+{
+    return map3d_tet(K) + map3d_tri(J) + I;
+}
+
+/* Is the tile of c inside [lo, hi) of the lambda order? (The per-rank filter of maps that do
+ * not enumerate omega.) */
+TB_HOSTDEV static inline int map3d_in_range(const map3d_cursor *c, long long lo, long long hi)
+{
+    const long long w = map3d_omega(c->I, c->J, c->K);
+    return w >= lo && w < hi;
+}
 
 /* Number of tiles per dimension for n particles and tile edge rho. */
 static inline int map3d_nb(int n, int edge) { return (n + edge - 1) / edge; }

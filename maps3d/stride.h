@@ -32,13 +32,15 @@
 #define MAP3D_STRIDE_DEFAULT_G 1056 /* 132 SMs (H100 SXM) x 8 resident blocks */
 #define MAP3D_STRIDE_MAX_NB MAP3D_LAMBDA_DECODE_MAX_NB
 
-/* Start s(b) = floor(b·T/G) of block b's range; T = w0, q = w1, r = b, G = a. */
+/* Start s(b) = w_off + floor(b·T/G) of block b's range; T = w0, q = w1, r = b, G = a. */
 TB_HOSTDEV static inline long long map3d_stride_start(const map3d_launch *L, long long b)
 {
-    return b * L->w1 + b * L->b / L->a;
+    return L->w_off + b * L->w1 + b * L->b / L->a;
 }
 
-/* Host only. Launch fields: a = G, b = T mod G, w0 = T = Tet(nb), w1 = T / G. */
+/* Host only. Launch fields: a = G, b = T mod G, w0 = T = Tet(nb), w1 = T / G, w_off = 0.
+ * A sub-range [o->w_begin, o->w_end) (one rank's share) is walked the same way with
+ * T = w_end - w_begin and w_off = w_begin: G blocks over the rank's part alone. */
 static inline int map3d_stride_plan(int nb, const map3d_opts *o, map3d_plan *p, char *err,
                                     size_t errlen)
 {
@@ -55,9 +57,22 @@ static inline int map3d_stride_plan(int nb, const map3d_opts *o, map3d_plan *p, 
     }
     memset(p, 0, sizeof *p);
     tet = map3d_tet(nb);
+    p->w_end = tet;
+    if (o && o->w_end > 0) {
+        if (o->w_begin < 0 || o->w_begin > o->w_end || o->w_end > tet) {
+            snprintf(err, errlen, "stride: omega range [%lld, %lld) outside [0, Tet(%d) = %lld)",
+                     o->w_begin, o->w_end, nb, tet);
+            return -1;
+        }
+        p->w_begin = o->w_begin;
+        p->w_end = o->w_end;
+    }
+    p->nb = nb;
+    tet = p->w_end - p->w_begin; /* the tiles to walk */
+    if (tet == 0)
+        return 0; /* nothing of the domain: no launch */
     if (g > tet)
         g = tet;
-    p->nb = nb;
     p->n_launch = 1;
     p->launch[0].gx = (unsigned)g;
     p->launch[0].gy = p->launch[0].gz = 1;
@@ -66,6 +81,7 @@ static inline int map3d_stride_plan(int nb, const map3d_opts *o, map3d_plan *p, 
     p->launch[0].b = (int)(tet % g);
     p->launch[0].w0 = tet;
     p->launch[0].w1 = tet / g;
+    p->launch[0].w_off = p->w_begin;
     return 0;
 }
 

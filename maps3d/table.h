@@ -55,8 +55,7 @@ TB_HOSTDEV static inline int map3d_table_layer(const long long *TB_RESTRICT tab,
 static inline int map3d_table_plan(int nb, const map3d_opts *o, map3d_plan *p, char *err,
                                    size_t errlen)
 {
-    (void)o;
-    if (map3d_lambda_grid("table", nb, MAP3D_TABLE_MAX_NB, p, err, errlen))
+    if (map3d_lambda_grid("table", nb, MAP3D_TABLE_MAX_NB, o, p, err, errlen))
         return -1;
     p->h_table = (long long *)malloc(((size_t)nb + 1) * sizeof *p->h_table);
     if (!p->h_table) {
@@ -73,7 +72,7 @@ static inline int map3d_table_plan(int nb, const map3d_opts *o, map3d_plan *p, c
 TB_HOSTDEV static inline int map3d_table_first(const map3d_launch *L, unsigned bx, unsigned by,
                                                unsigned bz, map3d_cursor *c)
 {
-    long long w = (long long)bx + (long long)L->gx * by;
+    long long w = L->w_off + (long long)bx + (long long)L->gx * by;
     long long w2;
     int K, J;
     (void)bz;

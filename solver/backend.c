@@ -2,11 +2,25 @@
 #include "backend.h"
 #include "check.h"
 #include "gpu.h"
+#include "mpi.h"
 
 int backend_select(const sim_config *c, const backend_ops **ops)
 {
     const char *why = "";
-    const int ngpu = gpu_count(&why);
+    int ngpu = gpu_count(&why);
+    if (tb_nranks() > 1) {
+        /* the ranks must take the same backend: GPUs only when every rank has one */
+        const long long none = tb_mpi_max_ll(ngpu == 0), some = tb_mpi_max_ll(ngpu > 0);
+        if (none && some && c->solver.backend != CFG_BACKEND_CPU) {
+            if (ngpu == 0)
+                tb_error(c->path, 0, "solver.backend = \"%s\": %s has no usable GPU (%s) while "
+                                     "other ranks have one; launch only where there are GPUs, or "
+                                     "set solver.backend = \"cpu\"",
+                         c->solver.backend == CFG_BACKEND_GPU ? "gpu" : "auto", tb_rank_name(),
+                         why);
+            return TB_EXIT_USAGE;
+        }
+    }
     switch (c->solver.backend) {
     case CFG_BACKEND_CPU:
         *ops = &cpu_backend_ops;

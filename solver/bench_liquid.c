@@ -27,6 +27,7 @@
 #include "../config/config.h"
 #include "backend.h"
 #include "bench_liquid.h"
+#include "mpi.h"
 #include "check.h"
 #include "gpu.h"
 #include "init.h"
@@ -360,8 +361,8 @@ int bench_liquid(int argc, char **argv)
     }
     if (!n_p)
         precs[n_p++] = c.solver.precision;
-    FILE *f = csv ? fopen(csv, "w") : NULL;
-    if (csv && !f)
+    FILE *f = csv && tb_rank() == 0 ? fopen(csv, "w") : NULL; /* rank 0 writes */
+    if (csv && tb_rank() == 0 && !f)
         return tb_error(csv, 0, "cannot write: %s", "check the directory"), 2;
     if (f)
         fprintf(f, "n,precision,backend,step_ms,us_per_atom_step,force_ms,triplets,"

@@ -31,6 +31,14 @@ void tb_notice(const char *fmt, ...)
 #endif
     ;
 
+/* Where messages go instead of stderr: the rank layer (mpi.c) sets a sink on ranks other
+ * than 0, which keeps their messages until the ranks agree (one message per failure) and drops
+ * their notices. sink gets one complete line, "message\n" without the "tribody: " prefix. */
+void tb_set_sink(void (*sink)(const char *line));
+
+/* Errors reported so far (tb_error calls). */
+long tb_error_count(void);
+
 TB_END_DECLS
 
 #ifdef __CUDACC__

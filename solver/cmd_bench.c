@@ -38,6 +38,7 @@
 #include "gpu.h"
 #include "gpu_bench.h"
 #include "init.h"
+#include "mpi.h"
 #include "state.h"
 
 #define BENCH_MAX 64
@@ -58,7 +59,7 @@ static const char bench_help[] =
     "usage: tribody bench [CONFIG] [--n LIST] [--maps LIST] [--tile LIST]\n"
     "                     [--precisions LIST] [--repeat R] [--csv FILE] [--set PATH=VALUE ...]\n"
     "                     [--kernel solver|map|both] [--2d] [--features LIST] [--plot DIR]\n"
-    "                     [--budget SECONDS] [--no-verify] [--cpu]\n"
+    "                     [--budget SECONDS] [--no-verify] [--cpu] [--no-solo]\n"
     "       tribody bench --liquid [CONFIG] [--n LIST] ...  (the O(N) liquid; --liquid --help)\n"
     "\n"
     "Times the block maps and the solver. A benchmark, not a test; docs/performance.md.\n"
@@ -90,6 +91,8 @@ static const char bench_help[] =
     "                    0 = no limit)\n"
     "  --no-verify       skip the verifying run of the GPU map kernels\n"
     "  --cpu             the CPU backend only, as on a machine without a GPU\n"
+    "  --no-solo         under mpirun: skip the one-rank timing of each solver point (the\n"
+    "                    parallel efficiency then comes from a separate -np 1 run)\n"
     "  --set PATH=VALUE  override a setting of CONFIG (or of the built-in system)\n"
     "\n"
     "I > 1: the map is faster than the bounding box. Exit status: 0, or 1 when a point failed\n"
@@ -120,6 +123,7 @@ typedef struct bench_opts {
     int n_set;
     int kernel; /* KSEL_*; 0: the default of the experiment */
     int two_d, force_cpu, verify;
+    int no_solo; /* under mpirun: no one-rank timing (docs/scaling.md) */
     double budget;
 } bench_opts;
 
@@ -149,6 +153,7 @@ typedef struct bench_ctx {
     sim_state st;            /* initial state of the last n (shared by every map) */
     int st_n;
     double *t;               /* [repeat] */
+    double *t1;              /* [repeat] ranks > 1: one rank alone (tb_mpi_solo) */
     bench_row *rows;
     int n_rows, cap_rows;
     bench_series series[512];
@@ -376,6 +381,10 @@ static int parse_args(int argc, char **argv, bench_opts *o, int *help)
         }
         if (!strcmp(a, "--no-verify")) {
             o->verify = 0;
+            continue;
+        }
+        if (!strcmp(a, "--no-solo")) {
+            o->no_solo = 1;
             continue;
         }
         if (strcmp(a, "--n") && strcmp(a, "--tile") && strcmp(a, "--maps") &&
@@ -621,7 +630,15 @@ static void sig_describe(char *buf, size_t len, const bench_sig *got, const benc
 static void print_header(bench_ctx *x)
 {
     const bench_opts *o = x->o;
-    printf("tribody bench %s (%s)\n", TB_VERSION, gpu_build_info());
+    char ranks[96];
+    printf("tribody bench %s (%s), %s\n", TB_VERSION, gpu_build_info(),
+           tb_ranks_desc(ranks, sizeof ranks, x->ops_gpu));
+    if (tb_nranks() > 1)
+        printf("ranks: the solver's force work split over %d ranks (docs/scaling.md); a time is the "
+               "slowest rank's, between barriers; %s\n", tb_nranks(),
+               o->no_solo ? "--no-solo: no one-rank timing"
+                          : "each point is also timed on one rank alone for the parallel "
+                            "efficiency E = t1 / (P tP)");
     if (x->gpu) {
         printf("device: %s, %d SMs, cc %d.%d, %d MHz, %.1f GiB; CUDA runtime %d.%d, driver %d.%d\n",
                x->dev.name, x->dev.sms, x->dev.cc_major, x->dev.cc_minor, x->dev.clock_mhz,
@@ -643,7 +660,7 @@ static void print_header(bench_ctx *x)
     if (o->budget > 0)
         printf("budget: points estimated above %g s are skipped (--budget)\n", o->budget);
     if (x->csv) {
-        fprintf(x->csv, "# tribody bench %s (%s)\n", TB_VERSION, gpu_build_info());
+        fprintf(x->csv, "# tribody bench %s (%s), %s\n", TB_VERSION, gpu_build_info(), ranks);
         if (x->gpu)
             fprintf(x->csv, "# device: %s, %d SMs, cc %d.%d, %d MHz; fp32_peak_flops=%.6g "
                             "fp64_peak_flops=%.6g flops_per_triplet=%.0f\n",
@@ -838,12 +855,47 @@ static int ensure_state(bench_ctx *x, const sim_config *c)
 
 /* Times one solver point into x->t[]: warm-up, then repeats. 0; BENCH_SKIPPED (*sec_warm
  * says why); TB_EXIT_USAGE when the backend refuses the configuration; -1. */
+/* Under MPI: times x->o->repeat evaluations into t[] (the slowest rank's, between barriers). */
+static int solver_point_ranks(bench_ctx *x, const sim_config *c, double *t, double *sec_warm)
+{
+    backend *b = NULL;
+    int rc = tb_mpi_agree(x->ops->create(&b, c, &x->st));
+    double t0;
+    if (rc == 0) {
+        tb_mpi_barrier();
+        t0 = now_s();
+        rc = x->ops->compute(b);
+        *sec_warm = tb_mpi_max_d(now_s() - t0);
+    }
+    for (int r = 0; rc == 0 && r < x->o->repeat; r++) {
+        tb_mpi_barrier();
+        t0 = now_s();
+        rc = x->ops->compute(b); /* ends synchronized (GPU: the stream, NCCL sums included) */
+        t[r] = tb_mpi_max_d(now_s() - t0);
+    }
+    if (b)
+        x->ops->destroy(b);
+    return rc;
+}
+
 static int solver_point(bench_ctx *x, const sim_config *c, double *sec_warm)
 {
     backend *b = NULL;
     int rc = ensure_state(x, c);
     double t0;
     *sec_warm = 0.0;
+    if (rc == 0 && tb_nranks() > 1) {
+        double w1 = 0.0;
+        rc = solver_point_ranks(x, c, x->t, sec_warm);
+        if (rc == 0 && over_budget(x, *sec_warm, x->o->repeat))
+            return BENCH_SKIPPED;
+        if (rc == 0 && !x->o->no_solo) { /* the point on one rank alone, each on its device */
+            tb_mpi_solo(1);
+            rc = solver_point_ranks(x, c, x->t1, &w1);
+            tb_mpi_solo(0);
+        }
+        return rc;
+    }
     if (rc == 0)
         rc = x->ops->create(&b, c, &x->st);
     if (rc == 0) /* the forces and energies of an MD step; the virial only on output steps */
@@ -967,6 +1019,26 @@ static void solver_experiment(bench_ctx *x, const int *ns, int n_n, const int *t
                                tile, cfg_precision_name(prec), t->name, 1e3 * med, spread, imp,
                                items / med, pk, count_str(b1, sizeof b1, blocks),
                                100.0 * (double)wasted / (double)blocks);
+                        if (tb_nranks() > 1 && o->no_solo) {
+                            printf("%7s   %d ranks: %.4g ms per evaluation, %.4g triplets/s in "
+                                   "total, %.4g per %s\n", "", tb_nranks(), 1e3 * med,
+                                   items / med, items / med / tb_nranks(),
+                                   x->ops_gpu ? "GPU" : "rank");
+                        } else if (tb_nranks() > 1) {
+                            const int P = tb_nranks();
+                            double a1, b1x;
+                            const double med1 = stats(x->t1, o->repeat, &a1, &b1x);
+                            printf("%7s   %d ranks: %.4g ms per evaluation, %.4g triplets/s in "
+                                   "total, %.4g per %s; one rank %.4g ms: parallel efficiency "
+                                   "%.1f%%\n", "", P, 1e3 * med, items / med, items / med / P,
+                                   x->ops_gpu ? "GPU" : "rank", 1e3 * med1,
+                                   100.0 * med1 / (P * med));
+                            if (x->csv)
+                                fprintf(x->csv, "# scaling,%s,%d,%d,%s,ranks=%d,t_ranks=%.9g,"
+                                                "t_one=%.9g,efficiency=%.6g\n", t->name, n, tile,
+                                        cfg_precision_name(prec), P, med, med1,
+                                        med1 / (P * med));
+                        }
                         memset(&row, 0, sizeof row);
                         snprintf(row.kernel, sizeof row.kernel, "solver3d");
                         snprintf(row.map, sizeof row.map, "%s", t->name);
@@ -1446,9 +1518,12 @@ int cmd_bench(int argc, char **argv)
         if (gpu_bench_fma_peak(&x.peak32, &x.peak64) != 0)
             x.peak32 = x.peak64 = 0.0;
     }
-    if (!(x.t = (double *)calloc((size_t)o.repeat, sizeof *x.t)))
+    if (x.gpu && tb_nranks() > 1 && (rc = tb_mpi_agree(gpu_use_rank_device())) != 0)
+        return rc;
+    if (!(x.t1 = (double *)calloc((size_t)o.repeat, sizeof *x.t1)) ||
+        !(x.t = (double *)calloc((size_t)o.repeat, sizeof *x.t)))
         return tb_error(NULL, 0, "out of host memory"), TB_EXIT_RUNTIME;
-    if (o.csv && !(x.csv = fopen(o.csv, "w"))) {
+    if (o.csv && tb_rank() == 0 && !(x.csv = fopen(o.csv, "w"))) { /* rank 0 writes */
         tb_error(o.csv, 0, "bench: cannot write CSV: %s", strerror(errno));
         free(x.t);
         return TB_EXIT_RUNTIME;
@@ -1476,7 +1551,7 @@ int cmd_bench(int argc, char **argv)
             pair2d_experiment(&x, o.n_n ? o.n : x.ops_gpu ? n2d_def : n_pair_cpu,
                               o.n_n ? o.n_n : x.ops_gpu ? 30 : 2, ts, nt);
     }
-    if (o.plot && write_plots(&x, o.plot) != 0)
+    if (o.plot && tb_rank() == 0 && write_plots(&x, o.plot) != 0)
         x.failed++;
     if (x.failed)
         printf("\n%d point%s failed (see above)\n", x.failed, x.failed == 1 ? "" : "s");
@@ -1486,6 +1561,7 @@ int cmd_bench(int argc, char **argv)
         gpu_bench_release();
     sim_state_free(&x.st);
     free(x.t);
+    free(x.t1);
     free(x.rows);
     return x.failed ? TB_EXIT_RUNTIME : 0;
 }

@@ -9,7 +9,18 @@
  *
  * Precision: double (double arithmetic and sums); mixed (float arithmetic per triplet,
  * partial sums over one row of k in float, everything else in double); single (float
- * arithmetic and float force buffers). */
+ * arithmetic and float force buffers).
+ *
+ * solver.deterministic: each work unit (a triplet tile, a pair tile, an anchor) runs into the
+ * thread's zeroed buffer as above, and its forces, energies and virial are then added to the
+ * thread's fixed-point words (fixed.h) and the buffer entries it touched zeroed again; the
+ * words of the threads and of the ranks are summed as integers, so the result is the same
+ * bits for any number of threads and ranks.
+ *
+ * Ranks (mpi.h, split.h): each rank takes its share of the tiles (the lambda-order range
+ * [w_lo, w_hi): the enumerating maps launch only that, the others are filtered per tile), of
+ * the pair tiles (filtered) or of the anchors (a contiguous index range of equal work), and
+ * the shares are summed over the ranks at the end of each evaluation. */
 #include <omp.h>
 #include <stdlib.h>
 #include <string.h>
@@ -19,8 +30,11 @@
 #include "../maps3d/map3d.h"
 #include "backend.h"
 #include "check.h"
+#include "fixed.h"
+#include "mpi.h"
 #include "nbr_list.h"
 #include "pot.h"
+#include "split.h"
 
 #define TB_REAL double
 #define TB_ACC double
@@ -77,7 +91,33 @@ struct backend {
     long long slots;  /* entry-pair slots (32 x 32 per tile pair) of the last evaluation */
     long long *slots_thr; /* nthreads */
     double *w_thr;  /* 8 * nthreads: the virial xx yy zz xy xz yz per thread (and 2 unused) */
+    /* ranks: this rank's shares (split.h) */
+    int rank, nranks;
+    long long w_lo, w_hi;   /* triplet tiles, lambda order */
+    long long q_lo, q_hi;   /* pair tiles, omega2 = T2(J) + I */
+    int a_lo, a_hi;         /* anchors (neighbour lists), index order */
+    long long a_builds;     /* the list build the anchor share was cut for */
+    long long *a_prefix;    /* [n + 1] running work of the anchors */
+    double *red;            /* [3n + 8] the sums sent over the ranks */
+    /* solver.deterministic: fixed-point words per thread, FIX_WORDS(n) each */
+    int det;
+    unsigned long long *fix_thr;
 };
+
+/* Fixed-point words of one accumulator set: forces 6n (x hi lo, y hi lo, z hi lo), then the
+ * triplet and pair energies (4), then the virial (12), then hits and slots (2, plain counts). */
+#define FIX_WORDS(n) (6 * (size_t)(n) + 18)
+#define FIX_E(n) (6 * (size_t)(n))
+#define FIX_W(n) (6 * (size_t)(n) + 4)
+#define FIX_HS(n) (6 * (size_t)(n) + 16)
+
+static inline void fix_add_host(unsigned long long *hl, double v)
+{
+    unsigned long long hi, lo;
+    fix_encode(v, &hi, &lo);
+    hl[0] += hi;
+    hl[1] += lo;
+}
 
 static void cpu_destroy(backend *b)
 {
@@ -94,6 +134,9 @@ static void cpu_destroy(backend *b)
     free(b->x_f);
     free(b->e_thr);
     free(b->w_thr);
+    free(b->a_prefix);
+    free(b->red);
+    free(b->fix_thr);
     free(b);
 }
 
@@ -109,7 +152,10 @@ static int cpu_plans(backend *b, const sim_config *c)
     if (!b->m3 || !b->m2)
         return tb_error(c->path, 0, "solver.map/solver.map2d: unknown map"), TB_EXIT_USAGE;
     o2.root = map2d_root_find(c->solver.root);
-    if (b->pp.atm_on && map3d_plan_make(b->m3, nb, &o3, &b->p3, err, sizeof err) != 0) {
+    o3.w_begin = b->w_lo;
+    o3.w_end = b->w_hi;
+    if (b->pp.atm_on && b->w_lo < b->w_hi &&
+        map3d_plan_make(b->m3, nb, &o3, &b->p3, err, sizeof err) != 0) {
         tb_error(c->path, 0, "solver.map: %s (n = %d, solver.tile = %d)", err, b->s.n, b->edge);
         return TB_EXIT_USAGE;
     }
@@ -146,6 +192,23 @@ static int cpu_create(backend **out, const sim_config *c, const sim_state *s)
     b->dt = c->integrator.dt;
     b->nthreads = omp_get_max_threads();
     b->cull = nbr_wanted(c, &b->pp);
+    b->rank = tb_split_rank();
+    b->nranks = tb_split_nranks();
+    b->det = c->solver.deterministic;
+    split_triplets(s->n, b->edge, b->rank, b->nranks, &b->w_lo, &b->w_hi);
+    split_pairs(s->n, b->edge, b->rank, b->nranks, &b->q_lo, &b->q_hi);
+    b->a_lo = 0;
+    b->a_hi = s->n;
+    b->a_builds = -1;
+    b->red = malloc((3 * (size_t)s->n + 8) * sizeof *b->red);
+    if (b->det)
+        b->fix_thr = calloc(FIX_WORDS(s->n) * (size_t)b->nthreads, sizeof *b->fix_thr);
+    if (b->cull)
+        b->a_prefix = malloc(((size_t)s->n + 1) * sizeof *b->a_prefix);
+    if (!b->red || (b->det && !b->fix_thr) || (b->cull && !b->a_prefix)) {
+        cpu_destroy(b);
+        return tb_error(NULL, 0, "out of host memory for the rank and fixed-point buffers");
+    }
     if (b->cull) {
         b->hits_thr = calloc((size_t)b->nthreads, sizeof *b->hits_thr);
         b->slots_thr = calloc((size_t)b->nthreads, sizeof *b->slots_thr);
@@ -177,11 +240,11 @@ static int cpu_create(backend **out, const sim_config *c, const sim_state *s)
     return 0;
 }
 
-/* Energy of one triplet tile in the backend's precision; forces into thread buffer t. */
-static double run_triplet_tile(backend *b, int t, int I, int J, int K)
+/* Energy of one triplet tile in the backend's precision; forces into thread buffer t, the
+ * virial into w[6]. */
+static double run_triplet_tile(backend *b, int t, int I, int J, int K, double *w)
 {
     const size_t off = 3 * (size_t)b->s.n * t;
-    double *w = b->w_thr + 8 * t;
     switch (b->precision) {
     case CFG_PREC_DOUBLE:
         return tile_triplets_dd(&b->pp.d, b->s.pos, b->s.n, b->edge, I, J, K, b->acc_d + off, w);
@@ -192,10 +255,9 @@ static double run_triplet_tile(backend *b, int t, int I, int J, int K)
     }
 }
 
-static double run_pair_tile(backend *b, int t, int I, int J)
+static double run_pair_tile(backend *b, int t, int I, int J, double *w)
 {
     const size_t off = 3 * (size_t)b->s.n * t;
-    double *w = b->w_thr + 8 * t;
     switch (b->precision) {
     case CFG_PREC_DOUBLE:
         return tile_pairs_dd(&b->pp.d, b->s.pos, b->s.n, b->edge, I, J, b->acc_d + off, w);
@@ -206,7 +268,56 @@ static double run_pair_tile(backend *b, int t, int I, int J)
     }
 }
 
-/* The calling thread's share of every block of every launch of the triplet plan. */
+/* Deterministic mode: moves the forces on particles [p0, p1) from thread t's buffer into its
+ * fixed-point words and zeroes them there. */
+static void fix_flush(backend *b, int t, int p0, int p1)
+{
+    const size_t off = 3 * (size_t)b->s.n * t;
+    unsigned long long *fx = b->fix_thr + FIX_WORDS(b->s.n) * (size_t)t;
+    if (p1 > b->s.n)
+        p1 = b->s.n;
+    for (int p = p0; p < p1; p++)
+        for (int d = 0; d < 3; d++) {
+            const size_t k = off + 3 * (size_t)p + d;
+            double v;
+            if (b->acc_d) {
+                v = b->acc_d[k];
+                b->acc_d[k] = 0.0;
+            } else {
+                v = (double)b->acc_f[k];
+                b->acc_f[k] = 0.0f;
+            }
+            fix_add_host(fx + 6 * (size_t)p + 2 * d, v);
+        }
+}
+
+/* Deterministic mode: adds one unit's energy (term 0 triplet, 1 pair) and virial w[6] to
+ * thread t's words. */
+static void fix_unit(backend *b, int t, int term, double e, const double *w)
+{
+    unsigned long long *fx = b->fix_thr + FIX_WORDS(b->s.n) * (size_t)t;
+    fix_add_host(fx + FIX_E(b->s.n) + 2 * term, e);
+    for (int c = 0; c < 6; c++)
+        fix_add_host(fx + FIX_W(b->s.n) + 2 * c, w[c]);
+}
+
+/* One triplet tile by the accumulation mode. */
+static double do_triplet_tile(backend *b, int t, const map3d_cursor *cur)
+{
+    if (!b->det)
+        return run_triplet_tile(b, t, cur->I, cur->J, cur->K, b->w_thr + 8 * t);
+    double w[6] = {0, 0, 0, 0, 0, 0};
+    const double e = run_triplet_tile(b, t, cur->I, cur->J, cur->K, w);
+    const int T[3] = {cur->I, cur->J, cur->K};
+    for (int q = 0; q < 3; q++)
+        if (q == 0 || T[q] != T[q - 1])
+            fix_flush(b, t, T[q] * b->edge, (T[q] + 1) * b->edge);
+    fix_unit(b, t, 0, e, w);
+    return 0.0;
+}
+
+/* The calling thread's share of every block of every launch of the triplet plan; tiles outside
+ * this rank's range [w_lo, w_hi) are skipped (maps that do not enumerate omega). */
 static double walk_triplet_blocks(backend *b, int t)
 {
     double e = 0.0;
@@ -220,7 +331,8 @@ static double walk_triplet_blocks(backend *b, int t)
             if (!b->m3->first(L, bx, by, (unsigned)(blk / gxy), &cur))
                 continue;
             do
-                e += run_triplet_tile(b, t, cur.I, cur.J, cur.K);
+                if (map3d_in_range(&cur, b->w_lo, b->w_hi))
+                    e += do_triplet_tile(b, t, &cur);
             while (b->m3->next(L, &cur));
         }
     }
@@ -236,8 +348,21 @@ static double walk_pair_blocks(backend *b, int t)
 #pragma omp for schedule(static, 1) nowait
         for (long long blk = 0; blk < nblk; blk++) {
             map2d_cursor cur;
-            if (b->m2->first(L, (unsigned)(blk % L->gx), (unsigned)(blk / L->gx), &cur))
-                e += run_pair_tile(b, t, cur.I, cur.J);
+            if (!b->m2->first(L, (unsigned)(blk % L->gx), (unsigned)(blk / L->gx), &cur))
+                continue;
+            const long long w2 = map3d_tri(cur.J) + cur.I;
+            if (w2 < b->q_lo || w2 >= b->q_hi)
+                continue; /* another rank's pair tile */
+            if (!b->det) {
+                e += run_pair_tile(b, t, cur.I, cur.J, b->w_thr + 8 * t);
+                continue;
+            }
+            double w[6] = {0, 0, 0, 0, 0, 0};
+            const double ep = run_pair_tile(b, t, cur.I, cur.J, w);
+            fix_flush(b, t, cur.I * b->edge, (cur.I + 1) * b->edge);
+            if (cur.J != cur.I)
+                fix_flush(b, t, cur.J * b->edge, (cur.J + 1) * b->edge);
+            fix_unit(b, t, 1, ep, w);
         }
     }
     return e;
@@ -316,30 +441,139 @@ static double nbr_run_anchor(backend *b, int t, int i, double *ep, double vir[6]
                          ep, vir, h, slots);
 }
 
-/* Forces through the neighbour lists (nbr.h): rebuild when stale, then every anchor. Anchors
- * are dealt statically in index order, so the sums do not depend on the lists' build. */
+/* Deterministic mode: one anchor into thread t's fixed-point words. */
+static void nbr_det_anchor(backend *b, int t, int i, long long *h, long long *sl)
+{
+    double ep = 0.0, vir[6] = {0, 0, 0, 0, 0, 0};
+    const double et = nbr_run_anchor(b, t, i, &ep, vir, h, sl);
+    unsigned long long *fx = b->fix_thr + FIX_WORDS(b->s.n) * (size_t)t;
+    for (int q = b->nl.off[i]; q < b->nl.off[i + 1]; q++) /* the anchor's partners */
+        fix_flush(b, t, b->nl.idx[q], b->nl.idx[q] + 1);
+    fix_flush(b, t, i, i + 1);
+    fix_add_host(fx + FIX_E(b->s.n), et);
+    fix_add_host(fx + FIX_E(b->s.n) + 2, ep);
+    for (int c = 0; c < 6; c++)
+        fix_add_host(fx + FIX_W(b->s.n) + 2 * c, vir[c]);
+}
+
+/* This rank's anchors for the current lists: a contiguous index range of equal work, the work
+ * of anchor i taken as c (c + 1) + 1 for a row of c entries (its entry pairs and entries). */
+static void nbr_share(backend *b)
+{
+    if (b->nranks == 1 || b->a_builds == b->nl.builds)
+        return;
+    b->a_prefix[0] = 0;
+    for (int i = 0; i < b->s.n; i++) {
+        const long long c = b->nl.off[i + 1] - b->nl.off[i];
+        b->a_prefix[i + 1] = b->a_prefix[i] + c * (c + 1) + 1;
+    }
+    split_prefix(b->a_prefix, b->s.n, b->rank, b->nranks, &b->a_lo, &b->a_hi);
+    b->a_builds = b->nl.builds;
+}
+
+/* Inside the parallel region, after its barrier: adds the fixed-point words of threads
+ * 1..nt-1 into thread 0's (integer sums: any order). */
+static void fix_sum_threads(backend *b, int nt)
+{
+    const long long nw = (long long)FIX_WORDS(b->s.n);
+#pragma omp for schedule(static)
+    for (long long k = 0; k < nw; k++)
+        for (int u = 1; u < nt; u++)
+            b->fix_thr[k] += b->fix_thr[nw * u + k];
+}
+
+/* Sums the threads' fixed-point words (summed into thread 0's by fix_sum_threads) over the
+ * ranks and decodes them into the state (the virial into vir). 0 or -1. */
+static int fix_reduce(backend *b, double *vir)
+{
+    const size_t nw = FIX_WORDS(b->s.n), n = (size_t)b->s.n;
+    unsigned long long *tot = b->fix_thr;
+    if (tb_mpi_sum_u64(tot, nw) != 0)
+        return -1;
+    for (size_t p = 0; p < 3 * n; p++)
+        b->s.force[p] = fix_decode(tot + 2 * p);
+    b->s.e_triplet = fix_decode(tot + FIX_E(n));
+    b->s.e_pair = fix_decode(tot + FIX_E(n) + 2);
+    for (int c = 0; c < 6; c++)
+        vir[c] = fix_decode(tot + FIX_W(n) + 2 * c);
+    return 0;
+}
+
+/* Sums this rank's forces, energies, virial (and, with lists, hits and slots) over the ranks
+ * (nothing to do for one rank). 0 or -1. */
+static int rank_reduce(backend *b, double *vir)
+{
+    const size_t n3 = 3 * (size_t)b->s.n;
+    if (b->nranks == 1)
+        return 0;
+    memcpy(b->red, b->s.force, n3 * sizeof *b->red);
+    b->red[n3] = b->s.e_triplet;
+    b->red[n3 + 1] = b->s.e_pair;
+    memcpy(b->red + n3 + 2, vir, 6 * sizeof *vir);
+    if (tb_mpi_sum_d(b->red, n3 + 8) != 0)
+        return -1;
+    memcpy(b->s.force, b->red, n3 * sizeof *b->red);
+    b->s.e_triplet = b->red[n3];
+    b->s.e_pair = b->red[n3 + 1];
+    memcpy(vir, b->red + n3 + 2, 6 * sizeof *vir);
+    return 0;
+}
+
+/* hits and slots of the lists over the ranks. */
+static int count_reduce(backend *b)
+{
+    unsigned long long hs[2] = {(unsigned long long)b->hits, (unsigned long long)b->slots};
+    if (b->nranks == 1)
+        return 0;
+    if (tb_mpi_sum_u64(hs, 2) != 0)
+        return -1;
+    b->hits = (long long)hs[0];
+    b->slots = (long long)hs[1];
+    return 0;
+}
+
+/* Forces through the neighbour lists (nbr.h): rebuild when stale, then every anchor of this
+ * rank's share. Anchors are dealt statically in index order, so the sums do not depend on the
+ * lists' build. */
 static int nbr_compute(backend *b)
 {
+    const long long n3 = 3LL * b->s.n;
     if (nbr_list_stale(&b->nl, b->s.pos) && nbr_list_build(&b->nl, b->s.pos) != 0)
         return -1;
     if (nbr_scratch_fit(b, b->nl.max_row) != 0)
         return -1;
+    nbr_share(b);
+    if (b->det) {
+        memset(b->fix_thr, 0, FIX_WORDS(b->s.n) * (size_t)b->nthreads * sizeof *b->fix_thr);
+        if (b->acc_d)
+            memset(b->acc_d, 0, (size_t)n3 * b->nthreads * sizeof *b->acc_d);
+        else
+            memset(b->acc_f, 0, (size_t)n3 * b->nthreads * sizeof *b->acc_f);
+    }
 #pragma omp parallel num_threads(b->nthreads)
     {
         const int t = omp_get_thread_num(), nt = omp_get_num_threads();
         double et = 0.0, ep = 0.0, *vir = b->w_thr + 8 * t;
         long long h = 0, sl = 0;
-        zero_forces(b, t);
+        if (!b->det)
+            zero_forces(b, t);
         memset(vir, 0, 6 * sizeof *vir);
 #pragma omp for schedule(static, 16) nowait
-        for (int i = 0; i < b->s.n; i++)
-            et += nbr_run_anchor(b, t, i, &ep, vir, &h, &sl);
+        for (int i = b->a_lo; i < b->a_hi; i++) {
+            if (b->det)
+                nbr_det_anchor(b, t, i, &h, &sl);
+            else
+                et += nbr_run_anchor(b, t, i, &ep, vir, &h, &sl);
+        }
         b->e_thr[2 * t] = et;
         b->e_thr[2 * t + 1] = ep;
         b->hits_thr[t] = h;
         b->slots_thr[t] = sl;
 #pragma omp barrier
-        sum_forces(b, nt);
+        if (b->det)
+            fix_sum_threads(b, nt);
+        else
+            sum_forces(b, nt);
     }
     b->s.e_triplet = b->s.e_pair = 0.0;
     memset(b->s.virial, 0, sizeof b->s.virial);
@@ -352,27 +586,46 @@ static int nbr_compute(backend *b)
         for (int x = 0; x < 6; x++)
             b->s.virial[x] += b->w_thr[8 * t + x];
     }
-    return 0;
+    if (count_reduce(b) != 0)
+        return -1;
+    if (b->det)
+        return fix_reduce(b, b->s.virial);
+    return rank_reduce(b, b->s.virial);
 }
 
 static int cpu_compute(backend *b)
 {
     const long long n3 = 3LL * b->s.n;
+    if (tb_mpi_fault())
+        return -1;
     if (b->cull)
         return nbr_compute(b);
     if (b->x_f)
         for (long long i = 0; i < n3; i++)
             b->x_f[i] = (float)b->s.pos[i];
     memset(b->w_thr, 0, 8 * (size_t)b->nthreads * sizeof *b->w_thr);
+    if (b->det) {
+        memset(b->fix_thr, 0, FIX_WORDS(b->s.n) * (size_t)b->nthreads * sizeof *b->fix_thr);
+        if (b->acc_d)
+            memset(b->acc_d, 0, (size_t)n3 * b->nthreads * sizeof *b->acc_d);
+        else
+            memset(b->acc_f, 0, (size_t)n3 * b->nthreads * sizeof *b->acc_f);
+    }
 #pragma omp parallel num_threads(b->nthreads)
     {
         const int t = omp_get_thread_num(), nt = omp_get_num_threads();
-        zero_forces(b, t);
+        if (!b->det)
+            zero_forces(b, t);
         b->e_thr[2 * t] = b->pp.atm_on ? walk_triplet_blocks(b, t) : 0.0;
         b->e_thr[2 * t + 1] = b->pp.lj_on ? walk_pair_blocks(b, t) : 0.0;
 #pragma omp barrier
-        sum_forces(b, nt);
+        if (b->det)
+            fix_sum_threads(b, nt);
+        else
+            sum_forces(b, nt);
     }
+    if (b->det)
+        return fix_reduce(b, b->s.virial);
     b->s.e_triplet = b->s.e_pair = 0.0;
     memset(b->s.virial, 0, sizeof b->s.virial);
     for (int t = 0; t < b->nthreads; t++) {
@@ -381,7 +634,7 @@ static int cpu_compute(backend *b)
         for (int c = 0; c < 6; c++)
             b->s.virial[c] += b->w_thr[8 * t + c];
     }
-    return 0;
+    return rank_reduce(b, b->s.virial);
 }
 
 /* v += (h/m) F */

@@ -10,6 +10,7 @@
 #include "cli.h"
 #include "finite.h"
 #include "init.h"
+#include "mpi.h"
 #include "output.h"
 #include "xyz.h"
 
@@ -41,18 +42,19 @@ int cmd_eval(int argc, char **argv)
     int rc;
 
     memset(&s, 0, sizeof s);
-    if ((rc = args_parse(argc, argv, "o", &a)) != 0)
+    if ((rc = tb_mpi_agree(args_parse(argc, argv, "o", &a))) != 0)
         return rc;
     if (a.help) {
         fputs(eval_help, stdout);
         return 0;
     }
     out = a.out; /* NULL: print only, write no frame */
-    if ((rc = cfg_load(&cfg, a.config, a.n_set, a.sets)) != 0)
+    if ((rc = tb_mpi_agree(cfg_load(&cfg, a.config, a.n_set, a.sets))) != 0)
         return rc;
-    if ((rc = sim_init(&s, &cfg)) != 0)
+    if ((rc = tb_mpi_agree(sim_init(&s, &cfg))) != 0)
         goto done;
-    if ((rc = backend_select(&cfg, &ops)) != 0 || (rc = ops->create(&b, &cfg, &s)) != 0 ||
+    if ((rc = tb_mpi_agree(backend_select(&cfg, &ops))) != 0 ||
+        (rc = tb_mpi_agree(ops->create(&b, &cfg, &s))) != 0 ||
         (out && (rc = out_check(out, NULL, "-o")) != 0))
         goto done;
     if (ops->compute(b) != 0 || ops->fetch(b, &s) != 0 || ops->check_finite(b, 0, &nf) != 0) {
@@ -78,9 +80,11 @@ int cmd_eval(int argc, char **argv)
     }
     /* With the frame on stdout, the summary goes to stderr. */
     FILE *txt = out && strcmp(out, "-") == 0 ? stderr : stdout;
-    fprintf(txt, "tribody eval: n = %d, %s boundary, backend %s, map %s / %s, precision %s, tile %d\n",
-            s.n, cfg_boundary_name(cfg.system.boundary), ops->name, cfg.solver.map,
-            cfg.solver.map2d, cfg_precision_name(cfg.solver.precision), cfg.solver.tile);
+    char ranks[96];
+    fprintf(txt, "tribody eval: n = %d, %s boundary, backend %s, map %s / %s, precision %s, tile %d, "
+                 "%s\n", s.n, cfg_boundary_name(cfg.system.boundary), ops->name, cfg.solver.map,
+            cfg.solver.map2d, cfg_precision_name(cfg.solver.precision), cfg.solver.tile,
+            tb_ranks_desc(ranks, sizeof ranks, !strcmp(ops->name, "gpu")));
     fprintf(txt, "E_pair    = %.15g epsilon   (Lennard-Jones, pairs i<j)\n", s.e_pair);
     fprintf(txt, "E_triplet = %.15g epsilon   (Axilrod-Teller-Muto, triplets i<j<k)\n", s.e_triplet);
     fprintf(txt, "E_pot     = %.15g epsilon\n", s.e_pair + s.e_triplet);
@@ -95,7 +99,7 @@ int cmd_eval(int argc, char **argv)
             fprintf(txt, "pressure  = %.15g epsilon/sigma^3   (P = (2 E_kin + W) / 3V; pxx pyy pzz "
                          "%.17g %.17g %.17g)\n", p[0], p[1], p[2], p[3]);
     }
-    if (!out)
+    if (!out || tb_rank() != 0) /* no frame asked for; rank 0 alone writes */
         goto done;
     f = out_create(out);
     if (!f || xyz_write_frame(f, &s, 1, NULL) != 0) {

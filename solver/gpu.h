@@ -11,6 +11,10 @@ TB_BEGIN_DECLS
  * returns 0, *why (if not NULL) says why in a few words. */
 int gpu_count(const char **why);
 
+/* Makes this rank's GPU (the node-local rank's, mpi.h) the current device; 0, or an exit
+ * status with a message. A no-op in one process. */
+int gpu_use_rank_device(void);
+
 /* One line describing the build: "CUDA 13.0, sm_80 sm_90" or "CPU-only build". */
 const char *gpu_build_info(void);
 

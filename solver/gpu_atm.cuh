@@ -311,6 +311,37 @@ template <typename R, int RHO> struct atm_min_blocks {
                                                 : (RHO == 32 ? 3 : RHO == 16 ? 6 : 16);
 };
 
+/* Deterministic mode: adds the block's energy (times nu) and virial slots of the tile just done
+ * to the fixed-point words efix[0..1] and vfix[12] and zeroes the slots (nslot force threads).
+ * Every thread of the block calls it. Not inlined, and given only what it needs, so that the
+ * tile loop of the other modes keeps its registers. */
+static __device__ __noinline__ void atm_flush_tile(unsigned long long *efix, unsigned long long *vfix,
+                                            double e_thread, double *svir, double *scratch,
+                                            int tid, int nslot, double nu)
+{
+    const double e = block_sum(e_thread, scratch);
+    if (tid == 0)
+        fix_add(efix, nu * e);
+    for (int c = 0; c < 6 && nslot > 0; c++) { /* nslot = 0: no virial this evaluation */
+        const double w = block_sum(tid < nslot ? svir[c * nslot + tid] : 0.0, scratch);
+        if (tid == 0)
+            fix_add(vfix + 2 * c, w);
+    }
+    if (tid < nslot)
+        for (int c = 0; c < 6; c++)
+            svir[c * nslot + tid] = 0.0;
+}
+
+/* The block's next tile of this rank's range (map3d_dispatch_next, skipping other ranks'). */
+__device__ __forceinline__ bool atm_next_in_range(const gpu_args &a, const map3d_launch &L,
+                                                  map3d_cursor &cur)
+{
+    while (map3d_dispatch_next(a.map_id, &L, &cur))
+        if (map3d_in_range(&cur, a.w_lo, a.w_hi))
+            return true;
+    return false;
+}
+
 /* VIR: the instance that also sums the virial (the evaluations whose virial is asked for,
  * backend.h virial_next); the others are the kernel as it was before the virial, at full
  * speed (the virial epilogue costs ~10 % at tile 32). The float instances keep the register
@@ -345,6 +376,9 @@ __global__ void __launch_bounds__(4 * RHO, ((sizeof(R) == 4 || VIR) ? atm_min_bl
 
     if (!map3d_dispatch_first(a.map_id, &L, blockIdx.x, blockIdx.y, blockIdx.z, &cur))
         return; /* the whole block leaves together */
+    while (!map3d_in_range(&cur, a.w_lo, a.w_hi)) /* another rank's tile (bb, rec) */
+        if (!map3d_dispatch_next(a.map_id, &L, &cur))
+            return;
     if (VIR && tid < 3 * RHO)
         for (int c = 0; c < 6; c++)
             svir[c * 3 * RHO + tid] = 0.0; /* each slot is read and written by its thread only */
@@ -416,7 +450,16 @@ __global__ void __launch_bounds__(4 * RHO, ((sizeof(R) == 4 || VIR) ? atm_min_bl
                         svir[c * 3 * RHO + tid] += -0.5 * scale * (double)vir[c];
             }
         }
-    } while (map3d_dispatch_next(a.map_id, &L, &cur));
+        if (a.mode == ACC_FIXED) {
+            /* deterministic: the energy and virial of each tile on their own, so that the sums
+             * do not depend on which tiles share a block (persistent maps, ranks) */
+            atm_flush_tile(a.efix, a.vfix, e_thread, svir, scratch, tid, VIR ? 3 * RHO : 0,
+                           (double)kc.nu);
+            e_thread = 0.0;
+        }
+    } while (atm_next_in_range(a, L, cur));
+    if (a.mode == ACC_FIXED)
+        return; /* flushed per tile */
 
     const double e = block_sum(e_thread, scratch);
     if (tid == 0)

@@ -17,8 +17,10 @@
 #include "check.h"
 #include "gpu.h"
 #include "gpu_internal.h"
+#include "mpi.h"
 #include "nbr_list.h"
 #include "pot.h"
+#include "split.h"
 
 #ifndef TB_CUDA_ARCH_LIST
 #define TB_CUDA_ARCH_LIST "?"
@@ -58,6 +60,8 @@ struct backend {
     double e_given[2]; /* triplet, pair energies of the state given to create() */
     double w_given[6]; /* and its virial */
     gpu_finite_rec *d_finite; /* the finiteness check's record (gpu_finite.cu) */
+    int dev;           /* this rank's device */
+    int nranks;        /* ranks summing their shares (gpu_comm) */
 };
 
 static const char *gpu_why = "";
@@ -307,10 +311,10 @@ static int gpu_plans(backend *b, const sim_config *c)
 {
     char err[256];
     const int nb = map3d_nb(b->n, b->rho);
-    map3d_opts o3 = {0};
+    map3d_opts o3 = {0, 0, 0};
     map2d_opts o2 = {0};
     cudaDeviceProp prop;
-    CUDA_CHECK(cudaGetDeviceProperties(&prop, 0));
+    CUDA_CHECK(cudaGetDeviceProperties(&prop, b->dev));
     b->m3 = map3d_find(c->solver.map);
     b->m2 = map2d_find(c->solver.map2d);
     if (b->cull)
@@ -319,7 +323,10 @@ static int gpu_plans(backend *b, const sim_config *c)
         const int per_sm = b->dbl ? gpu_atm_occupancy_d(b->rho, b->cut)
                                   : gpu_atm_occupancy_f(b->rho, b->cut);
         o3.persistent_blocks = prop.multiProcessorCount * (per_sm > 0 ? per_sm : 1);
-        if (map3d_plan_make(b->m3, nb, &o3, &b->p3, err, sizeof err) != 0) {
+        o3.w_begin = b->args.w_lo; /* this rank's share (split.h) */
+        o3.w_end = b->args.w_hi;
+        if (b->args.w_lo < b->args.w_hi &&
+            map3d_plan_make(b->m3, nb, &o3, &b->p3, err, sizeof err) != 0) {
             tb_error(c->path, 0, "solver.map: %s (n = %d, solver.tile = %d)", err, b->n, b->rho);
             return TB_EXIT_USAGE;
         }
@@ -329,6 +336,69 @@ static int gpu_plans(backend *b, const sim_config *c)
         tb_error(c->path, 0, "solver.map2d: %s (n = %d, solver.tile = %d)", err, b->n, b->rho);
         return TB_EXIT_USAGE;
     }
+    return 0;
+}
+
+/* This rank's GPU: the node-local rank's device. More ranks on a node than GPUs is an error
+ * unless TRIBODY_SHARE_GPUS=1 asks for sharing (device = local rank mod GPUs). */
+static int gpu_pick_device(int *dev)
+{
+    const int ngpu = gpu_count(NULL), local = tb_local_rank(), lsize = tb_local_size();
+    const char *share = getenv("TRIBODY_SHARE_GPUS");
+    *dev = 0;
+    if (tb_nranks() == 1)
+        return 0;
+    if (ngpu == 0)
+        return tb_error(NULL, 0, "%s: no usable GPU (%s); every rank of a GPU run needs one",
+                        tb_rank_name(), gpu_why);
+    if (lsize > ngpu && !(share && !strcmp(share, "1"))) {
+        tb_error(NULL, 0, "%d ranks on this node but %d GPUs: launch at most %d ranks per node "
+                          "(mpirun -np, --map-by ppr:%d:node), or set TRIBODY_SHARE_GPUS=1 to "
+                          "share GPUs", lsize, ngpu, ngpu, ngpu);
+        return TB_EXIT_USAGE;
+    }
+    *dev = local % ngpu;
+    CUDA_CHECK(cudaSetDevice(*dev));
+    return 0;
+}
+
+int gpu_use_rank_device(void)
+{
+    int dev;
+    return gpu_pick_device(&dev);
+}
+
+/* Sums this rank's accumulators over the ranks (NCCL, on the backend's stream), before the
+ * forces are formed from them. Deterministic mode sums the fixed-point words as integers. */
+static int gpu_reduce(backend *b, int stats)
+{
+    const size_t n = (size_t)b->n;
+    int rc = 0;
+    if (b->nranks == 1)
+        return 0;
+    if (gpu_comm_begin() != 0)
+        return -1;
+    switch (b->args.mode) {
+    case ACC_DOUBLE:
+        rc |= gpu_comm_sum(b->d_acc, 4 * n, 0, b->st);
+        break;
+    case ACC_FLOAT:
+        rc |= gpu_comm_sum(b->d_acc_f, 4 * n, 1, b->st);
+        break;
+    default:
+        rc |= gpu_comm_sum(b->d_fix, 8 * n, 2, b->st);
+    }
+    if (b->args.mode == ACC_FIXED) {
+        rc |= gpu_comm_sum(b->d_efix, 4, 2, b->st);
+        rc |= gpu_comm_sum(b->d_vfix, 12, 2, b->st);
+    } else {
+        rc |= gpu_comm_sum(b->d_energy, 2, 0, b->st);
+        rc |= gpu_comm_sum(b->d_virial, 6, 0, b->st);
+    }
+    if (b->cull && stats)
+        rc |= gpu_comm_sum(gpu_nbr_counters(b->nb), 2, 2, b->st);
+    if (gpu_comm_end() != 0 || rc != 0)
+        return -1;
     return 0;
 }
 
@@ -419,23 +489,32 @@ static int gpu_create(backend **out, const sim_config *c, const sim_state *s)
     b->args.mode = c->solver.deterministic                   ? ACC_FIXED
                    : c->solver.precision == CFG_PREC_SINGLE ? ACC_FLOAT
                                                              : ACC_DOUBLE;
-    if ((rc = gpu_check_config(b, c)) != 0 || (rc = gpu_plans(b, c)) != 0) {
-        gpu_destroy(b);
-        return rc;
-    }
+    b->nranks = tb_split_nranks();
+    /* equal tile counts: a block costs the same for a full tile and a face tile (split.h) */
+    split_even(map3d_tet(map3d_nb(b->n, b->rho)), tb_split_rank(), b->nranks, &b->args.w_lo,
+               &b->args.w_hi);
+    split_even(map3d_tri(map3d_nb(b->n, b->rho)), tb_split_rank(), b->nranks, &b->args.q_lo,
+               &b->args.q_hi);
+    rc = gpu_pick_device(&b->dev);
+    if (rc == 0 && (rc = gpu_check_config(b, c)) == 0)
+        rc = gpu_plans(b, c);
     /* Enough device memory? Asked before any allocation. */
-    if (cudaSetDevice(0) != cudaSuccess || cudaMemGetInfo(&free_b, &total_b) != cudaSuccess) {
-        gpu_destroy(b);
-        return tb_error(NULL, 0, "cannot query the GPU's memory: %s",
-                        cudaGetErrorString(cudaGetLastError()));
-    }
-    need = gpu_bytes(b);
-    if (need > free_b) {
+    if (rc == 0 && (cudaSetDevice(b->dev) != cudaSuccess ||
+                    cudaMemGetInfo(&free_b, &total_b) != cudaSuccess))
+        rc = tb_error(NULL, 0, "cannot query the memory of GPU %d: %s", b->dev,
+                      cudaGetErrorString(cudaGetLastError()));
+    if (rc == 0 && (need = gpu_bytes(b)) > free_b) {
         tb_error(c->path, 0, "system.particles = %d needs %zu bytes of GPU memory but %zu are "
                              "free (of %zu); use fewer particles or solver.backend = \"cpu\"",
                  b->n, need, free_b, total_b);
+        rc = TB_EXIT_USAGE;
+    }
+    /* every rank set up so far before the communicator, whose setup waits on all of them */
+    if (tb_nranks() > 1 && (rc = tb_mpi_agree(rc)) == 0)
+        rc = gpu_comm_init(b->dev);
+    if (rc != 0) {
         gpu_destroy(b);
-        return TB_EXIT_USAGE;
+        return rc;
     }
     if ((b->cull && gpu_nbr_create(&b->nb, b->n, b->box, nbr_radius(c, &b->pp),
                                    c->solver.skin) != 0) ||
@@ -466,6 +545,8 @@ static int gpu_forces(backend *b)
     b->vir_valid = vir;
     const int flags = (b->cut ? GPU_ATM_CUT : 0) | (vir ? GPU_ATM_VIRIAL : 0);
     const size_t n = (size_t)b->n;
+    if (tb_mpi_fault())
+        return -1;
     b->computed = 1;
     CUDA_CHECK(cudaMemsetAsync(b->d_energy, 0, 2 * sizeof(double), b->st));
     CUDA_CHECK(cudaMemsetAsync(b->d_virial, 0, 6 * sizeof(double), b->st));
@@ -491,6 +572,8 @@ static int gpu_forces(backend *b)
         if (gpu_pair_launch(&b->args, &b->p2, b->rho, b->dbl, b->threads, b->st) != 0)
             return -1;
     }
+    if (gpu_reduce(b, b->stats) != 0)
+        return -1;
     finalize_kernel<<<blocks_for(b->n, b->threads), b->threads, 0, b->st>>>(b->args, b->d_force);
     TB_LAUNCH_CHECK("finalize_kernel");
     return 0;

@@ -27,8 +27,7 @@ typedef double4 tb_double4;
 
 enum gpu_acc { ACC_DOUBLE = 0, ACC_FLOAT = 1, ACC_FIXED = 2 };
 
-#define TB_FIX_HI 1048576.0             /* 2^20 */
-#define TB_FIX_LO 4294967296.0          /* 2^32 */
+#include "fixed.h" /* TB_FIX_HI, TB_FIX_LO */
 
 /* Everything a force kernel needs, passed by value. */
 typedef struct gpu_args {
@@ -46,6 +45,8 @@ typedef struct gpu_args {
     unsigned long long *efix; /* [4]: triplet hi, lo, pair hi, lo (ACC_FIXED) */
     double *virial;      /* [6]: W xx yy zz xy xz yz, both terms (ACC_DOUBLE, ACC_FLOAT) */
     unsigned long long *vfix; /* [12]: the same as hi, lo pairs (ACC_FIXED) */
+    long long w_lo, w_hi;     /* this rank's triplet tiles, lambda order (split.h) */
+    long long q_lo, q_hi;     /* this rank's pair tiles, omega2 = T2(J) + I */
 } gpu_args;
 
 /* The triplet term through every launch of plan p, tile edge rho in {8, 16, 32}, float
@@ -84,6 +85,19 @@ void gpu_nbr_destroy(gpu_nbr *b);
  * stats = 1 also counts slots and hits. 0 or -1 (reported). */
 int gpu_nbr_forces(gpu_nbr *b, const gpu_args *a, const pot_params *pp, int dbl, int stats,
                    cudaStream_t st);
+/* The device counters of stats (slots, hits) the ranks sum after an evaluation: for gpu_comm
+ * (the lists' virial goes to the common a.virial / a.vfix, summed with the rest). */
+unsigned long long *gpu_nbr_counters(gpu_nbr *b);
+
+/* The rank layer on GPUs (gpu_comm.cu): one NCCL communicator over the ranks, bootstrapped over
+ * MPI, on the device of this rank. gpu_comm_init is collective (once per process; later calls
+ * return at once); 0 or -1 (reported). */
+int gpu_comm_init(int device);
+/* In-place sums over the ranks on stream s: type 0 double, 1 float, 2 unsigned 64-bit. Calls
+ * between gpu_comm_begin and gpu_comm_end are fused into one NCCL group. 0 or -1. */
+int gpu_comm_begin(void);
+int gpu_comm_sum(void *d_buf, size_t count, int type, cudaStream_t s);
+int gpu_comm_end(void);
 /* Counters; slots and hits of the last evaluation made with stats = 1. */
 int gpu_nbr_stats(gpu_nbr *b, gpu_nbr_info *info, cudaStream_t st);
 /* The record of the finiteness check (gpu_finite.cu): the first step with a non-finite

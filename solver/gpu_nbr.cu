@@ -29,7 +29,9 @@
 #include "check.h"
 #include "gpu_atm.cuh"
 #include "gpu_internal.h"
+#include "mpi.h"
 #include "nbr.h"
+#include "split.h"
 
 #define NBR_NT 128
 #define NBR_NW (NBR_NT / 32)
@@ -53,6 +55,9 @@ struct gpu_nbr {
     size_t tmp_bytes;
     int max_row;
     long long builds;
+    int a_lo, a_hi;                       /* this rank's blocks (positions in perm) */
+    int *h_off, *h_perm;                  /* [n + 1], [n]: host copies for the share */
+    long long *h_prefix;                  /* [n + 1] */
     int smem_max;                         /* largest dynamic shared memory per block */
 };
 
@@ -206,6 +211,38 @@ static int tmp_fit(gpu_nbr *b, size_t bytes)
     return 0;
 }
 
+/* This rank's anchors after a build: a contiguous range of blocks (anchors in cell order perm)
+ * of equal work, c (c + 1) + 1 for a row of c entries (split.h). Every rank builds the same
+ * lists from the same positions, so the ranges tile [0, n). */
+static int nbr_share(gpu_nbr *b, cudaStream_t st)
+{
+    const int n = b->n;
+    b->a_lo = 0;
+    b->a_hi = n;
+    if (tb_split_nranks() == 1)
+        return 0;
+    if (!b->h_off) {
+        b->h_off = (int *)malloc(((size_t)n + 1) * sizeof(int));
+        b->h_perm = (int *)malloc(((size_t)n + 1) * sizeof(int));
+        b->h_prefix = (long long *)malloc(((size_t)n + 1) * sizeof(long long));
+        if (!b->h_off || !b->h_perm || !b->h_prefix)
+            return tb_error(NULL, 0, "out of host memory for the anchor share (n = %d)", n);
+    }
+    CUDA_CHECK(cudaMemcpyAsync(b->h_off, b->d_off, ((size_t)n + 1) * sizeof(int),
+                               cudaMemcpyDeviceToHost, st));
+    CUDA_CHECK(cudaMemcpyAsync(b->h_perm, b->d_perm, (size_t)n * sizeof(int),
+                               cudaMemcpyDeviceToHost, st));
+    CUDA_CHECK(cudaStreamSynchronize(st));
+    b->h_prefix[0] = 0;
+    for (int k = 0; k < n; k++) {
+        const int i = b->h_perm[k];
+        const long long c = b->h_off[i + 1] - b->h_off[i];
+        b->h_prefix[k + 1] = b->h_prefix[k] + c * (c + 1) + 1;
+    }
+    split_prefix(b->h_prefix, n, tb_split_rank(), tb_split_nranks(), &b->a_lo, &b->a_hi);
+    return 0;
+}
+
 static int nbr_build(gpu_nbr *b, const tb_double4 *pos, cudaStream_t st)
 {
     const int n = b->n, T = 256;
@@ -293,7 +330,7 @@ static int nbr_build(gpu_nbr *b, const tb_double4 *pos, cudaStream_t st)
     b->entries = total;
     b->max_row = maxrow;
     b->builds++;
-    return 0;
+    return nbr_share(b, st);
 }
 
 /* ---- forces ------------------------------------------------------------------------ */
@@ -336,6 +373,7 @@ struct nbr_args {
     const int *perm, *off, *idx;
     double box, rca2, rcl2; /* rca2 / rcl2 < 0 when the term is off */
     int cap;                /* entries the shared arrays hold (a multiple of 32) */
+    int b0;                 /* block b takes anchor perm[b0 + b] (this rank's range) */
     unsigned long long *stats;
 };
 
@@ -360,7 +398,7 @@ __global__ void __launch_bounds__(NBR_NT) nbr_kernel(gpu_args a, nbr_args q)
     int *tix = wcount + 8;                              /* [cap] */
     const int tid = threadIdx.x, lane = tid & 31, warp = tid >> 5;
     const auto &kc = nbr_real<R>::coef(a);
-    const int i = q.perm[blockIdx.x];
+    const int i = q.perm[q.b0 + blockIdx.x];
     const tb_double4 xi = a.posd[i];
     const int *row = q.idx + q.off[i], cnt = q.off[i + 1] - q.off[i];
 
@@ -554,6 +592,9 @@ void gpu_nbr_destroy(gpu_nbr *b)
     cudaFree(b->d_maxrow);
     cudaFree(b->d_stats);
     cudaFree(b->d_tmp);
+    free(b->h_off);
+    free(b->h_perm);
+    free(b->h_prefix);
     free(b);
 }
 
@@ -624,7 +665,9 @@ static int nbr_launch_t(gpu_nbr *b, const gpu_args *a, const nbr_args &q, cudaSt
                         b->max_row, smem, b->smem_max);
     CUDA_CHECK(cudaFuncSetAttribute(nbr_kernel<R, STATS>,
                                     cudaFuncAttributeMaxDynamicSharedMemorySize, smem));
-    nbr_kernel<R, STATS><<<b->n, NBR_NT, smem, st>>>(*a, q);
+    if (b->a_hi <= b->a_lo)
+        return 0; /* no anchors for this rank */
+    nbr_kernel<R, STATS><<<b->a_hi - b->a_lo, NBR_NT, smem, st>>>(*a, q);
     TB_LAUNCH_CHECK("nbr_kernel");
     return 0;
 }
@@ -643,6 +686,7 @@ int gpu_nbr_forces(gpu_nbr *b, const gpu_args *a, const pot_params *pp, int dbl,
     q.rcl2 = pp->lj_on ? pp->d.lj_rc2 : -1.0;
     q.cap = ((b->max_row > 0 ? b->max_row : 1) + 31) & ~31;
     q.stats = b->d_stats;
+    q.b0 = b->a_lo;
     if (stats)
         CUDA_CHECK(cudaMemsetAsync(b->d_stats, 0, 2 * sizeof(unsigned long long), st));
     if (b->n == 0)
@@ -650,6 +694,11 @@ int gpu_nbr_forces(gpu_nbr *b, const gpu_args *a, const pot_params *pp, int dbl,
     if (dbl)
         return stats ? nbr_launch_t<double, true>(b, a, q, st) : nbr_launch_t<double, false>(b, a, q, st);
     return stats ? nbr_launch_t<float, true>(b, a, q, st) : nbr_launch_t<float, false>(b, a, q, st);
+}
+
+unsigned long long *gpu_nbr_counters(gpu_nbr *b)
+{
+    return b->d_stats;
 }
 
 int gpu_nbr_stats(gpu_nbr *b, gpu_nbr_info *info, cudaStream_t st)

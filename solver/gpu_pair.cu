@@ -38,6 +38,11 @@ __global__ void pair_tiles_kernel(gpu_args a, map2d_launch L, int rho)
     double e_thread = 0.0, w_thread[6] = {0, 0, 0, 0, 0, 0};
     if (!map2d_dispatch_first(a.map_id, &L, blockIdx.x, blockIdx.y, &cur))
         return;
+    {
+        const long long w2 = map3d_tri(cur.J) + cur.I;
+        if (w2 < a.q_lo || w2 >= a.q_hi)
+            return; /* another rank's pair tile */
+    }
     const int I0 = cur.I * rho, J0 = cur.J * rho;
     for (int t = threadIdx.x; t < 2 * rho; t += blockDim.x) {
         const int g = (t < rho ? I0 : J0 - rho) + t;

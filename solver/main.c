@@ -4,6 +4,7 @@
 
 #include "cli.h"
 #include "gpu.h"
+#include "mpi.h"
 #include "tb.h"
 
 static const char usage[] =
@@ -26,7 +27,7 @@ static const char usage[] =
     "\n"
     "exit status: 0 success, 1 runtime failure, 2 bad usage, config or input\n";
 
-int main(int argc, char **argv)
+static int dispatch(int argc, char **argv)
 {
     if (argc < 2) {
         fputs(usage, stderr);
@@ -38,7 +39,8 @@ int main(int argc, char **argv)
         return TB_EXIT_OK;
     }
     if (!strcmp(cmd, "--version")) {
-        printf("tribody %s (%s)\n", TB_VERSION, gpu_build_info());
+        printf("tribody %s (%s, %s)\n", TB_VERSION, gpu_build_info(),
+               tb_mpi_built() ? "MPI" : "one process");
         return TB_EXIT_OK;
     }
     if (!strcmp(cmd, "run"))
@@ -54,4 +56,11 @@ int main(int argc, char **argv)
     fprintf(stderr, "tribody: unknown command '%s' (expected run, eval, maps, bench or validate; see tribody --help)\n",
             cmd);
     return TB_EXIT_USAGE;
+}
+
+int main(int argc, char **argv)
+{
+    if (tb_mpi_init(&argc, &argv) != 0)
+        return TB_EXIT_RUNTIME;
+    return tb_mpi_finish(dispatch(argc, argv));
 }

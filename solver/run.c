@@ -26,6 +26,7 @@
 #include "cli.h"
 #include "init.h"
 #include "integrate.h"
+#include "mpi.h"
 #include "output.h"
 #include "restart.h"
 #include "xyz.h"
@@ -164,6 +165,8 @@ static int open_outputs(run_ctx *r, const ckpt_extra *x)
 {
     const sim_config *c = &r->cfg;
     int fresh = 1;
+    if (tb_rank() != 0)
+        return 0; /* rank 0 alone writes files */
     if (c->output.thermo[0]) {
         r->thermo = x ? reopen_output(c->output.thermo, x->thermo_bytes, &fresh)
                       : out_create(c->output.thermo);
@@ -191,6 +194,8 @@ static int save_checkpoint(run_ctx *r, const char *path)
 {
     ckpt_extra x;
     int rc;
+    if (tb_rank() != 0)
+        return 0; /* rank 0 alone writes */
     x.thermo_bytes = file_bytes(r->thermo);
     x.traj_bytes = file_bytes(r->traj);
     x.dt = r->cfg.integrator.dt;
@@ -289,14 +294,15 @@ static int stop_on_signal(run_ctx *r, int saved)
         if (r->ops->fetch(r->b, &r->s) != 0)
             return -1;
         /* interrupted.tbck is not a configured output: an earlier one is kept, not replaced */
-        if (!r->cfg.output.checkpoint[0] && out_backup(path) != 0)
+        if (!r->cfg.output.checkpoint[0] && tb_rank() == 0 && out_backup(path) != 0)
             return -1;
         if (save_checkpoint(r, path) != 0)
             return -1;
     }
     resume_command(r, path, cmd, sizeof cmd);
-    tb_error(NULL, 0, "interrupted by signal %d at step %ld; state saved to %s; resume with: %s",
-             (int)stop_signal, r->s.step, path, cmd);
+    if (tb_rank() == 0)
+        tb_error(NULL, 0, "interrupted by signal %d at step %ld; state saved to %s; resume "
+                          "with: %s", (int)stop_signal, r->s.step, path, cmd);
     return 0;
 }
 
@@ -341,6 +347,8 @@ static int integrate(run_ctx *r)
     r->t0 = now_seconds();
     r->step0 = r->s.step;
     while (r->s.step < c->integrator.steps) {
+        if (tb_nranks() > 1)
+            stop_signal = (sig_atomic_t)tb_mpi_max_ll((long long)stop_signal);
         if (stop_signal)
             return stop_on_signal(r, 0) == 0 ? 2 : -1;
         {
@@ -355,6 +363,9 @@ static int integrate(run_ctx *r)
                 return -1;
         }
         r->s.e_bath = integ_bath(r->g);
+        /* ranks stop at the same step: they decide together */
+        if (tb_nranks() > 1)
+            stop_signal = (sig_atomic_t)tb_mpi_max_ll((long long)stop_signal);
         r->s.step += 1;
         r->s.time = (double)r->s.step * c->integrator.dt;
         if (r->ops->check_finite(r->b, r->s.step, &nf) != 0)
@@ -458,6 +469,8 @@ static void summary(const run_ctx *r, double wall)
     memset(&in, 0, sizeof in);
     if (r->ops->info && r->b)
         r->ops->info(r->b, &in, 0);
+    if (tb_nranks() > 1 && !tb_mpi_same(r->s.pos, 3 * (size_t)r->s.n * sizeof *r->s.pos))
+        tb_error(NULL, 0, "the ranks' final positions differ: report this (docs/scaling.md)");
     if (in.cull)
         printf("tribody: %ld steps of n = %d on %s (neighbour lists, skin %g, precision %s) in "
                "%.3g s\n", steps, r->s.n, r->ops->name, c->solver.skin,
@@ -511,22 +524,23 @@ int cmd_run(int argc, char **argv)
     int rc;
 
     memset(r, 0, sizeof *r);
-    if ((rc = args_parse(argc, argv, "r", &r->args)) != 0)
+    if ((rc = tb_mpi_agree(args_parse(argc, argv, "r", &r->args))) != 0)
         return rc;
     if (r->args.help) {
         fputs(run_help, stdout);
         return 0;
     }
-    if ((rc = cfg_load(&r->cfg, r->args.config, r->args.n_set, r->args.sets)) != 0)
+    if ((rc = tb_mpi_agree(cfg_load(&r->cfg, r->args.config, r->args.n_set, r->args.sets))) != 0)
         return rc;
     if (r->args.restart) {
-        if ((rc = ckpt_read(r->args.restart, &r->s, &x)) != 0 || (rc = check_restart(r)) != 0 ||
+        (void)((rc = ckpt_read(r->args.restart, &r->s, &x)) != 0 || (rc = check_restart(r)) != 0 ||
             (rc = restart_check_physics(r->args.restart, x.phys, &r->cfg,
                                         r->args.allow_change)) != 0 ||
             (rc = check_restart_files(r, &x)) != 0 ||
             (rc = sim_check_extent(&r->s, r->cfg.solver.precision, r->args.restart)) != 0 ||
             (rc = integ_create(&r->g, &r->cfg, &r->s)) != 0 ||
-            (rc = integ_restore(r->g, x.thermostat, x.thermostat_len, r->args.restart)) != 0) {
+               (rc = integ_restore(r->g, x.thermostat, x.thermostat_len, r->args.restart)) != 0);
+        if ((rc = tb_mpi_agree(rc)) != 0) { /* every rank reads the checkpoint */
             free(x.thermostat);
             return finish(r, rc < 0 ? 1 : rc);
         }
@@ -539,32 +553,40 @@ int cmd_run(int argc, char **argv)
                       r->args.restart, r->s.step, r->cfg.integrator.steps);
             return finish(r, 0);
         }
-    } else if ((rc = sim_init(&r->s, &r->cfg)) != 0 ||
-               (rc = integ_create(&r->g, &r->cfg, &r->s)) != 0) {
-        return finish(r, rc < 0 ? 1 : rc);
     } else {
+        if ((rc = sim_init(&r->s, &r->cfg)) == 0)
+            rc = integ_create(&r->g, &r->cfg, &r->s);
+        if ((rc = tb_mpi_agree(rc)) != 0)
+            return finish(r, rc < 0 ? 1 : rc);
         r->run_id = run_id_new();
     }
-    if ((rc = backend_select(&r->cfg, &r->ops)) != 0)
+    if ((rc = tb_mpi_agree(backend_select(&r->cfg, &r->ops))) != 0)
         return finish(r, rc);
-    if ((rc = r->ops->create(&r->b, &r->cfg, &r->s)) != 0)
-        return finish(r, rc < 0 ? 1 : rc);
+    if ((rc = tb_mpi_agree(r->ops->create(&r->b, &r->cfg, &r->s))) != 0)
+        return finish(r, rc);
+    {
+        char ranks[96];
+        printf("tribody run: n = %d on %s, %s\n", r->s.n, r->ops->name,
+               tb_ranks_desc(ranks, sizeof ranks, !strcmp(r->ops->name, "gpu")));
+        fflush(stdout);
+    }
 
-    if ((rc = check_outputs(r)) != 0)
+    /* rank 0 alone writes, so it alone checks and locks the outputs */
+    if ((rc = tb_mpi_agree(tb_rank() == 0 ? check_outputs(r) : 0)) != 0)
         return finish(r, rc);
     /* From here a signal is acted on at the next step boundary (step 0 included). */
     r->ckpt_step = -1;
-    r->progress = isatty(STDERR_FILENO);
+    r->progress = isatty(STDERR_FILENO) && tb_rank() == 0; /* one progress line */
     catch_signals(on_signal);
     /* The starting state is evaluated and checked before any file is written: an input
      * that is non-finite from the start is a bad input. */
-    if (!r->args.restart &&
-        (r->ops->compute(r->b) != 0 || r->ops->fetch(r->b, &r->s) != 0))
+    if (tb_mpi_agree(!r->args.restart &&
+                     (r->ops->compute(r->b) != 0 || r->ops->fetch(r->b, &r->s) != 0)) != 0)
         return finish(r, 1);
-    if ((rc = check_start(r)) != 0)
+    if ((rc = tb_mpi_agree(check_start(r))) != 0)
         return finish(r, rc);
-    /* Everything checked: from here on files are written. */
-    if (open_outputs(r, r->args.restart ? &x : NULL) != 0)
+    /* Everything checked on every rank: from here on rank 0 writes files. */
+    if (tb_mpi_agree(open_outputs(r, r->args.restart ? &x : NULL)) != 0)
         return finish(r, 1);
     if (!r->args.restart) {
         r->s.e0 = sim_conserved(&r->s);

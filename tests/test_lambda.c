@@ -208,7 +208,7 @@ static void test_sequential(void)
     /* stride: block 0 of a one-block grid walks all of D3(nb) in order */
     {
         map3d_plan p;
-        map3d_opts o = {1};
+        map3d_opts o = {.persistent_blocks = 1};
         map3d_cursor c;
         int I = 0, J = 0, K = 0;
         long long n = 0;

@@ -172,7 +172,7 @@ static void test_stride(void)
     const map3d_type *st = map3d_find("stride");
     static const int gs[] = {1, 2, 7, 100, 5000};
     for (size_t i = 0; i < sizeof gs / sizeof gs[0]; i++) {
-        map3d_opts o = {gs[i]};
+        map3d_opts o = {.persistent_blocks = gs[i]};
         char what[32];
         snprintf(what, sizeof what, "G = %d:", gs[i]);
         for (int nb = 1; nb <= 40; nb += 13)
@@ -182,7 +182,7 @@ static void test_stride(void)
     {
         map3d_plan p;
         char err[256];
-        map3d_opts o = {5000};
+        map3d_opts o = {.persistent_blocks = 5000};
         map3d_plan_make(st, 10, &o, &p, err, sizeof err);
         gsl_test(p.launch[0].gx != 220, "stride: G = 5000 > Tet(10) = 220 is clamped to %u",
                  p.launch[0].gx);

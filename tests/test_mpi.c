@@ -1,0 +1,272 @@
+/* test_mpi.c — one simulation over two MPI ranks on the CPU backend (docs/scaling.md), against
+ * one process: `mpirun -np 2 tribody eval` gives the same energies and forces (bitwise with
+ * solver.deterministic, within 1e-12 otherwise) on every force path (the maps lambda, bb,
+ * stride; the neighbour lists), a run interrupted and restarted with another rank count ends in
+ * the same state bit for bit, and a failure on one rank stops the job with one message.
+ * Skipped (one SKIP line) when the build has no MPI or mpirun is missing. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+
+#include "tb_test.h"
+
+static char top[256];
+
+/* mpirun as root (CI containers), more ranks than cores (CI has 2), one message per failure;
+ * no single-copy shared memory (CMA needs ptrace rights that containers often withhold). */
+#define MPIRUN                                                                             \
+    "mpirun -q --allow-run-as-root --oversubscribe --mca btl_vader_single_copy_mechanism none"
+
+/* Runs tribody ARGS in dir on np ranks (np = 0: no mpirun), OMP_NUM_THREADS = threads, stdout
+ * and stderr to dir/out.txt; env: extra assignments or "". Returns the exit status. */
+static int run_np(const char *dir, int np, int threads, const char *env, const char *args)
+{
+    const char *bin = tb_test_bin();
+    char launch[128] = "";
+    int st;
+    if (!bin)
+        return -1;
+    if (np > 0)
+        snprintf(launch, sizeof launch, MPIRUN " -np %d", np);
+    st = tb_test_system("cd '%s' && %s OMP_NUM_THREADS=%d %s '%s' %s >out.txt 2>&1", dir, env,
+                        threads, launch, bin, args);
+    return st != -1 && WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+}
+
+static int same_file(const char *d1, const char *d2, const char *name)
+{
+    long l1 = -1, l2 = -2;
+    char *a = tb_test_read_file(d1, name, &l1), *b = tb_test_read_file(d2, name, &l2);
+    int same = a && b && l1 == l2 && memcmp(a, b, (size_t)l1) == 0;
+    free(a);
+    free(b);
+    return same;
+}
+
+/* Largest |a - b| / (1 + |b|) over the numbers of two text files read in step (both must hold
+ * the same words); HUGE_VAL when they do not line up. */
+static double max_rel_diff(const char *d1, const char *d2, const char *name)
+{
+    long l1, l2;
+    char *a = tb_test_read_file(d1, name, &l1), *b = tb_test_read_file(d2, name, &l2);
+    double worst = 0.0;
+    char *pa = a, *pb = b;
+    if (!a || !b) {
+        free(a);
+        free(b);
+        return HUGE_VAL;
+    }
+    for (;;) {
+        pa += strspn(pa, " \t\n=\"");
+        pb += strspn(pb, " \t\n=\"");
+        if (!*pa || !*pb) {
+            if (*pa || *pb)
+                worst = HUGE_VAL;
+            break;
+        }
+        char *ea, *eb;
+        const double x = strtod(pa, &ea), y = strtod(pb, &eb);
+        if (ea != pa && eb != pb) {
+            const double d = fabs(x - y) / (1.0 + fabs(y));
+            if (d > worst)
+                worst = d;
+            pa = ea;
+            pb = eb;
+        } else { /* a word: must be the same word */
+            const size_t wa = strcspn(pa, " \t\n=\""), wb = strcspn(pb, " \t\n=\"");
+            if (wa != wb || strncmp(pa, pb, wa) != 0) {
+                worst = HUGE_VAL;
+                break;
+            }
+            pa += wa;
+            pb += wb;
+        }
+    }
+    free(a);
+    free(b);
+    return worst;
+}
+
+/* The line of out.txt that starts with key (first one), into buf; "" when none. */
+static const char *out_line(const char *dir, const char *key, char *buf, size_t len)
+{
+    long n;
+    char *s = tb_test_read_file(dir, "out.txt", &n), *p;
+    buf[0] = '\0';
+    if (s && (p = strstr(s, key))) {
+        const size_t w = strcspn(p, "\n");
+        snprintf(buf, len, "%.*s", (int)w, p);
+    }
+    free(s);
+    return buf;
+}
+
+static const char cluster_cfg[] =
+    "# LJ + ATM cluster, all triplets (maps)\n"
+    "system = { particles = 61; seed = 23; init = { type = \"random\"; temperature = 0.6; }; };\n"
+    "potential = { atm = { nu = 0.0731; }; lj = { epsilon = 1.0; sigma = 1.0; cutoff = 3.0; }; };\n"
+    "integrator = { dt = 0.002; steps = 200; };\n"
+    "solver = { backend = \"cpu\"; precision = \"double\"; tile = 8; };\n"
+    "output = { thermo_every = 10; trajectory_every = 50; checkpoint_every = 100; };\n";
+
+/* A small periodic liquid: every term has a cutoff, so the neighbour lists run. */
+static const char liquid_cfg[] =
+    "# LJ + ATM liquid with cutoffs (neighbour lists)\n"
+    "system = { particles = 300; seed = 9; boundary = \"periodic\"; box = 7.2112478515; init = {\n"
+    "  type = \"random\"; min_distance = 0.9; temperature = 1.0; }; };\n"
+    "potential = { lj = { epsilon = 1.0; sigma = 1.0; cutoff = 2.5; shift = true; };\n"
+    "  atm = { nu = 0.0703; cutoff = 3.0; }; };\n"
+    "integrator = { dt = 0.002; steps = 40; };\n"
+    "solver = { backend = \"cpu\"; precision = \"mixed\"; };\n"
+    "output = { thermo_every = 10; trajectory_every = 20; checkpoint_every = 20; };\n";
+
+/* eval on 1 and 2 ranks: bitwise with deterministic, within tol without (sums in another
+ * order: rounding of ~1e-16 per double term, ~6e-8 per float term in single precision). */
+static void test_eval(const char *what, const char *cfg, const char *set, double tol)
+{
+    for (int det = 0; det < 2; det++) {
+        char d1[TB_TEST_PATH_MAX], d2[TB_TEST_PATH_MAX], args[512], l1[512], l2[512];
+        snprintf(d1, sizeof d1, "%s", tb_test_fresh_dir(top, "eval1"));
+        snprintf(d2, sizeof d2, "%s", tb_test_fresh_dir(top, "eval2"));
+        tb_test_write_file(d1, "sim.cfg", cfg);
+        tb_test_write_file(d2, "sim.cfg", cfg);
+        snprintf(args, sizeof args, "eval sim.cfg %s --set solver.deterministic=%s -o e.xyz", set,
+                 det ? "true" : "false");
+        const int r1 = run_np(d1, 0, 2, "", args), r2 = run_np(d2, 2, 1, "", args);
+        gsl_test(r1 != 0 || r2 != 0, "%s, deterministic %d: eval exits 0 on 1 process (%d) and on "
+                                     "2 ranks (%d)", what, det, r1, r2);
+        gsl_test(!strstr(out_line(d2, "tribody eval:", l2, sizeof l2), "2 ranks on CPUs"),
+                 "%s: the first line of eval names the 2 ranks (%s)", what, l2);
+        if (det) {
+            gsl_test(!same_file(d1, d2, "e.xyz"),
+                     "%s, deterministic: 2 ranks x 1 thread give the forces and energy of 1 process "
+                     "x 2 threads bit for bit", what);
+            gsl_test(strcmp(out_line(d1, "E_triplet", l1, sizeof l1),
+                            out_line(d2, "E_triplet", l2, sizeof l2)) != 0 ||
+                         strcmp(out_line(d1, "virial", l1, sizeof l1),
+                                out_line(d2, "virial", l2, sizeof l2)) != 0,
+                     "%s, deterministic: the same triplet energy and virial printed", what);
+        } else {
+            const double d = max_rel_diff(d1, d2, "e.xyz");
+            gsl_test(!(d <= tol), "%s: 2 ranks agree with 1 process within %g (max relative "
+                                  "difference %.3g)", what, tol, d);
+        }
+    }
+}
+
+/* Interrupted at step 100 with np_a ranks, restarted with np_b: the same files as an
+ * uninterrupted one-process run. */
+static void test_restart(const char *what, const char *cfg, long half, int np_a, int np_b)
+{
+    char ref[TB_TEST_PATH_MAX], d[TB_TEST_PATH_MAX], args[256];
+    const char *set = "--set solver.deterministic=true";
+    snprintf(ref, sizeof ref, "%s", tb_test_fresh_dir(top, "restart_ref"));
+    snprintf(d, sizeof d, "%s", tb_test_fresh_dir(top, "restart"));
+    tb_test_write_file(ref, "sim.cfg", cfg);
+    tb_test_write_file(d, "sim.cfg", cfg);
+    snprintf(args, sizeof args, "run sim.cfg %s", set);
+    gsl_test(run_np(ref, 0, 2, "", args) != 0, "%s: uninterrupted run on 1 process exits 0", what);
+    snprintf(args, sizeof args, "run sim.cfg %s --set integrator.steps=%ld", set, half);
+    gsl_test(run_np(d, np_a, 1, "", args) != 0, "%s: first half on %d rank(s) exits 0", what, np_a);
+    snprintf(args, sizeof args, "run sim.cfg %s --restart checkpoint.tbck", set);
+    gsl_test(run_np(d, np_b, 1, "", args) != 0, "%s: restart on %d rank(s) exits 0", what, np_b);
+    gsl_test(!same_file(ref, d, "checkpoint.tbck"),
+             "%s: %d ranks then %d ranks end in the state of 1 process bit for bit", what, np_a,
+             np_b);
+    gsl_test(!same_file(ref, d, "thermo.csv") || !same_file(ref, d, "trajectory.xyz"),
+             "%s: and write the same thermo.csv and trajectory.xyz", what);
+}
+
+/* A Langevin run (host noise drawn by every rank from the same stream) on 2 ranks equals one
+ * process bit for bit. */
+static void test_langevin(void)
+{
+    char d1[TB_TEST_PATH_MAX], d2[TB_TEST_PATH_MAX];
+    const char *args = "run sim.cfg --set solver.deterministic=true --set integrator.type=langevin "
+                       "--set integrator.temperature=0.7";
+    snprintf(d1, sizeof d1, "%s", tb_test_fresh_dir(top, "langevin1"));
+    snprintf(d2, sizeof d2, "%s", tb_test_fresh_dir(top, "langevin2"));
+    tb_test_write_file(d1, "sim.cfg", cluster_cfg);
+    tb_test_write_file(d2, "sim.cfg", cluster_cfg);
+    const int r1 = run_np(d1, 0, 2, "", args), r2 = run_np(d2, 2, 1, "", args);
+    gsl_test(r1 != 0 || r2 != 0 || !same_file(d1, d2, "checkpoint.tbck") ||
+                 !same_file(d1, d2, "thermo.csv"),
+             "Langevin, deterministic: 2 ranks end in the state of 1 process bit for bit (exit %d, %d)",
+             r1, r2);
+}
+
+/* A failure on rank 1 mid-run: nonzero exit, one message naming the rank, no final checkpoint. */
+static void test_failure(void)
+{
+    char d[TB_TEST_PATH_MAX];
+    long len = 0;
+    snprintf(d, sizeof d, "%s", tb_test_fresh_dir(top, "fault"));
+    tb_test_write_file(d, "sim.cfg", cluster_cfg);
+    const int rc = run_np(d, 2, 1, "TRIBODY_FAULT_RANK=1 TRIBODY_FAULT_AFTER=5",
+                          "run sim.cfg --set integrator.steps=50");
+    char *out = tb_test_read_file(d, "out.txt", &len);
+    int msgs = 0;
+    for (char *p = out; p && (p = strstr(p, "tribody: ")); p++)
+        msgs++;
+    gsl_test(rc == 0, "a fault on rank 1 at its 5th force evaluation: nonzero exit (%d)", rc);
+    gsl_test(msgs != 1 || !strstr(out ? out : "", "rank 1 of 2") ||
+                 !strstr(out ? out : "", "injected fault"),
+             "one message, from rank 1, naming it (%d messages)", msgs);
+    if (msgs != 1)
+        printf("  (out.txt: %s)\n", out ? out : "(missing)");
+    free(out);
+    gsl_test(tb_test_read_file(d, "checkpoint.tbck", &len) != NULL,
+             "no checkpoint written: the run did not end");
+
+    snprintf(d, sizeof d, "%s", tb_test_fresh_dir(top, "badcfg"));
+    tb_test_write_file(d, "sim.cfg", cluster_cfg);
+    const int rb = run_np(d, 2, 1, "", "run sim.cfg --set solver.tile=0");
+    out = tb_test_read_file(d, "out.txt", &len);
+    msgs = 0;
+    for (char *p = out; p && (p = strstr(p, "tribody: ")); p++)
+        msgs++;
+    gsl_test(rb != 2 || msgs != 1, "a bad setting on 2 ranks: exit 2 (%d), one message (%d)", rb,
+             msgs);
+    free(out);
+    gsl_test(tb_test_read_file(d, "thermo.csv", &len) != NULL, "and no file written");
+}
+
+int main(void)
+{
+    tb_test_init();
+    /* the byte-for-byte comparisons run separate runs: one run id for all (solver/restart.c) */
+    setenv("TRIBODY_RUN_ID", "5eed1d", 1);
+    const char *bin = tb_test_bin();
+    char ver[512];
+    long len;
+    if (!bin)
+        return tb_test_done();
+    if (tb_test_temp_dir(top, sizeof top, "mpi") != 0)
+        return tb_test_done();
+    /* the build says whether it has MPI */
+    tb_test_system("'%s' --version > '%s/version.txt' 2>&1", bin, top);
+    char *v = tb_test_read_file(top, "version.txt", &len);
+    snprintf(ver, sizeof ver, "%s", v ? v : "");
+    free(v);
+    if (!strstr(ver, "MPI") || tb_test_system("command -v mpirun >/dev/null 2>&1") != 0) {
+        printf("SKIP: the build has no MPI or mpirun is missing (%s)\n", ver);
+        return tb_test_done();
+    }
+    test_eval("cluster, map lambda", cluster_cfg, "--set solver.map=lambda", 1e-12);
+    test_eval("cluster, map bb (per-rank sub-grid)", cluster_cfg, "--set solver.map=bb", 1e-12);
+    test_eval("cluster, map stride", cluster_cfg,
+              "--set solver.map=stride --set solver.precision=mixed", 1e-12);
+    test_eval("cluster, map rec (filtered per tile)", cluster_cfg, "--set solver.map=rec", 1e-12);
+    test_eval("cluster, map table, single precision", cluster_cfg,
+              "--set solver.map=table --set solver.precision=single", 1e-5);
+    test_eval("liquid, neighbour lists", liquid_cfg, "", 1e-12);
+    test_restart("cluster", cluster_cfg, 100, 2, 1);
+    test_restart("cluster", cluster_cfg, 100, 1, 2);
+    test_restart("liquid", liquid_cfg, 20, 2, 1);
+    test_langevin();
+    test_failure();
+    tb_test_system("rm -rf '%s'", top);
+    return tb_test_done();
+}
