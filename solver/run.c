@@ -539,7 +539,7 @@ int cmd_run(int argc, char **argv)
             (rc = check_restart_files(r, &x)) != 0 ||
             (rc = sim_check_extent(&r->s, r->cfg.solver.precision, r->args.restart)) != 0 ||
             (rc = integ_create(&r->g, &r->cfg, &r->s)) != 0 ||
-               (rc = integ_restore(r->g, x.thermostat, x.thermostat_len, r->args.restart)) != 0);
+            (rc = integ_restore(r->g, x.thermostat, x.thermostat_len, r->args.restart)) != 0);
         if ((rc = tb_mpi_agree(rc)) != 0) { /* every rank reads the checkpoint */
             free(x.thermostat);
             return finish(r, rc < 0 ? 1 : rc);
