@@ -405,7 +405,8 @@ static int nbr_scratch_fit(backend *b, int cap)
     if (cap <= b->scr_cap)
         return 0;
     cap = cap + cap / 4 + NBR_TILE;
-    const size_t bytes = (size_t)cap * (8 * sizeof(double) + sizeof(int));
+    /* each thread's block starts 64-byte aligned (it holds doubles) */
+    const size_t bytes = ((size_t)cap * (8 * sizeof(double) + sizeof(int)) + 63) & ~(size_t)63;
     free(b->scr);
     b->scr = malloc(bytes * (size_t)b->nthreads);
     if (!b->scr) {
