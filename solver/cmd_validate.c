@@ -52,6 +52,7 @@
 #include "output.h"
 #include "pot_params.h"
 #include "validate_thermo.h"
+#include "valsys.h"
 
 static const char validate_help[] =
     "usage: tribody validate CONFIG [--n N] [--time T] [--maps LIST] [--precisions LIST]\n"
@@ -495,23 +496,6 @@ static int make_like(const sim_state *s, sim_state *out)
     return 0;
 }
 
-/* The reference's view of configuration c at positions pos. */
-static void to_val(const sim_config *c, const sim_state *s, const double *pos, val_system *v)
-{
-    memset(v, 0, sizeof *v);
-    v->n = s->n;
-    v->pos = pos;
-    v->box = s->box;
-    v->nu = c->potential.atm.nu;
-    v->atm_cutoff = c->potential.atm.cutoff;
-    v->atm_cutoff_triple = c->potential.atm.cutoff_triple;
-    v->lj = c->potential.lj.enabled;
-    v->eps = c->potential.lj.epsilon;
-    v->sigma = c->potential.lj.sigma;
-    v->lj_cutoff = c->potential.lj.cutoff;
-    v->lj_shift = c->potential.lj.shift;
-}
-
 /* The triplet term alone (for the 3D maps): LJ off; an ATM term the configuration turns off
  * is checked with argon's nu = 0.0703 (the default). */
 static sim_config cfg_triplet(const sim_config *c)
@@ -803,13 +787,13 @@ static int force_checks(val_ctx *v, const sim_state *s)
         tb_error(NULL, 0, "validate: out of host memory for n = %d", s->n);
         goto done;
     }
-    to_val(&c3, s, s->pos, &vs);
+    val_system_of(&c3, s, s->pos, &vs);
     if ((v->n3 || lists) && val_reference(&vs, ref3, &e3p, &e3t) != 0)
         goto done;
-    to_val(&c2, s, s->pos, &vs);
+    val_system_of(&c2, s, s->pos, &vs);
     if ((v->n2 || lists) && val_reference(&vs, ref2, &e2p, &e2t) != 0)
         goto done;
-    to_val(&v->cfg, s, s->pos, &vs);
+    val_system_of(&v->cfg, s, s->pos, &vs);
     if (val_reference_virial(&vs, reff, &efp, &eft, wref) != 0)
         goto done;
     full_label(&v->cfg, label, sizeof label);
@@ -975,7 +959,7 @@ static int traj_checks(val_ctx *v, const sim_state *s, long nsteps)
         goto done;
     }
     full_label(&c, label, sizeof label);
-    to_val(&c, s, s->pos, &vs);
+    val_system_of(&c, s, s->pos, &vs);
     val_gsl_opts_default(&o);
     o.n_samples = (int)ceil(T / 0.004); /* about the step rk8pd takes at 1e-13 here */
     if (v->fault_ref)

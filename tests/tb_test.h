@@ -14,6 +14,7 @@
 
 #include <dirent.h>
 #include <gsl/gsl_test.h>
+#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -276,6 +277,22 @@ static inline const char *tb_test_first_line(const char *s)
     static char line[16384];
     snprintf(line, sizeof line, "%.*s", (int)strcspn(s, "\n"), s);
     return line;
+}
+
+/* max_i |f_i - r_i| / max_i |r_i| over n particles (3n interleaved components). */
+static inline double tb_force_error(const double *f, const double *r, int n)
+{
+    double num = 0.0, den = 0.0;
+    for (int i = 0; i < n; i++) {
+        double d2 = 0.0, r2 = 0.0;
+        for (int x = 0; x < 3; x++) {
+            d2 += (f[3 * i + x] - r[3 * i + x]) * (f[3 * i + x] - r[3 * i + x]);
+            r2 += r[3 * i + x] * r[3 * i + x];
+        }
+        num = fmax(num, sqrt(d2));
+        den = fmax(den, sqrt(r2));
+    }
+    return num / den;
 }
 
 #endif

@@ -14,6 +14,7 @@
 #include "../solver/init.h"
 #include "../solver/nbr_list.h"
 #include "../solver/pot_params.h"
+#include "../solver/valsys.h"
 #include "../validate/reference.h"
 #include "tb_test.h"
 
@@ -43,22 +44,6 @@ static void liquid(sim_config *c, int n, double rho, double atm_cut)
     c->solver.skin = 0.3;
 }
 
-static void to_val(const sim_config *c, const sim_state *s, val_system *v)
-{
-    memset(v, 0, sizeof *v);
-    v->n = s->n;
-    v->pos = s->pos;
-    v->box = s->box;
-    v->nu = c->potential.atm.nu;
-    v->atm_cutoff = c->potential.atm.cutoff;
-    v->atm_cutoff_triple = c->potential.atm.cutoff_triple;
-    v->lj = c->potential.lj.enabled;
-    v->eps = c->potential.lj.epsilon;
-    v->sigma = c->potential.lj.sigma;
-    v->lj_cutoff = c->potential.lj.cutoff;
-    v->lj_shift = c->potential.lj.shift;
-}
-
 /* Forces and energies of s under c (CPU backend); info about the path into *in. */
 static int eval(const sim_config *c, sim_state *s, backend_info *in)
 {
@@ -69,21 +54,6 @@ static int eval(const sim_config *c, sim_state *s, backend_info *in)
              (in && cpu_backend_ops.info(b, in, 1));
     cpu_backend_ops.destroy(b);
     return rc;
-}
-
-static double force_error(const double *f, const double *r, int n)
-{
-    double num = 0.0, den = 0.0;
-    for (int i = 0; i < n; i++) {
-        double d2 = 0.0, r2 = 0.0;
-        for (int x = 0; x < 3; x++) {
-            d2 += (f[3 * i + x] - r[3 * i + x]) * (f[3 * i + x] - r[3 * i + x]);
-            r2 += r[3 * i + x] * r[3 * i + x];
-        }
-        num = fmax(num, sqrt(d2));
-        den = fmax(den, sqrt(r2));
-    }
-    return num / den;
 }
 
 /* The neighbour-list path against the reference; tol relative (energy, max force). */
@@ -98,13 +68,13 @@ static void compare_ref(const char *what, sim_config *c, double tol)
         return;
     }
     double *ref = malloc(3 * (size_t)s.n * sizeof *ref);
-    to_val(c, &s, &v);
+    val_system_of(c, &s, NULL, &v);
     val_reference(&v, ref, &ep, &et);
     if (eval(c, &s, &in) != 0 || !in.cull) {
         gsl_test(1, "%s: the neighbour-list path ran", what);
     } else {
         const double e_ref = ep + et, e = s.e_pair + s.e_triplet;
-        const double ferr = force_error(s.force, ref, s.n);
+        const double ferr = tb_force_error(s.force, ref, s.n);
         gsl_test(!(fabs(e - e_ref) <= tol * fabs(e_ref) && fabs(s.e_triplet - et) <= tol * fabs(et) &&
                    ferr <= tol && et != 0.0),
                  "%s: E rel err %.2e (E_triplet %.6g vs %.6g), force err %.2e <= %.0e", what,
@@ -152,12 +122,12 @@ static void test_vs_reference(void)
         double ep, et;
         sim_init(&s, &c);
         double *ref = malloc(3 * (size_t)s.n * sizeof *ref);
-        to_val(&c, &s, &v);
+        val_system_of(&c, &s, NULL, &v);
         val_reference(&v, ref, &ep, &et);
         backend_info in;
         const int rc = eval(&c, &s, &in);
         gsl_test(!(rc == 0 && in.cull && fabs(s.e_pair - ep) <= 1e-12 * fabs(ep) &&
-                   force_error(s.force, ref, s.n) <= 1e-12 && s.e_triplet == 0.0),
+                   tb_force_error(s.force, ref, s.n) <= 1e-12 && s.e_triplet == 0.0),
                  "periodic LJ alone (cutoff 3.0) through the lists: E_pair %.10g vs %.10g", s.e_pair,
                  ep);
         free(ref);
@@ -238,9 +208,9 @@ static void test_vs_all_triplets(void)
     eval(&c, &b, NULL);
     gsl_test(!(fabs(a.e_triplet - b.e_triplet) <= 1e-12 * fabs(b.e_triplet) &&
                fabs(a.e_pair - b.e_pair) <= 1e-12 * fabs(b.e_pair) &&
-               force_error(a.force, b.force, a.n) <= 1e-12),
+               tb_force_error(a.force, b.force, a.n) <= 1e-12),
              "lists vs all-triplets maps, n 600 at L/4: E_triplet %.12g vs %.12g, force err %.2e",
-             a.e_triplet, b.e_triplet, force_error(a.force, b.force, a.n));
+             a.e_triplet, b.e_triplet, tb_force_error(a.force, b.force, a.n));
     sim_state_free(&a);
     sim_state_free(&b);
 }
@@ -276,12 +246,12 @@ static void test_run_rebuilds(void)
     for (int i = 0; i < 3 * s.n; i++)
         crossed += fabs(s.pos[i] - init.pos[i]) > 0.5 * s.box;
     double *ref = malloc(3 * (size_t)s.n * sizeof *ref);
-    to_val(&c, &s, &v);
+    val_system_of(&c, &s, NULL, &v);
     val_reference(&v, ref, &ep, &et);
     gsl_test(!(in.builds >= 3 && crossed > 0 && fabs(s.e_triplet - et) <= 1e-12 * fabs(et) &&
-               force_error(s.force, ref, s.n) <= 1e-12),
+               tb_force_error(s.force, ref, s.n) <= 1e-12),
              "150 steps at T 2.5, skin 0.2: %lld list builds, %d box crossings, forces at the end "
-             "= reference (err %.2e)", in.builds, crossed, force_error(s.force, ref, s.n));
+             "= reference (err %.2e)", in.builds, crossed, tb_force_error(s.force, ref, s.n));
     c.solver.skin = 1.0;
     run_steps(&c, 150, &t, &in2);
     c.solver.skin = 0.0;

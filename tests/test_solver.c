@@ -10,6 +10,7 @@
 #include "../maps3d/map3d.h"
 #include "../solver/backend.h"
 #include "../solver/init.h"
+#include "../solver/valsys.h"
 #include "../validate/reference.h"
 #include "tb_test.h"
 
@@ -38,22 +39,6 @@ static void base_config(sim_config *c, int n)
     snprintf(c->solver.root, sizeof c->solver.root, "exact");
 }
 
-static void to_val(const sim_config *c, const sim_state *s, val_system *v)
-{
-    memset(v, 0, sizeof *v);
-    v->n = s->n;
-    v->pos = s->pos;
-    v->box = s->box;
-    v->nu = c->potential.atm.nu;
-    v->atm_cutoff = c->potential.atm.cutoff;
-    v->atm_cutoff_triple = c->potential.atm.cutoff_triple;
-    v->lj = c->potential.lj.enabled;
-    v->eps = c->potential.lj.epsilon;
-    v->sigma = c->potential.lj.sigma;
-    v->lj_cutoff = c->potential.lj.cutoff;
-    v->lj_shift = c->potential.lj.shift;
-}
-
 /* Solver forces and energies of state s under c, through the CPU backend. */
 static int solver_eval(const sim_config *c, sim_state *s)
 {
@@ -63,22 +48,6 @@ static int solver_eval(const sim_config *c, sim_state *s)
         rc = cpu_backend_ops.compute(b) || cpu_backend_ops.fetch(b, s);
     cpu_backend_ops.destroy(b);
     return rc;
-}
-
-/* max_i |F_i - R_i| / max_i |R_i|. */
-static double force_error(const double *f, const double *r, int n)
-{
-    double num = 0.0, den = 0.0;
-    for (int i = 0; i < n; i++) {
-        double d2 = 0.0, r2 = 0.0;
-        for (int x = 0; x < 3; x++) {
-            d2 += (f[3 * i + x] - r[3 * i + x]) * (f[3 * i + x] - r[3 * i + x]);
-            r2 += r[3 * i + x] * r[3 * i + x];
-        }
-        num = fmax(num, sqrt(d2));
-        den = fmax(den, sqrt(r2));
-    }
-    return num / den;
 }
 
 /* One comparison of the solver (map m3 / m2, precision) against the reference. */
@@ -92,13 +61,13 @@ static void compare(const char *what, sim_config *c, double tol)
         gsl_test(1, "%s: initial state", what);
         return;
     }
-    to_val(c, &s, &v);
+    val_system_of(c, &s, NULL, &v);
     val_reference(&v, ref, &ep, &et);
     if (solver_eval(c, &s) != 0) {
         gsl_test(1, "%s: CPU backend ran", what);
     } else {
         const double e_ref = ep + et, e = s.e_pair + s.e_triplet;
-        const double ferr = force_error(s.force, ref, s.n);
+        const double ferr = tb_force_error(s.force, ref, s.n);
         gsl_test(!(fabs(e - e_ref) <= tol * fabs(e_ref) && ferr <= tol),
                  "%s: energy rel err %.2e, force err %.2e <= %.0e", what,
                  fabs(e - e_ref) / fabs(e_ref), ferr, tol);

@@ -12,6 +12,7 @@
 #include "../maps3d/map3d.h"
 #include "../solver/backend.h"
 #include "../solver/init.h"
+#include "../solver/valsys.h"
 #include "../validate/reference.h"
 #include "tb_test.h"
 
@@ -35,21 +36,6 @@ static void base_config(sim_config *c, int n)
     c->solver.precision = CFG_PREC_DOUBLE;
     c->solver.tile = 8;
     snprintf(c->solver.root, sizeof c->solver.root, "exact");
-}
-
-static void to_val(const sim_config *c, const sim_state *s, val_system *v)
-{
-    memset(v, 0, sizeof *v);
-    v->n = s->n;
-    v->pos = s->pos;
-    v->box = s->box;
-    v->nu = c->potential.atm.nu;
-    v->atm_cutoff = c->potential.atm.cutoff;
-    v->lj = c->potential.lj.enabled;
-    v->eps = c->potential.lj.epsilon;
-    v->sigma = c->potential.lj.sigma;
-    v->lj_cutoff = c->potential.lj.cutoff;
-    v->lj_shift = c->potential.lj.shift;
 }
 
 /* Energies, forces and virial of s under c through the CPU backend. */
@@ -163,7 +149,7 @@ static void test_vs_reference(void)
                 sim_state_free(&s);
                 continue;
             }
-            to_val(&c, &s, &v);
+            val_system_of(&c, &s, NULL, &v);
             if (val_reference_virial(&v, NULL, &ep, &et, wref) != 0) {
                 gsl_test(1, "virial vs reference: reference");
                 sim_state_free(&s);
@@ -209,11 +195,11 @@ static void test_fd_scaling(void)
             if (solver_eval(&cs, &t) != 0)
                 gsl_test(1, "virial FD: evaluation");
             e[sgn] = t.e_pair + t.e_triplet;
-            to_val(&cs, &t, &v);
+            val_system_of(&cs, &t, NULL, &v);
             val_reference(&v, NULL, &ep, &et);
             eref[sgn] = ep + et;
         }
-        to_val(&c, &s, &v);
+        val_system_of(&c, &s, NULL, &v);
         val_reference_virial(&v, NULL, &ep, &et, wref);
         const double fd = -(e[1] - e[0]) / (2 * h), fdr = -(eref[1] - eref[0]) / (2 * h);
         gsl_test_rel(trace(s.virial), fd, 1e-7, "solver tr W = -dE/ds, %s (W %.10g, FD %.10g)",
