@@ -17,7 +17,9 @@
  * n, tile (and precision or features), items per second, the fraction of the measured FMA
  * peak (solver), blocks launched and wasted. Without a GPU the solver timings run on the CPU
  * backend and the GPU-only experiments print the host's block counts and are skipped.
- * A point whose estimated time exceeds --budget seconds is skipped and says so. */
+ * A point whose estimated time exceeds --budget seconds is skipped and says so.
+ * This file: options, helpers, records, the header, plots and the command; the experiments are
+ * in bench_maps.c and bench_solver.c, the liquid in bench_liquid.c (bench_int.h). */
 #include <errno.h>
 #include <math.h>
 #include <omp.h>
@@ -40,20 +42,7 @@
 #include "init.h"
 #include "mpi.h"
 #include "state.h"
-
-#define BENCH_MAX 64
-#define BENCH_MAX_REPEAT 1000
-#define BENCH_MAX_V2D 16
-#define BENCH_SKIPPED 100        /* point status: skipped by the budget */
-#define BENCH_NA 101             /* point status: the map cannot plan this nb */
-#define BENCH_HOST_WALK 50000000LL /* largest block + tile count walked on the host */
-/* Floating-point operations per triplet counted from the code (docs/performance.md):
- * pot_atm_add (pot_atm.h) has 15 FMA (2 flops each), 15 FMUL and 4 FADD = 49 flops plus one
- * reciprocal square root, and the kernel (gpu_atm.cuh) adds about one per triplet in the
- * butterfly that sums C_ik over j ((7 + log2(rho/8)) adds per 8 triplets). */
-#define BENCH_FLOPS_PER_TRIPLET 50.0
-
-enum { KSEL_SOLVER = 1, KSEL_MAP = 2, KSEL_BOTH = 3 };
+#include "bench_int.h"
 
 static const char bench_help[] =
     "usage: tribody bench [CONFIG] [--n LIST] [--maps LIST] [--tile LIST]\n"
@@ -99,71 +88,10 @@ static const char bench_help[] =
     "(a CUDA error or a failed verification), 2 bad usage.\n";
 
 /* A 2D map variant: lambda2d once per root. */
-typedef struct bench_v2d {
-    const map2d_type *t;
-    int root;
-    char name[32];  /* "lambda2d:rsqrtf" */
-    char label[12]; /* table column: "l2d-rsqrtf" */
-} bench_v2d;
-
-typedef struct bench_opts {
-    const char *config;
-    int n[BENCH_MAX], n_n;
-    const char *maps_arg;
-    const map3d_type *maps[BENCH_MAX];
-    int n_maps;
-    bench_v2d v2d[BENCH_MAX_V2D];
-    int n_v2d;
-    int tile[BENCH_MAX], n_tile;
-    int prec[3], n_prec;
-    int features[4], n_features;
-    int repeat;
-    const char *csv, *plot;
-    char *sets[64];
-    int n_set;
-    int kernel; /* KSEL_*; 0: the default of the experiment */
-    int two_d, force_cpu, verify;
-    int no_solo; /* under mpirun: no one-rank timing (docs/scaling.md) */
-    double budget;
-} bench_opts;
-
-/* One measured point, for the summaries of --plot. */
-typedef struct bench_row {
-    char kernel[12], map[32], prec[8], unit[16], backend[4];
-    int n, nb, tile, features;
-    double med, tmin, tmax, imp, rate;
-    long long blocks, useful;
-} bench_row;
-
-typedef struct bench_series {
-    char key[96];
-    double work, sec; /* last measured point: work units and seconds per run */
-} bench_series;
-
-typedef struct bench_ctx {
-    bench_opts *o;
-    sim_config base;
-    FILE *csv;
-    int gpu;                 /* GPU experiments possible */
-    const char *why;         /* why not */
-    const backend_ops *ops;  /* the solver's backend */
-    int ops_gpu;             /* ops is the GPU backend (CUDA-event timing) */
-    gpu_bench_device dev;
-    double peak32, peak64;   /* measured FMA peaks, flop/s (0 unknown) */
-    sim_state st;            /* initial state of the last n (shared by every map) */
-    int st_n;
-    double *t;               /* [repeat] */
-    double *t1;              /* [repeat] ranks > 1: one rank alone (tb_mpi_solo) */
-    bench_row *rows;
-    int n_rows, cap_rows;
-    bench_series series[512];
-    int n_series;
-    int failed;
-} bench_ctx;
 
 /* ---- small helpers ------------------------------------------------------------------------ */
 
-static double now_s(void)
+double bench_now_s(void)
 {
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
@@ -177,7 +105,7 @@ static int cmp_double(const void *a, const void *b)
 }
 
 /* Median, min and max of t[0..r) (t is left sorted). */
-static double stats(double *t, int r, double *tmin, double *tmax)
+double bench_stats(double *t, int r, double *tmin, double *tmax)
 {
     qsort(t, (size_t)r, sizeof *t, cmp_double);
     *tmin = t[0];
@@ -185,11 +113,11 @@ static double stats(double *t, int r, double *tmin, double *tmax)
     return r % 2 ? t[r / 2] : 0.5 * (t[r / 2 - 1] + t[r / 2]);
 }
 
-static double c3(double n) { return n * (n - 1) * (n - 2) / 6.0; }
-static double c2(double n) { return n * (n - 1) / 2.0; }
+double bench_c3(double n) { return n * (n - 1) * (n - 2) / 6.0; }
+double bench_c2(double n) { return n * (n - 1) / 2.0; }
 
 /* "1,073,741,824" (blocks and counts). */
-static const char *count_str(char *buf, size_t len, long long v)
+const char *bench_count_str(char *buf, size_t len, long long v)
 {
     char tmp[32];
     int n = snprintf(tmp, sizeof tmp, "%lld", v), o = 0;
@@ -200,6 +128,202 @@ static const char *count_str(char *buf, size_t len, long long v)
     }
     buf[o] = '\0';
     return buf;
+}
+
+/* ---- records: CSV, rows, series -------------------------------------------------------------- */
+
+void bench_csv_runs(bench_ctx *x, const char *kernel, const char *map, int n, int nb, int tile,
+                     const char *prec, int features, const double *t, double items,
+                     const char *unit, long long blocks, long long useful, const char *where)
+{
+    if (!x->csv)
+        return;
+    for (int r = 0; r < x->o->repeat; r++)
+        fprintf(x->csv, "%s,%s,%d,%d,%d,%s,%d,%d,%.9g,%.6g,%s,%lld,%lld,%s\n", kernel, map, n, nb,
+                tile, prec, features, r, t[r], t[r] > 0 ? items / t[r] : 0.0, unit, blocks, useful,
+                where);
+    fflush(x->csv);
+}
+
+void bench_add_row(bench_ctx *x, const bench_row *r)
+{
+    if (x->n_rows == x->cap_rows) {
+        int cap = x->cap_rows ? 2 * x->cap_rows : 256;
+        bench_row *p = (bench_row *)realloc(x->rows, (size_t)cap * sizeof *p);
+        if (!p)
+            return; /* the summary loses a row; the table and CSV have it */
+        x->rows = p;
+        x->cap_rows = cap;
+    }
+    x->rows[x->n_rows++] = *r;
+}
+
+static bench_series *series_find(bench_ctx *x, const char *key)
+{
+    for (int i = 0; i < x->n_series; i++)
+        if (!strcmp(x->series[i].key, key))
+            return &x->series[i];
+    return NULL;
+}
+
+/* Seconds per run of a point of `work` units: scaled from the series' last point, else
+ * `apriori` (0: unknown). */
+double bench_series_estimate(bench_ctx *x, const char *key, double work, double apriori)
+{
+    const bench_series *s = series_find(x, key);
+    return s && s->work > 0 ? s->sec * work / s->work : apriori;
+}
+
+void bench_series_record(bench_ctx *x, const char *key, double work, double sec)
+{
+    bench_series *s = series_find(x, key);
+    if (!s && x->n_series < (int)(sizeof x->series / sizeof x->series[0])) {
+        s = &x->series[x->n_series++];
+        snprintf(s->key, sizeof s->key, "%s", key);
+    }
+    if (s) {
+        s->work = work;
+        s->sec = sec;
+    }
+}
+
+/* 1 when `runs` runs of `sec` each exceed the budget. */
+int bench_over_budget(const bench_ctx *x, double sec, int runs)
+{
+    return x->o->budget > 0 && sec * runs > x->o->budget;
+}
+
+/* ---- host walks (the kernel-less check) ------------------------------------------------------ */
+
+/* Walks every block of every launch of p through the host decode, signing each tile visited.
+ * *discarded: blocks that exit at once. */
+void bench_host_sig3(const map3d_type *t, const map3d_plan *p, bench_sig *s, long long *discarded)
+{
+    memset(s, 0, sizeof *s);
+    *discarded = 0;
+    for (int l = 0; l < p->n_launch; l++) {
+        const map3d_launch *L = &p->launch[l];
+        for (unsigned bz = 0; bz < L->gz; bz++)
+            for (unsigned by = 0; by < L->gy; by++)
+                for (unsigned bx = 0; bx < L->gx; bx++) {
+                    map3d_cursor c;
+                    if (!t->first(L, bx, by, bz, &c)) {
+                        (*discarded)++;
+                        continue;
+                    }
+                    do
+                        bench_sig_tile3(s, c.I, c.J, c.K, p->nb);
+                    while (t->next(L, &c));
+                }
+    }
+}
+
+void bench_host_sig2(const map2d_type *t, const map2d_plan *p, bench_sig *s, long long *discarded)
+{
+    memset(s, 0, sizeof *s);
+    *discarded = 0;
+    for (int l = 0; l < p->n_launch; l++) {
+        const map2d_launch *L = &p->launch[l];
+        for (unsigned by = 0; by < L->gy; by++)
+            for (unsigned bx = 0; bx < L->gx; bx++) {
+                map2d_cursor c;
+                if (!t->first(L, bx, by, &c)) {
+                    (*discarded)++;
+                    continue;
+                }
+                bench_sig_tile2(s, c.I, c.J, p->nb);
+            }
+    }
+}
+
+/* Blocks of plan p that exit at once: by the map contract blocks - Tet(nb) for maps with one
+ * tile per block; persistent maps are walked (first() of their few blocks). */
+long long bench_wasted3(const map3d_type *t, const map3d_plan *p)
+{
+    long long w = 0;
+    if (!t->persistent)
+        return map3d_plan_blocks(p) - map3d_tet(p->nb);
+    for (int l = 0; l < p->n_launch; l++) {
+        const map3d_launch *L = &p->launch[l];
+        for (unsigned bz = 0; bz < L->gz; bz++)
+            for (unsigned by = 0; by < L->gy; by++)
+                for (unsigned bx = 0; bx < L->gx; bx++) {
+                    map3d_cursor c;
+                    w += !t->first(L, bx, by, bz, &c);
+                }
+    }
+    return w;
+}
+
+int bench_map3d_id(const map3d_type *t)
+{
+    for (int i = 0; map3d_all[i]; i++)
+        if (map3d_all[i] == t)
+            return i;
+    return -1;
+}
+
+int bench_map2d_id(const map2d_type *t)
+{
+    for (int i = 0; map2d_all[i]; i++)
+        if (map2d_all[i] == t)
+            return i;
+    return -1;
+}
+
+void bench_sig_describe(char *buf, size_t len, const bench_sig *got, const bench_sig *want)
+{
+    snprintf(buf, len, "tiles %llu (want %llu), outside %llu, sums %s", got->tiles, want->tiles,
+             got->bad, got->sum == want->sum && got->sumsq == want->sumsq ? "match" : "differ");
+}
+
+/* ---- the header ---------------------------------------------------------------------------------- */
+
+static void print_header(bench_ctx *x)
+{
+    const bench_opts *o = x->o;
+    char ranks[96];
+    printf("tribody bench %s (%s), %s\n", TB_VERSION, gpu_build_info(),
+           tb_ranks_desc(ranks, sizeof ranks, x->ops_gpu));
+    if (tb_nranks() > 1)
+        printf("ranks: the solver's force work split over %d ranks (docs/scaling.md); a time is the "
+               "slowest rank's, between barriers; %s\n", tb_nranks(),
+               o->no_solo ? "--no-solo: no one-rank timing"
+                          : "each point is also timed on one rank alone for the parallel "
+                            "efficiency E = t1 / (P tP)");
+    if (x->gpu) {
+        printf("device: %s, %d SMs, cc %d.%d, %d MHz, %.1f GiB; CUDA runtime %d.%d, driver %d.%d\n",
+               x->dev.name, x->dev.sms, x->dev.cc_major, x->dev.cc_minor, x->dev.clock_mhz,
+               x->dev.mem_gib, x->dev.runtime / 1000, (x->dev.runtime % 1000) / 10,
+               x->dev.driver / 1000, (x->dev.driver % 1000) / 10);
+        if (x->peak32 > 0)
+            printf("measured FMA peak: FP32 %.2f Tflop/s, FP64 %.2f Tflop/s (16 FMA chains per "
+                   "thread, best of 5); solver flops per triplet %.0f\n",
+                   1e-12 * x->peak32, 1e-12 * x->peak64, BENCH_FLOPS_PER_TRIPLET);
+        else
+            printf("measured FMA peak: failed (see above); %%peak not reported\n");
+    } else {
+        printf("CPU backend (%s%s), %d OpenMP threads; GPU-only experiments are skipped\n",
+               o->force_cpu ? "" : "no GPU: ", x->why, omp_get_max_threads());
+    }
+    printf("timing: 1 warm-up, %d timed runs, median [min, max];%s solver on the %s backend%s\n",
+           o->repeat, x->gpu ? " GPU kernels: CUDA events around all launches of a plan;" : "",
+           x->ops->name, x->ops_gpu ? " (CUDA events around compute())" : " (monotonic clock)");
+    if (o->budget > 0)
+        printf("budget: points estimated above %g s are skipped (--budget)\n", o->budget);
+    if (x->csv) {
+        fprintf(x->csv, "# tribody bench %s (%s), %s\n", TB_VERSION, gpu_build_info(), ranks);
+        if (x->gpu)
+            fprintf(x->csv, "# device: %s, %d SMs, cc %d.%d, %d MHz; fp32_peak_flops=%.6g "
+                            "fp64_peak_flops=%.6g flops_per_triplet=%.0f\n",
+                    x->dev.name, x->dev.sms, x->dev.cc_major, x->dev.cc_minor, x->dev.clock_mhz,
+                    x->peak32, x->peak64, BENCH_FLOPS_PER_TRIPLET);
+        else
+            fprintf(x->csv, "# device: CPU backend (no GPU: %s), %d OpenMP threads\n", x->why,
+                    omp_get_max_threads());
+        fprintf(x->csv, "kernel,map,n,nb,tile,precision,features,repeat,seconds,rate,rate_unit,"
+                        "blocks,useful,backend\n");
+    }
 }
 
 /* ---- parsing ------------------------------------------------------------------------------ */
@@ -478,919 +602,6 @@ static int load_config(const bench_opts *o, sim_config *c)
     return rc;
 }
 
-/* ---- records: CSV, rows, series -------------------------------------------------------------- */
-
-static void csv_runs(bench_ctx *x, const char *kernel, const char *map, int n, int nb, int tile,
-                     const char *prec, int features, const double *t, double items,
-                     const char *unit, long long blocks, long long useful, const char *where)
-{
-    if (!x->csv)
-        return;
-    for (int r = 0; r < x->o->repeat; r++)
-        fprintf(x->csv, "%s,%s,%d,%d,%d,%s,%d,%d,%.9g,%.6g,%s,%lld,%lld,%s\n", kernel, map, n, nb,
-                tile, prec, features, r, t[r], t[r] > 0 ? items / t[r] : 0.0, unit, blocks, useful,
-                where);
-    fflush(x->csv);
-}
-
-static void add_row(bench_ctx *x, const bench_row *r)
-{
-    if (x->n_rows == x->cap_rows) {
-        int cap = x->cap_rows ? 2 * x->cap_rows : 256;
-        bench_row *p = (bench_row *)realloc(x->rows, (size_t)cap * sizeof *p);
-        if (!p)
-            return; /* the summary loses a row; the table and CSV have it */
-        x->rows = p;
-        x->cap_rows = cap;
-    }
-    x->rows[x->n_rows++] = *r;
-}
-
-static bench_series *series_find(bench_ctx *x, const char *key)
-{
-    for (int i = 0; i < x->n_series; i++)
-        if (!strcmp(x->series[i].key, key))
-            return &x->series[i];
-    return NULL;
-}
-
-/* Seconds per run of a point of `work` units: scaled from the series' last point, else
- * `apriori` (0: unknown). */
-static double series_estimate(bench_ctx *x, const char *key, double work, double apriori)
-{
-    const bench_series *s = series_find(x, key);
-    return s && s->work > 0 ? s->sec * work / s->work : apriori;
-}
-
-static void series_record(bench_ctx *x, const char *key, double work, double sec)
-{
-    bench_series *s = series_find(x, key);
-    if (!s && x->n_series < (int)(sizeof x->series / sizeof x->series[0])) {
-        s = &x->series[x->n_series++];
-        snprintf(s->key, sizeof s->key, "%s", key);
-    }
-    if (s) {
-        s->work = work;
-        s->sec = sec;
-    }
-}
-
-/* 1 when `runs` runs of `sec` each exceed the budget. */
-static int over_budget(const bench_ctx *x, double sec, int runs)
-{
-    return x->o->budget > 0 && sec * runs > x->o->budget;
-}
-
-/* ---- host walks (the kernel-less check) ------------------------------------------------------ */
-
-/* Walks every block of every launch of p through the host decode, signing each tile visited.
- * *discarded: blocks that exit at once. */
-static void host_sig3(const map3d_type *t, const map3d_plan *p, bench_sig *s, long long *discarded)
-{
-    memset(s, 0, sizeof *s);
-    *discarded = 0;
-    for (int l = 0; l < p->n_launch; l++) {
-        const map3d_launch *L = &p->launch[l];
-        for (unsigned bz = 0; bz < L->gz; bz++)
-            for (unsigned by = 0; by < L->gy; by++)
-                for (unsigned bx = 0; bx < L->gx; bx++) {
-                    map3d_cursor c;
-                    if (!t->first(L, bx, by, bz, &c)) {
-                        (*discarded)++;
-                        continue;
-                    }
-                    do
-                        bench_sig_tile3(s, c.I, c.J, c.K, p->nb);
-                    while (t->next(L, &c));
-                }
-    }
-}
-
-static void host_sig2(const map2d_type *t, const map2d_plan *p, bench_sig *s, long long *discarded)
-{
-    memset(s, 0, sizeof *s);
-    *discarded = 0;
-    for (int l = 0; l < p->n_launch; l++) {
-        const map2d_launch *L = &p->launch[l];
-        for (unsigned by = 0; by < L->gy; by++)
-            for (unsigned bx = 0; bx < L->gx; bx++) {
-                map2d_cursor c;
-                if (!t->first(L, bx, by, &c)) {
-                    (*discarded)++;
-                    continue;
-                }
-                bench_sig_tile2(s, c.I, c.J, p->nb);
-            }
-    }
-}
-
-/* Blocks of plan p that exit at once: by the map contract blocks - Tet(nb) for maps with one
- * tile per block; persistent maps are walked (first() of their few blocks). */
-static long long wasted3(const map3d_type *t, const map3d_plan *p)
-{
-    long long w = 0;
-    if (!t->persistent)
-        return map3d_plan_blocks(p) - map3d_tet(p->nb);
-    for (int l = 0; l < p->n_launch; l++) {
-        const map3d_launch *L = &p->launch[l];
-        for (unsigned bz = 0; bz < L->gz; bz++)
-            for (unsigned by = 0; by < L->gy; by++)
-                for (unsigned bx = 0; bx < L->gx; bx++) {
-                    map3d_cursor c;
-                    w += !t->first(L, bx, by, bz, &c);
-                }
-    }
-    return w;
-}
-
-static int map3d_id(const map3d_type *t)
-{
-    for (int i = 0; map3d_all[i]; i++)
-        if (map3d_all[i] == t)
-            return i;
-    return -1;
-}
-
-static int map2d_id(const map2d_type *t)
-{
-    for (int i = 0; map2d_all[i]; i++)
-        if (map2d_all[i] == t)
-            return i;
-    return -1;
-}
-
-static void sig_describe(char *buf, size_t len, const bench_sig *got, const bench_sig *want)
-{
-    snprintf(buf, len, "tiles %llu (want %llu), outside %llu, sums %s", got->tiles, want->tiles,
-             got->bad, got->sum == want->sum && got->sumsq == want->sumsq ? "match" : "differ");
-}
-
-/* ---- the header ---------------------------------------------------------------------------------- */
-
-static void print_header(bench_ctx *x)
-{
-    const bench_opts *o = x->o;
-    char ranks[96];
-    printf("tribody bench %s (%s), %s\n", TB_VERSION, gpu_build_info(),
-           tb_ranks_desc(ranks, sizeof ranks, x->ops_gpu));
-    if (tb_nranks() > 1)
-        printf("ranks: the solver's force work split over %d ranks (docs/scaling.md); a time is the "
-               "slowest rank's, between barriers; %s\n", tb_nranks(),
-               o->no_solo ? "--no-solo: no one-rank timing"
-                          : "each point is also timed on one rank alone for the parallel "
-                            "efficiency E = t1 / (P tP)");
-    if (x->gpu) {
-        printf("device: %s, %d SMs, cc %d.%d, %d MHz, %.1f GiB; CUDA runtime %d.%d, driver %d.%d\n",
-               x->dev.name, x->dev.sms, x->dev.cc_major, x->dev.cc_minor, x->dev.clock_mhz,
-               x->dev.mem_gib, x->dev.runtime / 1000, (x->dev.runtime % 1000) / 10,
-               x->dev.driver / 1000, (x->dev.driver % 1000) / 10);
-        if (x->peak32 > 0)
-            printf("measured FMA peak: FP32 %.2f Tflop/s, FP64 %.2f Tflop/s (16 FMA chains per "
-                   "thread, best of 5); solver flops per triplet %.0f\n",
-                   1e-12 * x->peak32, 1e-12 * x->peak64, BENCH_FLOPS_PER_TRIPLET);
-        else
-            printf("measured FMA peak: failed (see above); %%peak not reported\n");
-    } else {
-        printf("CPU backend (%s%s), %d OpenMP threads; GPU-only experiments are skipped\n",
-               o->force_cpu ? "" : "no GPU: ", x->why, omp_get_max_threads());
-    }
-    printf("timing: 1 warm-up, %d timed runs, median [min, max];%s solver on the %s backend%s\n",
-           o->repeat, x->gpu ? " GPU kernels: CUDA events around all launches of a plan;" : "",
-           x->ops->name, x->ops_gpu ? " (CUDA events around compute())" : " (monotonic clock)");
-    if (o->budget > 0)
-        printf("budget: points estimated above %g s are skipped (--budget)\n", o->budget);
-    if (x->csv) {
-        fprintf(x->csv, "# tribody bench %s (%s), %s\n", TB_VERSION, gpu_build_info(), ranks);
-        if (x->gpu)
-            fprintf(x->csv, "# device: %s, %d SMs, cc %d.%d, %d MHz; fp32_peak_flops=%.6g "
-                            "fp64_peak_flops=%.6g flops_per_triplet=%.0f\n",
-                    x->dev.name, x->dev.sms, x->dev.cc_major, x->dev.cc_minor, x->dev.clock_mhz,
-                    x->peak32, x->peak64, BENCH_FLOPS_PER_TRIPLET);
-        else
-            fprintf(x->csv, "# device: CPU backend (no GPU: %s), %d OpenMP threads\n", x->why,
-                    omp_get_max_threads());
-        fprintf(x->csv, "kernel,map,n,nb,tile,precision,features,repeat,seconds,rate,rate_unit,"
-                        "blocks,useful,backend\n");
-    }
-}
-
-/* ---- 3D map-only dummy kernel ------------------------------------------------------------------- */
-
-static void map3d_experiment(bench_ctx *x, const int *ns, int n_n, const int *tiles, int n_tile)
-{
-    const bench_opts *o = x->o;
-    char b1[32], b2[32];
-    printf("\n== map-only dummy kernel (3D): a block per tile visit, e^3 threads (e = min(tile, 8)),"
-           "\n   each decodes the map and forms i+j+k of its particles (lambda-once: thread 0 decodes"
-           "\n   and the block reads the tile from shared memory); triplets/s = C(n,3)/t\n");
-    if (!x->gpu)
-        printf("   needs a GPU: skipped (%s); blocks from the plans, tiles checked on the host\n",
-               x->why);
-    printf("%7s %6s %4s %-11s %11s %23s %8s %11s %15s %7s  %s\n", "n", "nb", "tile", "map",
-           "median ms", "[min, max] ms", "I=bb/map", "triplets/s", "blocks", "wasted", "check");
-    for (int it = 0; it < n_tile; it++)
-        for (int in = 0; in < n_n; in++) {
-            const int n = ns[in], tile = tiles[it], nb = map3d_nb(n, tile);
-            const long long tet = map3d_tet(nb);
-            const int side = bench_block_side3(tile);
-            const double per = pow(ceil((double)tile / side), 3.0); /* positions per thread */
-            double t_bb = 0.0;
-            for (int step = 0; step < 2 * (o->n_maps + 1); step++) {
-                /* bb first (im = -1), so that every row has its I; after lambda (once = 0)
-                 * its decode-once row `lambda-once` (once = 1: same plan, one decode per
-                 * block handed over in shared memory; gpu_bench.h) */
-                const int im = step / 2 - 1, once = step % 2;
-                const map3d_type *t = im < 0 ? map3d_find("bb") : o->maps[im];
-                char err[256], key[96], check[96] = "-", spread[64] = "", imp[16] = "-", name[24];
-                map3d_plan plan;
-                map3d_opts mo = {0};
-                long long blocks, wasted;
-                double med = 0, tmin = 0, tmax = 0, sec = 0, est, work;
-                int id = map3d_id(t), status = 0, sel = 0;
-                if (!t || (once && strcmp(t->name, "lambda") != 0))
-                    continue;
-                snprintf(name, sizeof name, "%s%s", t->name, once ? "-once" : "");
-                if (im >= 0) /* bb runs first (im = -1) when it is selected */
-                    sel = strcmp(t->name, "bb") != 0;
-                else
-                    for (int k = 0; k < o->n_maps; k++)
-                        sel |= o->maps[k] == t;
-                if (!sel)
-                    continue;
-                if (x->gpu && t->persistent) {
-                    const int per_sm = gpu_bench_map3d_blocks_per_sm(id, tile);
-                    if (per_sm < 0) {
-                        x->failed++;
-                        continue;
-                    }
-                    mo.persistent_blocks = x->dev.sms * per_sm;
-                }
-                if (map3d_plan_make(t, nb, &mo, &plan, err, sizeof err) != 0) {
-                    printf("%7d %6d %4d %-11s %11s  %s\n", n, nb, tile, name, "n/a", err);
-                    continue;
-                }
-                blocks = map3d_plan_blocks(&plan);
-                wasted = wasted3(t, &plan);
-                work = (double)blocks + (double)tet * per;
-                snprintf(key, sizeof key, "dummy3d|%s|%d", name, tile);
-                if (!x->gpu) {
-                    if (blocks + tet <= BENCH_HOST_WALK) {
-                        bench_sig got, want;
-                        long long disc;
-                        host_sig3(t, &plan, &got, &disc);
-                        bench_sig_expect(&want, (unsigned long long)tet);
-                        if (bench_sig_equal(&got, &want) && disc == wasted) {
-                            snprintf(check, sizeof check, "host ok");
-                        } else {
-                            sig_describe(check, sizeof check, &got, &want);
-                            printf("FAIL: %s nb = %d: host walk: %s, %lld blocks exit\n", name,
-                                   nb, check, disc);
-                            snprintf(check, sizeof check, "host FAIL");
-                            x->failed++;
-                        }
-                    }
-                    printf("%7d %6d %4d %-11s %11s %23s %8s %11s %15s %6.1f%%  %s\n", n, nb, tile,
-                           name, "-", "-", "-", "-", count_str(b1, sizeof b1, blocks),
-                           100.0 * (double)wasted / (double)blocks, check);
-                    map3d_plan_free(&plan);
-                    continue;
-                }
-                /* a priori: ~1 ns per launched block, 0.3 ns per position per thread-block */
-                est = series_estimate(x, key, work, 1e-9 * (double)blocks + 3e-10 * (double)tet * per);
-                if (over_budget(x, est, 1 + o->repeat + o->verify)) {
-                    snprintf(spread, sizeof spread, "(est. %.0f s > --budget)",
-                             est * (1 + o->repeat + o->verify));
-                    status = BENCH_SKIPPED;
-                }
-                if (!status && o->verify) {
-                    bench_sig got, want;
-                    bench_sig_expect(&want, (unsigned long long)tet);
-                    if (gpu_bench_map3d_run(&plan, id, tile, once, &got, &sec) != 0) {
-                        status = -1;
-                    } else if (!bench_sig_equal(&got, &want)) {
-                        sig_describe(check, sizeof check, &got, &want);
-                        printf("FAIL: %s nb = %d tile %d: GPU verification: %s\n", name, nb,
-                               tile, check);
-                        snprintf(check, sizeof check, "FAIL");
-                        status = -1;
-                    } else {
-                        snprintf(check, sizeof check, "ok");
-                    }
-                }
-                if (!status) { /* warm-up; its time decides whether the repeats fit the budget */
-                    if (gpu_bench_map3d_run(&plan, id, tile, once, NULL, &sec) != 0)
-                        status = -1;
-                    else if (over_budget(x, sec, o->repeat)) {
-                        snprintf(spread, sizeof spread, "(%.1f s/run > --budget)", sec);
-                        series_record(x, key, work, sec); /* larger n: skipped from the estimate */
-                        status = BENCH_SKIPPED;
-                    }
-                }
-                for (int r = 0; !status && r < o->repeat; r++)
-                    if (gpu_bench_map3d_run(&plan, id, tile, once, NULL, &x->t[r]) != 0)
-                        status = -1;
-                if (status == -1) {
-                    x->failed++;
-                    printf("%7d %6d %4d %-11s %11s %23s %8s %11s %15s %7s  %s\n", n, nb, tile,
-                           name, "failed", "", "", "", count_str(b1, sizeof b1, blocks), "",
-                           check);
-                } else if (status == BENCH_SKIPPED) {
-                    printf("%7d %6d %4d %-11s %11s %23s %8s %11s %15s %7s  %s\n", n, nb, tile,
-                           name, "skipped", spread, "", "", count_str(b1, sizeof b1, blocks), "",
-                           check);
-                } else {
-                    bench_row row;
-                    const double items = c3(n);
-                    csv_runs(x, "dummy3d", name, n, nb, tile, "-", 0, x->t, items, "triplets/s",
-                             blocks, tet, "gpu");
-                    med = stats(x->t, o->repeat, &tmin, &tmax);
-                    series_record(x, key, work, med);
-                    if (!strcmp(t->name, "bb"))
-                        t_bb = med;
-                    if (t_bb > 0)
-                        snprintf(imp, sizeof imp, "%.3f", t_bb / med);
-                    snprintf(spread, sizeof spread, "[%.4g, %.4g]", 1e3 * tmin, 1e3 * tmax);
-                    if (t->persistent)
-                        snprintf(check + strlen(check), sizeof check - strlen(check),
-                                 " (%s tiles/block)", count_str(b2, sizeof b2, (tet + blocks - 1) / blocks));
-                    printf("%7d %6d %4d %-11s %11.4g %23s %8s %11.4g %15s %6.1f%%  %s\n", n, nb,
-                           tile, name, 1e3 * med, spread, imp, items / med,
-                           count_str(b1, sizeof b1, blocks), 100.0 * (double)wasted / (double)blocks,
-                           check);
-                    memset(&row, 0, sizeof row);
-                    snprintf(row.kernel, sizeof row.kernel, "dummy3d");
-                    snprintf(row.map, sizeof row.map, "%s", name);
-                    snprintf(row.prec, sizeof row.prec, "-");
-                    snprintf(row.unit, sizeof row.unit, "triplets/s");
-                    snprintf(row.backend, sizeof row.backend, "gpu");
-                    row.n = n, row.nb = nb, row.tile = tile;
-                    row.med = med, row.tmin = tmin, row.tmax = tmax;
-                    row.imp = t_bb > 0 ? t_bb / med : 0.0;
-                    row.rate = items / med;
-                    row.blocks = blocks, row.useful = tet;
-                    add_row(x, &row);
-                }
-                fflush(stdout);
-                map3d_plan_free(&plan);
-            }
-        }
-}
-
-/* ---- the solver through the backend ---------------------------------------------------------- */
-
-/* The initial state for c (cached per n: every map and tile sees the same particles). */
-static int ensure_state(bench_ctx *x, const sim_config *c)
-{
-    int rc;
-    if (x->st_n == c->system.particles)
-        return 0;
-    sim_state_free(&x->st);
-    memset(&x->st, 0, sizeof x->st);
-    x->st_n = 0;
-    if ((rc = sim_init(&x->st, c)) != 0)
-        return rc;
-    x->st_n = c->system.particles;
-    return 0;
-}
-
-/* Times one solver point into x->t[]: warm-up, then repeats. 0; BENCH_SKIPPED (*sec_warm
- * says why); TB_EXIT_USAGE when the backend refuses the configuration; -1. */
-/* Under MPI: times x->o->repeat evaluations into t[] (the slowest rank's, between barriers). */
-static int solver_point_ranks(bench_ctx *x, const sim_config *c, double *t, double *sec_warm)
-{
-    backend *b = NULL;
-    int rc = tb_mpi_agree(x->ops->create(&b, c, &x->st));
-    double t0;
-    if (rc == 0) {
-        tb_mpi_barrier();
-        t0 = now_s();
-        rc = x->ops->compute(b);
-        *sec_warm = tb_mpi_max_d(now_s() - t0);
-    }
-    for (int r = 0; rc == 0 && r < x->o->repeat; r++) {
-        tb_mpi_barrier();
-        t0 = now_s();
-        rc = x->ops->compute(b); /* ends synchronized (GPU: the stream, NCCL sums included) */
-        t[r] = tb_mpi_max_d(now_s() - t0);
-    }
-    if (b)
-        x->ops->destroy(b);
-    return rc;
-}
-
-static int solver_point(bench_ctx *x, const sim_config *c, double *sec_warm)
-{
-    backend *b = NULL;
-    int rc = ensure_state(x, c);
-    double t0;
-    *sec_warm = 0.0;
-    if (rc == 0 && tb_nranks() > 1) {
-        double w1 = 0.0;
-        rc = solver_point_ranks(x, c, x->t, sec_warm);
-        if (rc == 0 && over_budget(x, *sec_warm, x->o->repeat))
-            return BENCH_SKIPPED;
-        if (rc == 0 && !x->o->no_solo) { /* the point on one rank alone, each on its device */
-            tb_mpi_solo(1);
-            rc = solver_point_ranks(x, c, x->t1, &w1);
-            tb_mpi_solo(0);
-        }
-        return rc;
-    }
-    if (rc == 0)
-        rc = x->ops->create(&b, c, &x->st);
-    if (rc == 0) /* the forces and energies of an MD step; the virial only on output steps */
-        rc = x->ops->virial_next(b, 1L << 62);
-    if (rc == 0) {
-        t0 = now_s();
-        rc = x->ops->compute(b); /* warm-up: module load, first touch, clocks */
-        *sec_warm = now_s() - t0;
-        if (rc == 0 && over_budget(x, *sec_warm, x->o->repeat))
-            rc = BENCH_SKIPPED;
-    }
-    for (int r = 0; rc == 0 && r < x->o->repeat; r++) {
-        if (x->ops_gpu) {
-            if (gpu_bench_timer_begin() != 0 || x->ops->compute(b) != 0 ||
-                gpu_bench_timer_end(&x->t[r]) != 0)
-                rc = -1;
-        } else {
-            t0 = now_s();
-            rc = x->ops->compute(b);
-            x->t[r] = now_s() - t0;
-        }
-    }
-    if (b)
-        x->ops->destroy(b);
-    return rc;
-}
-
-static void solver_experiment(bench_ctx *x, const int *ns, int n_n, const int *tiles, int n_tile)
-{
-    const bench_opts *o = x->o;
-    char b1[32];
-    printf("\n== solver: one full force evaluation (ATM%s) on the %s backend; triplets/s = "
-           "C(n,3)/t;\n   %%peak = triplets/s x %.0f flops / measured FMA peak (FP64 for "
-           "double, else FP32)\n", x->base.potential.lj.enabled ? " + LJ" : "", x->ops->name,
-           BENCH_FLOPS_PER_TRIPLET);
-    printf("%7s %4s %-9s %-8s %11s %23s %8s %11s %6s %15s %7s\n", "n", "tile", "precision", "map",
-           "median ms", "[min, max] ms", "I=bb/map", "triplets/s", "%peak", "blocks", "wasted");
-    for (int in = 0; in < n_n; in++)
-        for (int it = 0; it < n_tile; it++)
-            for (int ip = 0; ip < o->n_prec; ip++) {
-                double t_bb = 0.0;
-                for (int im = -1; im < o->n_maps; im++) {
-                    const map3d_type *t = im < 0 ? map3d_find("bb") : o->maps[im];
-                    const int n = ns[in], tile = tiles[it], prec = o->prec[ip];
-                    const int nb = map3d_nb(n, tile), dbl = prec == CFG_PREC_DOUBLE;
-                    const long long tet = map3d_tet(nb);
-                    sim_config c = x->base;
-                    char err[256], key[96], spread[64] = "", imp[16] = "-", pk[16] = "-";
-                    map3d_plan plan;
-                    map3d_opts mo = {0};
-                    long long blocks, wasted;
-                    double med, tmin, tmax, est, warm, peak;
-                    int sel = 0, rc;
-                    if (!t)
-                        continue;
-                    if (im >= 0) /* bb runs first (im = -1) when it is selected */
-                        sel = strcmp(t->name, "bb") != 0;
-                    else
-                        for (int k = 0; k < o->n_maps; k++)
-                            sel |= o->maps[k] == t;
-                    if (!sel)
-                        continue;
-                    c.system.particles = n;
-                    c.solver.tile = tile;
-                    c.solver.precision = prec;
-                    snprintf(c.solver.map, sizeof c.solver.map, "%s", t->name);
-                    if (x->ops_gpu && t->persistent)
-                        mo.persistent_blocks =
-                            (int)gpu_bench_solver_persistent(tile, dbl, c.potential.atm.cutoff > 0);
-                    if (map3d_plan_make(t, nb, &mo, &plan, err, sizeof err) != 0) {
-                        printf("%7d %4d %-9s %-8s %11s  %s\n", n, tile, cfg_precision_name(prec),
-                               t->name, "n/a", err);
-                        continue;
-                    }
-                    blocks = map3d_plan_blocks(&plan);
-                    wasted = wasted3(t, &plan);
-                    map3d_plan_free(&plan);
-                    snprintf(key, sizeof key, "solver3d|%s|%d|%d", t->name, tile, prec);
-                    est = series_estimate(x, key, c3(n), 0.0);
-                    if (over_budget(x, est, 1 + o->repeat)) {
-                        printf("%7d %4d %-9s %-8s %11s %23s\n", n, tile, cfg_precision_name(prec),
-                               t->name, "skipped", "(estimate > --budget)");
-                        continue;
-                    }
-                    rc = solver_point(x, &c, &warm);
-                    if (rc == BENCH_SKIPPED) {
-                        series_record(x, key, c3(n), warm);
-                        snprintf(spread, sizeof spread, "(%.1f s/run > --budget)", warm);
-                        printf("%7d %4d %-9s %-8s %11s %23s\n", n, tile, cfg_precision_name(prec),
-                               t->name, "skipped", spread);
-                        continue;
-                    }
-                    if (rc == TB_EXIT_USAGE) {
-                        printf("%7d %4d %-9s %-8s %11s  %s\n", n, tile, cfg_precision_name(prec),
-                               t->name, "n/a", "(refused: see the message above)");
-                        continue;
-                    }
-                    if (rc != 0) {
-                        x->failed++;
-                        printf("%7d %4d %-9s %-8s %11s\n", n, tile, cfg_precision_name(prec),
-                               t->name, "failed");
-                        continue;
-                    }
-                    {
-                        const double items = c3(n);
-                        bench_row row;
-                        csv_runs(x, "solver3d", t->name, n, nb, tile, cfg_precision_name(prec), 0,
-                                 x->t, items, "triplets/s", blocks, tet, x->ops_gpu ? "gpu" : "cpu");
-                        med = stats(x->t, o->repeat, &tmin, &tmax);
-                        series_record(x, key, items, med);
-                        if (!strcmp(t->name, "bb"))
-                            t_bb = med;
-                        if (t_bb > 0)
-                            snprintf(imp, sizeof imp, "%.3f", t_bb / med);
-                        peak = dbl ? x->peak64 : x->peak32;
-                        if (x->ops_gpu && peak > 0)
-                            snprintf(pk, sizeof pk, "%.1f",
-                                     100.0 * items / med * BENCH_FLOPS_PER_TRIPLET / peak);
-                        snprintf(spread, sizeof spread, "[%.4g, %.4g]", 1e3 * tmin, 1e3 * tmax);
-                        printf("%7d %4d %-9s %-8s %11.4g %23s %8s %11.4g %6s %15s %6.1f%%\n", n,
-                               tile, cfg_precision_name(prec), t->name, 1e3 * med, spread, imp,
-                               items / med, pk, count_str(b1, sizeof b1, blocks),
-                               100.0 * (double)wasted / (double)blocks);
-                        if (tb_nranks() > 1 && o->no_solo) {
-                            printf("%7s   %d ranks: %.4g ms per evaluation, %.4g triplets/s in "
-                                   "total, %.4g per %s\n", "", tb_nranks(), 1e3 * med,
-                                   items / med, items / med / tb_nranks(),
-                                   x->ops_gpu ? "GPU" : "rank");
-                        } else if (tb_nranks() > 1) {
-                            const int P = tb_nranks();
-                            double a1, b1x;
-                            const double med1 = stats(x->t1, o->repeat, &a1, &b1x);
-                            printf("%7s   %d ranks: %.4g ms per evaluation, %.4g triplets/s in "
-                                   "total, %.4g per %s; one rank %.4g ms: parallel efficiency "
-                                   "%.1f%%\n", "", P, 1e3 * med, items / med, items / med / P,
-                                   x->ops_gpu ? "GPU" : "rank", 1e3 * med1,
-                                   100.0 * med1 / (P * med));
-                            if (x->csv)
-                                fprintf(x->csv, "# scaling,%s,%d,%d,%s,ranks=%d,t_ranks=%.9g,"
-                                                "t_one=%.9g,efficiency=%.6g\n", t->name, n, tile,
-                                        cfg_precision_name(prec), P, med, med1,
-                                        med1 / (P * med));
-                        }
-                        memset(&row, 0, sizeof row);
-                        snprintf(row.kernel, sizeof row.kernel, "solver3d");
-                        snprintf(row.map, sizeof row.map, "%s", t->name);
-                        snprintf(row.prec, sizeof row.prec, "%s", cfg_precision_name(prec));
-                        snprintf(row.unit, sizeof row.unit, "triplets/s");
-                        snprintf(row.backend, sizeof row.backend, "%s", x->ops_gpu ? "gpu" : "cpu");
-                        row.n = n, row.nb = nb, row.tile = tile;
-                        row.med = med, row.tmin = tmin, row.tmax = tmax;
-                        row.imp = t_bb > 0 ? t_bb / med : 0.0;
-                        row.rate = items / med;
-                        row.blocks = blocks, row.useful = tet;
-                        add_row(x, &row);
-                    }
-                    fflush(stdout);
-                }
-            }
-}
-
-/* ---- 2D: the 2D paper's experiment and the pair term ------------------------------------- */
-
-/* Index of bb2d among the selected variants, or -1. */
-static int v2d_bb(const bench_opts *o)
-{
-    for (int v = 0; v < o->n_v2d; v++)
-        if (!strcmp(o->v2d[v].t->name, "bb2d"))
-            return v;
-    return -1;
-}
-
-/* The header of a wide 2D table: the reference's time, then I (or time) per variant. */
-static void v2d_header(const bench_opts *o, const char *lead)
-{
-    const int bb = v2d_bb(o);
-    printf("%s", lead);
-    if (bb >= 0)
-        printf(" %10s", "bb2d ms");
-    for (int v = 0; v < o->n_v2d; v++)
-        if (v != bb)
-            printf(" %10s", o->v2d[v].label);
-    printf("\n");
-}
-
-/* Prints the cells of a wide row: value[v] is the median, or < 0 for a status text[v]. */
-static void v2d_cells(const bench_opts *o, const double *med, char (*text)[16])
-{
-    const int bb = v2d_bb(o);
-    const double tb = bb >= 0 ? med[bb] : -1.0;
-    if (bb >= 0) {
-        if (med[bb] > 0)
-            printf(" %10.4g", 1e3 * med[bb]);
-        else
-            printf(" %10s", text[bb]);
-    }
-    for (int v = 0; v < o->n_v2d; v++) {
-        if (v == bb)
-            continue;
-        if (med[v] <= 0)
-            printf(" %10s", text[v]);
-        else if (bb >= 0 && tb > 0)
-            printf(" %10.3f", tb / med[v]);
-        else
-            printf(" %9.4gm", 1e3 * med[v]);
-    }
-    printf("\n");
-    fflush(stdout);
-}
-
-static void row2d(bench_ctx *x, const char *kernel, const char *map, int n, int nb, int tile,
-                  const char *prec, int features, double med, double tmin, double tmax, double t_ref,
-                  double items, const char *unit, long long blocks, long long useful,
-                  const char *where)
-{
-    bench_row row;
-    memset(&row, 0, sizeof row);
-    snprintf(row.kernel, sizeof row.kernel, "%s", kernel);
-    snprintf(row.map, sizeof row.map, "%s", map);
-    snprintf(row.prec, sizeof row.prec, "%s", prec);
-    snprintf(row.unit, sizeof row.unit, "%s", unit);
-    snprintf(row.backend, sizeof row.backend, "%s", where);
-    row.n = n, row.nb = nb, row.tile = tile, row.features = features;
-    row.med = med, row.tmin = tmin, row.tmax = tmax;
-    row.imp = t_ref > 0 ? t_ref / med : 0.0;
-    row.rate = items / med;
-    row.blocks = blocks, row.useful = useful;
-    add_row(x, &row);
-}
-
-/* Dummy kernel (kernel 0) or EDM (1..4) of one variant at one point: 0 and x->t[] filled;
- * BENCH_NA / BENCH_SKIPPED with text; -1 failed (text says how). */
-static int map2d_point(bench_ctx *x, const bench_v2d *v, const map2d_plan *plan, int n, int tile,
-                       int kernel, double work, char *text, size_t tlen)
-{
-    const bench_opts *o = x->o;
-    const int id = map2d_id(v->t);
-    char key[96];
-    double sec = 0.0, est;
-    snprintf(key, sizeof key, "%s|%s|%d|%d", kernel ? "edm" : "dummy2d", v->name, tile, kernel);
-    est = series_estimate(x, key, work, 0.0);
-    if (over_budget(x, est, 1 + o->repeat + o->verify)) {
-        snprintf(text, tlen, "skip(est)");
-        return BENCH_SKIPPED;
-    }
-    if (o->verify) {
-        bench_sig got, want;
-        long long bad = 0;
-        if (kernel == BENCH_2D_DUMMY) {
-            bench_sig_expect(&want, (unsigned long long)map3d_tri(plan->nb));
-            if (gpu_bench_map2d_run(plan, id, v->root, tile, n, kernel, &got, NULL, &sec) != 0) {
-                snprintf(text, tlen, "failed");
-                return -1;
-            }
-            if (!bench_sig_equal(&got, &want)) {
-                char d[96];
-                sig_describe(d, sizeof d, &got, &want);
-                printf("FAIL: %s dummy2d n = %d tile %d: GPU verification: %s\n", v->name, n, tile, d);
-                snprintf(text, tlen, "FAIL");
-                return -1;
-            }
-        } else {
-            if (gpu_bench_map2d_run(plan, id, v->root, tile, n, kernel, NULL, &bad, &sec) != 0) {
-                snprintf(text, tlen, "failed");
-                return -1;
-            }
-            if (bad) {
-                printf("FAIL: %s EDM-%d n = %d tile %d: %lld matrix cells wrong (written outside "
-                       "i <= j < n, missing inside, or a sampled value off)\n", v->name, kernel, n,
-                       tile, bad);
-                snprintf(text, tlen, "FAIL");
-                return -1;
-            }
-        }
-    }
-    if (gpu_bench_map2d_run(plan, id, v->root, tile, n, kernel, NULL, NULL, &sec) != 0) {
-        snprintf(text, tlen, "failed"); /* the warm-up; its time checks the budget */
-        return -1;
-    }
-    if (over_budget(x, sec, o->repeat)) {
-        snprintf(text, tlen, "skip(%.0fs)", sec);
-        series_record(x, key, work, sec);
-        return BENCH_SKIPPED;
-    }
-    for (int r = 0; r < o->repeat; r++)
-        if (gpu_bench_map2d_run(plan, id, v->root, tile, n, kernel, NULL, NULL, &x->t[r]) != 0) {
-            snprintf(text, tlen, "failed");
-            return -1;
-        }
-    series_record(x, key, work, x->t[0]);
-    return 0;
-}
-
-static void map2d_experiment(bench_ctx *x, const int *ns, int n_n, const int *tiles, int n_tile)
-{
-    const bench_opts *o = x->o;
-    const int bb = v2d_bb(o);
-    char lead[96];
-    printf("\n== 2D paper's experiment: dummy kernel and EDM-d (d features), a block of e x e "
-           "threads\n   per tile (e = min(tile, 32)); cells: I = t(bb2d)/t(map), median of %d; "
-           "n/a: outside\n   the map's exact range; l2d = lambda2d; row blocks/T2: blocks "
-           "launched / tiles\n", o->repeat);
-    if (!x->gpu)
-        printf("   needs a GPU: skipped (%s); blocks from the plans, tiles checked on the host\n",
-               x->why);
-    snprintf(lead, sizeof lead, "%7s %5s %4s %-9s", "n", "nb", "tile", "kernel");
-    v2d_header(o, lead);
-    for (int it = 0; it < n_tile; it++)
-        for (int in = 0; in < n_n; in++) {
-            const int n = ns[in], tile = tiles[it], nb = map3d_nb(n, tile);
-            const long long t2 = map3d_tri(nb);
-            map2d_plan plans[BENCH_MAX_V2D];
-            int ok[BENCH_MAX_V2D];
-            double med[BENCH_MAX_V2D];
-            char text[BENCH_MAX_V2D][16];
-            int edm_ok = x->gpu;
-            const int side = bench_block_side2(tile);
-            const double per = pow(ceil((double)tile / side), 2.0);
-            /* plans and the blocks row */
-            printf("%7d %5d %4d %-9s", n, nb, tile, "blocks/T2");
-            for (int v = 0; v < o->n_v2d; v++) {
-                char err[256];
-                map2d_opts mo = {0};
-                mo.root = o->v2d[v].root;
-                ok[v] = map2d_plan_make(o->v2d[v].t, nb, &mo, &plans[v], err, sizeof err) == 0;
-                if (!ok[v]) {
-                    snprintf(text[v], sizeof text[v], "n/a");
-                    continue;
-                }
-                if (!x->gpu && map2d_plan_blocks(&plans[v]) + t2 <= BENCH_HOST_WALK) {
-                    bench_sig got, want;
-                    long long disc;
-                    host_sig2(o->v2d[v].t, &plans[v], &got, &disc);
-                    bench_sig_expect(&want, (unsigned long long)t2);
-                    if (!bench_sig_equal(&got, &want) ||
-                        disc != map2d_plan_blocks(&plans[v]) - t2) {
-                        char d[96];
-                        sig_describe(d, sizeof d, &got, &want);
-                        printf("\nFAIL: %s nb = %d: host walk: %s\n", o->v2d[v].name, nb, d);
-                        x->failed++;
-                    }
-                }
-            }
-            /* the volume ratios, in the columns of the table (bb2d's first) */
-            for (int pass = 0; pass < 2; pass++)
-                for (int v = 0; v < o->n_v2d; v++) {
-                    if ((pass == 0) != (v == bb))
-                        continue;
-                    if (ok[v])
-                        printf(" %10.4f", (double)map2d_plan_blocks(&plans[v]) / (double)t2);
-                    else
-                        printf(" %10s", "n/a");
-                }
-            printf("\n");
-            if (!x->gpu)
-                continue;
-            for (int k = -1; k < o->n_features; k++) {
-                const int kernel = k < 0 ? BENCH_2D_DUMMY : o->features[k];
-                char kname[16];
-                double t_ref = 0.0;
-                if (kernel != BENCH_2D_DUMMY && !edm_ok)
-                    continue;
-                if (kernel != BENCH_2D_DUMMY) {
-                    const int rc = gpu_bench_edm_prepare(n);
-                    if (rc != 0) {
-                        edm_ok = 0;
-                        if (rc < 0)
-                            x->failed++;
-                        printf("%7d %5d %4d %-9s  EDM skipped (see the message above)\n", n, nb,
-                               tile, "EDM");
-                        continue;
-                    }
-                }
-                if (kernel == BENCH_2D_DUMMY)
-                    snprintf(kname, sizeof kname, "dummy");
-                else
-                    snprintf(kname, sizeof kname, "EDM-%d", kernel);
-                /* bb2d first, so that every I has its reference */
-                for (int pass = 0; pass < 2; pass++)
-                    for (int v = 0; v < o->n_v2d; v++) {
-                        const double work = kernel == BENCH_2D_DUMMY
-                                                ? (double)map2d_plan_blocks(&plans[v]) + (double)t2 * per
-                                                : (double)n * n;
-                        int rc;
-                        if ((pass == 0) != (v == bb))
-                            continue;
-                        med[v] = -1.0;
-                        if (!ok[v])
-                            continue;
-                        rc = map2d_point(x, &o->v2d[v], &plans[v], n, tile, kernel, work, text[v],
-                                         sizeof text[v]);
-                        if (rc == -1)
-                            x->failed++;
-                        if (rc == 0) {
-                            const double items = (double)n * (n + 1) / 2.0;
-                            double tmin, tmax;
-                            const char *kn = kernel == BENCH_2D_DUMMY ? "dummy2d" : "edm";
-                            csv_runs(x, kn, o->v2d[v].name, n, nb, tile,
-                                     kernel == BENCH_2D_DUMMY ? "-" : "single", kernel, x->t, items,
-                                     "entries/s", map2d_plan_blocks(&plans[v]), t2, "gpu");
-                            med[v] = stats(x->t, o->repeat, &tmin, &tmax);
-                            if (v == bb)
-                                t_ref = med[v];
-                            row2d(x, kn, o->v2d[v].name, n, nb, tile,
-                                  kernel == BENCH_2D_DUMMY ? "-" : "single", kernel, med[v], tmin,
-                                  tmax, t_ref, items, "entries/s", map2d_plan_blocks(&plans[v]), t2,
-                                  "gpu");
-                        }
-                    }
-                printf("%7d %5d %4d %-9s", n, nb, tile, kname);
-                v2d_cells(o, med, text);
-            }
-        }
-    if (x->gpu)
-        gpu_bench_release(); /* the EDM matrix: up to n^2 floats */
-}
-
-static void pair2d_experiment(bench_ctx *x, const int *ns, int n_n, const int *tiles, int n_tile)
-{
-    const bench_opts *o = x->o;
-    const int bb = v2d_bb(o);
-    char lead[96];
-    printf("\n== solver pair term: LJ through each 2D map (ATM off) on the %s backend; cells: "
-           "I = t(bb2d)/t(map),\n   median of %d; pairs/s in the CSV\n", x->ops->name, o->repeat);
-    snprintf(lead, sizeof lead, "%7s %5s %4s %-9s", "n", "nb", "tile", "precision");
-    v2d_header(o, lead);
-    for (int in = 0; in < n_n; in++)
-        for (int it = 0; it < n_tile; it++)
-            for (int ip = 0; ip < o->n_prec; ip++) {
-                const int n = ns[in], tile = tiles[it], prec = o->prec[ip], nb = map3d_nb(n, tile);
-                const long long t2 = map3d_tri(nb);
-                double med[BENCH_MAX_V2D], t_ref = 0.0;
-                char text[BENCH_MAX_V2D][16];
-                for (int pass = 0; pass < 2; pass++)
-                    for (int v = 0; v < o->n_v2d; v++) {
-                        sim_config c = x->base;
-                        map2d_plan plan;
-                        map2d_opts mo = {0};
-                        char err[256], key[96];
-                        double warm, est, tmin, tmax;
-                        long long blocks;
-                        int rc;
-                        if ((pass == 0) != (v == bb))
-                            continue;
-                        med[v] = -1.0;
-                        mo.root = o->v2d[v].root;
-                        if (map2d_plan_make(o->v2d[v].t, nb, &mo, &plan, err, sizeof err) != 0) {
-                            snprintf(text[v], sizeof text[v], "n/a");
-                            continue;
-                        }
-                        blocks = map2d_plan_blocks(&plan);
-                        c.system.particles = n;
-                        c.solver.tile = tile;
-                        c.solver.precision = prec;
-                        c.potential.atm.nu = 0.0;
-                        c.potential.lj.enabled = 1;
-                        snprintf(c.solver.map2d, sizeof c.solver.map2d, "%s", o->v2d[v].t->name);
-                        snprintf(c.solver.root, sizeof c.solver.root, "%s",
-                                 map2d_root_name(o->v2d[v].root));
-                        snprintf(key, sizeof key, "pair2d|%s|%d|%d", o->v2d[v].name, tile, prec);
-                        est = series_estimate(x, key, (double)n * n, 0.0);
-                        if (over_budget(x, est, 1 + o->repeat)) {
-                            snprintf(text[v], sizeof text[v], "skip(est)");
-                            continue;
-                        }
-                        rc = solver_point(x, &c, &warm);
-                        if (rc == BENCH_SKIPPED) {
-                            series_record(x, key, (double)n * n, warm);
-                            snprintf(text[v], sizeof text[v], "skip(%.0fs)", warm);
-                            continue;
-                        }
-                        if (rc == TB_EXIT_USAGE) {
-                            snprintf(text[v], sizeof text[v], "n/a");
-                            continue;
-                        }
-                        if (rc != 0) {
-                            x->failed++;
-                            snprintf(text[v], sizeof text[v], "failed");
-                            continue;
-                        }
-                        csv_runs(x, "pair2d", o->v2d[v].name, n, nb, tile, cfg_precision_name(prec),
-                                 0, x->t, c2(n), "pairs/s", blocks, t2, x->ops_gpu ? "gpu" : "cpu");
-                        med[v] = stats(x->t, o->repeat, &tmin, &tmax);
-                        series_record(x, key, (double)n * n, med[v]);
-                        if (v == bb)
-                            t_ref = med[v];
-                        row2d(x, "pair2d", o->v2d[v].name, n, nb, tile, cfg_precision_name(prec), 0,
-                              med[v], tmin, tmax, t_ref, c2(n), "pairs/s", blocks, t2,
-                              x->ops_gpu ? "gpu" : "cpu");
-                    }
-                printf("%7d %5d %4d %-9s", n, nb, tile, cfg_precision_name(prec));
-                v2d_cells(o, med, text);
-            }
-}
-
 /* ---- --plot -------------------------------------------------------------------------------- */
 
 /* The plot script: $TB_PLOT_BENCH, else scripts/plot-bench next to the binary's build/. */
@@ -1534,21 +745,21 @@ int cmd_bench(int argc, char **argv)
 
     if (!o.two_d) {
         if (o.kernel & KSEL_MAP)
-            map3d_experiment(&x, o.n_n ? o.n : n_map_def, o.n_n ? o.n_n : 2,
+            bench_map3d_experiment(&x, o.n_n ? o.n : n_map_def, o.n_n ? o.n_n : 2,
                              o.n_tile ? o.tile : tile_map_def, o.n_tile ? o.n_tile : 1);
         if (o.kernel & KSEL_SOLVER) {
             const int *ns = o.n_n ? o.n : x.ops_gpu ? n_solver_gpu : n_cpu3;
             const int nn = o.n_n ? o.n_n : x.ops_gpu ? 1 : 2;
             const int *ts = o.n_tile ? o.tile : &x.base.solver.tile;
-            solver_experiment(&x, ns, nn, ts, o.n_tile ? o.n_tile : 1);
+            bench_solver_experiment(&x, ns, nn, ts, o.n_tile ? o.n_tile : 1);
         }
     } else {
         const int *ts = o.n_tile ? o.tile : tile_2d_def;
         const int nt = o.n_tile ? o.n_tile : 1;
         if (o.kernel & KSEL_MAP)
-            map2d_experiment(&x, o.n_n ? o.n : n2d_def, o.n_n ? o.n_n : 30, ts, nt);
+            bench_map2d_experiment(&x, o.n_n ? o.n : n2d_def, o.n_n ? o.n_n : 30, ts, nt);
         if (o.kernel & KSEL_SOLVER)
-            pair2d_experiment(&x, o.n_n ? o.n : x.ops_gpu ? n2d_def : n_pair_cpu,
+            bench_pair2d_experiment(&x, o.n_n ? o.n : x.ops_gpu ? n2d_def : n_pair_cpu,
                               o.n_n ? o.n_n : x.ops_gpu ? 30 : 2, ts, nt);
     }
     if (o.plot && tb_rank() == 0 && write_plots(&x, o.plot) != 0)
@@ -1565,3 +776,4 @@ int cmd_bench(int argc, char **argv)
     free(x.rows);
     return x.failed ? TB_EXIT_RUNTIME : 0;
 }
+
