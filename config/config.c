@@ -28,40 +28,8 @@
 #include "../maps3d/map3d.h"
 #include "../solver/check.h"
 
-/* How a setting is read and where its value goes. */
-enum cfg_kind {
-    K_GROUP,  /* a group of settings, no value of its own */
-    K_INT,    /* int field; libconfig int (or int64, then range-checked) */
-    K_LONG,   /* long field; int or int64 */
-    K_ULONG,  /* unsigned long field; int or int64, >= 0 by its range */
-    K_FLOAT,  /* double field; float, or an integer converted */
-    K_BOOL,   /* int field, 0 or 1 */
-    K_STRING, /* char[] field: an output path ("" disables) */
-    K_FILE,   /* char[] field: an input file, resolved against the config file's directory */
-    K_CHOICE, /* int field: the index of the value in the row's choices[] */
-    K_MAP3D,  /* char[] field: a name in the map3d registry */
-    K_MAP2D,  /* char[] field: a name in the map2d registry */
-    K_ROOT    /* char[] field: a lambda2d root variant (map2d_root_find) */
-};
+#include "config_int.h"
 
-#define CF_REQUIRED 1u /* no default: the file (or a --set) must give it */
-
-/* One row of the schema. `def` is the default as a config file would write it (strings without
- * quotes; NULL: no default, the field stays 0). `range` is one of "> X", ">= X", "LO .. HI" for
- * numbers; for rows with a `check` hook it is only prose. Every field here is also printed by
- * cfg_schema_get() and documented in docs/config.md (tests/test_config.c compares the two). */
-typedef struct cfg_row {
-    const char *path;
-    enum cfg_kind kind;
-    const char *def;
-    const char *range;
-    const char *const *choices; /* K_CHOICE: NULL-terminated value names, in enum order */
-    const char *unit;
-    const char *doc;
-    size_t off, size;           /* the field in sim_config */
-    unsigned flags;
-    int (*check)(long long v);  /* extra rule on an integer (1 = fine), replacing `range` */
-} cfg_row;
 
 static const char *const boundary_names[] = {"open", "periodic", NULL};
 static const char *const init_names[] = {"random", "lattice", "xyz", NULL};
@@ -186,20 +154,15 @@ static const cfg_row schema[] = {
 
 #define N_ROWS ((int)(sizeof schema / sizeof schema[0]))
 
-/* State of one cfg_load. */
-typedef struct cfg_ctx {
-    const char *path; /* the config file as given */
-    char dir[CFG_PATH_MAX]; /* its directory with a trailing slash, "" for the current one */
-    sim_config *c;
-    int n_err;
-    const config_setting_t *src[N_ROWS]; /* where each setting was given; NULL: default */
-    unsigned char bad[N_ROWS];           /* 1: given but rejected */
-} cfg_ctx;
+_Static_assert(N_ROWS <= CFG_MAX_ROWS, "CFG_MAX_ROWS: raise it");
+const cfg_row *const cfg_rows = schema;
+const int cfg_n_rows = N_ROWS;
+
 
 /* ---- the schema ---------------------------------------------------------------------------- */
 
 /* Index of the row named `path`, or -1. */
-static int row_find(const char *path)
+int cfg_row_find(const char *path)
 {
     for (int i = 0; i < N_ROWS; i++)
         if (strcmp(schema[i].path, path) == 0)
@@ -208,9 +171,9 @@ static int row_find(const char *path)
 }
 
 /* The row named `path`, which must exist (a name spelled in this file). */
-static int row_of(const char *path)
+int cfg_row_of(const char *path)
 {
-    int i = row_find(path);
+    int i = cfg_row_find(path);
     if (i < 0) {
         tb_error(__FILE__, __LINE__, "internal: no schema row %s", path);
         abort();
@@ -385,13 +348,7 @@ static void vproblem(cfg_ctx *x, const char *file, int line, const char *setting
 }
 
 /* Reports a problem with setting `path`, located where s was given (s NULL: the file itself). */
-static void problem(cfg_ctx *x, const config_setting_t *s, const char *path, const char *fmt, ...)
-#ifdef __GNUC__
-    __attribute__((format(printf, 4, 5)))
-#endif
-    ;
-
-static void problem(cfg_ctx *x, const config_setting_t *s, const char *path, const char *fmt, ...)
+void cfg_problem(cfg_ctx *x, const config_setting_t *s, const char *path, const char *fmt, ...)
 {
     char where[CFG_PATH_MAX + 16];
     int line = 0;
@@ -427,7 +384,7 @@ static void problem_set(cfg_ctx *x, const char *set, const char *path, const cha
 }
 
 /* The shortest text that reads back as v ("0.002", not "0.0020000000000000000"). */
-static const char *fmt_num(double v, char buf[32])
+const char *cfg_fmt_num(double v, char buf[32])
 {
     snprintf(buf, 32, "%.15g", v);
     if (strtod(buf, NULL) != v)
@@ -526,7 +483,7 @@ static void unknown_setting(cfg_ctx *x, const config_setting_t *s, const char *s
     if (near)
         snprintf(hint, sizeof hint, " (did you mean %s?)", near);
     if (s)
-        problem(x, s, path, "unknown setting%s", hint);
+        cfg_problem(x, s, path, "unknown setting%s", hint);
     else
         problem_set(x, set, path, "unknown setting%s", hint);
 }
@@ -564,7 +521,7 @@ static int in_range(const char *range, double v)
 }
 
 /* "between 3 and 10000000 particles", "> 0 tau": what the range asks, for a message. */
-static void range_phrase(const cfg_row *r, char *buf, size_t len)
+void cfg_range_phrase(const cfg_row *r, char *buf, size_t len)
 {
     const char *sep = strstr(r->range, " .. ");
     const char *unit = r->unit ? r->unit : "";
@@ -714,17 +671,17 @@ static int take_integer(cfg_ctx *x, const cfg_row *r, const config_setting_t *s)
     char want[128], lit[64];
     int ok = r->check ? r->check(v) : in_range(r->range, (double)v);
     if (source_literal_overflows(x, s, lit, sizeof lit)) {
-        problem(x, s, r->path, "%s is beyond the 64-bit integer range (the largest is %lld)",
+        cfg_problem(x, s, r->path, "%s is beyond the 64-bit integer range (the largest is %lld)",
                 lit, LLONG_MAX);
         return -1;
     }
     if (ok && r->kind == K_INT && (v > INT_MAX || v < INT_MIN)) {
-        problem(x, s, r->path, "must be at most %d (got %lld)", INT_MAX, v);
+        cfg_problem(x, s, r->path, "must be at most %d (got %lld)", INT_MAX, v);
         return -1;
     }
     if (!ok) {
-        range_phrase(r, want, sizeof want);
-        problem(x, s, r->path, "must be %s (got %lld)", want, v);
+        cfg_range_phrase(r, want, sizeof want);
+        cfg_problem(x, s, r->path, "must be %s (got %lld)", want, v);
         return -1;
     }
     void *f = field_of(x->c, r);
@@ -744,13 +701,13 @@ static int take_float(cfg_ctx *x, const cfg_row *r, const config_setting_t *s)
     double v = t == CONFIG_TYPE_FLOAT ? config_setting_get_float(s) : (double)int_value(x, s);
     char want[128], got[32];
     if (!isfinite(v) || !in_range(r->range, v)) {
-        range_phrase(r, want, sizeof want);
-        problem(x, s, r->path, "must be %s (got %s)", want, fmt_num(v, got));
+        cfg_range_phrase(r, want, sizeof want);
+        cfg_problem(x, s, r->path, "must be %s (got %s)", want, cfg_fmt_num(v, got));
         return -1;
     }
     if (fabs(v) > CFG_FLOAT_MAX) { /* larger values overflow the physics: a bad input */
-        problem(x, s, r->path, "must be at most %g in magnitude (got %s)", CFG_FLOAT_MAX,
-                fmt_num(v, got));
+        cfg_problem(x, s, r->path, "must be at most %g in magnitude (got %s)", CFG_FLOAT_MAX,
+                cfg_fmt_num(v, got));
         return -1;
     }
     *(double *)field_of(x->c, r) = v;
@@ -773,7 +730,7 @@ static int take_file(cfg_ctx *x, const cfg_row *r, const config_setting_t *s, co
     struct stat st;
     FILE *f;
     if (!*v) {
-        problem(x, s, r->path, "must name a file (got an empty string)");
+        cfg_problem(x, s, r->path, "must name a file (got an empty string)");
         return -1;
     }
     if (v[0] != '/' && !config_setting_get_hook(s)) {
@@ -782,20 +739,20 @@ static int take_file(cfg_ctx *x, const cfg_row *r, const config_setting_t *s, co
     }
     snprintf(full, sizeof full, "%s%s", dir, v);
     if (strlen(full) >= r->size) {
-        problem(x, s, r->path, "path too long (at most %zu characters)", r->size - 1);
+        cfg_problem(x, s, r->path, "path too long (at most %zu characters)", r->size - 1);
         return -1;
     }
     errno = 0;
     if (stat(full, &st) == 0 && S_ISDIR(st.st_mode))
         errno = EISDIR;
     else if (stat(full, &st) == 0 && !S_ISREG(st.st_mode)) {
-        problem(x, s, r->path, "\"%s\" is not a regular file (a device or FIFO cannot be read "
+        cfg_problem(x, s, r->path, "\"%s\" is not a regular file (a device or FIFO cannot be read "
                                "as an input)", full);
         return -1;
     } else if ((f = fopen(full, "r")) != NULL)
         fclose(f);
     if (errno) {
-        problem(x, s, r->path, "cannot read \"%s\": %s", full, strerror(errno));
+        cfg_problem(x, s, r->path, "cannot read \"%s\": %s", full, strerror(errno));
         return -1;
     }
     memcpy(field_of(x->c, r), full, strlen(full) + 1);
@@ -806,7 +763,7 @@ static int take_file(cfg_ctx *x, const cfg_row *r, const config_setting_t *s, co
 static int unknown_name(cfg_ctx *x, const cfg_row *r, const config_setting_t *s, const char *what,
                         const char *v, const char *list)
 {
-    problem(x, s, r->path, "unknown %s \"%s\" (expected one of: %s)", what, v, list);
+    cfg_problem(x, s, r->path, "unknown %s \"%s\" (expected one of: %s)", what, v, list);
     return -1;
 }
 
@@ -839,7 +796,7 @@ static int take_string(cfg_ctx *x, const cfg_row *r, const config_setting_t *s)
         return unknown_name(x, r, s, "root variant", v, list);
     }
     if (strlen(v) >= r->size) {
-        problem(x, s, r->path, "too long (at most %zu characters, got %zu)", r->size - 1,
+        cfg_problem(x, s, r->path, "too long (at most %zu characters, got %zu)", r->size - 1,
                 strlen(v));
         return -1;
     }
@@ -855,7 +812,7 @@ static void take_setting(cfg_ctx *x, int ri, const config_setting_t *s)
     int t = config_setting_type(s), rc = 0;
     x->src[ri] = s;
     if (!type_fits(r->kind, t)) {
-        problem(x, s, r->path, "expected %s (got %s)", kind_phrase(r->kind), type_phrase(t));
+        cfg_problem(x, s, r->path, "expected %s (got %s)", kind_phrase(r->kind), type_phrase(t));
         rc = -1;
     } else if (r->kind == K_INT || r->kind == K_LONG || r->kind == K_ULONG)
         rc = take_integer(x, r, s);
@@ -877,7 +834,7 @@ static void walk_group(cfg_ctx *x, const config_setting_t *g, const char *prefix
         char path[256];
         int len = snprintf(path, sizeof path, "%s%s%s", prefix, *prefix ? "." : "",
                            config_setting_name(s) ? config_setting_name(s) : "?");
-        int ri = len < (int)sizeof path ? row_find(path) : -1;
+        int ri = len < (int)sizeof path ? cfg_row_find(path) : -1;
         if (ri < 0) {
             unknown_setting(x, s, NULL, path);
             continue;
@@ -982,7 +939,7 @@ static void merge_set(cfg_ctx *x, config_t *cf, char *set)
                     eq + 1, LLONG_MAX);
         return;
     }
-    if (row_find(path) < 0) {
+    if (cfg_row_find(path) < 0) {
         unknown_setting(x, NULL, set, path);
         return;
     }
@@ -996,213 +953,6 @@ static void merge_set(cfg_ctx *x, config_t *cf, char *set)
         config_setting_set_hook(s, set);
     else
         problem_set(x, set, path, "cannot store the value");
-}
-
-/* ---- cross checks -------------------------------------------------------------------------- */
-
-/* The setting where path was given when it was given and accepted; else NULL. */
-static const config_setting_t *given(const cfg_ctx *x, const char *path)
-{
-    int i = row_of(path);
-    return x->bad[i] ? NULL : x->src[i];
-}
-
-static int rejected(const cfg_ctx *x, const char *path)
-{
-    return x->bad[row_of(path)];
-}
-
-/* Where to point a message about `path`: where it was given, else its nearest given group,
- * else nowhere (the file). */
-static const config_setting_t *near_src(const cfg_ctx *x, const char *path)
-{
-    char p[256];
-    snprintf(p, sizeof p, "%s", path);
-    for (;;) {
-        int i = row_find(p);
-        if (i >= 0 && x->src[i])
-            return x->src[i];
-        char *dot = strrchr(p, '.');
-        if (!dot)
-            return NULL;
-        *dot = '\0';
-    }
-}
-
-/* Required settings that were given nowhere. */
-static void check_required(cfg_ctx *x)
-{
-    char want[128];
-    for (int i = 0; i < N_ROWS; i++)
-        if ((schema[i].flags & CF_REQUIRED) && !x->src[i]) {
-            range_phrase(&schema[i], want, sizeof want);
-            problem(x, NULL, schema[i].path, "required setting is missing (%s)", want);
-        }
-}
-
-/* A cutoff must not exceed half the box (minimum image convention). */
-static void check_cutoff(cfg_ctx *x, const char *path, double rc, double half)
-{
-    char a[32], b[32];
-    if (rc > half)
-        problem(x, near_src(x, path), path, "%s%s exceeds half the box (L/2 = %s)",
-                fmt_num(rc, a), given(x, path) ? "" : " (the default)", fmt_num(half, b));
-}
-
-/* system.box against system.boundary, and the cutoffs against the box. */
-static void check_box(cfg_ctx *x)
-{
-    sim_config *c = x->c;
-    if (rejected(x, "system.boundary") || rejected(x, "system.box"))
-        return;
-    if (c->system.boundary == CFG_BOUNDARY_OPEN) {
-        if (given(x, "system.box"))
-            problem(x, given(x, "system.box"), "system.box", "only used with "
-                    "system.boundary = \"periodic\" (the boundary is open)");
-        return;
-    }
-    if (!given(x, "system.box")) {
-        problem(x, near_src(x, "system.boundary"), "system.box",
-                "required with system.boundary = \"periodic\"");
-        return;
-    }
-    double half = 0.5 * c->system.box;
-    if (!rejected(x, "potential.atm.cutoff")) {
-        if (c->potential.atm.cutoff > 0)
-            check_cutoff(x, "potential.atm.cutoff", c->potential.atm.cutoff, half);
-        else /* L/4: the image triangle is then the same from every corner (docs/physics.md) */
-            c->potential.atm.cutoff = 0.5 * half;
-    }
-    if (c->potential.lj.enabled && !rejected(x, "potential.lj.cutoff"))
-        check_cutoff(x, "potential.lj.cutoff", c->potential.lj.cutoff, half);
-}
-
-/* system.init.file against system.init.type. */
-static void check_init_file(cfg_ctx *x)
-{
-    int is_xyz = x->c->system.init.type == CFG_INIT_XYZ;
-    if (rejected(x, "system.init.type") || rejected(x, "system.init.file"))
-        return;
-    if (is_xyz && !given(x, "system.init.file"))
-        problem(x, near_src(x, "system.init.type"), "system.init.file",
-                "required with system.init.type = \"xyz\"");
-    if (!is_xyz && given(x, "system.init.file"))
-        problem(x, given(x, "system.init.file"), "system.init.file",
-                "only used with system.init.type = \"xyz\" (the type is %s)",
-                cfg_init_name(x->c->system.init.type));
-}
-
-/* Lattice default spacing, and whether a random cluster of the given radius can plausibly hold
- * n points min_distance apart: spheres of diameter d around them fill n (d/2)^3 / R^3 of the
- * cluster, and no random packing passes about 0.6 (random close packing is 0.64). This rejects
- * only the hopeless; rejection sampling already jams near 0.38 (random sequential addition),
- * and sim_init reports a cluster it cannot fill. Lattice and XYZ states are not checked. */
-static void check_init_geometry(cfg_ctx *x)
-{
-    sim_config *c = x->c;
-    const double max_fill = 0.6;
-    if (rejected(x, "system.init.type") || rejected(x, "system.init.min_distance"))
-        return;
-    if (c->system.init.type == CFG_INIT_LATTICE && !x->src[row_of("system.init.min_distance")])
-        c->system.init.min_distance = pow(2.0, 1.0 / 6.0); /* the LJ pair minimum */
-    if (c->system.init.type != CFG_INIT_RANDOM || c->system.boundary != CFG_BOUNDARY_OPEN ||
-        !given(x, "system.init.radius") || !given(x, "system.particles") ||
-        rejected(x, "system.boundary") || c->system.init.radius <= 0)
-        return;
-    double d = c->system.init.min_distance, R = c->system.init.radius;
-    double fill = c->system.particles * pow(0.5 * d / R, 3);
-    char a[32], b[32];
-    if (fill > max_fill)
-        problem(x, near_src(x, "system.init.min_distance"), "system.init.min_distance",
-                "%d particles %s apart do not fit in a sphere of radius %s (packing fraction "
-                "n (d/2)^3 / R^3 = %.3g > %.1f)", c->system.particles, fmt_num(d, a),
-                fmt_num(R, b), fill, max_fill);
-}
-
-/* The thermostat settings against integrator.type: a thermostat needs its target; a setting
- * of another integrator is an error (it would be silently ignored). */
-static void check_integrator(cfg_ctx *x)
-{
-    sim_config *c = x->c;
-    const int t = c->integrator.type;
-    static const char *const lv_only[] = {"integrator.gamma", NULL};
-    static const char *const nh_only[] = {"integrator.nh", "integrator.nh.chain",
-                                          "integrator.nh.period", NULL};
-    static const char *const thermo_only[] = {"integrator.temperature",
-                                              "integrator.temperature_end", NULL};
-    if (rejected(x, "integrator.type"))
-        return;
-    for (int i = 0; t != CFG_INTEG_LANGEVIN && lv_only[i]; i++)
-        if (given(x, lv_only[i]))
-            problem(x, given(x, lv_only[i]), lv_only[i],
-                    "only used with integrator.type = \"langevin\" (the type is %s)",
-                    cfg_integrator_name(t));
-    for (int i = 0; t != CFG_INTEG_NOSE_HOOVER && nh_only[i]; i++)
-        if (given(x, nh_only[i]))
-            problem(x, given(x, nh_only[i]), nh_only[i],
-                    "only used with integrator.type = \"nose-hoover\" (the type is %s)",
-                    cfg_integrator_name(t));
-    for (int i = 0; t == CFG_INTEG_NVE && thermo_only[i]; i++)
-        if (given(x, thermo_only[i]))
-            problem(x, given(x, thermo_only[i]), thermo_only[i],
-                    "only used with a thermostat (integrator.type = \"langevin\" or "
-                    "\"nose-hoover\"; the type is nve)");
-    if (t != CFG_INTEG_NVE && !given(x, "integrator.temperature") &&
-        !rejected(x, "integrator.temperature"))
-        problem(x, near_src(x, "integrator.type"), "integrator.temperature",
-                "required with integrator.type = \"%s\"", cfg_integrator_name(t));
-    if (!given(x, "integrator.temperature_end") && !rejected(x, "integrator.temperature_end"))
-        c->integrator.temperature_end = c->integrator.temperature;
-}
-
-/* system.particles against what the block maps can cover at solver.tile: nb = ceil(n / tile)
- * tiles per side must not pass the map's max_nb (its exact range, within the GPU's grid and
- * 64-bit block counts), so a run that cannot be launched is refused here, before any
- * allocation, naming the largest n that works. */
-static void check_sizes(cfg_ctx *x)
-{
-    const sim_config *c = x->c;
-    const map3d_type *m3 = map3d_find(c->solver.map);
-    const map2d_type *m2 = map2d_find(c->solver.map2d);
-    if (rejected(x, "system.particles") || rejected(x, "solver.tile") || c->solver.tile < 1 ||
-        c->system.particles < 1)
-        return;
-    /* the neighbour-list path (solver.cull, every term with a cutoff) launches no map */
-    if (c->solver.cull && (c->system.boundary == CFG_BOUNDARY_PERIODIC ||
-                           c->potential.atm.nu == 0.0 || c->potential.atm.cutoff > 0.0))
-        return;
-    const long long nb = ((long long)c->system.particles + c->solver.tile - 1) / c->solver.tile;
-    if (m3 && !rejected(x, "solver.map") && c->potential.atm.nu > 0 && nb > m3->max_nb)
-        problem(x, near_src(x, "system.particles"), "system.particles",
-                "%d particles in tiles of %d make %lld tiles per side, more than solver.map = "
-                "\"%s\" supports (%lld): at most %lld particles at this tile",
-                c->system.particles, c->solver.tile, nb, m3->name, m3->max_nb,
-                m3->max_nb * c->solver.tile);
-    if (m2 && !rejected(x, "solver.map2d") && c->potential.lj.enabled) {
-        long long lim = m2->max_nb;
-        const int root = map2d_root_find(c->solver.root);
-        if (root > 0 && map2d_root_max_nb(root) < lim && !strcmp(m2->name, "lambda2d"))
-            lim = map2d_root_max_nb(root);
-        if (nb > lim)
-            problem(x, near_src(x, "system.particles"), "system.particles",
-                    "%d particles in tiles of %d make %lld tiles per side, more than "
-                    "solver.map2d = \"%s\" (solver.root = \"%s\") supports (%lld): at most %lld "
-                    "particles at this tile", c->system.particles, c->solver.tile, nb, m2->name,
-                    c->solver.root, lim, lim * c->solver.tile);
-    }
-}
-
-/* Everything that involves more than one setting, after all were read. */
-static void cross_check(cfg_ctx *x)
-{
-    x->c->potential.lj.enabled = given(x, "potential.lj") != NULL;
-    x->c->system.init.temperature_set = given(x, "system.init.temperature") != NULL;
-    check_required(x);
-    check_box(x);
-    check_init_file(x);
-    check_init_geometry(x);
-    check_integrator(x);
-    check_sizes(x);
 }
 
 /* ---- loading ------------------------------------------------------------------------------- */
@@ -1256,7 +1006,7 @@ int cfg_load(sim_config *c, const char *path, int n_set, char *const sets[])
     for (int i = 0; i < n_set; i++)
         merge_set(x, &cf, sets[i]);
     walk_group(x, config_root_setting(&cf), "");
-    cross_check(x);
+    cfg_cross_check(x);
     config_destroy(&cf);
     return x->n_err ? TB_EXIT_USAGE : TB_EXIT_OK;
 }

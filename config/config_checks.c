@@ -1,0 +1,231 @@
+/* config_checks.c — the checks of sim.cfg across settings, once every setting was read: required
+ * settings, the box against the boundary and the cutoffs, the initial state's file and geometry,
+ * the thermostat settings, and n against the maps (one located line per problem). */
+#include <ctype.h>
+#include <errno.h>
+#include <limits.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include <libconfig.h>
+
+#include "config.h"
+#include "input.h"
+#include "../maps3d/map2d.h"
+#include "../maps3d/map3d.h"
+#include "../solver/check.h"
+
+#include "config_int.h"
+
+/* ---- cross checks -------------------------------------------------------------------------- */
+
+/* The setting where path was given when it was given and accepted; else NULL. */
+static const config_setting_t *given(const cfg_ctx *x, const char *path)
+{
+    int i = cfg_row_of(path);
+    return x->bad[i] ? NULL : x->src[i];
+}
+
+static int rejected(const cfg_ctx *x, const char *path)
+{
+    return x->bad[cfg_row_of(path)];
+}
+
+/* Where to point a message about `path`: where it was given, else its nearest given group,
+ * else nowhere (the file). */
+static const config_setting_t *near_src(const cfg_ctx *x, const char *path)
+{
+    char p[256];
+    snprintf(p, sizeof p, "%s", path);
+    for (;;) {
+        int i = cfg_row_find(p);
+        if (i >= 0 && x->src[i])
+            return x->src[i];
+        char *dot = strrchr(p, '.');
+        if (!dot)
+            return NULL;
+        *dot = '\0';
+    }
+}
+
+/* Required settings that were given nowhere. */
+static void check_required(cfg_ctx *x)
+{
+    char want[128];
+    for (int i = 0; i < cfg_n_rows; i++)
+        if ((cfg_rows[i].flags & CF_REQUIRED) && !x->src[i]) {
+            cfg_range_phrase(&cfg_rows[i], want, sizeof want);
+            cfg_problem(x, NULL, cfg_rows[i].path, "required setting is missing (%s)", want);
+        }
+}
+
+/* A cutoff must not exceed half the box (minimum image convention). */
+static void check_cutoff(cfg_ctx *x, const char *path, double rc, double half)
+{
+    char a[32], b[32];
+    if (rc > half)
+        cfg_problem(x, near_src(x, path), path, "%s%s exceeds half the box (L/2 = %s)",
+                cfg_fmt_num(rc, a), given(x, path) ? "" : " (the default)", cfg_fmt_num(half, b));
+}
+
+/* system.box against system.boundary, and the cutoffs against the box. */
+static void check_box(cfg_ctx *x)
+{
+    sim_config *c = x->c;
+    if (rejected(x, "system.boundary") || rejected(x, "system.box"))
+        return;
+    if (c->system.boundary == CFG_BOUNDARY_OPEN) {
+        if (given(x, "system.box"))
+            cfg_problem(x, given(x, "system.box"), "system.box", "only used with "
+                    "system.boundary = \"periodic\" (the boundary is open)");
+        return;
+    }
+    if (!given(x, "system.box")) {
+        cfg_problem(x, near_src(x, "system.boundary"), "system.box",
+                "required with system.boundary = \"periodic\"");
+        return;
+    }
+    double half = 0.5 * c->system.box;
+    if (!rejected(x, "potential.atm.cutoff")) {
+        if (c->potential.atm.cutoff > 0)
+            check_cutoff(x, "potential.atm.cutoff", c->potential.atm.cutoff, half);
+        else /* L/4: the image triangle is then the same from every corner (docs/physics.md) */
+            c->potential.atm.cutoff = 0.5 * half;
+    }
+    if (c->potential.lj.enabled && !rejected(x, "potential.lj.cutoff"))
+        check_cutoff(x, "potential.lj.cutoff", c->potential.lj.cutoff, half);
+}
+
+/* system.init.file against system.init.type. */
+static void check_init_file(cfg_ctx *x)
+{
+    int is_xyz = x->c->system.init.type == CFG_INIT_XYZ;
+    if (rejected(x, "system.init.type") || rejected(x, "system.init.file"))
+        return;
+    if (is_xyz && !given(x, "system.init.file"))
+        cfg_problem(x, near_src(x, "system.init.type"), "system.init.file",
+                "required with system.init.type = \"xyz\"");
+    if (!is_xyz && given(x, "system.init.file"))
+        cfg_problem(x, given(x, "system.init.file"), "system.init.file",
+                "only used with system.init.type = \"xyz\" (the type is %s)",
+                cfg_init_name(x->c->system.init.type));
+}
+
+/* Lattice default spacing, and whether a random cluster of the given radius can plausibly hold
+ * n points min_distance apart: spheres of diameter d around them fill n (d/2)^3 / R^3 of the
+ * cluster, and no random packing passes about 0.6 (random close packing is 0.64). This rejects
+ * only the hopeless; rejection sampling already jams near 0.38 (random sequential addition),
+ * and sim_init reports a cluster it cannot fill. Lattice and XYZ states are not checked. */
+static void check_init_geometry(cfg_ctx *x)
+{
+    sim_config *c = x->c;
+    const double max_fill = 0.6;
+    if (rejected(x, "system.init.type") || rejected(x, "system.init.min_distance"))
+        return;
+    if (c->system.init.type == CFG_INIT_LATTICE && !x->src[cfg_row_of("system.init.min_distance")])
+        c->system.init.min_distance = pow(2.0, 1.0 / 6.0); /* the LJ pair minimum */
+    if (c->system.init.type != CFG_INIT_RANDOM || c->system.boundary != CFG_BOUNDARY_OPEN ||
+        !given(x, "system.init.radius") || !given(x, "system.particles") ||
+        rejected(x, "system.boundary") || c->system.init.radius <= 0)
+        return;
+    double d = c->system.init.min_distance, R = c->system.init.radius;
+    double fill = c->system.particles * pow(0.5 * d / R, 3);
+    char a[32], b[32];
+    if (fill > max_fill)
+        cfg_problem(x, near_src(x, "system.init.min_distance"), "system.init.min_distance",
+                "%d particles %s apart do not fit in a sphere of radius %s (packing fraction "
+                "n (d/2)^3 / R^3 = %.3g > %.1f)", c->system.particles, cfg_fmt_num(d, a),
+                cfg_fmt_num(R, b), fill, max_fill);
+}
+
+/* The thermostat settings against integrator.type: a thermostat needs its target; a setting
+ * of another integrator is an error (it would be silently ignored). */
+static void check_integrator(cfg_ctx *x)
+{
+    sim_config *c = x->c;
+    const int t = c->integrator.type;
+    static const char *const lv_only[] = {"integrator.gamma", NULL};
+    static const char *const nh_only[] = {"integrator.nh", "integrator.nh.chain",
+                                          "integrator.nh.period", NULL};
+    static const char *const thermo_only[] = {"integrator.temperature",
+                                              "integrator.temperature_end", NULL};
+    if (rejected(x, "integrator.type"))
+        return;
+    for (int i = 0; t != CFG_INTEG_LANGEVIN && lv_only[i]; i++)
+        if (given(x, lv_only[i]))
+            cfg_problem(x, given(x, lv_only[i]), lv_only[i],
+                    "only used with integrator.type = \"langevin\" (the type is %s)",
+                    cfg_integrator_name(t));
+    for (int i = 0; t != CFG_INTEG_NOSE_HOOVER && nh_only[i]; i++)
+        if (given(x, nh_only[i]))
+            cfg_problem(x, given(x, nh_only[i]), nh_only[i],
+                    "only used with integrator.type = \"nose-hoover\" (the type is %s)",
+                    cfg_integrator_name(t));
+    for (int i = 0; t == CFG_INTEG_NVE && thermo_only[i]; i++)
+        if (given(x, thermo_only[i]))
+            cfg_problem(x, given(x, thermo_only[i]), thermo_only[i],
+                    "only used with a thermostat (integrator.type = \"langevin\" or "
+                    "\"nose-hoover\"; the type is nve)");
+    if (t != CFG_INTEG_NVE && !given(x, "integrator.temperature") &&
+        !rejected(x, "integrator.temperature"))
+        cfg_problem(x, near_src(x, "integrator.type"), "integrator.temperature",
+                "required with integrator.type = \"%s\"", cfg_integrator_name(t));
+    if (!given(x, "integrator.temperature_end") && !rejected(x, "integrator.temperature_end"))
+        c->integrator.temperature_end = c->integrator.temperature;
+}
+
+/* system.particles against what the block maps can cover at solver.tile: nb = ceil(n / tile)
+ * tiles per side must not pass the map's max_nb (its exact range, within the GPU's grid and
+ * 64-bit block counts), so a run that cannot be launched is refused here, before any
+ * allocation, naming the largest n that works. */
+static void check_sizes(cfg_ctx *x)
+{
+    const sim_config *c = x->c;
+    const map3d_type *m3 = map3d_find(c->solver.map);
+    const map2d_type *m2 = map2d_find(c->solver.map2d);
+    if (rejected(x, "system.particles") || rejected(x, "solver.tile") || c->solver.tile < 1 ||
+        c->system.particles < 1)
+        return;
+    /* the neighbour-list path (solver.cull, every term with a cutoff) launches no map */
+    if (c->solver.cull && (c->system.boundary == CFG_BOUNDARY_PERIODIC ||
+                           c->potential.atm.nu == 0.0 || c->potential.atm.cutoff > 0.0))
+        return;
+    const long long nb = ((long long)c->system.particles + c->solver.tile - 1) / c->solver.tile;
+    if (m3 && !rejected(x, "solver.map") && c->potential.atm.nu > 0 && nb > m3->max_nb)
+        cfg_problem(x, near_src(x, "system.particles"), "system.particles",
+                "%d particles in tiles of %d make %lld tiles per side, more than solver.map = "
+                "\"%s\" supports (%lld): at most %lld particles at this tile",
+                c->system.particles, c->solver.tile, nb, m3->name, m3->max_nb,
+                m3->max_nb * c->solver.tile);
+    if (m2 && !rejected(x, "solver.map2d") && c->potential.lj.enabled) {
+        long long lim = m2->max_nb;
+        const int root = map2d_root_find(c->solver.root);
+        if (root > 0 && map2d_root_max_nb(root) < lim && !strcmp(m2->name, "lambda2d"))
+            lim = map2d_root_max_nb(root);
+        if (nb > lim)
+            cfg_problem(x, near_src(x, "system.particles"), "system.particles",
+                    "%d particles in tiles of %d make %lld tiles per side, more than "
+                    "solver.map2d = \"%s\" (solver.root = \"%s\") supports (%lld): at most %lld "
+                    "particles at this tile", c->system.particles, c->solver.tile, nb, m2->name,
+                    c->solver.root, lim, lim * c->solver.tile);
+    }
+}
+
+/* Everything that involves more than one setting, after all were read. */
+void cfg_cross_check(cfg_ctx *x)
+{
+    x->c->potential.lj.enabled = given(x, "potential.lj") != NULL;
+    x->c->system.init.temperature_set = given(x, "system.init.temperature") != NULL;
+    check_required(x);
+    check_box(x);
+    check_init_file(x);
+    check_init_geometry(x);
+    check_integrator(x);
+    check_sizes(x);
+}
+

@@ -1,0 +1,80 @@
+/* config_int.h — what config.c (the schema, reading, --set) and config_checks.c (the checks
+ * across settings) share: the schema's row type, the state of one cfg_load and the reporting.
+ * Not a public interface: config.h is. */
+#ifndef TB_CONFIG_INT_H
+#define TB_CONFIG_INT_H
+
+#include <stddef.h>
+
+#include <libconfig.h>
+
+#include "config.h"
+
+/* How a setting is read and where its value goes. */
+enum cfg_kind {
+    K_GROUP,  /* a group of settings, no value of its own */
+    K_INT,    /* int field; libconfig int (or int64, then range-checked) */
+    K_LONG,   /* long field; int or int64 */
+    K_ULONG,  /* unsigned long field; int or int64, >= 0 by its range */
+    K_FLOAT,  /* double field; float, or an integer converted */
+    K_BOOL,   /* int field, 0 or 1 */
+    K_STRING, /* char[] field: an output path ("" disables) */
+    K_FILE,   /* char[] field: an input file, resolved against the config file's directory */
+    K_CHOICE, /* int field: the index of the value in the row's choices[] */
+    K_MAP3D,  /* char[] field: a name in the map3d registry */
+    K_MAP2D,  /* char[] field: a name in the map2d registry */
+    K_ROOT    /* char[] field: a lambda2d root variant (map2d_root_find) */
+};
+
+#define CF_REQUIRED 1u /* no default: the file (or a --set) must give it */
+
+/* One row of the schema. `def` is the default as a config file would write it (strings without
+ * quotes; NULL: no default, the field stays 0). `range` is one of "> X", ">= X", "LO .. HI" for
+ * numbers; for rows with a `check` hook it is only prose. Every field here is also printed by
+ * cfg_schema_get() and documented in docs/config.md (tests/test_config.c compares the two). */
+typedef struct cfg_row {
+    const char *path;
+    enum cfg_kind kind;
+    const char *def;
+    const char *range;
+    const char *const *choices; /* K_CHOICE: NULL-terminated value names, in enum order */
+    const char *unit;
+    const char *doc;
+    size_t off, size;           /* the field in sim_config */
+    unsigned flags;
+    int (*check)(long long v);  /* extra rule on an integer (1 = fine), replacing `range` */
+} cfg_row;
+
+#define CFG_MAX_ROWS 128 /* at least the schema's rows (checked in config.c) */
+
+/* The schema (config.c), cfg_n_rows rows in the order of docs/config.md. */
+extern const cfg_row *const cfg_rows;
+extern const int cfg_n_rows;
+
+/* State of one cfg_load. */
+typedef struct cfg_ctx {
+    const char *path; /* the config file as given */
+    char dir[CFG_PATH_MAX]; /* its directory with a trailing slash, "" for the current one */
+    sim_config *c;
+    int n_err;
+    const config_setting_t *src[CFG_MAX_ROWS]; /* where each setting was given; NULL: default */
+    unsigned char bad[CFG_MAX_ROWS];           /* 1: given but rejected */
+} cfg_ctx;
+
+/* Index of the schema row named path, or -1; cfg_row_of: the row, which must exist. */
+int cfg_row_find(const char *path);
+int cfg_row_of(const char *path);
+/* The allowed range of row r in words ("> 0", "one of ...") into buf. */
+void cfg_range_phrase(const cfg_row *r, char *buf, size_t len);
+/* v as a config file would write it, into buf. */
+const char *cfg_fmt_num(double v, char buf[32]);
+/* Reports a problem with setting `path`, located where s was given (s NULL: the file itself). */
+void cfg_problem(cfg_ctx *x, const config_setting_t *s, const char *path, const char *fmt, ...)
+#ifdef __GNUC__
+    __attribute__((format(printf, 4, 5)))
+#endif
+    ;
+/* Every check that involves more than one setting, after all were read (config_checks.c). */
+void cfg_cross_check(cfg_ctx *x);
+
+#endif
