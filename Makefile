@@ -144,7 +144,7 @@ FUZZ_CC      ?= $(shell command -v clang 2>/dev/null || command -v clang-14 2>/d
 FUZZ_SECONDS ?= 60
 FUZZ_FLAGS   := -std=c11 -D_POSIX_C_SOURCE=200809L -I. -g -O1 -fno-omit-frame-pointer \
                 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined
-FUZZ_SRC     := config/config.c config/input.c maps3d/map3d.c maps3d/map2d.c solver/check.c solver/xyz.c \
+FUZZ_SRC     := config/config.c config/config_checks.c config/config_report.c config/config_set.c config/input.c maps3d/map3d.c maps3d/map2d.c solver/check.c solver/xyz.c \
                 solver/state.c solver/init.c solver/finite.c
 build-fuzz/fuzz_%: tests/fuzz/fuzz_%.c $(FUZZ_SRC) $(wildcard config/*.h solver/*.h maps3d/*.h)
 	@mkdir -p $(dir $@)

@@ -8,7 +8,11 @@
  * Invariant: every problem is reported as it is found, one line each, and loading goes on, so the
  * user sees all of them at once; a setting that was rejected is marked bad and the cross checks
  * (periodic box, cutoffs, initial state) skip whatever depends on it, so one mistake yields one
- * line. Nothing here writes a file. */
+ * line. Nothing here writes a file.
+ *
+ * This file: the schema, defaults, reading one setting, loading; the checks across settings are
+ * in config_checks.c, the --set overrides in config_set.c, the reporting in config_report.c
+ * (config_int.h). */
 #include <ctype.h>
 #include <errno.h>
 #include <limits.h>
@@ -320,174 +324,6 @@ void cfg_defaults(sim_config *c)
             apply_default(c, &schema[i]);
 }
 
-/* ---- reporting ----------------------------------------------------------------------------- */
-
-/* The file that setting s was read from, as a path from the current directory. libconfig 1.5
- * records an @include file by the name in the directive, which it resolved against the config
- * file's directory (cfg_load sets that as the include directory). */
-static void source_path(const cfg_ctx *x, const config_setting_t *s, char *buf, size_t len)
-{
-    const char *f = config_setting_source_file(s);
-    if (!f || strcmp(f, x->path) == 0 || f[0] == '/')
-        snprintf(buf, len, "%s", f ? f : x->path);
-    else
-        snprintf(buf, len, "%s%s", x->dir, f);
-}
-
-/* Reports one problem: "tribody: FILE[:LINE]: [SETTING: ]message". */
-static void vproblem(cfg_ctx *x, const char *file, int line, const char *setting, const char *fmt,
-                     va_list ap)
-{
-    char msg[1024];
-    vsnprintf(msg, sizeof msg, fmt, ap);
-    if (setting)
-        tb_error(file, line, "%s: %s", setting, msg);
-    else
-        tb_error(file, line, "%s", msg);
-    x->n_err++;
-}
-
-/* Reports a problem with setting `path`, located where s was given (s NULL: the file itself). */
-void cfg_problem(cfg_ctx *x, const config_setting_t *s, const char *path, const char *fmt, ...)
-{
-    char where[CFG_PATH_MAX + 16];
-    int line = 0;
-    const char *hook = s ? (const char *)config_setting_get_hook(s) : NULL;
-    if (hook)
-        snprintf(where, sizeof where, "--set %s", hook);
-    else if (s && config_setting_source_file(s)) {
-        source_path(x, s, where, sizeof where);
-        line = (int)config_setting_source_line(s);
-    } else
-        snprintf(where, sizeof where, "%s", x->path);
-    va_list ap;
-    va_start(ap, fmt);
-    vproblem(x, where, line, path, fmt, ap);
-    va_end(ap);
-}
-
-/* Reports a problem with the override `set` itself (before it became a setting). */
-static void problem_set(cfg_ctx *x, const char *set, const char *path, const char *fmt, ...)
-#ifdef __GNUC__
-    __attribute__((format(printf, 4, 5)))
-#endif
-    ;
-
-static void problem_set(cfg_ctx *x, const char *set, const char *path, const char *fmt, ...)
-{
-    char where[CFG_PATH_MAX + 16];
-    snprintf(where, sizeof where, "--set %s", set);
-    va_list ap;
-    va_start(ap, fmt);
-    vproblem(x, where, 0, path, fmt, ap);
-    va_end(ap);
-}
-
-/* The shortest text that reads back as v ("0.002", not "0.0020000000000000000"). */
-const char *cfg_fmt_num(double v, char buf[32])
-{
-    snprintf(buf, 32, "%.15g", v);
-    if (strtod(buf, NULL) != v)
-        snprintf(buf, 32, "%.17g", v);
-    return buf;
-}
-
-/* "an integer", "a string", ... : what a libconfig setting is, for "(got ...)". */
-static const char *type_phrase(int t)
-{
-    switch (t) {
-    case CONFIG_TYPE_INT:
-    case CONFIG_TYPE_INT64: return "an integer";
-    case CONFIG_TYPE_FLOAT: return "a float";
-    case CONFIG_TYPE_STRING: return "a string";
-    case CONFIG_TYPE_BOOL: return "a bool";
-    case CONFIG_TYPE_GROUP: return "a group";
-    case CONFIG_TYPE_ARRAY: return "an array";
-    case CONFIG_TYPE_LIST: return "a list";
-    default: return "nothing";
-    }
-}
-
-/* What a row wants, for "expected ...". */
-static const char *kind_phrase(enum cfg_kind k)
-{
-    switch (k) {
-    case K_GROUP: return "a group";
-    case K_INT:
-    case K_LONG:
-    case K_ULONG: return "an integer";
-    case K_FLOAT: return "a number";
-    case K_BOOL: return "true or false";
-    default: return "a string";
-    }
-}
-
-/* Edit (Levenshtein) distance between a and b, both shorter than 128 characters. */
-static int edit_distance(const char *a, const char *b)
-{
-    int la = (int)strlen(a), lb = (int)strlen(b), row[128];
-    if (la >= 128 || lb >= 128)
-        return INT_MAX;
-    for (int j = 0; j <= lb; j++)
-        row[j] = j;
-    for (int i = 1; i <= la; i++) {
-        int diag = row[0];
-        row[0] = i;
-        for (int j = 1; j <= lb; j++) {
-            int up = row[j];
-            int best = diag + (a[i - 1] != b[j - 1]);
-            if (up + 1 < best)
-                best = up + 1;
-            if (row[j - 1] + 1 < best)
-                best = row[j - 1] + 1;
-            row[j] = best;
-            diag = up;
-        }
-    }
-    return row[lb];
-}
-
-static const char *last_part(const char *path)
-{
-    const char *dot = strrchr(path, '.');
-    return dot ? dot + 1 : path;
-}
-
-/* The known setting nearest to an unknown `path`: the one with the same last name
- * (system.dt -> integrator.dt), else the closest by edit distance when it is within a third
- * of the name's length; NULL when nothing is close. */
-static const char *suggest(const char *path)
-{
-    const char *best = NULL;
-    int best_d = INT_MAX;
-    for (int i = 0; i < N_ROWS; i++)
-        if (strcmp(last_part(schema[i].path), last_part(path)) == 0)
-            return schema[i].path;
-    for (int i = 0; i < N_ROWS; i++) {
-        int d = edit_distance(path, schema[i].path);
-        if (d < best_d) {
-            best_d = d;
-            best = schema[i].path;
-        }
-    }
-    int limit = (int)strlen(path) / 3;
-    return best_d <= (limit > 1 ? limit : 1) ? best : NULL;
-}
-
-/* "unknown setting (did you mean X?)" for s, or for the override `set` when s is NULL. */
-static void unknown_setting(cfg_ctx *x, const config_setting_t *s, const char *set,
-                            const char *path)
-{
-    const char *near = suggest(path);
-    char hint[160] = "";
-    if (near)
-        snprintf(hint, sizeof hint, " (did you mean %s?)", near);
-    if (s)
-        cfg_problem(x, s, path, "unknown setting%s", hint);
-    else
-        problem_set(x, set, path, "unknown setting%s", hint);
-}
-
 /* ---- one setting --------------------------------------------------------------------------- */
 
 /* Whether a libconfig value of type t can fill a row of kind k (an integer fills a float). */
@@ -537,7 +373,7 @@ void cfg_range_phrase(const cfg_row *r, char *buf, size_t len)
 /* Reads an integer literal as libconfig writes one (decimal, or hex after 0x, optional sign)
  * at p. Returns the end of the literal, or NULL when p does not start with one, when more of a
  * number follows (a float, or an L suffix: not a 32-bit literal), or on overflow. */
-static const char *int_literal(const char *p, long long *v)
+const char *cfg_int_literal(const char *p, long long *v)
 {
     int neg = *p == '-', hex;
     char *end;
@@ -556,7 +392,7 @@ static const char *int_literal(const char *p, long long *v)
 
 /* Whether v does not fit an int but its low 32 bits read as one are `low`: what libconfig 1.5
  * makes of a literal that is too long for an int and lacks the L suffix. */
-static int truncated_to(long long v, int low)
+int cfg_truncated_to(long long v, int low)
 {
     return (v > INT_MAX || v < INT_MIN) && (int)(unsigned)(unsigned long long)v == low;
 }
@@ -580,7 +416,7 @@ static int find_literal(const char *file, int line, const char *name, int low, l
             if (*q != '=' && *q != ':')
                 continue;
             q += 1 + strspn(q + 1, " \t");
-            found = int_literal(q, v) && truncated_to(*v, low);
+            found = cfg_int_literal(q, v) && cfg_truncated_to(*v, low);
         }
     }
     free(text);
@@ -599,7 +435,7 @@ static long long int_value(const cfg_ctx *x, const config_setting_t *s)
     if (config_setting_type(s) != CONFIG_TYPE_INT || !config_setting_source_file(s) ||
         !config_setting_name(s))
         return config_setting_get_int64(s);
-    source_path(x, s, file, sizeof file);
+    cfg_source_path(x, s, file, sizeof file);
     if (find_literal(file, (int)config_setting_source_line(s), config_setting_name(s),
                      config_setting_get_int(s), &v))
         return v;
@@ -608,7 +444,7 @@ static long long int_value(const cfg_ctx *x, const config_setting_t *s)
 
 /* Whether the integer literal at p (sign, decimal or 0x hex digits, optional L or LL suffix)
  * overflows 64 bits, which libconfig 1.5 reads silently as -1 or LLONG_MAX. */
-static int literal_overflows(const char *p)
+int cfg_literal_overflows(const char *p)
 {
     int neg, hex;
     char *end;
@@ -639,7 +475,7 @@ static int source_literal_overflows(const cfg_ctx *x, const config_setting_t *s,
     int line, over = 0;
     if (!config_setting_source_file(s) || !name || config_setting_get_hook(s))
         return 0;
-    source_path(x, s, file, sizeof file);
+    cfg_source_path(x, s, file, sizeof file);
     line = (int)config_setting_source_line(s);
     len = strlen(name);
     if (!(f = fopen(file, "r")))
@@ -655,7 +491,7 @@ static int source_literal_overflows(const cfg_ctx *x, const config_setting_t *s,
             if (*q != '=' && *q != ':')
                 continue;
             q += 1 + strspn(q + 1, " \t");
-            if ((over = literal_overflows(q)))
+            if ((over = cfg_literal_overflows(q)))
                 snprintf(lit, size, "%.*s", (int)strcspn(q, " \t;,)]}\r\n"), q);
         }
     }
@@ -734,7 +570,7 @@ static int take_file(cfg_ctx *x, const cfg_row *r, const config_setting_t *s, co
         return -1;
     }
     if (v[0] != '/' && !config_setting_get_hook(s)) {
-        source_path(x, s, src, sizeof src);
+        cfg_source_path(x, s, src, sizeof src);
         dir_of(src, dir, sizeof dir);
     }
     snprintf(full, sizeof full, "%s%s", dir, v);
@@ -812,7 +648,7 @@ static void take_setting(cfg_ctx *x, int ri, const config_setting_t *s)
     int t = config_setting_type(s), rc = 0;
     x->src[ri] = s;
     if (!type_fits(r->kind, t)) {
-        cfg_problem(x, s, r->path, "expected %s (got %s)", kind_phrase(r->kind), type_phrase(t));
+        cfg_problem(x, s, r->path, "expected %s (got %s)", cfg_kind_phrase(r->kind), cfg_type_phrase(t));
         rc = -1;
     } else if (r->kind == K_INT || r->kind == K_LONG || r->kind == K_ULONG)
         rc = take_integer(x, r, s);
@@ -836,123 +672,13 @@ static void walk_group(cfg_ctx *x, const config_setting_t *g, const char *prefix
                            config_setting_name(s) ? config_setting_name(s) : "?");
         int ri = len < (int)sizeof path ? cfg_row_find(path) : -1;
         if (ri < 0) {
-            unknown_setting(x, s, NULL, path);
+            cfg_unknown_setting(x, s, NULL, path);
             continue;
         }
         take_setting(x, ri, s);
         if (schema[ri].kind == K_GROUP && !x->bad[ri])
             walk_group(x, s, path);
     }
-}
-
-/* ---- --set overrides ----------------------------------------------------------------------- */
-
-/* Parses `text` as one libconfig scalar into the scratch config sc; returns its setting, or
- * NULL when text is not one scalar (then it is taken as a bare string). */
-static const config_setting_t *parse_scalar(config_t *sc, const char *text)
-{
-    size_t n = strlen(text) + 8;
-    char *src = malloc(n);
-    const config_setting_t *v = NULL;
-    if (!src || strchr(text, '\n'))
-        goto done;
-    snprintf(src, n, "v = %s;", text);
-    if (config_read_string(sc, src) == CONFIG_TRUE &&
-        config_setting_length(config_root_setting(sc)) == 1) {
-        v = config_setting_get_member(config_root_setting(sc), "v");
-        if (v && !config_setting_is_scalar(v))
-            v = NULL;
-    }
-done:
-    free(src);
-    return v;
-}
-
-/* Adds member `name` to group g holding the value of VALUE (scalar or bare string). An integer
- * that does not fit an int, written without the L suffix, is stored as an int64: libconfig kept
- * only its low 32 bits (see int_value). */
-static config_setting_t *add_value(config_setting_t *g, const char *name, const char *value)
-{
-    config_t sc;
-    long long w = 0;
-    config_init(&sc);
-    const config_setting_t *v = parse_scalar(&sc, value);
-    int t = v ? config_setting_type(v) : CONFIG_TYPE_STRING;
-    if (t == CONFIG_TYPE_INT && int_literal(value + strspn(value, " \t"), &w) &&
-        truncated_to(w, config_setting_get_int(v)))
-        t = CONFIG_TYPE_INT64;
-    else if (t == CONFIG_TYPE_INT || t == CONFIG_TYPE_INT64)
-        w = config_setting_get_int64(v);
-    config_setting_t *s = config_setting_add(g, name, t);
-    if (s) {
-        if (t == CONFIG_TYPE_INT)
-            config_setting_set_int(s, (int)w);
-        else if (t == CONFIG_TYPE_INT64)
-            config_setting_set_int64(s, w);
-        else if (t == CONFIG_TYPE_FLOAT)
-            config_setting_set_float(s, config_setting_get_float(v));
-        else if (t == CONFIG_TYPE_BOOL)
-            config_setting_set_bool(s, config_setting_get_bool(v));
-        else
-            config_setting_set_string(s, v ? config_setting_get_string(v) : value);
-    }
-    config_destroy(&sc);
-    return s;
-}
-
-/* The group that holds `path`'s last name, creating missing groups (tagged with the override).
- * NULL when a part of the path exists but is not a group: the walk reports that setting. */
-static config_setting_t *parent_of(config_t *cf, const char *path, char *set, const char **name)
-{
-    config_setting_t *g = config_root_setting(cf);
-    char part[256];
-    const char *p = path, *dot;
-    while ((dot = strchr(p, '.')) != NULL) {
-        snprintf(part, sizeof part, "%.*s", (int)(dot - p), p);
-        config_setting_t *m = config_setting_get_member(g, part);
-        if (!m) {
-            m = config_setting_add(g, part, CONFIG_TYPE_GROUP);
-            if (m)
-                config_setting_set_hook(m, set);
-        }
-        if (!m || !config_setting_is_group(m))
-            return NULL;
-        g = m;
-        p = dot + 1;
-    }
-    *name = p;
-    return g;
-}
-
-/* Merges one override "PATH=VALUE" into the parsed tree, replacing the file's value. */
-static void merge_set(cfg_ctx *x, config_t *cf, char *set)
-{
-    const char *eq = strchr(set, '='), *name = NULL;
-    char path[256];
-    if (!eq || eq == set || eq - set >= (long)sizeof path) {
-        problem_set(x, set, NULL, "expected PATH=VALUE (for example --set solver.map=bb)");
-        return;
-    }
-    snprintf(path, sizeof path, "%.*s", (int)(eq - set), set);
-    if (literal_overflows(eq + 1)) {
-        problem_set(x, set, path, "%s is beyond the 64-bit integer range (the largest is %lld)",
-                    eq + 1, LLONG_MAX);
-        return;
-    }
-    if (cfg_row_find(path) < 0) {
-        unknown_setting(x, NULL, set, path);
-        return;
-    }
-    config_setting_t *g = parent_of(cf, path, set, &name);
-    if (!g)
-        return;
-    if (config_setting_get_member(g, name))
-        config_setting_remove(g, name);
-    config_setting_t *s = add_value(g, name, eq + 1);
-    if (s)
-        config_setting_set_hook(s, set);
-    else
-        problem_set(x, set, path, "cannot store the value");
 }
 
 /* ---- loading ------------------------------------------------------------------------------- */
@@ -1004,7 +730,7 @@ int cfg_load(sim_config *c, const char *path, int n_set, char *const sets[])
         return TB_EXIT_USAGE;
     }
     for (int i = 0; i < n_set; i++)
-        merge_set(x, &cf, sets[i]);
+        cfg_merge_set(x, &cf, sets[i]);
     walk_group(x, config_root_setting(&cf), "");
     cfg_cross_check(x);
     config_destroy(&cf);

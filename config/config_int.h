@@ -74,6 +74,24 @@ void cfg_problem(cfg_ctx *x, const config_setting_t *s, const char *path, const 
     __attribute__((format(printf, 4, 5)))
 #endif
     ;
+/* The rest of the reporting (config_report.c). */
+const char *cfg_kind_phrase(enum cfg_kind k);
+const char *cfg_type_phrase(int t);
+void cfg_problem_set(cfg_ctx *x, const char *set, const char *path, const char *fmt, ...)
+#ifdef __GNUC__
+    __attribute__((format(printf, 4, 5)))
+#endif
+    ;
+void cfg_source_path(const cfg_ctx *x, const config_setting_t *s, char *buf, size_t len);
+void cfg_unknown_setting(cfg_ctx *x, const config_setting_t *s, const char *set, const char *path);
+
+/* Integer literals as written in a file (config.c), and the --set overrides merged into the
+ * parsed tree before any check (config_set.c). */
+void cfg_merge_set(cfg_ctx *x, config_t *cf, char *set);
+const char *cfg_int_literal(const char *p, long long *v);
+int cfg_literal_overflows(const char *p);
+int cfg_truncated_to(long long v, int low);
+
 /* Every check that involves more than one setting, after all were read (config_checks.c). */
 void cfg_cross_check(cfg_ctx *x);
 
