@@ -44,11 +44,12 @@ template <> struct atm_real<float> {
     typedef float2 vec2;
     static __device__ __forceinline__ float4 load(const gpu_args &a, int p) { return a.posf[p]; }
     static __device__ __forceinline__ const pot_coef_f &coef(const gpu_args &a) { return a.kf; }
-    static __device__ __forceinline__ void add(float a, float b, float c, float ia, float ib,
-                                               float ic, float *e, float *ga, float *gb, float *gc)
+    static __device__ __forceinline__ void part(float a, float ah, float a5, float b, float c,
+                                                float *v, float *m, float *qa, float *qb, float *qc)
     {
-        pot_atm_add_f(a, b, c, ia, ib, ic, e, ga, gb, gc);
+        pot_atm_part_f(a, ah, a5, b, c, v, m, qa, qb, qc);
     }
+    static __device__ __forceinline__ float fma(float x, float y, float z) { return fmaf(x, y, z); }
     /* (x, 1/x) of entries k and k+1 (k even) in one 16-byte load */
     static __device__ __forceinline__ void load2(const float2 *p, float2 &v0, float2 &v1)
     {
@@ -63,12 +64,13 @@ template <> struct atm_real<double> {
     typedef double2 vec2;
     static __device__ __forceinline__ tb_double4 load(const gpu_args &a, int p) { return a.posd[p]; }
     static __device__ __forceinline__ const pot_coef_d &coef(const gpu_args &a) { return a.kd; }
-    static __device__ __forceinline__ void add(double a, double b, double c, double ia,
-                                               double ib, double ic, double *e, double *ga,
-                                               double *gb, double *gc)
+    static __device__ __forceinline__ void part(double a, double ah, double a5, double b,
+                                                double c, double *v, double *m, double *qa,
+                                                double *qb, double *qc)
     {
-        pot_atm_add_d(a, b, c, ia, ib, ic, e, ga, gb, gc);
+        pot_atm_part_d(a, ah, a5, b, c, v, m, qa, qb, qc);
     }
+    static __device__ __forceinline__ double fma(double x, double y, double z) { return ::fma(x, y, z); }
     static __device__ __forceinline__ void load2(const double2 *p, double2 &v0, double2 &v1)
     {
         v0 = p[0];
@@ -199,7 +201,7 @@ __device__ __forceinline__ void atm_tile_rows(const gpu_args &a, const R *sx,
                                               const typename atm_real<R>::vec2 *ctab,
                                               const typename atm_real<R>::vec2 *btab, R *tabA,
                                               R *tabC, R (&Bacc)[RHO], const R xj[3], int I0,
-                                              int J0, int K0, int s, int jl, double &e_thread)
+                                              int J0, int K0, int s, int jl)
 {
     typedef atm_layout<RHO> LY;
     typedef typename atm_real<R>::vec2 R2;
@@ -212,8 +214,9 @@ __device__ __forceinline__ void atm_tile_rows(const gpu_args &a, const R *sx,
         R d[3] = {xj[0] - sx[il * 4], xj[1] - sx[il * 4 + 1], xj[2] - sx[il * 4 + 2]};
         atm_real<R>::mic(kc, d);
         const R aa = d[0] * d[0] + d[1] * d[1] + d[2] * d[2];
-        const R ia = (R)1 / aa;
-        R A = 0, E = 0;
+        /* per pair: 5/a (the tables hold 5/b, 5/c alike), a/2, a/5 (pot_atm_part) */
+        const R ia = (R)5 / aa, ah = (R)0.5 * aa, a5 = (R)0.2 * aa;
+        R A = 0;
 #pragma unroll
         for (int k0 = 0; k0 < RHO; k0 += 8) {
             R g[8];
@@ -225,14 +228,16 @@ __device__ __forceinline__ void atm_tile_rows(const gpu_args &a, const R *sx,
 #pragma unroll
                 for (int h = 0; h < 2; h++) {
                     const int k = k0 + q + h;
-                    if (!MASK && !CUT) {
-                        g[q + h] = 0;
-                        atm_real<R>::add(aa, bb[h].x, cc[h].x, ia, bb[h].y, cc[h].y, &E, &A,
-                                         &Bacc[k], &g[q + h]);
+                    typedef atm_real<R> AR;
+                    R v, m, qa, qb, qc;
+                    AR::part(aa, ah, a5, bb[h].x, cc[h].x, &v, &m, &qa, &qb, &qc);
+                    if (!MASK && !CUT) { /* G = v q + m 5/r^2, summed: two FMAs per side */
+                        A = AR::fma(v, qa, AR::fma(m, ia, A));
+                        Bacc[k] = AR::fma(v, qb, AR::fma(m, bb[h].y, Bacc[k]));
+                        g[q + h] = AR::fma(v, qc, m * cc[h].y);
                     } else {
-                        R e = 0, ga = 0, gb = 0, gc = 0;
-                        atm_real<R>::add(aa, bb[h].x, cc[h].x, ia, bb[h].y, cc[h].y, &e, &ga, &gb,
-                                         &gc);
+                        const R ga = AR::fma(v, qa, m * ia), gb = AR::fma(v, qb, m * bb[h].y),
+                                gc = AR::fma(v, qc, m * cc[h].y);
                         bool ok = true;
                         if (MASK)
                             ok = I0 + il < J0 + jl && J0 + jl < K0 + k && K0 + k < a.n;
@@ -242,7 +247,6 @@ __device__ __forceinline__ void atm_tile_rows(const gpu_args &a, const R *sx,
                                  aa * bb[h].x * cc[h].x <= kc.atm_rct6;
                         A += ok ? ga : (R)0;
                         Bacc[k] += ok ? gb : (R)0;
-                        E += ok ? e : (R)0;
                         g[q + h] = ok ? gc : (R)0;
                     }
                 }
@@ -252,7 +256,6 @@ __device__ __forceinline__ void atm_tile_rows(const gpu_args &a, const R *sx,
                 tabC[il * LY::P + k0 + kl] = csum;
         }
         tabA[il * LY::P + jl] = A;
-        e_thread += (double)E;
     }
 }
 
@@ -263,7 +266,7 @@ __device__ __forceinline__ void atm_tile_rows(const gpu_args &a, const R *sx,
 template <typename R, int RHO, bool VIR>
 __device__ __forceinline__ void atm_tile_force(const gpu_args &a, const R *sx, const R *tabA,
                                                const R *tabB, const R *tabC, int role, int p,
-                                               R f[3], R vir[6])
+                                               R f[3], R vir[6], R &er)
 {
     constexpr int P = RHO + 1, BS = RHO * P; /* B partial stride */
     const auto &kc = atm_real<R>::coef(a);
@@ -289,6 +292,10 @@ __device__ __forceinline__ void atm_tile_force(const gpu_args &a, const R *sx, c
             f[0] += w * d[0];
             f[1] += w * d[1];
             f[2] += w * d[2];
+            /* energy: sum over pairs of w r^2, each pair once (A_ij and C_ik from i, B_jk
+             * from j); warp-uniform at tile 32, where a warp holds one role */
+            if (role == 0 || (role == 1 && part == 1))
+                er += w * (d[0] * d[0] + d[1] * d[1] + d[2] * d[2]);
             if (VIR) { /* virial: w d (x) d, six components (scaled by the caller) */
                 const R wd[3] = {w * d[0], w * d[1], w * d[2]};
                 vir[0] += wd[0] * d[0];
@@ -311,17 +318,24 @@ template <typename R, int RHO> struct atm_min_blocks {
                                                 : (RHO == 32 ? 3 : RHO == 16 ? 6 : 16);
 };
 
-/* Deterministic mode: adds the block's energy (times nu) and virial slots of the tile just done
+/* The pair sums w of pot_atm_part to forces and energy: dE/dr^2 = -(3/2) nu 5^(-5/2) w for
+ * each side, F = 2 sum (dE/dr^2) d, and E = -(2/9) sum_pairs (dE/dr^2) r^2 (Euler: E is
+ * homogeneous of degree -9/2 in the squared sides), i.e. (nu 5^(-5/2) / 3) sum_pairs w r^2. */
+static constexpr double ATM_5M52 = 0.01788854381999832; /* 5^(-5/2) */
+__device__ __forceinline__ double atm_force_scale(double nu) { return -3.0 * ATM_5M52 * nu; }
+__device__ __forceinline__ double atm_energy_scale(double nu) { return ATM_5M52 / 3.0 * nu; }
+
+/* Deterministic mode: adds the block's energy (times its scale) and virial slots of the tile just done
  * to the fixed-point words efix[0..1] and vfix[12] and zeroes the slots (nslot force threads).
  * Every thread of the block calls it. Not inlined, and given only what it needs, so that the
  * tile loop of the other modes keeps its registers. */
 static __device__ __noinline__ void atm_flush_tile(unsigned long long *efix, unsigned long long *vfix,
                                             double e_thread, double *svir, double *scratch,
-                                            int tid, int nslot, double nu)
+                                            int tid, int nslot, double escale)
 {
     const double e = block_sum(e_thread, scratch);
     if (tid == 0)
-        fix_add(efix, nu * e);
+        fix_add(efix, escale * e);
     for (int c = 0; c < 6 && nslot > 0; c++) { /* nslot = 0: no virial this evaluation */
         const double w = block_sum(tid < nslot ? svir[c * nslot + tid] : 0.0, scratch);
         if (tid == 0)
@@ -360,8 +374,8 @@ __global__ void __launch_bounds__(4 * RHO, ((sizeof(R) == 4 || VIR) ? atm_min_bl
     extern __shared__ __align__(16) unsigned char smem_raw[];
     R *sm = (R *)smem_raw;
     R *sx = sm + LY::X;             /* [3][RHO][4]: tiles I, J, K */
-    R2 *ctab = (R2 *)(sm + LY::C);  /* [RHO][PC]: (c_ik, 1/c_ik) */
-    R2 *btab = (R2 *)(sm + LY::B);  /* [RHO][PB]: (b_jk, 1/b_jk) */
+    R2 *ctab = (R2 *)(sm + LY::C);  /* [RHO][PC]: (c_ik, 5/c_ik) */
+    R2 *btab = (R2 *)(sm + LY::B);  /* [RHO][PB]: (b_jk, 5/b_jk) */
     R *tabA = sm + LY::A;           /* [RHO][P]: A_ij, i-major */
     R *tabC = sm + LY::TC;          /* [RHO][P]: C_ik, i-major */
     R *tabB = sm + LY::TB;          /* [4][RHO][P]: B_jk partial per i-subset, j-major */
@@ -413,9 +427,9 @@ __global__ void __launch_bounds__(4 * RHO, ((sizeof(R) == 4 || VIR) ? atm_min_bl
             atm_real<R>::mic(kc, db);
             R2 vc, vb;
             vc.x = dc[0] * dc[0] + dc[1] * dc[1] + dc[2] * dc[2];
-            vc.y = (R)1 / vc.x;
+            vc.y = (R)5 / vc.x;
             vb.x = db[0] * db[0] + db[1] * db[1] + db[2] * db[2];
-            vb.y = (R)1 / vb.x;
+            vb.y = (R)5 / vb.x;
             ctab[p * LY::PC + k] = vc;
             btab[p * LY::PB + k] = vb;
         }
@@ -427,10 +441,10 @@ __global__ void __launch_bounds__(4 * RHO, ((sizeof(R) == 4 || VIR) ? atm_min_bl
         __syncthreads(); /* ctab ready */
         if (full)
             atm_tile_rows<R, RHO, CUT, false>(a, sx, ctab, btab, tabA, tabC, Bacc, xj, I0, J0, K0,
-                                              s, jl, e_thread);
+                                              s, jl);
         else
             atm_tile_rows<R, RHO, CUT, true>(a, sx, ctab, btab, tabA, tabC, Bacc, xj, I0, J0, K0,
-                                             s, jl, e_thread);
+                                             s, jl);
 #pragma unroll
         for (int k = 0; k < RHO; k++)
             tabB[(s * RHO + jl) * LY::P + k] = Bacc[k];
@@ -438,11 +452,12 @@ __global__ void __launch_bounds__(4 * RHO, ((sizeof(R) == 4 || VIR) ? atm_min_bl
         if (tid < 3 * RHO) {
             const int role = tid / RHO, p = tid % RHO;
             const int g = (role == 0 ? I0 : role == 1 ? J0 : K0) + p;
-            R f[3] = {0, 0, 0}, vir[6] = {0, 0, 0, 0, 0, 0};
-            atm_tile_force<R, RHO, VIR>(a, sx, tabA, tabB, tabC, role, p, f, vir);
+            R f[3] = {0, 0, 0}, vir[6] = {0, 0, 0, 0, 0, 0}, er = 0;
+            atm_tile_force<R, RHO, VIR>(a, sx, tabA, tabB, tabC, role, p, f, vir, er);
             if (g < a.n) {
-                /* F = 2 (3 nu / 8) f, the pair sums having been kept without that factor */
-                const double scale = 0.75 * (double)kc.nu;
+                /* F = 2 sum_pairs (dE/dr^2) d with dE/dr^2 = -(3/2) nu 5^(-5/2) w (pot_atm_part) */
+                const double scale = atm_force_scale(kc.nu);
+                e_thread += (double)er;
                 add_force(a, g, scale * (double)f[0], scale * (double)f[1], scale * (double)f[2]);
                 /* W = -2 (3 nu/8) sum_pairs w d d, each pair seen twice: -scale/2 per visit */
                 if (VIR)
@@ -454,7 +469,7 @@ __global__ void __launch_bounds__(4 * RHO, ((sizeof(R) == 4 || VIR) ? atm_min_bl
             /* deterministic: the energy and virial of each tile on their own, so that the sums
              * do not depend on which tiles share a block (persistent maps, ranks) */
             atm_flush_tile(a.efix, a.vfix, e_thread, svir, scratch, tid, VIR ? 3 * RHO : 0,
-                           (double)kc.nu);
+                           atm_energy_scale(kc.nu));
             e_thread = 0.0;
         }
     } while (atm_next_in_range(a, L, cur));
@@ -463,7 +478,7 @@ __global__ void __launch_bounds__(4 * RHO, ((sizeof(R) == 4 || VIR) ? atm_min_bl
 
     const double e = block_sum(e_thread, scratch);
     if (tid == 0)
-        add_energy(a, 0, (double)kc.nu * e);
+        add_energy(a, 0, atm_energy_scale(kc.nu) * e);
     if (VIR)
         for (int c = 0; c < 6; c++) {
             const double w = block_sum(tid < 3 * RHO ? svir[c * 3 * RHO + tid] : 0.0, scratch);

@@ -291,6 +291,76 @@ static void test_pot_atm(void)
     }
 }
 
+/* pot_atm_part (the GPU tile kernel's form): dE/da = -(3/2) nu 5^(-5/2) (v qa + m 5/a) and
+ * alike must equal pot_atm's derivatives, and the energy from the sums, -(2/9)(a dE/da +
+ * b dE/db + c dE/dc), pot_atm's energy: on the equilateral, the scalene obtuse and a
+ * near-linear triangle (cos products near -1, where E < 0), and 1000 random triangles. In
+ * double the two forms differ by rounding only: 1e-14 relative to the largest derivative (1e-12
+ * over the random ones, some nearly degenerate); float: 3e-6. */
+static void atm_part_check(double a, double b, double c, double tol, const char *what)
+{
+    double g[3], gp[3], v, m, q[3];
+    const double e = pot_atm_d(NU, a, b, c, &g[0], &g[1], &g[2]);
+    pot_atm_part_d(a, 0.5 * a, a / 5.0, b, c, &v, &m, &q[0], &q[1], &q[2]);
+    const double s[3] = {a, b, c}, k = -1.5 * NU * pow(5.0, -2.5);
+    double gmax = 0, err = 0, eu = 0;
+    for (int x = 0; x < 3; x++) {
+        gp[x] = k * (v * q[x] + m * 5.0 / s[x]);
+        gmax = fmax(gmax, fabs(g[x]));
+        eu += -2.0 / 9.0 * s[x] * gp[x];
+    }
+    for (int x = 0; x < 3; x++)
+        err = fmax(err, fabs(gp[x] - g[x]) / gmax);
+    gsl_test(!(err <= tol), "pot_atm_part_d %s: derivatives = pot_atm_d's (max rel %.2e)", what, err);
+    gsl_test(!(fabs(eu - e) <= tol * gmax * fmax(fmax(a, b), c)),
+             "pot_atm_part_d %s: -(2/9)(a dE/da + b dE/db + c dE/dc) = E (%.17g vs %.17g)", what, eu, e);
+    {
+        float vf, mf, qf[3];
+        const float af = (float)a, bf = (float)b, cf = (float)c;
+        pot_atm_part_f(af, 0.5f * af, 0.2f * af, bf, cf, &vf, &mf, &qf[0], &qf[1], &qf[2]);
+        double errf = 0;
+        for (int x = 0; x < 3; x++)
+            errf = fmax(errf, fabs(k * ((double)vf * (double)qf[x] + (double)mf * 5.0 / s[x]) - g[x]) / gmax);
+        gsl_test(!(errf <= 3e-6), "pot_atm_part_f %s: derivatives within 3e-6 (%.2e)", what, errf);
+    }
+}
+
+static void test_pot_atm_part(void)
+{
+    const double r2 = 1.2345 * 1.2345;
+    atm_part_check(r2, r2, r2, 1e-14, "equilateral");
+    atm_part_check(1.21, 2.89, 5.29, 1e-14, "scalene (1.1, 1.7, 2.3)");
+    /* i, j, k nearly on a line: r_ij = 1, r_jk = 1.1, r_ik = 2.0999 */
+    atm_part_check(1.0, 1.21, 2.0999 * 2.0999, 1e-14, "near-linear");
+    gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
+    gsl_rng_set(rng, 11);
+    double worst = 0;
+    int bad = 0;
+    for (int t = 0; t < 1000; t++) {
+        double p[3][3], d2[3] = {0, 0, 0};
+        for (int i = 0; i < 3; i++)
+            for (int x = 0; x < 3; x++)
+                p[i][x] = 2.0 * gsl_rng_uniform(rng) - 1.0;
+        for (int x = 0; x < 3; x++) {
+            d2[0] += (p[1][x] - p[0][x]) * (p[1][x] - p[0][x]);
+            d2[1] += (p[2][x] - p[1][x]) * (p[2][x] - p[1][x]);
+            d2[2] += (p[2][x] - p[0][x]) * (p[2][x] - p[0][x]);
+        }
+        double g[3], v, m, q[3], gmax = 0, err = 0;
+        pot_atm_d(NU, d2[0], d2[1], d2[2], &g[0], &g[1], &g[2]);
+        pot_atm_part_d(d2[0], 0.5 * d2[0], d2[0] / 5.0, d2[1], d2[2], &v, &m, &q[0], &q[1], &q[2]);
+        for (int x = 0; x < 3; x++)
+            gmax = fmax(gmax, fabs(g[x]));
+        for (int x = 0; x < 3; x++)
+            err = fmax(err, fabs(-1.5 * NU * pow(5.0, -2.5) * (v * q[x] + m * 5.0 / d2[x]) - g[x]) / gmax);
+        worst = fmax(worst, err);
+        bad += !(err <= 1e-12);
+    }
+    gsl_rng_free(rng);
+    gsl_test(bad, "pot_atm_part_d, 1000 random triangles in the unit cube: derivatives = pot_atm_d's "
+                  "to 1e-12 of the largest (worst %.2e)", worst);
+}
+
 /* pot_lj, pot_mic and the cutoff tests of the accumulate bodies. */
 static void test_pot_lj_mic(void)
 {
@@ -460,6 +530,7 @@ int main(void)
     gsl_rng_set(rng, 19430101UL);
 
     test_pot_atm();
+    test_pot_atm_part();
     test_pot_lj_mic();
     test_vs_reference(rng);
 
