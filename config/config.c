@@ -26,13 +26,13 @@
 
 #include <libconfig.h>
 
-#include "config.h"
-#include "input.h"
-#include "../maps3d/map2d.h"
-#include "../maps3d/map3d.h"
-#include "../solver/check.h"
+#include "config/config.h"
+#include "config/input.h"
+#include "maps3d/map2d.h"
+#include "maps3d/map3d.h"
+#include "common/check.h"
 
-#include "config_int.h"
+#include "config/config_int.h"
 
 
 static const char *const boundary_names[] = {"open", "periodic", NULL};

@@ -10,7 +10,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "tb_test.h"
+#include "tests/tb_test.h"
 
 static char top[256]; /* a fresh temporary directory for this program */
 

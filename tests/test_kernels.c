@@ -1,4 +1,4 @@
-/* test_kernels.c — the solver's shared kernel bodies (solver/pot.h) against the independent
+/* test_kernels.c — the solver's shared kernel bodies (solver/physics/pot.h) against the independent
  * reference (validate/reference.c), in double (_d) and in float (_f).
  *
  * The test runs the bodies through its own brute-force loops, every i<j through
@@ -15,7 +15,7 @@
 #include <gsl/gsl_math.h>
 #include <gsl/gsl_rng.h>
 
-#include "solver/pot.h"
+#include "solver/physics/pot.h"
 #include "tests/tb_test.h"
 #include "validate/reference.h"
 

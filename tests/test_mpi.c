@@ -10,7 +10,7 @@
 #include <string.h>
 #include <sys/wait.h>
 
-#include "tb_test.h"
+#include "tests/tb_test.h"
 
 static char top[256];
 
@@ -236,7 +236,7 @@ static void test_failure(void)
 int main(void)
 {
     tb_test_init();
-    /* the byte-for-byte comparisons run separate runs: one run id for all (solver/restart.c) */
+    /* the byte-for-byte comparisons run separate runs: one run id for all (solver/io/restart.c) */
     setenv("TRIBODY_RUN_ID", "5eed1d", 1);
     const char *bin = tb_test_bin();
     char ver[512];
