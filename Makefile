@@ -1,7 +1,8 @@
 # tribody — top-level Makefile.
 #   make            build build/tribody (CUDA when nvcc is found, else a CPU-only build)
 #   make deps       install the Debian packages that are missing (scripts/install-deps)
-#   make test       build and run every program in tests/; ends with "N passed, N failed"
+#   make test       check the include rules (scripts/check-includes), then build and run every
+#                   program in tests/; ends with "N passed, N failed"
 #   make example    build and run examples/sim.cfg
 #   make bench      build/tribody bench (every map; the CPU backend when there is no GPU)
 #   make validate   build/tribody validate examples/sim.cfg (backend against the references)
@@ -91,7 +92,10 @@ endif
 
 OBJ_LIB := $(patsubst %.c,$(BUILD)/obj/%.o,$(SRC_C)) $(OBJ_GPU)
 
-.PHONY: all deps test test-asan fuzz example validate bench clean check-deps
+check-includes:
+	@scripts/check-includes
+
+.PHONY: all deps check-includes test test-asan fuzz example validate bench clean check-deps
 all: check-deps $(BUILD)/tribody
 
 check-deps:
@@ -129,7 +133,8 @@ $(BUILD)/tests/%: tests/%.c $(BUILD)/libtribody.a tests/tb_test.h
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -Werror -DTB_SYNC_LAUNCHES $< -o $@ $(BUILD)/libtribody.a $(LDCUDA) $(LDLIBS) $(if $(HAVE_CUDA),-lstdc++)
 
-test: check-deps $(BUILD)/tribody $(TESTS)
+# The include rules (README, Architecture) are checked first: a violation fails the test run.
+test: check-includes check-deps $(BUILD)/tribody $(TESTS)
 	@TB_BIN=$(BUILD)/tribody scripts/run-tests $(TESTS)
 
 # The sanitizer run: a CPU-only build of its own, every test, leaks checked. The leaks that
