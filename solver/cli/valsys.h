@@ -1,7 +1,8 @@
 /* valsys.h — the independent reference's view (val_system, validate/reference.h) of a
  * configuration and a state: one copy for `tribody validate` and the tests. It lives in
- * solver/ because validate/ must not see solver/ or config/ (a reference that shares the code
- * it checks proves nothing); this is only the hand-over of the settings. */
+ * solver/cli/, beside `tribody validate`, because validate/ must not see solver/ or config/ (a
+ * reference that shares the code it checks proves nothing); this is only the hand-over of the
+ * settings. */
 #ifndef TB_VALSYS_H
 #define TB_VALSYS_H
 
