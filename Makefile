@@ -129,7 +129,7 @@ $(BUILD)/obj/%.o: %.cu
 	$(NVCC) $(NVFLAGS) -c $< -o $@
 
 # Tests: warnings are errors; every launch synchronizes.
-$(BUILD)/tests/%: tests/%.c $(BUILD)/libtribody.a tests/tb_test.h
+$(BUILD)/tests/%: tests/%.c $(BUILD)/libtribody.a $(wildcard tests/tb_*.h)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -Werror -DTB_SYNC_LAUNCHES $< -o $@ $(BUILD)/libtribody.a $(LDCUDA) $(LDLIBS) $(if $(HAVE_CUDA),-lstdc++)
 
