@@ -1,7 +1,8 @@
 # tribody — top-level Makefile.
 #   make            build build/tribody (CUDA when nvcc is found, else a CPU-only build)
 #   make deps       install the Debian packages that are missing (scripts/install-deps)
-#   make test       build and run every program in tests/; ends with "N passed, N failed"
+#   make test       check the include rules (scripts/check-includes), then build and run every
+#                   program in tests/; ends with "N passed, N failed"
 #   make example    build and run examples/sim.cfg
 #   make bench      build/tribody bench (every map; the CPU backend when there is no GPU)
 #   make validate   build/tribody validate examples/sim.cfg (backend against the references)
@@ -59,8 +60,11 @@ CFLAGS     += $(MPI_CFLAGS)
 LDLIBS     += $(MPI_LIBS)
 endif
 
-SRC_C   := $(filter-out solver/main.c solver/gpu_none.c solver/gpu_bench_none.c,$(wildcard solver/*.c config/*.c maps3d/*.c validate/*.c))
-SRC_CU  := $(wildcard solver/*.cu)
+# Sources: common/, config/, maps3d/, validate/ and solver/ with its sub-folders (README, Architecture).
+SOLVER_DIRS := solver solver/cli solver/io solver/physics solver/cpu solver/gpu solver/par
+SRC_C   := $(filter-out solver/cli/main.c solver/gpu/gpu_none.c solver/gpu/gpu_bench_none.c,\
+             $(wildcard common/*.c config/*.c maps3d/*.c validate/*.c $(addsuffix /*.c,$(SOLVER_DIRS))))
+SRC_CU  := $(wildcard solver/gpu/*.cu)
 TESTS   := $(patsubst tests/%.c,$(BUILD)/tests/%,$(wildcard tests/test_*.c))
 
 # The GPU backend is built when nvcc is there and the .cu sources exist.
@@ -81,14 +85,17 @@ OBJ_GPU := $(patsubst %.cu,$(BUILD)/obj/%.o,$(SRC_CU))
 LINK    := $(CXX)
 LDCUDA  := -L$(CUDA_HOME)/lib64 -lcudart_static -ldl -lrt
 else
-OBJ_GPU := $(BUILD)/obj/solver/gpu_none.o $(BUILD)/obj/solver/gpu_bench_none.o
+OBJ_GPU := $(BUILD)/obj/solver/gpu/gpu_none.o $(BUILD)/obj/solver/gpu/gpu_bench_none.o
 LINK    := $(CC)
 LDCUDA  :=
 endif
 
 OBJ_LIB := $(patsubst %.c,$(BUILD)/obj/%.o,$(SRC_C)) $(OBJ_GPU)
 
-.PHONY: all deps test test-asan fuzz example validate bench clean check-deps
+check-includes:
+	@scripts/check-includes
+
+.PHONY: all deps check-includes test test-asan fuzz example validate bench clean check-deps
 all: check-deps $(BUILD)/tribody
 
 check-deps:
@@ -110,7 +117,7 @@ $(BUILD)/libtribody.a: $(OBJ_LIB)
 	@rm -f $@
 	ar rcs $@ $^
 
-$(BUILD)/tribody: $(BUILD)/obj/solver/main.o $(BUILD)/libtribody.a
+$(BUILD)/tribody: $(BUILD)/obj/solver/cli/main.o $(BUILD)/libtribody.a
 	$(LINK) $(SAN) -o $@ $^ $(LDCUDA) $(LDLIBS)
 
 $(BUILD)/obj/%.o: %.c
@@ -122,11 +129,12 @@ $(BUILD)/obj/%.o: %.cu
 	$(NVCC) $(NVFLAGS) -c $< -o $@
 
 # Tests: warnings are errors; every launch synchronizes.
-$(BUILD)/tests/%: tests/%.c $(BUILD)/libtribody.a tests/tb_test.h
+$(BUILD)/tests/%: tests/%.c $(BUILD)/libtribody.a $(wildcard tests/tb_*.h)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -Werror -DTB_SYNC_LAUNCHES $< -o $@ $(BUILD)/libtribody.a $(LDCUDA) $(LDLIBS) $(if $(HAVE_CUDA),-lstdc++)
 
-test: check-deps $(BUILD)/tribody $(TESTS)
+# The include rules (README, Architecture) are checked first: a violation fails the test run.
+test: check-includes check-deps $(BUILD)/tribody $(TESTS)
 	@TB_BIN=$(BUILD)/tribody scripts/run-tests $(TESTS)
 
 # The sanitizer run: a CPU-only build of its own, every test, leaks checked. The leaks that
@@ -144,9 +152,10 @@ FUZZ_CC      ?= $(shell command -v clang 2>/dev/null || command -v clang-14 2>/d
 FUZZ_SECONDS ?= 60
 FUZZ_FLAGS   := -std=c11 -D_POSIX_C_SOURCE=200809L -I. -g -O1 -fno-omit-frame-pointer \
                 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined
-FUZZ_SRC     := config/config.c config/config_checks.c config/config_report.c config/config_set.c config/input.c maps3d/map3d.c maps3d/map2d.c solver/check.c solver/xyz.c \
-                solver/state.c solver/init.c solver/finite.c
-build-fuzz/fuzz_%: tests/fuzz/fuzz_%.c $(FUZZ_SRC) $(wildcard config/*.h solver/*.h maps3d/*.h)
+FUZZ_SRC     := config/config.c config/config_checks.c config/config_report.c config/config_set.c config/input.c \
+                maps3d/map3d.c maps3d/map2d.c common/check.c solver/io/xyz.c solver/state.c solver/io/init.c \
+                solver/finite.c
+build-fuzz/fuzz_%: tests/fuzz/fuzz_%.c $(FUZZ_SRC) $(wildcard common/*.h config/*.h maps3d/*.h $(addsuffix /*.h,$(SOLVER_DIRS)))
 	@mkdir -p $(dir $@)
 	$(FUZZ_CC) $(FUZZ_FLAGS) $< $(FUZZ_SRC) -o $@ $(CFG_LIBS) $(GSL_LIBS) -lm
 

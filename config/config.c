@@ -26,13 +26,13 @@
 
 #include <libconfig.h>
 
-#include "config.h"
-#include "input.h"
-#include "../maps3d/map2d.h"
-#include "../maps3d/map3d.h"
-#include "../solver/check.h"
+#include "config/config.h"
+#include "config/input.h"
+#include "maps3d/map2d.h"
+#include "maps3d/map3d.h"
+#include "common/check.h"
 
-#include "config_int.h"
+#include "config/config_int.h"
 
 
 static const char *const boundary_names[] = {"open", "periodic", NULL};
@@ -397,31 +397,53 @@ int cfg_truncated_to(long long v, int low)
     return (v > INT_MAX || v < INT_MIN) && (int)(unsigned)(unsigned long long)v == low;
 }
 
+/* Line `line` (from 1) of file, malloc'ed (the caller frees it); NULL when it cannot be read. */
+static char *source_line(const char *file, int line)
+{
+    FILE *f = fopen(file, "r");
+    char *text = NULL;
+    size_t cap = 0;
+    int i = 0;
+    if (!f)
+        return NULL;
+    while (i < line && getline(&text, &cap, f) >= 0)
+        i++;
+    fclose(f);
+    if (i < line) {
+        free(text);
+        return NULL;
+    }
+    return text;
+}
+
+/* The literal of the next "name = LITERAL" (or ':') in text, name a whole word, searching from
+ * *from on; NULL when there is none. Moves *from past that name for the next call. */
+static const char *next_literal(const char *text, const char *name, const char **from)
+{
+    const size_t len = strlen(name);
+    for (const char *p = strstr(*from, name); p; p = strstr(p + 1, name)) {
+        const char *q = p + len;
+        if (p > text && (isalnum((unsigned char)p[-1]) || strchr("_-*", p[-1])))
+            continue;
+        q += strspn(q, " \t");
+        if (*q != '=' && *q != ':')
+            continue;
+        *from = p + 1;
+        return q + 1 + strspn(q + 1, " \t");
+    }
+    return NULL;
+}
+
 /* Finds, on line `line` of `file`, "name = LITERAL" (or ':') whose literal libconfig truncated
  * to `low`; stores the literal's value in *v. Returns 1 when found. */
 static int find_literal(const char *file, int line, const char *name, int low, long long *v)
 {
-    FILE *f = fopen(file, "r");
-    char *text = NULL;
-    size_t cap = 0, len = strlen(name);
+    char *text = source_line(file, line);
+    const char *from = text, *q;
     int found = 0;
-    for (int i = 0; f && i < line && getline(&text, &cap, f) >= 0; i++) {
-        if (i + 1 < line)
-            continue;
-        for (const char *p = strstr(text, name); p && !found; p = strstr(p + 1, name)) {
-            const char *q = p + len;
-            if (p > text && (isalnum((unsigned char)p[-1]) || strchr("_-*", p[-1])))
-                continue;
-            q += strspn(q, " \t");
-            if (*q != '=' && *q != ':')
-                continue;
-            q += 1 + strspn(q + 1, " \t");
-            found = cfg_int_literal(q, v) && cfg_truncated_to(*v, low);
-        }
-    }
+    while (text && !found && (q = next_literal(text, name, &from)))
+        found = cfg_int_literal(q, v) && cfg_truncated_to(*v, low);
     free(text);
-    if (f)
-        fclose(f);
     return found;
 }
 
@@ -463,40 +485,23 @@ int cfg_literal_overflows(const char *p)
 }
 
 /* Whether the literal of setting s, as written on its source line ("name = LITERAL"),
- * overflows 64 bits (see literal_overflows); copies it into lit. */
+ * overflows 64 bits (see cfg_literal_overflows); copies it into lit. */
 static int source_literal_overflows(const cfg_ctx *x, const config_setting_t *s, char *lit,
                                     size_t size)
 {
     char file[CFG_PATH_MAX];
-    const char *name = config_setting_name(s);
-    FILE *f;
-    char *text = NULL;
-    size_t cap = 0, len;
-    int line, over = 0;
+    const char *name = config_setting_name(s), *from, *q;
+    char *text;
+    int over = 0;
     if (!config_setting_source_file(s) || !name || config_setting_get_hook(s))
         return 0;
     cfg_source_path(x, s, file, sizeof file);
-    line = (int)config_setting_source_line(s);
-    len = strlen(name);
-    if (!(f = fopen(file, "r")))
-        return 0;
-    for (int i = 0; i < line && getline(&text, &cap, f) >= 0; i++) {
-        if (i + 1 < line)
-            continue;
-        for (const char *p = strstr(text, name); p && !over; p = strstr(p + 1, name)) {
-            const char *q = p + len;
-            if (p > text && (isalnum((unsigned char)p[-1]) || strchr("_-*", p[-1])))
-                continue;
-            q += strspn(q, " \t");
-            if (*q != '=' && *q != ':')
-                continue;
-            q += 1 + strspn(q + 1, " \t");
-            if ((over = cfg_literal_overflows(q)))
-                snprintf(lit, size, "%.*s", (int)strcspn(q, " \t;,)]}\r\n"), q);
-        }
-    }
+    text = source_line(file, (int)config_setting_source_line(s));
+    from = text;
+    while (text && !over && (q = next_literal(text, name, &from)))
+        if ((over = cfg_literal_overflows(q)))
+            snprintf(lit, size, "%.*s", (int)strcspn(q, " \t;,)]}\r\n"), q);
     free(text);
-    fclose(f);
     return over;
 }
 

@@ -13,7 +13,7 @@
 #ifndef TB_CONFIG_H
 #define TB_CONFIG_H
 
-#include "../solver/tb.h"
+#include "common/tb.h"
 
 TB_BEGIN_DECLS
 

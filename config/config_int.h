@@ -8,7 +8,7 @@
 
 #include <libconfig.h>
 
-#include "config.h"
+#include "config/config.h"
 
 /* How a setting is read and where its value goes. */
 enum cfg_kind {

@@ -14,13 +14,13 @@
 
 #include <libconfig.h>
 
-#include "config.h"
-#include "input.h"
-#include "../maps3d/map2d.h"
-#include "../maps3d/map3d.h"
-#include "../solver/check.h"
+#include "config/config.h"
+#include "config/input.h"
+#include "maps3d/map2d.h"
+#include "maps3d/map3d.h"
+#include "common/check.h"
 
-#include "config_int.h"
+#include "config/config_int.h"
 
 /* ---- reporting ----------------------------------------------------------------------------- */
 

@@ -8,9 +8,9 @@
 #include <sys/stat.h>
 #include <sys/types.h>
 
-#include "config.h"
-#include "input.h"
-#include "../solver/check.h"
+#include "config/config.h"
+#include "config/input.h"
+#include "common/check.h"
 
 int cfg_check_input_file(const char *path, const char *dir, const char *from, int from_line,
                          int depth)

@@ -11,7 +11,7 @@
 #ifndef TB_MAP3D_BB_H
 #define TB_MAP3D_BB_H
 
-#include "map3d.h"
+#include "maps3d/map3d.h"
 
 #include <stdio.h>
 #include <string.h>

@@ -6,7 +6,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "map2d.h"
+#include "maps3d/map2d.h"
 
 static inline int map2d_bb2d_plan(int nb, const map2d_opts *o, map2d_plan *p, char *err,
                                   size_t errlen)

@@ -7,21 +7,21 @@
 #ifndef TB_MAP3D_DISPATCH_H
 #define TB_MAP3D_DISPATCH_H
 
-#include "map3d.h"
-#include "map2d.h"
-#include "maps3d.def"
-#include "maps2d.def"
+#include "maps3d/map3d.h"
+#include "maps3d/map2d.h"
+#include "maps3d/maps3d.def"
+#include "maps3d/maps2d.def"
 
 enum map3d_id {
 #define MAP3D_ENTRY(nm, summary, max_nb, persistent) MAP3D_ID_##nm,
-#include "maps3d.def"
+#include "maps3d/maps3d.def"
 #undef MAP3D_ENTRY
     MAP3D_COUNT
 };
 
 enum map2d_id {
 #define MAP2D_ENTRY(nm, summary, max_nb) MAP2D_ID_##nm,
-#include "maps2d.def"
+#include "maps3d/maps2d.def"
 #undef MAP2D_ENTRY
     MAP2D_COUNT
 };
@@ -33,7 +33,7 @@ TB_HOSTDEV static inline int map3d_dispatch_first(int id, const map3d_launch *L,
 #define MAP3D_ENTRY(nm, summary, max_nb, persistent)                                       \
     case MAP3D_ID_##nm:                                                                    \
         return map3d_##nm##_first(L, bx, by, bz, c);
-#include "maps3d.def"
+#include "maps3d/maps3d.def"
 #undef MAP3D_ENTRY
     default:
         return 0;
@@ -46,7 +46,7 @@ TB_HOSTDEV static inline int map3d_dispatch_next(int id, const map3d_launch *L, 
 #define MAP3D_ENTRY(nm, summary, max_nb, persistent)                                       \
     case MAP3D_ID_##nm:                                                                    \
         return map3d_##nm##_next(L, c);
-#include "maps3d.def"
+#include "maps3d/maps3d.def"
 #undef MAP3D_ENTRY
     default:
         return 0;
@@ -60,7 +60,7 @@ TB_HOSTDEV static inline int map2d_dispatch_first(int id, const map2d_launch *L,
 #define MAP2D_ENTRY(nm, summary, max_nb)                                                   \
     case MAP2D_ID_##nm:                                                                    \
         return map2d_##nm##_first(L, bx, by, c);
-#include "maps2d.def"
+#include "maps3d/maps2d.def"
 #undef MAP2D_ENTRY
     default:
         return 0;

@@ -27,8 +27,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "lambda2d.h"
-#include "map3d.h"
+#include "maps3d/lambda2d.h"
+#include "maps3d/map3d.h"
 
 #define MAP3D_LAMBDA_MAX_NB 94517LL            /* 2D grid: gy <= 65535 */
 #define MAP3D_LAMBDA_1D_MAX_NB 2343            /* 1D grid: Tet(nb) <= 2^31 - 1 */

@@ -33,7 +33,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "map2d.h"
+#include "maps3d/map2d.h"
 
 /* lambda2d's own limits: the 2D grid keeps ω < T2(nb) <= 2^45 - 2^22 < 2^45, the range of the
  * float32 estimate plus one step. */

@@ -2,8 +2,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "map2d.h"
-#include "maps2d.def"
+#include "maps3d/map2d.h"
+#include "maps3d/maps2d.def"
 
 #define MAP2D_ENTRY(nm, summary, max_nb)                                                   \
     static int host_first_##nm(const map2d_launch *L, unsigned bx, unsigned by,            \
@@ -13,12 +13,12 @@
     }                                                                                      \
     static const map2d_type map2d_type_##nm = {#nm, summary, max_nb, map2d_##nm##_plan,    \
                                                host_first_##nm};
-#include "maps2d.def"
+#include "maps3d/maps2d.def"
 #undef MAP2D_ENTRY
 
 const map2d_type *const map2d_all[] = {
 #define MAP2D_ENTRY(nm, summary, max_nb) &map2d_type_##nm,
-#include "maps2d.def"
+#include "maps3d/maps2d.def"
 #undef MAP2D_ENTRY
     NULL,
 };

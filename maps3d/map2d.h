@@ -15,7 +15,7 @@
 #define TB_MAP2D_H
 
 #include <stddef.h>
-#include "../solver/tb.h"
+#include "common/tb.h"
 
 TB_BEGIN_DECLS
 

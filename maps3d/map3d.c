@@ -3,8 +3,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "map3d.h"
-#include "maps3d.def"
+#include "maps3d/map3d.h"
+#include "maps3d/maps3d.def"
 
 /* Host twins of each map's decode, with the registry's signature. */
 #define MAP3D_ENTRY(nm, summary, max_nb, persistent)                                       \
@@ -17,19 +17,19 @@
     {                                                                                      \
         return map3d_##nm##_next(L, c);                                                    \
     }
-#include "maps3d.def"
+#include "maps3d/maps3d.def"
 #undef MAP3D_ENTRY
 
 #define MAP3D_ENTRY(nm, summary, max_nb, persistent)                                       \
     static const map3d_type map3d_type_##nm = {#nm,          summary,         max_nb,       \
                                                persistent,   map3d_##nm##_plan, host_first_##nm, \
                                                host_next_##nm};
-#include "maps3d.def"
+#include "maps3d/maps3d.def"
 #undef MAP3D_ENTRY
 
 const map3d_type *const map3d_all[] = {
 #define MAP3D_ENTRY(nm, summary, max_nb, persistent) &map3d_type_##nm,
-#include "maps3d.def"
+#include "maps3d/maps3d.def"
 #undef MAP3D_ENTRY
     NULL,
 };

@@ -25,7 +25,7 @@
 #define TB_MAP3D_H
 
 #include <stddef.h>
-#include "../solver/tb.h"
+#include "common/tb.h"
 
 TB_BEGIN_DECLS
 

@@ -9,8 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "lambda.h"
-#include "mapcheck.h"
+#include "maps3d/lambda.h"
+#include "maps3d/mapcheck.h"
 
 typedef unsigned long long u64;
 

@@ -24,8 +24,8 @@
 
 #include <stddef.h>
 
-#include "map2d.h"
-#include "map3d.h"
+#include "maps3d/map2d.h"
+#include "maps3d/map3d.h"
 
 TB_BEGIN_DECLS
 

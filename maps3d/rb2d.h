@@ -36,7 +36,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "map2d.h"
+#include "maps3d/map2d.h"
 
 /* gy = (nb+1)/2 <= 65535 (CUDA limit on grid y). */
 #define MAP2D_RB2D_MAX_NB 131070

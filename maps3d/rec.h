@@ -43,7 +43,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "map3d.h"
+#include "maps3d/map3d.h"
 
 #define MAP3D_REC_MAX_NB 131069LL
 

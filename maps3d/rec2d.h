@@ -63,7 +63,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "map2d.h"
+#include "maps3d/map2d.h"
 
 #define MAP2D_REC2D_MAX_NB 65535
 

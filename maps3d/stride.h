@@ -26,8 +26,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "lambda.h"
-#include "map3d.h"
+#include "maps3d/lambda.h"
+#include "maps3d/map3d.h"
 
 #define MAP3D_STRIDE_DEFAULT_G 1056 /* 132 SMs (H100 SXM) x 8 resident blocks */
 #define MAP3D_STRIDE_MAX_NB MAP3D_LAMBDA_DECODE_MAX_NB

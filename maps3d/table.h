@@ -24,8 +24,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "lambda.h"
-#include "map3d.h"
+#include "maps3d/lambda.h"
+#include "maps3d/map3d.h"
 
 #define MAP3D_TABLE_MAX_NB MAP3D_LAMBDA_MAX_NB /* same grid as lambda */
 

@@ -48,7 +48,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "map2d.h"
+#include "maps3d/map2d.h"
 
 #define MAP2D_UTM2D_MAX_NB 2097152
 #define MAP2D_UTM2D_GX_MAX 2147483647LL

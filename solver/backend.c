@@ -1,8 +1,8 @@
 /* backend.c — choosing the backend named by solver.backend. */
-#include "backend.h"
-#include "check.h"
-#include "gpu.h"
-#include "mpi.h"
+#include "solver/backend.h"
+#include "common/check.h"
+#include "solver/gpu/gpu.h"
+#include "solver/par/mpi.h"
 
 int backend_select(const sim_config *c, const backend_ops **ops)
 {

@@ -14,9 +14,9 @@
 #ifndef TB_BACKEND_H
 #define TB_BACKEND_H
 
-#include "../config/config.h"
-#include "finite.h"
-#include "state.h"
+#include "config/config.h"
+#include "solver/finite.h"
+#include "solver/state.h"
 
 TB_BEGIN_DECLS
 

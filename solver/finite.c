@@ -2,7 +2,7 @@
  * state (see finite.h). */
 #include <math.h>
 
-#include "finite.h"
+#include "solver/finite.h"
 
 const char *tb_nonfinite_term(int term)
 {

@@ -11,7 +11,7 @@
 #ifndef TB_FINITE_H
 #define TB_FINITE_H
 
-#include "state.h"
+#include "solver/state.h"
 
 TB_BEGIN_DECLS
 

@@ -2,8 +2,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "check.h"
-#include "state.h"
+#include "common/check.h"
+#include "solver/state.h"
 
 int sim_state_alloc(sim_state *s, int n)
 {

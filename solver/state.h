@@ -5,7 +5,7 @@
 #ifndef TB_STATE_H
 #define TB_STATE_H
 
-#include "tb.h"
+#include "common/tb.h"
 
 TB_BEGIN_DECLS
 

@@ -7,8 +7,8 @@
  *
  * Below the harness are the helpers several test programs share, all prefixed tb_test_:
  * scratch directories and whole files (tb_test_temp_dir, tb_test_fresh_dir, tb_test_write_file,
- * tb_test_read_file, ...), running the tribody binary in a directory (tb_test_tribody) and
- * capturing stderr (tb_test_capture_begin/end). */
+ * tb_test_read_file, tb_test_same_file, tb_test_file_has, ...), running the tribody binary in a
+ * directory (tb_test_tribody) and capturing stderr (tb_test_capture_begin/end). */
 #ifndef TB_TEST_H
 #define TB_TEST_H
 
@@ -19,7 +19,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 static inline void tb_test_init(void)
@@ -184,6 +186,49 @@ static inline char *tb_test_read_file(const char *dir, const char *name, long *l
     buf = tb_test_read_stream(f, len);
     fclose(f);
     return buf;
+}
+
+/* Whether dir1/name and dir2/name both exist and hold the same bytes. */
+static inline int tb_test_same_file(const char *dir1, const char *dir2, const char *name)
+{
+    long l1 = -1, l2 = -2;
+    char *a = tb_test_read_file(dir1, name, &l1), *b = tb_test_read_file(dir2, name, &l2);
+    int same = a && b && l1 == l2 && memcmp(a, b, (size_t)l1) == 0;
+    free(a);
+    free(b);
+    return same;
+}
+
+/* Whether dir/name (say a run's out.txt or err.txt) contains needle; prints the file, as
+ * "  (name: ...)", when it does not, so that the FAIL line that follows can be read. */
+static inline int tb_test_file_has(const char *dir, const char *name, const char *needle)
+{
+    char *s = tb_test_read_file(dir, name, NULL);
+    int has = s && strstr(s, needle) != NULL;
+    if (!has)
+        printf("  (%s: %s)\n", name, s ? s : "(missing)");
+    free(s);
+    return has;
+}
+
+/* Whether dir/out.txt (the stdout and stderr of tb_test_tribody) contains needle. */
+static inline int tb_test_output_has(const char *dir, const char *needle)
+{
+    return tb_test_file_has(dir, "out.txt", needle);
+}
+
+/* Whether dir/name exists (of any kind; a link is not followed). */
+static inline int tb_test_exists(const char *dir, const char *name)
+{
+    char p[TB_TEST_PATH_MAX];
+    struct stat st;
+    return tb_test_path(p, sizeof p, dir, name) == 0 && lstat(p, &st) == 0;
+}
+
+static inline void tb_test_sleep_ms(long ms)
+{
+    struct timespec ts = {ms / 1000, (ms % 1000) * 1000000L};
+    nanosleep(&ts, NULL);
 }
 
 /* Entries in directory dir, not counting those whose name starts with '.'; -1 when it cannot

@@ -9,8 +9,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "../solver/gpu_bench.h"
-#include "tb_test.h"
+#include "solver/gpu/gpu_bench.h"
+#include "tests/tb_test.h"
 
 static char top[4096]; /* a fresh temporary directory for this program */
 static char root[4096]; /* the repository (the test's working directory) */

@@ -10,7 +10,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "tb_test.h"
+#include "tests/tb_test.h"
 
 static char top[256]; /* a fresh temporary directory for this program */
 
@@ -20,27 +20,6 @@ static char top[256]; /* a fresh temporary directory for this program */
 static int tribody(const char *dir, const char *args)
 {
     return tb_test_tribody(dir, "TRIBODY_RUN_ID=7e57", args, NULL);
-}
-
-static int same_file(const char *d1, const char *d2, const char *name)
-{
-    long l1 = -1, l2 = -2;
-    char *a = tb_test_read_file(d1, name, &l1), *b = tb_test_read_file(d2, name, &l2);
-    int same = a && b && l1 == l2 && memcmp(a, b, (size_t)l1) == 0;
-    free(a);
-    free(b);
-    return same;
-}
-
-static int output_has(const char *dir, const char *needle)
-{
-    long len;
-    char *s = tb_test_read_file(dir, "out.txt", &len);
-    int has = s && strstr(s, needle) != NULL;
-    if (!has)
-        printf("  (out.txt: %s)\n", s ? s : "(missing)");
-    free(s);
-    return has;
 }
 
 static const char base_cfg[] =
@@ -63,10 +42,11 @@ static void test_restart_equality(void)
     gsl_test(tribody(b, "run sim.cfg --set integrator.steps=100") != 0, "run of 100 steps exits 0");
     gsl_test(tribody(b, "run sim.cfg --restart checkpoint.tbck") != 0,
              "restart from step 100 to 200 exits 0");
-    gsl_test(!same_file(a, b, "checkpoint.tbck"),
+    gsl_test(!tb_test_same_file(a, b, "checkpoint.tbck"),
              "restarted run's final state equals the uninterrupted one bit for bit");
-    gsl_test(!same_file(a, b, "thermo.csv"), "restarted run's thermo.csv equals the uninterrupted one");
-    gsl_test(!same_file(a, b, "trajectory.xyz"),
+    gsl_test(!tb_test_same_file(a, b, "thermo.csv"),
+             "restarted run's thermo.csv equals the uninterrupted one");
+    gsl_test(!tb_test_same_file(a, b, "trajectory.xyz"),
              "restarted run's trajectory.xyz equals the uninterrupted one");
 }
 
@@ -102,14 +82,14 @@ static void test_interrupt(void)
         free(t);
         if (len > 2000)
             break;
-        struct timespec ts = {0, 50000000};
-        nanosleep(&ts, NULL);
+        tb_test_sleep_ms(50);
     }
     kill(pid, SIGINT);
     waitpid(pid, &st, 0);
     gsl_test(!(WIFSIGNALED(st) && WTERMSIG(st) == SIGINT),
              "SIGINT: the run saves its state, then dies of SIGINT (the shell sees 130)");
-    gsl_test(!output_has(b, "state saved to checkpoint.tbck"), "SIGINT: says where the state is");
+    gsl_test(!tb_test_output_has(b, "state saved to checkpoint.tbck"),
+             "SIGINT: says where the state is");
     /* The interrupted step is in the message; continue to a fixed step from there. */
     long step = -1;
     {
@@ -127,9 +107,10 @@ static void test_interrupt(void)
     gsl_test(tribody(b, bin_cmd) != 0, "restart after SIGINT exits 0");
     snprintf(bin_cmd, sizeof bin_cmd, "run sim.cfg --set integrator.steps=%ld", step + 37);
     gsl_test(tribody(a, bin_cmd) != 0, "uninterrupted run to the same step exits 0");
-    gsl_test(!same_file(a, b, "checkpoint.tbck"),
+    gsl_test(!tb_test_same_file(a, b, "checkpoint.tbck"),
              "interrupted and resumed run equals the uninterrupted one bit for bit");
-    gsl_test(!same_file(a, b, "thermo.csv"), "interrupted and resumed thermo.csv is the same");
+    gsl_test(!tb_test_same_file(a, b, "thermo.csv"),
+             "interrupted and resumed thermo.csv is the same");
 }
 
 /* A second run keeps the first run's outputs as NAME.~1~. */
@@ -156,7 +137,7 @@ static void test_eval(void)
     snprintf(d, sizeof d, "%s", tb_test_fresh_dir(top, "eval"));
     tb_test_write_file(d, "sim.cfg", base_cfg);
     gsl_test(tribody(d, "eval sim.cfg -o frame.xyz") != 0, "eval exits 0");
-    gsl_test(!output_has(d, "E_triplet = "), "eval prints E_triplet");
+    gsl_test(!tb_test_output_has(d, "E_triplet = "), "eval prints E_triplet");
     char *x = tb_test_read_file(d, "frame.xyz", &len);
     gsl_test(!(x && strncmp(x, "40\n", 3) == 0 &&
                strstr(x, "Properties=species:S:1:pos:R:3:vel:R:3:forces:R:3") &&
@@ -167,7 +148,7 @@ static void test_eval(void)
     snprintf(d, sizeof d, "%s", tb_test_fresh_dir(top, "eval_no_o"));
     tb_test_write_file(d, "sim.cfg", base_cfg);
     gsl_test(tribody(d, "eval sim.cfg") != 0, "eval without -o exits 0");
-    gsl_test(!output_has(d, "E_triplet = "), "eval without -o prints E_triplet");
+    gsl_test(!tb_test_output_has(d, "E_triplet = "), "eval without -o prints E_triplet");
     /* sim.cfg and the test's own capture out.txt */
     gsl_test(tb_test_count_entries(d) != 2, "eval without -o writes no file (%d entries)",
              tb_test_count_entries(d));
@@ -184,7 +165,7 @@ static void bad_input(const char *what, const char *cfg, const char *args, const
     before = tb_test_count_entries(d);
     rc = tribody(d, args);
     gsl_test(rc != 2, "%s: exit status 2 (got %d)", what, rc);
-    gsl_test(!output_has(d, msg), "%s: message contains '%s'", what, msg);
+    gsl_test(!tb_test_output_has(d, msg), "%s: message contains '%s'", what, msg);
     /* out.txt is the test's own capture of the output. */
     gsl_test(tb_test_count_entries(d) != before + 1, "%s: nothing written", what);
 }

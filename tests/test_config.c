@@ -11,10 +11,10 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "../config/config.h"
-#include "../maps3d/map2d.h"
-#include "../maps3d/map3d.h"
-#include "tb_test.h"
+#include "config/config.h"
+#include "maps3d/map2d.h"
+#include "maps3d/map3d.h"
+#include "tests/tb_test.h"
 
 static char root[4096];   /* the directory the test started in (the repository root) */
 static char err[16384];   /* what the last load printed on stderr */

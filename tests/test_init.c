@@ -9,8 +9,8 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "solver/check.h"
-#include "solver/init.h"
+#include "common/check.h"
+#include "solver/io/init.h"
 #include "solver/state.h"
 #include "tests/tb_test.h"
 

@@ -7,12 +7,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../config/config.h"
-#include "../solver/backend.h"
-#include "../solver/checkpoint.h"
-#include "../solver/init.h"
-#include "../solver/integrate.h"
-#include "tb_test.h"
+#include "config/config.h"
+#include "solver/backend.h"
+#include "solver/io/checkpoint.h"
+#include "solver/io/init.h"
+#include "solver/physics/integrate.h"
+#include "tests/tb_test.h"
 
 static void base_config(sim_config *c, int n, int type)
 {

@@ -1,4 +1,4 @@
-/* test_kernels.c — the solver's shared kernel bodies (solver/pot.h) against the independent
+/* test_kernels.c — the solver's shared kernel bodies (solver/physics/pot.h) against the independent
  * reference (validate/reference.c), in double (_d) and in float (_f).
  *
  * The test runs the bodies through its own brute-force loops, every i<j through
@@ -15,8 +15,9 @@
 #include <gsl/gsl_math.h>
 #include <gsl/gsl_rng.h>
 
-#include "solver/pot.h"
+#include "solver/physics/pot.h"
 #include "tests/tb_test.h"
+#include "tests/tb_ref.h"
 #include "validate/reference.h"
 
 #define NMAX 64
@@ -25,30 +26,13 @@ static const double NU = 0.7321;    /* [epsilon sigma^9] */
 static const double EPS = 0.8123;   /* [epsilon] */
 static const double SIGMA = 1.1234; /* [sigma] */
 
-static double dot3(const double a[3], const double b[3])
-{
-    return a[0] * b[0] + a[1] * b[1] + a[2] * b[2];
-}
 
-static double max_rel(int len, const double *a, const double *b)
-{
-    double err = 0.0, scale = 0.0;
-    for (int m = 0; m < len; m++) {
-        err = GSL_MAX(err, fabs(a[m] - b[m]));
-        scale = GSL_MAX(scale, fabs(b[m]));
-    }
-    return scale > 0.0 ? err / scale : err;
-}
 
 static double relerr(double x, double ref)
 {
     return ref != 0.0 ? fabs(x - ref) / fabs(ref) : fabs(x);
 }
 
-static double mic1(double d, double box)
-{
-    return box > 0.0 ? d - box * rint(d / box) : d;
-}
 
 /* ---- the coefficients, by hand ---- */
 
@@ -171,68 +155,7 @@ static void brute_f(const pot_params *p, int n, const double *pos, double *f, do
     }
 }
 
-/* ---- random configurations (as in test_reference.c) ---- */
-
-/* Uniform in [0, box)^3 when periodic, else in a cube of edge `side` about a high-entropy
- * centre; no two particles closer than rmin. Redrawn until every length the potentials look
- * at (pair distances and the anchored third sides) is `margin` away from each cutoff and,
- * when periodic, every minimum-image component `margin` away from box/2: float rounding
- * (~1e-6 sigma here) then never moves a triplet across a cutoff or switches an image. */
-static void random_config(gsl_rng *rng, const val_system *s, double *pos, double side,
-                          double rmin, double margin)
-{
-    static const double centre[3] = {0.3712, -1.2093, 2.0417};
-    const int n = s->n;
-    const double box = s->box;
-    for (int attempt = 0; attempt < 10000; attempt++) {
-        int ok = 1;
-        for (int m = 0; m < n; m++) {
-            int placed = 0;
-            for (int tries = 0; tries < 100000 && !placed; tries++) {
-                for (int a = 0; a < 3; a++)
-                    pos[3 * m + a] = box > 0.0 ? box * gsl_rng_uniform(rng)
-                                               : centre[a] + side * (gsl_rng_uniform(rng) - 0.5);
-                placed = 1;
-                for (int o = 0; o < m && placed; o++) {
-                    double d[3];
-                    for (int a = 0; a < 3; a++)
-                        d[a] = mic1(pos[3 * m + a] - pos[3 * o + a], box);
-                    placed = dot3(d, d) >= rmin * rmin;
-                }
-            }
-            if (!placed) {
-                fprintf(stderr, "random_config: cannot place %d particles\n", n);
-                exit(1);
-            }
-        }
-        for (int i = 0; i < n && ok; i++) {
-            for (int j = i + 1; j < n && ok; j++) {
-                double dij[3];
-                for (int a = 0; a < 3; a++) {
-                    dij[a] = mic1(pos[3 * j + a] - pos[3 * i + a], box);
-                    if (box > 0.0 && fabs(fabs(dij[a]) - 0.5 * box) < margin)
-                        ok = 0;
-                }
-                const double r = sqrt(dot3(dij, dij));
-                if (s->lj && s->lj_cutoff > 0.0 && fabs(r - s->lj_cutoff) < margin)
-                    ok = 0;
-                if (s->atm_cutoff > 0.0 && fabs(r - s->atm_cutoff) < margin)
-                    ok = 0;
-                for (int k = j + 1; k < n && ok && s->atm_cutoff > 0.0; k++) {
-                    double djk[3];
-                    for (int a = 0; a < 3; a++)
-                        djk[a] = mic1(pos[3 * k + a] - pos[3 * i + a], box) - dij[a];
-                    if (fabs(sqrt(dot3(djk, djk)) - s->atm_cutoff) < margin)
-                        ok = 0;
-                }
-            }
-        }
-        if (ok)
-            return;
-    }
-    fprintf(stderr, "random_config: no configuration with the margins asked\n");
-    exit(1);
-}
+/* Random configurations (random_config) and the error measures: tests/tb_ref.h. */
 
 /* ---- the bodies alone ---- */
 

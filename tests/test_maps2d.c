@@ -24,9 +24,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../maps3d/map2d.h"
-#include "../maps3d/maps2d.def"
-#include "tb_test.h"
+#include "maps3d/map2d.h"
+#include "maps3d/maps2d.def"
+#include "tests/tb_test.h"
 
 #define NB_MAX_TESTED 4096
 #define ROOT_NB_CAP 128 /* float-only lambda2d roots: only here, see the header */

@@ -15,7 +15,7 @@
 #include "maps3d/map3d.h"
 #include "maps3d/mapcheck.h"
 #include "maps3d/maps3d.def"
-#include "solver/cli.h"
+#include "solver/cli/cli.h"
 #include "tests/tb_test.h"
 
 /* Tile-level check of map t at nb; one line. */

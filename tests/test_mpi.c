@@ -10,7 +10,7 @@
 #include <string.h>
 #include <sys/wait.h>
 
-#include "tb_test.h"
+#include "tests/tb_test.h"
 
 static char top[256];
 
@@ -33,16 +33,6 @@ static int run_np(const char *dir, int np, int threads, const char *env, const c
     st = tb_test_system("cd '%s' && %s OMP_NUM_THREADS=%d %s '%s' %s >out.txt 2>&1", dir, env,
                         threads, launch, bin, args);
     return st != -1 && WIFEXITED(st) ? WEXITSTATUS(st) : -1;
-}
-
-static int same_file(const char *d1, const char *d2, const char *name)
-{
-    long l1 = -1, l2 = -2;
-    char *a = tb_test_read_file(d1, name, &l1), *b = tb_test_read_file(d2, name, &l2);
-    int same = a && b && l1 == l2 && memcmp(a, b, (size_t)l1) == 0;
-    free(a);
-    free(b);
-    return same;
 }
 
 /* Largest |a - b| / (1 + |b|) over the numbers of two text files read in step (both must hold
@@ -140,9 +130,11 @@ static void test_eval(const char *what, const char *cfg, const char *set, double
         gsl_test(!strstr(out_line(d2, "tribody eval:", l2, sizeof l2), "2 ranks on CPUs"),
                  "%s: the first line of eval names the 2 ranks (%s)", what, l2);
         if (det) {
-            gsl_test(!same_file(d1, d2, "e.xyz"),
-                     "%s, deterministic: 2 ranks x 1 thread give the forces and energy of 1 process "
-                     "x 2 threads bit for bit", what);
+            gsl_test(
+                !tb_test_same_file(d1, d2, "e.xyz"),
+                "%s, deterministic: 2 ranks x 1 thread give the forces and energy of 1 process "
+                "x 2 threads bit for bit",
+                what);
             gsl_test(strcmp(out_line(d1, "E_triplet", l1, sizeof l1),
                             out_line(d2, "E_triplet", l2, sizeof l2)) != 0 ||
                          strcmp(out_line(d1, "virial", l1, sizeof l1),
@@ -172,10 +164,11 @@ static void test_restart(const char *what, const char *cfg, long half, int np_a,
     gsl_test(run_np(d, np_a, 1, "", args) != 0, "%s: first half on %d rank(s) exits 0", what, np_a);
     snprintf(args, sizeof args, "run sim.cfg %s --restart checkpoint.tbck", set);
     gsl_test(run_np(d, np_b, 1, "", args) != 0, "%s: restart on %d rank(s) exits 0", what, np_b);
-    gsl_test(!same_file(ref, d, "checkpoint.tbck"),
+    gsl_test(!tb_test_same_file(ref, d, "checkpoint.tbck"),
              "%s: %d ranks then %d ranks end in the state of 1 process bit for bit", what, np_a,
              np_b);
-    gsl_test(!same_file(ref, d, "thermo.csv") || !same_file(ref, d, "trajectory.xyz"),
+    gsl_test(!tb_test_same_file(ref, d, "thermo.csv") ||
+                 !tb_test_same_file(ref, d, "trajectory.xyz"),
              "%s: and write the same thermo.csv and trajectory.xyz", what);
 }
 
@@ -191,10 +184,11 @@ static void test_langevin(void)
     tb_test_write_file(d1, "sim.cfg", cluster_cfg);
     tb_test_write_file(d2, "sim.cfg", cluster_cfg);
     const int r1 = run_np(d1, 0, 2, "", args), r2 = run_np(d2, 2, 1, "", args);
-    gsl_test(r1 != 0 || r2 != 0 || !same_file(d1, d2, "checkpoint.tbck") ||
-                 !same_file(d1, d2, "thermo.csv"),
-             "Langevin, deterministic: 2 ranks end in the state of 1 process bit for bit (exit %d, %d)",
-             r1, r2);
+    gsl_test(
+        r1 != 0 || r2 != 0 || !tb_test_same_file(d1, d2, "checkpoint.tbck") ||
+            !tb_test_same_file(d1, d2, "thermo.csv"),
+        "Langevin, deterministic: 2 ranks end in the state of 1 process bit for bit (exit %d, %d)",
+        r1, r2);
 }
 
 /* A failure on rank 1 mid-run: nonzero exit, one message naming the rank, no final checkpoint. */
@@ -236,7 +230,7 @@ static void test_failure(void)
 int main(void)
 {
     tb_test_init();
-    /* the byte-for-byte comparisons run separate runs: one run id for all (solver/restart.c) */
+    /* the byte-for-byte comparisons run separate runs: one run id for all (solver/io/restart.c) */
     setenv("TRIBODY_RUN_ID", "5eed1d", 1);
     const char *bin = tb_test_bin();
     char ver[512];

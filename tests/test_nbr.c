@@ -1,4 +1,4 @@
-/* test_nbr.c — the neighbour-list path (solver/nbr.h) on the CPU backend: energies and forces
+/* test_nbr.c — the neighbour-list path (solver/physics/nbr.h) on the CPU backend: energies and forces
  * against the independent reference and against the all-triplets path, open and periodic,
  * cutoffs from below L/4 to near L/2, cutoff_triple, every precision; the lists' invariants
  * (each row ascending, a superset of the partners that come after the anchor); particles
@@ -9,14 +9,14 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../config/config.h"
-#include "../solver/backend.h"
-#include "../solver/init.h"
-#include "../solver/nbr_list.h"
-#include "../solver/pot_params.h"
-#include "../solver/valsys.h"
-#include "../validate/reference.h"
-#include "tb_test.h"
+#include "config/config.h"
+#include "solver/backend.h"
+#include "solver/io/init.h"
+#include "solver/physics/nbr_list.h"
+#include "solver/physics/pot_params.h"
+#include "solver/cli/valsys.h"
+#include "validate/reference.h"
+#include "tests/tb_test.h"
 
 /* A periodic LJ + ATM liquid of n particles at number density rho (random, min distance 0.85);
  * atm_cut = 0 takes the configuration's default L/4. */

@@ -11,38 +11,13 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "tb_test.h"
+#include "tests/tb_test.h"
 
 static char top[256]; /* a fresh temporary directory for this program */
 
 static int tribody(const char *dir, const char *args)
 {
     return tb_test_tribody(dir, NULL, args, NULL);
-}
-
-/* Whether dir/out.txt (the run's stdout and stderr) contains needle; prints it when not. */
-static int output_has(const char *dir, const char *needle)
-{
-    long len;
-    char *s = tb_test_read_file(dir, "out.txt", &len);
-    int has = s && strstr(s, needle) != NULL;
-    if (!has)
-        printf("  (out.txt: %s)\n", s ? s : "(missing)");
-    free(s);
-    return has;
-}
-
-static int exists(const char *dir, const char *name)
-{
-    char p[TB_TEST_PATH_MAX];
-    struct stat st;
-    return tb_test_path(p, sizeof p, dir, name) == 0 && lstat(p, &st) == 0;
-}
-
-static void sleep_ms(long ms)
-{
-    struct timespec ts = {ms / 1000, (ms % 1000) * 1000000L};
-    nanosleep(&ts, NULL);
 }
 
 /* Sends sig to child pid and waits for it, at most `secs` seconds; then kills it (SIGKILL,
@@ -54,7 +29,7 @@ static int stop_child(pid_t pid, int sig, int secs)
     for (int i = 0; i < 100 * secs; i++) {
         if (waitpid(pid, &st, WNOHANG) == pid)
             return st;
-        sleep_ms(10);
+        tb_test_sleep_ms(10);
     }
     kill(pid, SIGKILL);
     waitpid(pid, &st, 0);
@@ -83,21 +58,22 @@ static void test_output_kinds(void)
         int rc = tribody(dir, "eval c.cfg -o nul");
         snprintf(path, sizeof path, "%s/nul", dir);
         gsl_test(rc != 0, "eval -o DEVICE exits 0 (got %d)", rc);
-        gsl_test(!(stat(path, &st) == 0 && S_ISCHR(st.st_mode)) || exists(dir, "nul.~1~"),
+        gsl_test(!(stat(path, &st) == 0 && S_ISCHR(st.st_mode)) || tb_test_exists(dir, "nul.~1~"),
                  "eval -o DEVICE leaves the device node in place, no nul.~1~");
     }
     if (tb_test_system("mkfifo '%s/ff' && (timeout 30 cat '%s/ff' >/dev/null &)", dir, dir) == 0) {
         int rc = tribody(dir, "eval c.cfg -o ff");
         snprintf(path, sizeof path, "%s/ff", dir);
         gsl_test(rc != 0, "eval -o FIFO exits 0 (got %d)", rc);
-        gsl_test(!(stat(path, &st) == 0 && S_ISFIFO(st.st_mode)) || exists(dir, "ff.~1~"),
+        gsl_test(!(stat(path, &st) == 0 && S_ISFIFO(st.st_mode)) || tb_test_exists(dir, "ff.~1~"),
                  "eval -o FIFO writes into the FIFO, no ff.~1~");
     }
     tb_test_system("mkdir '%s/adir'", dir);
     gsl_test(tribody(dir, "eval c.cfg -o adir") != 2, "eval -o DIRECTORY exits 2");
-    gsl_test(!output_has(dir, "\"adir\" is a directory"), "eval -o DIRECTORY says it is a directory");
-    gsl_test(exists(dir, "adir.~1~"), "eval -o DIRECTORY moves nothing");
-    gsl_test(tribody(dir, "eval c.cfg -o -") != 0 || !output_has(dir, "Properties="),
+    gsl_test(!tb_test_output_has(dir, "\"adir\" is a directory"),
+             "eval -o DIRECTORY says it is a directory");
+    gsl_test(tb_test_exists(dir, "adir.~1~"), "eval -o DIRECTORY moves nothing");
+    gsl_test(tribody(dir, "eval c.cfg -o -") != 0 || !tb_test_output_has(dir, "Properties="),
              "eval -o - writes the frame on stdout");
 }
 
@@ -112,13 +88,15 @@ static void test_output_dirs(void)
     before = tb_test_count_entries(dir);
     gsl_test(tribody(dir, "run c.cfg --set output.checkpoint=nodir/ck.tbck") != 2,
              "output.checkpoint in a missing directory: exit 2");
-    gsl_test(!output_has(dir, "c.cfg: output.checkpoint = \"nodir/ck.tbck\": directory nodir/ does "
-                              "not exist"),
-             "output.checkpoint in a missing directory: the message names config, setting, directory");
+    gsl_test(
+        !tb_test_output_has(dir,
+                            "c.cfg: output.checkpoint = \"nodir/ck.tbck\": directory nodir/ does "
+                            "not exist"),
+        "output.checkpoint in a missing directory: the message names config, setting, directory");
     gsl_test(tb_test_count_entries(dir) != before + 1,
              "output.checkpoint in a missing directory: no thermo or trajectory written");
     gsl_test(tribody(dir, "run c.cfg --set output.thermo=nodir/t.csv") != 2 ||
-                 !output_has(dir, "output.thermo"),
+                 !tb_test_output_has(dir, "output.thermo"),
              "output.thermo in a missing directory: exit 2 naming output.thermo");
 }
 
@@ -144,13 +122,14 @@ static void test_lock(void)
               "system.particles=40", (char *)NULL);
         _exit(98);
     }
-    for (int i = 0; i < 100 && !exists(dir, "thermo.csv"); i++)
-        sleep_ms(50);
+    for (int i = 0; i < 100 && !tb_test_exists(dir, "thermo.csv"); i++)
+        tb_test_sleep_ms(50);
     int rc = tribody(dir, "run c.cfg");
     gsl_test(rc != 2, "second run on the same outputs: exit 2 (got %d)", rc);
-    gsl_test(!output_has(dir, "in use by another tribody run"),
+    gsl_test(!tb_test_output_has(dir, "in use by another tribody run"),
              "second run on the same outputs: says another run holds them");
-    gsl_test(exists(dir, "thermo.csv.~1~") || exists(dir, "checkpoint.tbck.tmp.~1~"),
+    gsl_test(tb_test_exists(dir, "thermo.csv.~1~") ||
+                 tb_test_exists(dir, "checkpoint.tbck.tmp.~1~"),
              "second run on the same outputs: backs up nothing");
     stop_child(pid, SIGTERM, 20);
     gsl_test(tribody(dir, "run c.cfg") != 0, "after the first run ends, a run on the outputs works");
@@ -173,7 +152,8 @@ static void test_nonfinite(void)
                        "solver = { backend = \"cpu\"; precision = \"double\"; tile = 8; };\n");
     before = tb_test_count_entries(dir);
     gsl_test(tribody(dir, "eval s.cfg") != 2, "two particles at one place: eval exits 2");
-    gsl_test(!output_has(dir, "s.cfg: the initial state has a non-finite triplet energy (particle 0"),
+    gsl_test(!tb_test_output_has(
+                 dir, "s.cfg: the initial state has a non-finite triplet energy (particle 0"),
              "two particles at one place: eval names the term and a particle");
     gsl_test(tb_test_count_entries(dir) != before + 1, "two particles at one place: eval writes nothing");
     gsl_test(tribody(dir, "run s.cfg") != 2, "two particles at one place: run exits 2");
@@ -192,10 +172,11 @@ static void test_nonfinite(void)
                        "solver = { backend = \"cpu\"; precision = \"mixed\"; tile = 8; };\n"
                        "output = { thermo_every = 100; checkpoint_every = 100; trajectory = \"\"; };\n");
     gsl_test(tribody(dir, "run f.cfg") != 1, "overflow during the run: exit 1");
-    gsl_test(!output_has(dir, "f.cfg: non-finite triplet energy (first bad particle: 0, its force) "
-                              "at step 742"),
+    gsl_test(!tb_test_output_has(
+                 dir, "f.cfg: non-finite triplet energy (first bad particle: 0, its force) "
+                      "at step 742"),
              "overflow during the run: the message names the term, a particle and the step");
-    gsl_test(!output_has(dir, "checkpoint.tbck at step 700, is kept"),
+    gsl_test(!tb_test_output_has(dir, "checkpoint.tbck at step 700, is kept"),
              "overflow during the run: the last good checkpoint (step 700) is named and kept");
     char *t = tb_test_read_file(dir, "thermo.csv", &len);
     gsl_test(!(t && strstr(t, "\n700,") && !strstr(t, "nan") && !strstr(t, "\n800,")),
@@ -223,20 +204,10 @@ static int run_and_signal(const char *dir, int sig, const char *ready, long ms, 
         execl(bin, bin, "run", "c.cfg", a1, a2, a3, a4, (char *)NULL);
         _exit(98);
     }
-    for (int i = 0; i < 1000 && !exists(dir, ready); i++)
-        sleep_ms(10);
-    sleep_ms(ms);
+    for (int i = 0; i < 1000 && !tb_test_exists(dir, ready); i++)
+        tb_test_sleep_ms(10);
+    tb_test_sleep_ms(ms);
     return stop_child(pid, sig, 20);
-}
-
-static int err_has(const char *dir, const char *needle)
-{
-    char *s = tb_test_read_file(dir, "err.txt", NULL);
-    int has = s && strstr(s, needle) != NULL;
-    if (!has)
-        printf("  (err.txt: %s)\n", s ? s : "(missing)");
-    free(s);
-    return has;
 }
 
 /* Item 6: a signal is acted on at the next step boundary, even with every output disabled
@@ -257,15 +228,17 @@ static void test_signals(void)
                         "output.thermo_every=7", "--set", "system.seed=5");
     gsl_test(!(WIFSIGNALED(st) && WTERMSIG(st) == SIGTERM),
              "SIGTERM with outputs disabled: the run dies of SIGTERM (shell: 143)");
-    gsl_test(!exists(dir, "interrupted.tbck"), "SIGTERM with outputs disabled: interrupted.tbck written");
-    gsl_test(!err_has(dir, "resume with: tribody run c.cfg --set output.thermo_every=7 --set "
-                           "system.seed=5 --restart interrupted.tbck"),
+    gsl_test(!tb_test_exists(dir, "interrupted.tbck"),
+             "SIGTERM with outputs disabled: interrupted.tbck written");
+    gsl_test(!tb_test_file_has(dir, "err.txt",
+                               "resume with: tribody run c.cfg --set output.thermo_every=7 --set "
+                               "system.seed=5 --restart interrupted.tbck"),
              "SIGTERM: the resume command keeps every --set");
     tb_test_system("rm -f '%s/.interrupted.tbck.lock'", dir);
     st = run_and_signal(dir, SIGINT, ".interrupted.tbck.lock", 300, "--set", "output.thermo_every=7",
                         NULL, NULL);
     gsl_test(!(WIFSIGNALED(st) && WTERMSIG(st) == SIGINT), "SIGINT: the run dies of SIGINT (shell: 130)");
-    gsl_test(!exists(dir, "interrupted.tbck.~1~"),
+    gsl_test(!tb_test_exists(dir, "interrupted.tbck.~1~"),
              "a second interruption keeps the first interrupted.tbck as interrupted.tbck.~1~");
 
     /* During the step-0 evaluation (n = 800 takes about a second on two cores): the
@@ -280,8 +253,10 @@ static void test_signals(void)
     st = run_and_signal(dir, SIGTERM, ".checkpoint.tbck.lock", 30, NULL, NULL, NULL, NULL);
     gsl_test(!(WIFSIGNALED(st) && WTERMSIG(st) == SIGTERM),
              "SIGTERM during the step-0 evaluation: the run dies of SIGTERM");
-    gsl_test(!err_has(dir, "interrupted by signal 15 at step 0; state saved to checkpoint.tbck"),
-             "SIGTERM during the step-0 evaluation: step 0 saved, with a message");
+    gsl_test(
+        !tb_test_file_has(dir, "err.txt",
+                          "interrupted by signal 15 at step 0; state saved to checkpoint.tbck"),
+        "SIGTERM during the step-0 evaluation: step 0 saved, with a message");
     char *t = tb_test_read_file(dir, "thermo.csv", NULL);
     gsl_test(!(t && strstr(t, "\n0,0,")), "SIGTERM during the step-0 evaluation: thermo.csv has step 0");
     free(t);
@@ -305,7 +280,7 @@ static void bad_input(const char *what, const char *cfg, const char *const *file
     before = tb_test_count_entries(dir);
     rc = tb_test_tribody(dir, "timeout 20 env", args, NULL);
     gsl_test(rc != 2, "%s: exit status 2 (got %d)", what, rc);
-    gsl_test(!output_has(dir, msg), "%s: message contains '%s'", what, msg);
+    gsl_test(!tb_test_output_has(dir, msg), "%s: message contains '%s'", what, msg);
     gsl_test(tb_test_count_entries(dir) != before + 1, "%s: nothing written", what);
 }
 
@@ -443,9 +418,10 @@ static void test_far_coordinates(void)
     tb_test_write_file(dir, "in.xyz", cube_xyz(0.0, 5e7));
     gsl_test(tribody(dir, "eval o.cfg -o e.xyz") != 2,
              "open cluster with one particle at 5e7 sigma, mixed precision: exit 2");
-    gsl_test(!output_has(dir, "o.cfg: the system extends over 5e+07 sigma, more than the 1e+06 "
-                              "sigma that solver.precision = \"mixed\" can resolve"),
-             "open cluster with one particle at 5e7 sigma: the message names the extent and the limit");
+    gsl_test(
+        !tb_test_output_has(dir, "o.cfg: the system extends over 5e+07 sigma, more than the 1e+06 "
+                                 "sigma that solver.precision = \"mixed\" can resolve"),
+        "open cluster with one particle at 5e7 sigma: the message names the extent and the limit");
     gsl_test(tribody(dir, "eval o.cfg -o f.xyz --set solver.precision=double") != 0 ||
                  !isfinite(out_value(dir, "E_triplet = ")),
              "open cluster with one particle at 5e7 sigma, double precision: a finite energy");
@@ -472,18 +448,19 @@ static void test_restart_trust(void)
     gsl_test(tribody(dir, "run c.cfg --restart checkpoint.tbck --set integrator.steps=60 "
                           "--set integrator.dt=0.001") != 2,
              "restart with another integrator.dt: exit 2");
-    gsl_test(!output_has(dir, "integrator.dt = 0.001, but the checkpoint checkpoint.tbck was run "
-                              "with integrator.dt = 0.002; to continue with the change, add --allow-change "
-                              "integrator.dt"),
+    gsl_test(!tb_test_output_has(
+                 dir, "integrator.dt = 0.001, but the checkpoint checkpoint.tbck was run "
+                      "with integrator.dt = 0.002; to continue with the change, add --allow-change "
+                      "integrator.dt"),
              "restart with another integrator.dt: the message names the setting and both values");
     gsl_test(tb_test_count_entries(dir) != before, "restart with another integrator.dt: nothing written");
     gsl_test(tribody(dir, "run c.cfg --restart checkpoint.tbck --set integrator.steps=60 "
                           "--set potential.atm.nu=0.08") != 2 ||
-                 !output_has(dir, "add --allow-change potential.atm.nu"),
+                 !tb_test_output_has(dir, "add --allow-change potential.atm.nu"),
              "restart with another potential.atm.nu: exit 2, saying how to allow it");
     gsl_test(tribody(dir, "run c.cfg --restart checkpoint.tbck --set integrator.steps=60 "
                           "--set potential.atm.nu=0.08 --allow-change potential.atm.nu") != 0 ||
-                 !output_has(dir, "potential.atm.nu changes from"),
+                 !tb_test_output_has(dir, "potential.atm.nu changes from"),
              "restart with --allow-change potential.atm.nu: exit 0 with a notice");
 
     /* An older checkpoint continues its own files, and the newer checkpoint is kept. */
@@ -494,7 +471,7 @@ static void test_restart_trust(void)
              "restart: continued to step 100");
     gsl_test(tribody(dir, "run c.cfg --restart old.tbck --set integrator.steps=80") != 0,
              "restart from the older checkpoint (step 50) of the same run: exit 0");
-    gsl_test(!exists(dir, "checkpoint.tbck.~1~"),
+    gsl_test(!tb_test_exists(dir, "checkpoint.tbck.~1~"),
              "restart from an older checkpoint keeps the newer one as checkpoint.tbck.~1~");
     char *t = tb_test_read_file(dir, "thermo.csv", NULL);
     gsl_test(!(t && strstr(t, "\n80,") && !strstr(t, "\n90,") && !strncmp(t, "# tribody run_id=", 17)),
@@ -506,14 +483,14 @@ static void test_restart_trust(void)
     before = tb_test_count_entries(dir);
     gsl_test(tribody(dir, "run c.cfg --restart old.tbck --set integrator.steps=80") != 2,
              "restart from a checkpoint whose thermo.csv now belongs to another run: exit 2");
-    gsl_test(!output_has(dir, "output.thermo = \"thermo.csv\" belongs to another run"),
+    gsl_test(!tb_test_output_has(dir, "output.thermo = \"thermo.csv\" belongs to another run"),
              "another run's thermo.csv: the message says so");
     gsl_test(tb_test_count_entries(dir) != before, "another run's thermo.csv: nothing written");
 
     /* A version 1 checkpoint, and a header that claims more particles than the file holds. */
     tb_test_write_file(dir, "v1.tbck", "TBCKPT01 and then some bytes");
     gsl_test(tribody(dir, "run c.cfg --restart v1.tbck") != 2 ||
-                 !output_has(dir, "v1.tbck: --restart: a version 1 checkpoint (TBCKPT01"),
+                 !tb_test_output_has(dir, "v1.tbck: --restart: a version 1 checkpoint (TBCKPT01"),
              "a version 1 checkpoint is refused with a message");
     snprintf(path, sizeof path, "%s/checkpoint.tbck", dir);
     FILE *f = fopen(path, "r+b");
@@ -524,7 +501,7 @@ static void test_restart_trust(void)
         fclose(f);
     }
     gsl_test(tribody(dir, "run c.cfg --restart checkpoint.tbck") != 2 ||
-                 !output_has(dir, "too few for the 100000000 particles its header claims"),
+                 !tb_test_output_has(dir, "too few for the 100000000 particles its header claims"),
              "a header claiming 10^8 particles is refused before allocating them");
 }
 
@@ -547,7 +524,8 @@ static void test_late_errors(void)
     }
     gsl_test(tribody(dir, "eval c.cfg --set system.particles=400 --set system.init.radius=4.7 "
                           "--set system.init.min_distance=1.0") != 2 ||
-                 !output_has(dir, "tribody: c.cfg: system.init.min_distance: cannot place particle"),
+                 !tb_test_output_has(
+                     dir, "tribody: c.cfg: system.init.min_distance: cannot place particle"),
              "random initial state that cannot be packed: exit 2, the message names the config");
 }
 

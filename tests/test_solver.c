@@ -5,14 +5,14 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "../config/config.h"
-#include "../maps3d/map2d.h"
-#include "../maps3d/map3d.h"
-#include "../solver/backend.h"
-#include "../solver/init.h"
-#include "../solver/valsys.h"
-#include "../validate/reference.h"
-#include "tb_test.h"
+#include "config/config.h"
+#include "maps3d/map2d.h"
+#include "maps3d/map3d.h"
+#include "solver/backend.h"
+#include "solver/io/init.h"
+#include "solver/cli/valsys.h"
+#include "validate/reference.h"
+#include "tests/tb_test.h"
 
 /* A small LJ + ATM system; "high entropy" coefficients. */
 static void base_config(sim_config *c, int n)

@@ -4,10 +4,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "../maps3d/lambda.h"
-#include "../maps3d/map3d.h"
-#include "../solver/split.h"
-#include "tb_test.h"
+#include "maps3d/lambda.h"
+#include "maps3d/map3d.h"
+#include "solver/par/split.h"
+#include "tests/tb_test.h"
 
 /* Triplets i<j<k of n particles with i, j, k in tiles I, J, K (edge rho), by counting. */
 static long long count_tile(int n, int rho, int I, int J, int K)

@@ -13,7 +13,7 @@
 
 #include "maps3d/map2d.h"
 #include "maps3d/map3d.h"
-#include "tb_test.h"
+#include "tests/tb_test.h"
 
 static char top[4096]; /* a fresh temporary directory for this program */
 

@@ -7,9 +7,9 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "solver/check.h"
+#include "common/check.h"
 #include "solver/state.h"
-#include "solver/xyz.h"
+#include "solver/io/xyz.h"
 #include "tests/tb_test.h"
 
 static char dir[64];

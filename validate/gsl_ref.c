@@ -22,7 +22,7 @@
 #include <gsl/gsl_errno.h>
 #include <gsl/gsl_odeiv2.h>
 
-#include "gsl_ref.h"
+#include "validate/gsl_ref.h"
 
 void val_gsl_opts_default(val_gsl_opts *o)
 {

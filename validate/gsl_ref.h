@@ -15,7 +15,7 @@
 #ifndef TB_GSL_REF_H
 #define TB_GSL_REF_H
 
-#include "reference.h"
+#include "validate/reference.h"
 
 typedef struct val_gsl_opts {
     double epsabs;      /* absolute tolerance per step (1e-13 in `tribody validate`) */

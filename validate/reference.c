@@ -42,7 +42,7 @@
 #include <omp.h>
 #endif
 
-#include "reference.h"
+#include "validate/reference.h"
 
 /* Minimum image of one component: d - L rint(d / L); open boundaries when box <= 0. */
 static double val_mic(double d, double box)

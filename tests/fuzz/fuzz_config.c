@@ -1,5 +1,5 @@
 /* fuzz_config.c — libFuzzer target: the config loader (config/config.c over libconfig) and,
- * for a small accepted configuration, the initial state it describes (solver/init.c).
+ * for a small accepted configuration, the initial state it describes (solver/io/init.c).
  *
  * Each input is written to a scratch file and loaded as a config file. Besides the
  * sanitizers' crashes, leaks and undefined behaviour, the target aborts on a broken promise:
@@ -15,7 +15,7 @@
 
 #include "config/config.h"
 #include "solver/finite.h"
-#include "solver/init.h"
+#include "solver/io/init.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

@@ -1,5 +1,5 @@
-/* fuzz_xyz.c — libFuzzer target: the XYZ reader (solver/xyz.c) and the placement of the
- * state it reads (sim_place, sim_check_extent in solver/init.c).
+/* fuzz_xyz.c — libFuzzer target: the XYZ reader (solver/io/xyz.c) and the placement of the
+ * state it reads (sim_place, sim_check_extent in solver/io/init.c).
  *
  * Each input is written to a scratch file; the atom count expected is the number on its
  * first line when that is 1..256 (so the reader gets past line 1 and into the atom lines),
@@ -14,8 +14,8 @@
 #include <unistd.h>
 
 #include "solver/finite.h"
-#include "solver/init.h"
-#include "solver/xyz.h"
+#include "solver/io/init.h"
+#include "solver/io/xyz.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

@@ -1,0 +1,403 @@
+/* bench_liquid.c — `tribody bench --liquid`: the cost of a periodic LJ + ATM liquid through the
+ * neighbour-list path (nbr.h) as N grows. A benchmark, not a test (docs/performance.md).
+ *
+ * The system (issue #9's reference case, examples/liquid.cfg): number density 0.8 sigma^-3,
+ * T = 1.0 epsilon/k_B, LJ cut at 2.5 sigma (shifted), ATM with nu = 0.0703 (argon) cut at
+ * 4.5 sigma, skin 0.3 sigma, dt = 0.002 tau. The state: N sites drawn at random from an fcc
+ * lattice slightly denser than 0.8, scaled to the box L = (N/0.8)^(1/3), jittered by +-0.05
+ * sigma, Maxwell–Boltzmann velocities at T. Settings of a CONFIG file and --set override the
+ * potential and solver (system.particles and the initial state come from --n).
+ *
+ * Per point (n, precision): forces once (builds the lists), `warm` MD steps, then `repeat`
+ * timed force evaluations at fixed positions (the first counts the triplets within the
+ * cutoffs and the entry-pair slots launched), then `steps` timed MD steps (velocity Verlet,
+ * list rebuilds included when the skin is crossed). Times: the monotonic clock around calls
+ * that synchronize (compute, advance). Reported: ms per step, us per step and atom (flat in N
+ * when the cost is O(N)), ms per force evaluation, triplets within the cutoffs per evaluation
+ * and per second, the fraction of the launched slots that hold one, list builds. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include <gsl/gsl_randist.h>
+#include <gsl/gsl_rng.h>
+
+#include "config/config.h"
+#include "solver/backend.h"
+#include "solver/cli/bench_liquid.h"
+#include "solver/par/mpi.h"
+#include "common/check.h"
+#include "solver/gpu/gpu.h"
+#include "solver/io/init.h"
+#include "solver/physics/nbr.h"
+#include "solver/state.h"
+
+static const char liquid_help[] =
+    "usage: tribody bench --liquid [CONFIG] [--n LIST] [--precisions LIST] [--steps K]\n"
+    "                     [--repeat R] [--csv FILE] [--set PATH=VALUE ...] [--cpu]\n"
+    "\n"
+    "Times a periodic LJ + ATM liquid (rho 0.8, T 1.0, LJ cutoff 2.5, ATM cutoff 4.5) through\n"
+    "the neighbour-list path for each N of --n (default 32768,100000,1000000 on a GPU, 1000,4000\n"
+    "on the CPU): ms per MD step, us per step and atom, the force evaluation alone, triplets\n"
+    "within the cutoff per second and the fraction of launched entry-pair slots holding one.\n"
+    "  --steps K       timed MD steps per point (default 20)\n"
+    "  --repeat R      timed force evaluations per point (default 5)\n"
+    "  --cpu           the CPU backend even when a GPU is present\n"
+    "  --alternatives  also count, on the host, the slots the rejected alternative would launch:\n"
+    "                  tile triplets of rho = 8, 16, 32 particles in Morton order whose bounding\n"
+    "                  boxes are pairwise within rc + skin (docs/gpu.md, cutoff systems)\n";
+
+static double now_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+/* The liquid of n particles at density 0.8 into s (allocated here). */
+static int liquid_state(sim_state *s, int n, double T, unsigned long seed)
+{
+    const double rho = 0.8, L = cbrt(n / rho);
+    int k = (int)ceil(cbrt(n / 4.0));
+    const long long sites = 4LL * k * k * k;
+    static const double basis[4][3] = {{0, 0, 0}, {0.5, 0.5, 0}, {0.5, 0, 0.5}, {0, 0.5, 0.5}};
+    gsl_rng *r = gsl_rng_alloc(gsl_rng_mt19937);
+    int *pick = malloc((size_t)sites * sizeof *pick);
+    if (!r || !pick || sim_state_alloc(s, n) != 0) {
+        gsl_rng_free(r);
+        free(pick);
+        return tb_error(NULL, 0, "bench --liquid: out of host memory for n = %d", n);
+    }
+    gsl_rng_set(r, seed);
+    for (long long q = 0; q < sites; q++)
+        pick[q] = (int)q;
+    for (long long q = 0; q < n; q++) { /* a random n-subset of the sites */
+        const long long u = q + (long long)gsl_rng_uniform_int(r, (unsigned long)(sites - q));
+        const int t = pick[q];
+        pick[q] = pick[u];
+        pick[u] = t;
+    }
+    const double a = L / k;
+    for (int i = 0; i < n; i++) {
+        const int q = pick[i], b = q % 4, c = q / 4;
+        const int cx = c % k, cy = c / k % k, cz = c / (k * k);
+        const double site[3] = {cx + basis[b][0], cy + basis[b][1], cz + basis[b][2]};
+        for (int x = 0; x < 3; x++) {
+            double v = a * site[x] + 0.1 * (gsl_rng_uniform(r) - 0.5);
+            s->pos[3 * i + x] = v - L * floor(v / L);
+        }
+    }
+    s->box = L;
+    s->mass = 1.0;
+    sim_init_velocities(s, T, seed);
+    gsl_rng_free(r);
+    free(pick);
+    return 0;
+}
+
+static void liquid_config(sim_config *c)
+{
+    cfg_defaults(c);
+    snprintf(c->path, sizeof c->path, "bench --liquid");
+    c->system.boundary = CFG_BOUNDARY_PERIODIC;
+    c->potential.atm.nu = 0.0703;
+    c->potential.atm.cutoff = 4.5;
+    c->potential.lj.enabled = 1;
+    c->potential.lj.epsilon = 1.0;
+    c->potential.lj.sigma = 1.0;
+    c->potential.lj.cutoff = 2.5;
+    c->potential.lj.shift = 1;
+    c->integrator.dt = 0.002;
+    c->solver.cull = 1;
+    c->solver.skin = 0.3;
+}
+
+/* ---- the alternative the lists were chosen over ------------------------------------------ */
+
+/* Interleaves the low 10 bits of x, y, z (Morton order). */
+static unsigned long long morton3(unsigned x, unsigned y, unsigned z)
+{
+    unsigned long long m = 0;
+    for (int b = 0; b < 10; b++)
+        m |= ((unsigned long long)(x >> b & 1) << (3 * b)) |
+             ((unsigned long long)(y >> b & 1) << (3 * b + 1)) |
+             ((unsigned long long)(z >> b & 1) << (3 * b + 2));
+    return m;
+}
+
+typedef struct mkey {
+    unsigned long long key;
+    int i;
+} mkey;
+
+static int cmp_mkey(const void *a, const void *b)
+{
+    const unsigned long long x = ((const mkey *)a)->key, y = ((const mkey *)b)->key;
+    return (x > y) - (x < y);
+}
+
+/* Tile triplets I <= J <= K of rho particles consecutive in Morton order (1024 cells a side),
+ * launched when the three tiles' bounding boxes (minimum image) are pairwise within rc + skin:
+ * the triplet slots they hold (the faces counted exactly, as a kernel masks them). This is the
+ * enumeration issue 9 proposed, either through per-anchor triangles or a compacted table. */
+static double tile_alternative(const sim_state *s, int rho, double R)
+{
+    const int n = s->n, nb = (n + rho - 1) / rho;
+    const double L = s->box;
+    mkey *k = malloc((size_t)n * sizeof *k);
+    double(*lo)[3] = malloc((size_t)nb * sizeof *lo), (*hi)[3] = malloc((size_t)nb * sizeof *hi);
+    int *cnt = calloc((size_t)nb, sizeof *cnt), **nl = calloc((size_t)nb, sizeof *nl);
+    unsigned char *adj = calloc((size_t)nb * (size_t)nb, 1);
+    double slots = -1.0;
+    if (!k || !lo || !hi || !cnt || !nl || !adj)
+        goto done;
+    for (int i = 0; i < n; i++) {
+        unsigned c[3];
+        for (int d = 0; d < 3; d++)
+            c[d] = (unsigned)(s->pos[3 * i + d] / L * 1024.0) & 1023u;
+        k[i].key = morton3(c[0], c[1], c[2]);
+        k[i].i = i;
+    }
+    qsort(k, (size_t)n, sizeof *k, cmp_mkey);
+    for (int t = 0; t < nb; t++) { /* boxes, unwrapped around each tile's first particle */
+        const double *r0 = s->pos + 3 * k[t * rho].i;
+        for (int d = 0; d < 3; d++) {
+            lo[t][d] = 1e300;
+            hi[t][d] = -1e300;
+        }
+        for (int p = t * rho; p < (t + 1) * rho && p < n; p++)
+            for (int d = 0; d < 3; d++) {
+                const double v = r0[d] + nbr_mic(s->pos[3 * k[p].i + d] - r0[d], L);
+                lo[t][d] = fmin(lo[t][d], v);
+                hi[t][d] = fmax(hi[t][d], v);
+            }
+    }
+    for (int a = 0; a < nb; a++) {
+        nl[a] = malloc((size_t)nb * sizeof **nl);
+        if (!nl[a])
+            goto done;
+        for (int b = a; b < nb; b++) {
+            double g2 = 0.0;
+            for (int d = 0; d < 3; d++) {
+                const double dc = fabs(nbr_mic(0.5 * (lo[b][d] + hi[b][d]) - 0.5 * (lo[a][d] + hi[a][d]), L));
+                const double g = dc - 0.5 * (hi[a][d] - lo[a][d]) - 0.5 * (hi[b][d] - lo[b][d]);
+                g2 += g > 0 ? g * g : 0.0;
+            }
+            if (g2 <= R * R) {
+                nl[a][cnt[a]++] = b;
+                adj[(size_t)a * nb + b] = adj[(size_t)b * nb + a] = 1;
+            }
+        }
+    }
+    slots = 0.0;
+    for (int a = 0; a < nb; a++)
+        for (int p = 0; p < cnt[a]; p++)
+            for (int q = p; q < cnt[a]; q++) {
+                const int J = nl[a][p], K = nl[a][q];
+                if (!adj[(size_t)J * nb + K])
+                    continue;
+                slots += a < J && J < K ? (double)rho * rho * rho
+                         : a == J && J == K ? rho * (rho - 1.0) * (rho - 2.0) / 6.0
+                                            : rho * rho * (rho - 1.0) / 2.0;
+            }
+done:
+    if (nl)
+        for (int a = 0; a < nb; a++)
+            free(nl[a]);
+    free(nl);
+    free(k);
+    free(lo);
+    free(hi);
+    free(cnt);
+    free(adj);
+    return slots;
+}
+
+typedef struct liquid_row {
+    int n;
+    const char *prec, *backend;
+    double step_ms, force_ms, hits, slots, entries;
+    long long builds;
+    double alt[3]; /* tile-triplet slots at rho = 8, 16, 32 (0: not measured) */
+} liquid_row;
+
+/* One point; 0, or nonzero (reported). */
+static int liquid_point(const sim_config *base, const backend_ops *ops, int n, int prec,
+                        int steps, int repeat, int alt, liquid_row *row)
+{
+    sim_config c = *base;
+    sim_state s;
+    backend *b = NULL;
+    backend_info in, in2;
+    int rc;
+    c.system.particles = n;
+    c.solver.precision = prec;
+    if ((rc = liquid_state(&s, n, 1.0, c.system.seed)) != 0)
+        return rc;
+    c.system.box = s.box;
+    if (c.potential.atm.cutoff > 0.5 * s.box || c.potential.lj.cutoff > 0.5 * s.box) {
+        sim_state_free(&s);
+        return tb_error(NULL, 0, "bench --liquid: n = %d gives L/2 = %.3g, below a cutoff", n,
+                        0.5 * s.box);
+    }
+    if ((rc = ops->create(&b, &c, &s)) != 0 || (rc = ops->compute(b)) != 0 ||
+        (rc = ops->advance(b, 5)) != 0 || (rc = ops->info(b, &in, 1)) != 0 ||
+        (rc = ops->compute(b)) != 0 || (rc = ops->info(b, &in, 0)) != 0)
+        goto done;
+    double t0 = now_s();
+    for (int r = 0; r < repeat && rc == 0; r++)
+        rc = ops->compute(b);
+    const double force = (now_s() - t0) / repeat;
+    t0 = now_s();
+    if (rc == 0)
+        rc = ops->advance(b, steps);
+    const double step = (now_s() - t0) / steps;
+    if (rc == 0)
+        rc = ops->info(b, &in2, 0);
+    if (rc == 0 && alt) {
+        const double R = fmax(c.potential.atm.cutoff, c.potential.lj.cutoff) + c.solver.skin;
+        for (int q = 0; q < 3; q++)
+            row->alt[q] = tile_alternative(&s, 8 << q, R);
+    }
+    if (rc == 0) {
+        row->n = n;
+        row->prec = cfg_precision_name(prec);
+        row->backend = ops->name;
+        row->step_ms = 1e3 * step;
+        row->force_ms = 1e3 * force;
+        row->hits = (double)in.hits;
+        row->slots = (double)in.slots;
+        row->entries = (double)in2.entries;
+        row->builds = in2.builds - in.builds;
+    }
+done:
+    ops->destroy(b);
+    sim_state_free(&s);
+    return rc;
+}
+
+int bench_liquid(int argc, char **argv)
+{
+    sim_config c;
+    int ns[16], n_n = 0, precs[3], n_p = 0, steps = 20, repeat = 5, cpu = 0, n_set = 0, alt = 0;
+    const char *cfg = NULL, *csv = NULL;
+    char *sets[64];
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
+        if (!strcmp(a, "--liquid"))
+            continue;
+        if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
+            fputs(liquid_help, stdout);
+            return 0;
+        }
+        if (!strcmp(a, "--cpu")) {
+            cpu = 1;
+            continue;
+        }
+        if (!strcmp(a, "--alternatives")) {
+            alt = 1;
+            continue;
+        }
+        if (a[0] != '-') {
+            if (cfg)
+                return tb_error(NULL, 0, "bench --liquid: one CONFIG at most (got \"%s\")", a), 2;
+            cfg = a;
+            continue;
+        }
+        if (!v)
+            return tb_error(NULL, 0, "bench --liquid: %s needs a value", a), 2;
+        i++;
+        if (!strcmp(a, "--n")) {
+            for (char *s = (char *)v, *e; *s && n_n < 16; s = *e ? e + 1 : e) {
+                long x = strtol(s, &e, 10);
+                if (e == s || x < 100 || x > 10000000 || (*e && *e != ','))
+                    return tb_error(NULL, 0, "bench --liquid: --n: expected sizes 100 .. 1e7 "
+                                             "separated by commas (got \"%s\")", v), 2;
+                ns[n_n++] = (int)x;
+            }
+        } else if (!strcmp(a, "--precisions")) {
+            static const char *const names[] = {"double", "mixed", "single"};
+            for (int p = 0; p < 3; p++)
+                if (strstr(v, names[p]))
+                    precs[n_p++] = p;
+            if (!n_p)
+                return tb_error(NULL, 0, "bench --liquid: --precisions: double, mixed, single "
+                                         "(got \"%s\")", v), 2;
+        } else if (!strcmp(a, "--steps") || !strcmp(a, "--repeat")) {
+            long x = strtol(v, NULL, 10);
+            if (x < 1 || x > 100000)
+                return tb_error(NULL, 0, "bench --liquid: %s: 1 .. 100000 (got \"%s\")", a, v), 2;
+            *(!strcmp(a, "--steps") ? &steps : &repeat) = (int)x;
+        } else if (!strcmp(a, "--csv")) {
+            csv = v;
+        } else if (!strcmp(a, "--set") && n_set < 64) {
+            sets[n_set++] = (char *)v;
+        } else {
+            return tb_error(NULL, 0, "bench --liquid: unknown option %s (see --help)", a), 2;
+        }
+    }
+    liquid_config(&c);
+    if (cfg || n_set) {
+        /* a file or overrides: loaded and checked like `run` (particles given by --n) */
+        char *all[66];
+        int m = 0;
+        all[m++] = "system.particles=1000";
+        for (int k = 0; k < n_set; k++)
+            all[m++] = sets[k];
+        if (cfg_load(&c, cfg ? cfg : "/dev/null", m, all) != 0)
+            return 2;
+        c.system.boundary = CFG_BOUNDARY_PERIODIC;
+    }
+    const backend_ops *ops = &cpu_backend_ops;
+    if (!cpu && gpu_count(NULL) > 0)
+        ops = &gpu_backend_ops;
+    if (!n_n) {
+        static const int gpu_def[] = {32768, 100000, 1000000}, cpu_def[] = {1000, 4000};
+        const int *d = ops == &cpu_backend_ops ? cpu_def : gpu_def;
+        n_n = ops == &cpu_backend_ops ? 2 : 3;
+        memcpy(ns, d, (size_t)n_n * sizeof *ns);
+    }
+    if (!n_p)
+        precs[n_p++] = c.solver.precision;
+    FILE *f = csv && tb_rank() == 0 ? fopen(csv, "w") : NULL; /* rank 0 writes */
+    if (csv && tb_rank() == 0 && !f)
+        return tb_error(csv, 0, "cannot write: %s", "check the directory"), 2;
+    if (f)
+        fprintf(f, "n,precision,backend,step_ms,us_per_atom_step,force_ms,triplets,"
+                   "triplets_per_s,fraction,entries_per_atom,builds,steps\n");
+    printf("== liquid: rho 0.8, T 1.0, LJ rc %.2f, ATM rc %.2f (nu %.4g), skin %.2f, dt %.4g; "
+           "backend %s (%s)\n", c.potential.lj.cutoff, c.potential.atm.cutoff, c.potential.atm.nu,
+           c.solver.skin, c.integrator.dt, ops->name, ops == &gpu_backend_ops ? gpu_build_info() : "OpenMP");
+    printf("%9s %-7s %10s %12s %10s %14s %12s %9s %9s %7s\n", "n", "prec", "ms/step",
+           "us/atom/step", "ms/force", "triplets/eval", "triplets/s", "in slots", "list/atom",
+           "builds");
+    int failed = 0;
+    for (int p = 0; p < n_p; p++)
+        for (int k = 0; k < n_n; k++) {
+            liquid_row r;
+            memset(&r, 0, sizeof r);
+            if (liquid_point(&c, ops, ns[k], precs[p], steps, repeat, alt && p == 0, &r) != 0) {
+                failed = 1;
+                continue;
+            }
+            const double us = 1e3 * r.step_ms / r.n, rate = r.hits / (1e-3 * r.force_ms);
+            printf("%9d %-7s %10.3f %12.4f %10.3f %14.4g %12.4g %8.2f%% %9.1f %4lld/%d\n", r.n,
+                   r.prec, r.step_ms, us, r.force_ms, r.hits, rate,
+                   r.slots > 0 ? 100.0 * r.hits / r.slots : 0.0, r.entries / r.n, r.builds, steps);
+            if (r.alt[0] > 0)
+                printf("          alternative, tile triplets of rho particles in Morton order, boxes "
+                       "within rc + skin: triplets in slots rho 8: %.2f%%, rho 16: %.2f%%, rho 32: "
+                       "%.2f%% (lists: %.2f%%)\n", 100.0 * r.hits / r.alt[0], 100.0 * r.hits / r.alt[1],
+                       100.0 * r.hits / r.alt[2], r.slots > 0 ? 100.0 * r.hits / r.slots : 0.0);
+            fflush(stdout);
+            if (f)
+                fprintf(f, "%d,%s,%s,%.6g,%.6g,%.6g,%.6g,%.6g,%.6g,%.4g,%lld,%d\n", r.n, r.prec,
+                        r.backend, r.step_ms, us, r.force_ms, r.hits, rate,
+                        r.slots > 0 ? r.hits / r.slots : 0.0, r.entries / r.n, r.builds, steps);
+        }
+    if (f)
+        fclose(f);
+    return failed ? 1 : 0;
+}

@@ -1,0 +1,609 @@
+/* run.c — `tribody run`: integrate, write thermo, trajectory and checkpoints, resume.
+ *
+ * Order of work, so that bad input never writes or overwrites a file: read and check the
+ * configuration, build the initial state (or read the checkpoint), set up the backend;
+ * only then back up and open the outputs. Outputs come at step 0 and at multiples of
+ * their intervals; a checkpoint also at the end and on SIGINT/SIGTERM. A checkpoint records
+ * the sizes of the thermo and trajectory files, and a restart truncates them back to that
+ * point before appending, so a resumed run writes exactly what an uninterrupted one would. */
+#include <errno.h>
+#include <limits.h>
+#include <math.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "config/config.h"
+#include "solver/cli/args.h"
+#include "solver/backend.h"
+#include "common/check.h"
+#include "solver/io/checkpoint.h"
+#include "solver/finite.h"
+#include "solver/cli/cli.h"
+#include "solver/io/init.h"
+#include "solver/physics/integrate.h"
+#include "solver/par/mpi.h"
+#include "solver/io/output.h"
+#include "solver/io/restart.h"
+#include "solver/io/xyz.h"
+
+static const char run_help[] =
+    "usage: tribody run CONFIG [--set PATH=VALUE ...] [--restart FILE]\n"
+    "\n"
+    "Integrates the system of CONFIG (a libconfig file, see docs/config.md) for\n"
+    "integrator.steps steps with integrator.type: nve (velocity Verlet), langevin (BAOAB)\n"
+    "or nose-hoover (a Nose-Hoover chain), writing:\n"
+    "  output.thermo      CSV: step,time,kinetic,pair,triplet,total,drift,temperature,\n"
+    "                     virial,pressure,pxx,pyy,pzz (periodic only),conserved\n"
+    "  output.trajectory  extended XYZ frames (ASE, OVITO)\n"
+    "  output.checkpoint  exact binary state, also at the end and on Ctrl-C / SIGTERM\n"
+    "Existing outputs (regular files) are kept as NAME.~1~, NAME.~2~, ... never overwritten;\n"
+    "devices and FIFOs are written as they are. Every output path is checked before step 0,\n"
+    "and a second run on the same outputs is refused (a lock file .NAME.lock beside each).\n"
+    "\n"
+    "options:\n"
+    "  --set PATH=VALUE   override a setting, checked like the file (e.g. --set solver.map=bb)\n"
+    "  --restart FILE     continue from a checkpoint up to integrator.steps; the thermo and\n"
+    "                     trajectory files are continued from the checkpoint's step when\n"
+    "                     they carry its run id; the physics settings must be the same\n"
+    "  --allow-change LIST  with --restart: settings that may differ from the checkpoint's\n"
+    "                     (comma-separated names such as integrator.dt, or all)\n"
+    "  -h, --help         this help\n"
+    "\n"
+    "Units are reduced Lennard-Jones units (sigma, epsilon, m, tau). A progress line is shown\n"
+    "on stderr when it is a terminal. After every step all energies, forces, positions and\n"
+    "velocities are checked: a non-finite start is a bad input, a later one stops the run.\n"
+    "Exit status: 0 done, 1 runtime failure (a non-finite value: the last checkpoint is kept),\n"
+    "2 bad usage, config or input; on SIGINT/SIGTERM the state is saved at the next step\n"
+    "boundary and the run then dies of the signal (the shell sees 130 or 143).\n";
+
+static volatile sig_atomic_t stop_signal = 0;
+
+/* First SIGINT/SIGTERM: finish the step, save, then die of the signal. Second: die at once. */
+static void on_signal(int sig)
+{
+    if (stop_signal) {
+        signal(sig, SIG_DFL);
+        raise(sig);
+    }
+    stop_signal = sig;
+}
+
+/* Installs on_signal for SIGINT and SIGTERM (h = on_signal), or the defaults (h = SIG_DFL). */
+static void catch_signals(void (*h)(int))
+{
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = h;
+    sigemptyset(&sa.sa_mask);
+    sa.sa_flags = SA_RESTART;
+    sigaction(SIGINT, &sa, NULL);
+    sigaction(SIGTERM, &sa, NULL);
+}
+
+static double now_seconds(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+typedef struct run_ctx {
+    sim_config cfg;
+    cli_args args;
+    sim_state s;
+    const backend_ops *ops;
+    backend *b;
+    integ *g;          /* the integrator (integrate.h) */
+    FILE *thermo, *traj;
+    int progress;      /* stderr is a terminal */
+    double t0;         /* wall clock at the start of stepping */
+    long step0;        /* step at the start of stepping */
+    double last_shown; /* wall clock of the last progress line */
+    long ckpt_step;    /* step of the last checkpoint written (-1: none) */
+    const char *ckpt_path; /* where it is */
+    unsigned long long run_id; /* this run's id (restart.h), kept across restarts */
+} run_ctx;
+
+/* The checkpoint written on a signal: output.checkpoint, or interrupted.tbck when that is "". */
+static const char *stop_checkpoint(const run_ctx *r)
+{
+    return r->cfg.output.checkpoint[0] ? r->cfg.output.checkpoint : "interrupted.tbck";
+}
+
+/* Triplets i<j<k of n particles, as a double. */
+static double n_triplets(int n)
+{
+    return (double)n * (n - 1) * (n - 2) / 6.0;
+}
+
+static long long file_bytes(FILE *f)
+{
+    if (!f)
+        return -1;
+    fflush(f);
+    return (long long)ftell(f);
+}
+
+/* Opens an output to continue a restarted run: truncated back to `bytes` (its size at the
+ * checkpoint) and appended to. A missing or shorter file is started anew (with header). */
+static FILE *reopen_output(const char *path, long long bytes, int *fresh)
+{
+    struct stat st;
+    FILE *f;
+    *fresh = 0;
+    if (bytes >= 0 && stat(path, &st) == 0 && (long long)st.st_size >= bytes) {
+        if (truncate(path, (off_t)bytes) != 0) {
+            tb_error(path, 0, "cannot truncate to the checkpoint's %lld bytes: %s", bytes,
+                     strerror(errno));
+            return NULL;
+        }
+        f = fopen(path, "a");
+        if (!f)
+            tb_error(path, 0, "cannot append: %s", strerror(errno));
+        return f;
+    }
+    if (bytes >= 0)
+        tb_notice("%s is missing or shorter than at the checkpoint: starting it anew", path);
+    *fresh = 1;
+    return out_create(path);
+}
+
+/* Whether paths a and b name the same existing file. */
+static int same_file(const char *a, const char *b)
+{
+    struct stat sa, sb;
+    return stat(a, &sa) == 0 && stat(b, &sb) == 0 && sa.st_dev == sb.st_dev &&
+           sa.st_ino == sb.st_ino;
+}
+
+static int open_outputs(run_ctx *r, const ckpt_extra *x)
+{
+    const sim_config *c = &r->cfg;
+    int fresh = 1;
+    if (tb_rank() != 0)
+        return 0; /* rank 0 alone writes files */
+    if (c->output.thermo[0]) {
+        r->thermo = x ? reopen_output(c->output.thermo, x->thermo_bytes, &fresh)
+                      : out_create(c->output.thermo);
+        if (!r->thermo)
+            return -1;
+        if (fresh && (fprintf(r->thermo, "# tribody run_id=%016llx\n", r->run_id) < 0 ||
+                      thermo_header(r->thermo, c->output.thermo) != 0))
+            return -1;
+    }
+    if (c->output.trajectory[0]) {
+        r->traj = x ? reopen_output(c->output.trajectory, x->traj_bytes, &fresh)
+                    : out_create(c->output.trajectory);
+        if (!r->traj)
+            return -1;
+    }
+    /* A fresh run must not overwrite an earlier run's checkpoint, nor a restart from another
+     * file (an older checkpoint) the current one. */
+    if (c->output.checkpoint[0] && (!x || !same_file(c->output.checkpoint, r->args.restart)) &&
+        out_backup(c->output.checkpoint) != 0)
+        return -1;
+    return 0;
+}
+
+static int save_checkpoint(run_ctx *r, const char *path)
+{
+    ckpt_extra x;
+    int rc;
+    if (tb_rank() != 0)
+        return 0; /* rank 0 alone writes */
+    x.thermo_bytes = file_bytes(r->thermo);
+    x.traj_bytes = file_bytes(r->traj);
+    x.dt = r->cfg.integrator.dt;
+    x.run_id = r->run_id;
+    run_physics(&r->cfg, x.phys, sizeof x.phys);
+    if (integ_save(r->g, &x.thermostat, &x.thermostat_len) != 0)
+        return -1;
+    rc = ckpt_write(path, &r->s, &x);
+    free(x.thermostat);
+    if (rc != 0)
+        return -1;
+    r->ckpt_step = r->s.step;
+    r->ckpt_path = path;
+    return 0;
+}
+
+static int write_outputs(run_ctx *r, int thermo, int traj)
+{
+    const sim_config *c = &r->cfg;
+    char extra[128];
+    if (thermo && r->thermo && thermo_row(r->thermo, c->output.thermo, &r->s) != 0)
+        return -1;
+    if (traj && r->traj) {
+        snprintf(extra, sizeof extra, "kinetic=%.17g run_id=%016llx", sim_kinetic(&r->s),
+                 r->run_id);
+        if (xyz_write_frame(r->traj, &r->s, c->output.forces, extra) != 0)
+            return -1;
+    }
+    return 0;
+}
+
+static void show_progress(run_ctx *r, int final)
+{
+    const double t = now_seconds(), done = (double)(r->s.step - r->step0);
+    const double todo = (double)(r->cfg.integrator.steps - r->s.step);
+    const double el = t - r->t0;
+    if (!r->progress || (!final && t - r->last_shown < 0.25))
+        return;
+    r->last_shown = t;
+    const double eta = done > 0 ? el / done * todo : 0.0;
+    fprintf(stderr, "\rstep %ld/%ld  %5.1f%%  ETA %d:%02d  %.3g triplets/s   ", r->s.step,
+            r->cfg.integrator.steps, 100.0 * (double)r->s.step / (double)r->cfg.integrator.steps,
+            (int)(eta / 60), (int)fmod(eta, 60.0), el > 0 ? done * n_triplets(r->s.n) / el : 0.0);
+    if (final)
+        fputc('\n', stderr);
+}
+
+static int is_multiple(long step, int every)
+{
+    return every > 0 && step % every == 0;
+}
+
+/* Appends arg to buf (size bytes) as the shell reads it back: bare when it holds only
+ * harmless characters, else in single quotes. */
+static void shell_quote(char *buf, size_t size, const char *arg)
+{
+    size_t len = strlen(buf);
+    const int bare = *arg && strspn(arg, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
+                                         "0123456789_./=:,+-@%") == strlen(arg);
+    if (bare) {
+        snprintf(buf + len, size - len, " %s", arg);
+        return;
+    }
+    snprintf(buf + len, size - len, " '");
+    for (const char *c = arg; *c; c++) {
+        len = strlen(buf);
+        snprintf(buf + len, size - len, *c == '\'' ? "'\\''" : "%c", *c);
+    }
+    len = strlen(buf);
+    snprintf(buf + len, size - len, "'");
+}
+
+/* The whole command that continues this run from checkpoint path: the config and every
+ * --set of this run, so that the continued run has the same settings. */
+static void resume_command(const run_ctx *r, const char *path, char *buf, size_t size)
+{
+    snprintf(buf, size, "tribody run");
+    shell_quote(buf, size, r->args.config);
+    for (int i = 0; i < r->args.n_set; i++) {
+        strncat(buf, " --set", size - strlen(buf) - 1);
+        shell_quote(buf, size, r->args.sets[i]);
+    }
+    strncat(buf, " --restart", size - strlen(buf) - 1);
+    shell_quote(buf, size, path);
+}
+
+/* A signal arrived: save the state at this step boundary and say how to resume. 0, or -1
+ * when the checkpoint cannot be written. The caller then dies of the signal. */
+static int stop_on_signal(run_ctx *r, int saved)
+{
+    const char *path = stop_checkpoint(r);
+    char cmd[16384];
+    if (r->progress)
+        fputc('\n', stderr);
+    if (!saved) {
+        if (r->ops->fetch(r->b, &r->s) != 0)
+            return -1;
+        /* interrupted.tbck is not a configured output: an earlier one is kept, not replaced */
+        if (!r->cfg.output.checkpoint[0] && tb_rank() == 0 && out_backup(path) != 0)
+            return -1;
+        if (save_checkpoint(r, path) != 0)
+            return -1;
+    }
+    resume_command(r, path, cmd, sizeof cmd);
+    if (tb_rank() == 0)
+        tb_error(NULL, 0, "interrupted by signal %d at step %ld; state saved to %s; resume "
+                          "with: %s", (int)stop_signal, r->s.step, path, cmd);
+    return 0;
+}
+
+/* The first non-finite value: fetch the state it is in and say where. Returns 0, or -1
+ * when the state cannot be fetched. */
+static int report_nonfinite(run_ctx *r, tb_nonfinite *nf)
+{
+    char last[4400], who[64];
+    if (r->ops->fetch(r->b, &r->s) != 0)
+        return -1;
+    if (nf->particle < 0) { /* an energy: name a particle whose force or position is bad */
+        int t = -1;
+        const int i = sim_nonfinite_particle(&r->s, &t);
+        if (i >= 0)
+            snprintf(who, sizeof who, " (first bad particle: %d, its %s)", i, tb_nonfinite_term(t));
+        else
+            who[0] = '\0';
+    } else {
+        snprintf(who, sizeof who, " of particle %d", nf->particle);
+    }
+    if (r->ckpt_step >= 0)
+        snprintf(last, sizeof last, "the last checkpoint, %s at step %ld, is kept", r->ckpt_path,
+                 r->ckpt_step);
+    else
+        snprintf(last, sizeof last, "no checkpoint was written");
+    if (r->progress)
+        fputc('\n', stderr);
+    tb_error(r->cfg.path, 0, "non-finite %s%s at step %ld (time %g): the run is stopped and %s "
+                             "(lower integrator.dt, or check the initial state)",
+             tb_nonfinite_term(nf->term), who, nf->step,
+             (double)nf->step * r->cfg.integrator.dt, last);
+    return 0;
+}
+
+/* The stepping loop, one step at a time: after each step the backend checks that every
+ * value is finite (one reduction), and a signal is acted on at the next step boundary.
+ * Returns 0 when done, 1 on a non-finite value, 2 on a signal (state saved), -1 on failure. */
+static int integrate(run_ctx *r)
+{
+    const sim_config *c = &r->cfg;
+    tb_nonfinite nf;
+    r->t0 = now_seconds();
+    r->step0 = r->s.step;
+    while (r->s.step < c->integrator.steps) {
+        if (tb_nranks() > 1)
+            stop_signal = (sig_atomic_t)tb_mpi_max_ll((long long)stop_signal);
+        if (stop_signal)
+            return stop_on_signal(r, 0) == 0 ? 2 : -1;
+        {
+            /* the virial only where it is written: a step that ends at an output */
+            const long nx = r->s.step + 1;
+            const int out = (is_multiple(nx, c->output.thermo_every) && r->thermo) ||
+                            (is_multiple(nx, c->output.trajectory_every) && r->traj) ||
+                            (is_multiple(nx, c->output.checkpoint_every) && c->output.checkpoint[0]) ||
+                            nx == c->integrator.steps;
+            if (r->ops->virial_next(r->b, out ? 1 : LONG_MAX) != 0 ||
+                integ_advance(r->g, r->ops, r->b, r->s.step, 1) != 0)
+                return -1;
+        }
+        r->s.e_bath = integ_bath(r->g);
+        /* ranks stop at the same step: they decide together */
+        if (tb_nranks() > 1)
+            stop_signal = (sig_atomic_t)tb_mpi_max_ll((long long)stop_signal);
+        r->s.step += 1;
+        r->s.time = (double)r->s.step * c->integrator.dt;
+        if (r->ops->check_finite(r->b, r->s.step, &nf) != 0)
+            return -1;
+        if (nf.step >= 0)
+            return report_nonfinite(r, &nf) == 0 ? 1 : -1;
+
+        const int th = is_multiple(r->s.step, c->output.thermo_every) && r->thermo;
+        const int tr = is_multiple(r->s.step, c->output.trajectory_every) && r->traj;
+        const int ck = is_multiple(r->s.step, c->output.checkpoint_every) && c->output.checkpoint[0];
+        const int last = r->s.step == c->integrator.steps;
+        if (th || tr || ck || last || stop_signal) {
+            if (r->ops->fetch(r->b, &r->s) != 0)
+                return -1;
+        }
+        if (write_outputs(r, th, tr) != 0)
+            return -1;
+        if ((ck || last) && c->output.checkpoint[0] && save_checkpoint(r, c->output.checkpoint) != 0)
+            return -1;
+        show_progress(r, last);
+        if (stop_signal && !last)
+            return stop_on_signal(r, ck) == 0 ? 2 : -1;
+    }
+    return 0;
+}
+
+/* Every output path can be written (before anything is computed), then all are locked
+ * against a second run writing the same files (before anything is written). */
+static int check_outputs(const run_ctx *r)
+{
+    const sim_config *c = &r->cfg;
+    const char *path[3] = {c->output.thermo, c->output.trajectory, stop_checkpoint(r)};
+    const char *name[3] = {"output.thermo", "output.trajectory",
+                           c->output.checkpoint[0] ? "output.checkpoint"
+                                                   : "the interrupt checkpoint"};
+    int rc;
+    for (int i = 0; i < 3; i++)
+        if (path[i][0] && (rc = out_check(path[i], c->path, name[i])) != 0)
+            return rc;
+    for (int i = 0; i < 3; i++)
+        if (path[i][0] && (rc = out_lock(path[i])) != 0)
+            return rc < 0 ? 1 : rc;
+    return 0;
+}
+
+/* The starting state (step 0, or the checkpoint's) holds only finite numbers; else it is a
+ * bad input: TB_EXIT_USAGE with the term and particle named. */
+static int check_start(run_ctx *r)
+{
+    tb_nonfinite nf;
+    if (r->ops->check_finite(r->b, r->s.step, &nf) != 0)
+        return 1;
+    if (nf.step < 0)
+        return 0;
+    if (nf.particle < 0) {
+        int t = -1;
+        nf.particle = sim_nonfinite_particle(&r->s, &t);
+    }
+    tb_error(r->args.restart ? r->args.restart : r->cfg.path, 0,
+             "the %s state has a non-finite %s (particle %d): overlapping particles or values "
+             "too large", r->args.restart ? "checkpoint's" : "initial",
+             tb_nonfinite_term(nf.term), nf.particle);
+    return TB_EXIT_USAGE;
+}
+
+/* The thermo and trajectory files a restart would continue belong to the checkpoint's run. */
+static int check_restart_files(const run_ctx *r, const ckpt_extra *x)
+{
+    const sim_config *c = &r->cfg;
+    int rc = 0;
+    if (c->output.thermo[0] && x->thermo_bytes >= 0)
+        rc = restart_check_file(c->output.thermo, "output.thermo", c->path, x->run_id, 0);
+    if (rc == 0 && c->output.trajectory[0] && x->traj_bytes > 0)
+        rc = restart_check_file(c->output.trajectory, "output.trajectory", c->path, x->run_id, 1);
+    return rc;
+}
+
+/* Checks that a checkpoint belongs to this configuration. */
+static int check_restart(const run_ctx *r)
+{
+    const sim_config *c = &r->cfg;
+    const double box = c->system.boundary == CFG_BOUNDARY_PERIODIC ? c->system.box : 0.0;
+    if (r->s.n != c->system.particles) {
+        tb_error(r->args.restart, 0, "--restart: checkpoint has %d particles but %s sets "
+                                     "system.particles = %d", r->s.n, c->path, c->system.particles);
+        return TB_EXIT_USAGE;
+    }
+    if (r->s.box != box || r->s.mass != c->system.mass) {
+        tb_error(r->args.restart, 0, "--restart: checkpoint has box %g and mass %g but %s sets "
+                                     "%g and %g", r->s.box, r->s.mass, c->path, box, c->system.mass);
+        return TB_EXIT_USAGE;
+    }
+    return 0;
+}
+
+static void summary(const run_ctx *r, double wall)
+{
+    const sim_config *c = &r->cfg;
+    const long steps = r->s.step - r->step0;
+    backend_info in;
+    memset(&in, 0, sizeof in);
+    if (r->ops->info && r->b)
+        r->ops->info(r->b, &in, 0);
+    if (tb_nranks() > 1 && !tb_mpi_same(r->s.pos, 3 * (size_t)r->s.n * sizeof *r->s.pos))
+        tb_error(NULL, 0, "the ranks' final positions differ: report this (docs/scaling.md)");
+    if (in.cull)
+        printf("tribody: %ld steps of n = %d on %s (neighbour lists, skin %g, precision %s) in "
+               "%.3g s\n", steps, r->s.n, r->ops->name, c->solver.skin,
+               cfg_precision_name(c->solver.precision), wall);
+    else
+        printf("tribody: %ld steps of n = %d on %s (map %s, precision %s, tile %d) in %.3g s\n",
+               steps, r->s.n, r->ops->name, c->solver.map, cfg_precision_name(c->solver.precision),
+               c->solver.tile, wall);
+    printf("  step %ld, time %.6g tau: E = %.12g epsilon (kinetic %.9g, pair %.9g, triplet %.9g)\n",
+           r->s.step, r->s.time, sim_kinetic(&r->s) + r->s.e_pair + r->s.e_triplet,
+           sim_kinetic(&r->s), r->s.e_pair, r->s.e_triplet);
+    if (c->integrator.type != CFG_INTEG_NVE)
+        printf("  %s at T = %.6g: conserved H = %.12g epsilon (bath %.9g)\n",
+               cfg_integrator_name(c->integrator.type), integ_target(r->g, r->s.step - 1),
+               sim_conserved(&r->s), r->s.e_bath);
+    if (in.cull)
+        printf("  energy drift (E - E0)/|E0| = %.3e, T = %.6g, %.3g us per step and particle; "
+               "neighbour lists built %lld times (%.1f entries per particle)\n", sim_drift(&r->s),
+               sim_temperature(&r->s), steps > 0 ? 1e6 * wall / ((double)steps * r->s.n) : 0.0,
+               in.builds, (double)in.entries / r->s.n);
+    else
+        printf("  energy drift (E - E0)/|E0| = %.3e, T = %.6g, %.3g triplets/s\n", sim_drift(&r->s),
+               sim_temperature(&r->s), wall > 0 ? (double)steps * n_triplets(r->s.n) / wall : 0.0);
+}
+
+static int finish(run_ctx *r, int rc)
+{
+    /* After a failure (already reported: a full disk, say) the files are closed quietly,
+     * so the same error is not printed twice. */
+    if (r->thermo && r->thermo != stdout && rc != 0)
+        fclose(r->thermo);
+    else if (r->thermo && out_close(r->thermo, r->cfg.output.thermo) != 0 && rc == 0)
+        rc = 1;
+    if (r->traj && r->traj != stdout && rc != 0)
+        fclose(r->traj);
+    else if (r->traj && out_close(r->traj, r->cfg.output.trajectory) != 0 && rc == 0)
+        rc = 1;
+    r->thermo = r->traj = NULL;
+    if (r->ops && r->b)
+        r->ops->destroy(r->b);
+    integ_destroy(r->g);
+    sim_state_free(&r->s);
+    return rc;
+}
+
+int cmd_run(int argc, char **argv)
+{
+    static run_ctx ctx;
+    run_ctx *r = &ctx;
+    ckpt_extra x;
+    int rc;
+
+    memset(r, 0, sizeof *r);
+    if ((rc = tb_mpi_agree(args_parse(argc, argv, "r", &r->args))) != 0)
+        return rc;
+    if (r->args.help) {
+        fputs(run_help, stdout);
+        return 0;
+    }
+    if ((rc = tb_mpi_agree(cfg_load(&r->cfg, r->args.config, r->args.n_set, r->args.sets))) != 0)
+        return rc;
+    if (r->args.restart) {
+        (void)((rc = ckpt_read(r->args.restart, &r->s, &x)) != 0 || (rc = check_restart(r)) != 0 ||
+            (rc = restart_check_physics(r->args.restart, x.phys, &r->cfg,
+                                        r->args.allow_change)) != 0 ||
+            (rc = check_restart_files(r, &x)) != 0 ||
+            (rc = sim_check_extent(&r->s, r->cfg.solver.precision, r->args.restart)) != 0 ||
+            (rc = integ_create(&r->g, &r->cfg, &r->s)) != 0 ||
+            (rc = integ_restore(r->g, x.thermostat, x.thermostat_len, r->args.restart)) != 0);
+        if ((rc = tb_mpi_agree(rc)) != 0) { /* every rank reads the checkpoint */
+            free(x.thermostat);
+            return finish(r, rc < 0 ? 1 : rc);
+        }
+        free(x.thermostat);
+        x.thermostat = NULL;
+        r->s.e_bath = integ_bath(r->g);
+        r->run_id = x.run_id;
+        if (r->s.step >= r->cfg.integrator.steps) {
+            tb_notice("checkpoint %s is at step %ld >= integrator.steps = %ld: nothing to do",
+                      r->args.restart, r->s.step, r->cfg.integrator.steps);
+            return finish(r, 0);
+        }
+    } else {
+        if ((rc = sim_init(&r->s, &r->cfg)) == 0)
+            rc = integ_create(&r->g, &r->cfg, &r->s);
+        if ((rc = tb_mpi_agree(rc)) != 0)
+            return finish(r, rc < 0 ? 1 : rc);
+        r->run_id = run_id_new();
+    }
+    if ((rc = tb_mpi_agree(backend_select(&r->cfg, &r->ops))) != 0)
+        return finish(r, rc);
+    if ((rc = tb_mpi_agree(r->ops->create(&r->b, &r->cfg, &r->s))) != 0)
+        return finish(r, rc);
+    {
+        char ranks[96];
+        printf("tribody run: n = %d on %s, %s\n", r->s.n, r->ops->name,
+               tb_ranks_desc(ranks, sizeof ranks, !strcmp(r->ops->name, "gpu")));
+        fflush(stdout);
+    }
+
+    /* rank 0 alone writes, so it alone checks and locks the outputs */
+    if ((rc = tb_mpi_agree(tb_rank() == 0 ? check_outputs(r) : 0)) != 0)
+        return finish(r, rc);
+    /* From here a signal is acted on at the next step boundary (step 0 included). */
+    r->ckpt_step = -1;
+    r->progress = isatty(STDERR_FILENO) && tb_rank() == 0; /* one progress line */
+    catch_signals(on_signal);
+    /* The starting state is evaluated and checked before any file is written: an input
+     * that is non-finite from the start is a bad input. */
+    if (tb_mpi_agree(!r->args.restart &&
+                     (r->ops->compute(r->b) != 0 || r->ops->fetch(r->b, &r->s) != 0)) != 0)
+        return finish(r, 1);
+    if ((rc = tb_mpi_agree(check_start(r))) != 0)
+        return finish(r, rc);
+    /* Everything checked on every rank: from here on rank 0 writes files. */
+    if (tb_mpi_agree(open_outputs(r, r->args.restart ? &x : NULL)) != 0)
+        return finish(r, 1);
+    if (!r->args.restart) {
+        r->s.e0 = sim_conserved(&r->s);
+        if (write_outputs(r, r->thermo != NULL, r->traj != NULL) != 0)
+            return finish(r, 1);
+    }
+    rc = integrate(r);
+    if (rc == 2) { /* a signal: close the files, then die of it as the shell expects */
+        const int sig = (int)stop_signal;
+        rc = finish(r, 1);
+        catch_signals(SIG_DFL);
+        raise(sig);
+        return rc;
+    }
+    catch_signals(SIG_DFL);
+    if (rc != 0)
+        return finish(r, 1);
+    summary(r, now_seconds() - r->t0);
+    return finish(r, 0);
+}

@@ -1,0 +1,763 @@
+/* cpu_backend.c — the CPU backend: OpenMP over the blocks of the same maps the GPU
+ * launches, each block running the shared tile bodies (tile_cpu.h over triplet.h).
+ *
+ * Each thread accumulates forces into its own buffer; the buffers are then summed per
+ * particle in thread order, and the per-thread energies in thread order, so a run is
+ * bitwise repeatable for a given number of threads (OMP_NUM_THREADS). Blocks are dealt
+ * out statically and cyclically (chunks of 1): every thread sees discarded and working
+ * blocks alike, even when a map launches only a few dozen blocks.
+ *
+ * Precision: double (double arithmetic and sums); mixed (float arithmetic per triplet,
+ * partial sums over one row of k in float, everything else in double); single (float
+ * arithmetic and float force buffers).
+ *
+ * solver.deterministic: each work unit (a triplet tile, a pair tile, an anchor) runs into the
+ * thread's zeroed buffer as above, and its forces, energies and virial are then added to the
+ * thread's fixed-point words (fixed.h) and the buffer entries it touched zeroed again; the
+ * words of the threads and of the ranks are summed as integers, so the result is the same
+ * bits for any number of threads and ranks.
+ *
+ * Ranks (mpi.h, split.h): each rank takes its share of the tiles (the lambda-order range
+ * [w_lo, w_hi): the enumerating maps launch only that, the others are filtered per tile), of
+ * the pair tiles (filtered) or of the anchors (a contiguous index range of equal work), and
+ * the shares are summed over the ranks at the end of each evaluation. */
+#include <omp.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "maps3d/lambda2d.h"
+#include "maps3d/map2d.h"
+#include "maps3d/map3d.h"
+#include "solver/backend.h"
+#include "common/check.h"
+#include "solver/par/fixed.h"
+#include "solver/par/mpi.h"
+#include "solver/physics/nbr_list.h"
+#include "solver/physics/pot.h"
+#include "solver/par/split.h"
+
+#define TB_REAL double
+#define TB_ACC double
+#define TB_NAME(x) x##_d
+#define TB_TNAME(x) x##_dd
+#include "solver/cpu/tile_cpu.h"
+#include "solver/cpu/nbr_cpu.h"
+#undef TB_REAL
+#undef TB_ACC
+#undef TB_NAME
+#undef TB_TNAME
+
+#define TB_REAL float
+#define TB_ACC double
+#define TB_NAME(x) x##_f
+#define TB_TNAME(x) x##_fd
+#include "solver/cpu/tile_cpu.h"
+#include "solver/cpu/nbr_cpu.h"
+#undef TB_ACC
+#undef TB_TNAME
+
+#define TB_ACC float
+#define TB_TNAME(x) x##_ff
+#include "solver/cpu/tile_cpu.h"
+#include "solver/cpu/nbr_cpu.h"
+#undef TB_REAL
+#undef TB_ACC
+#undef TB_NAME
+#undef TB_TNAME
+
+struct backend {
+    sim_state s; /* the backend's own copy of the state */
+    pot_params pp;
+    int precision; /* enum cfg_precision */
+    int edge;      /* tile edge rho */
+    int nthreads;
+    double dt;
+    const map3d_type *m3;
+    const map2d_type *m2;
+    map3d_plan p3;
+    map2d_plan p2;
+    double *acc_d;  /* nthreads * 3n force buffers (double, mixed) */
+    float *acc_f;   /* nthreads * 3n force buffers (single) */
+    float *x_f;     /* positions in float (mixed, single) */
+    double *e_thr;  /* 2 * nthreads energies: triplet, pair */
+    /* the neighbour-list path (nbr.h), when nbr_wanted() */
+    int cull;
+    nbr_list nl;
+    void *scr;        /* nthreads scratch blocks of scr_bytes */
+    size_t scr_bytes;
+    int scr_cap;      /* entries each scratch block holds */
+    long long *hits_thr; /* nthreads: triplets that counted */
+    long long hits;   /* triplets within the cutoffs at the last evaluation */
+    long long slots;  /* entry-pair slots (32 x 32 per tile pair) of the last evaluation */
+    long long *slots_thr; /* nthreads */
+    double *w_thr;  /* 8 * nthreads: the virial xx yy zz xy xz yz per thread (and 2 unused) */
+    /* ranks: this rank's shares (split.h) */
+    int rank, nranks;
+    long long w_lo, w_hi;   /* triplet tiles, lambda order */
+    long long q_lo, q_hi;   /* pair tiles, omega2 = T2(J) + I */
+    int a_lo, a_hi;         /* anchors (neighbour lists), index order */
+    long long a_builds;     /* the list build the anchor share was cut for */
+    long long *a_prefix;    /* [n + 1] running work of the anchors */
+    double *red;            /* [3n + 8] the sums sent over the ranks */
+    /* solver.deterministic: fixed-point words per thread, FIX_WORDS(n) each */
+    int det;
+    unsigned long long *fix_thr;
+};
+
+/* Fixed-point words of one accumulator set: forces 6n (x hi lo, y hi lo, z hi lo), then the
+ * triplet and pair energies (4), then the virial (12), then hits and slots (2, plain counts). */
+#define FIX_WORDS(n) (6 * (size_t)(n) + 18)
+#define FIX_E(n) (6 * (size_t)(n))
+#define FIX_W(n) (6 * (size_t)(n) + 4)
+#define FIX_HS(n) (6 * (size_t)(n) + 16)
+
+static inline void fix_add_host(unsigned long long *hl, double v)
+{
+    unsigned long long hi, lo;
+    fix_encode(v, &hi, &lo);
+    hl[0] += hi;
+    hl[1] += lo;
+}
+
+static void cpu_destroy(backend *b)
+{
+    if (!b)
+        return;
+    map3d_plan_free(&b->p3);
+    nbr_list_free(&b->nl);
+    free(b->scr);
+    free(b->hits_thr);
+    free(b->slots_thr);
+    sim_state_free(&b->s);
+    free(b->acc_d);
+    free(b->acc_f);
+    free(b->x_f);
+    free(b->e_thr);
+    free(b->w_thr);
+    free(b->a_prefix);
+    free(b->red);
+    free(b->fix_thr);
+    free(b);
+}
+
+/* Builds the map plans for nb tiles; a map that cannot cover nb is a configuration error. */
+static int cpu_plans(backend *b, const sim_config *c)
+{
+    char err[256];
+    const int nb = map3d_nb(b->s.n, b->edge);
+    map3d_opts o3 = {0};
+    map2d_opts o2 = {0};
+    b->m3 = map3d_find(c->solver.map);
+    b->m2 = map2d_find(c->solver.map2d);
+    if (!b->m3 || !b->m2)
+        return tb_error(c->path, 0, "solver.map/solver.map2d: unknown map"), TB_EXIT_USAGE;
+    o2.root = map2d_root_find(c->solver.root);
+    o3.w_begin = b->w_lo;
+    o3.w_end = b->w_hi;
+    if (b->pp.atm_on && b->w_lo < b->w_hi &&
+        map3d_plan_make(b->m3, nb, &o3, &b->p3, err, sizeof err) != 0) {
+        tb_error(c->path, 0, "solver.map: %s (n = %d, solver.tile = %d)", err, b->s.n, b->edge);
+        return TB_EXIT_USAGE;
+    }
+    if (b->pp.lj_on && map2d_plan_make(b->m2, nb, &o2, &b->p2, err, sizeof err) != 0) {
+        tb_error(c->path, 0, "solver.map2d: %s (n = %d, solver.tile = %d)", err, b->s.n, b->edge);
+        return TB_EXIT_USAGE;
+    }
+    return 0;
+}
+
+static int cpu_create(backend **out, const sim_config *c, const sim_state *s)
+{
+    const size_t n3 = 3 * (size_t)s->n;
+    backend *b = calloc(1, sizeof *b);
+    int rc;
+    *out = NULL;
+    if (!b)
+        return tb_error(NULL, 0, "out of host memory");
+    if (sim_state_alloc(&b->s, s->n) != 0) {
+        free(b);
+        return -1;
+    }
+    b->s.mass = s->mass;
+    b->s.box = s->box;
+    memcpy(b->s.pos, s->pos, n3 * sizeof *s->pos);
+    memcpy(b->s.vel, s->vel, n3 * sizeof *s->vel);
+    memcpy(b->s.force, s->force, n3 * sizeof *s->force);
+    b->s.e_pair = s->e_pair;
+    b->s.e_triplet = s->e_triplet;
+    memcpy(b->s.virial, s->virial, sizeof s->virial);
+    pot_params_init(&b->pp, c);
+    b->precision = c->solver.precision;
+    b->edge = c->solver.tile;
+    b->dt = c->integrator.dt;
+    b->nthreads = omp_get_max_threads();
+    b->cull = nbr_wanted(c, &b->pp);
+    b->rank = tb_split_rank();
+    b->nranks = tb_split_nranks();
+    b->det = c->solver.deterministic;
+    split_triplets(s->n, b->edge, b->rank, b->nranks, &b->w_lo, &b->w_hi);
+    split_pairs(s->n, b->edge, b->rank, b->nranks, &b->q_lo, &b->q_hi);
+    b->a_lo = 0;
+    b->a_hi = s->n;
+    b->a_builds = -1;
+    b->red = malloc((3 * (size_t)s->n + 8) * sizeof *b->red);
+    if (b->det)
+        b->fix_thr = calloc(FIX_WORDS(s->n) * (size_t)b->nthreads, sizeof *b->fix_thr);
+    if (b->cull)
+        b->a_prefix = malloc(((size_t)s->n + 1) * sizeof *b->a_prefix);
+    if (!b->red || (b->det && !b->fix_thr) || (b->cull && !b->a_prefix)) {
+        cpu_destroy(b);
+        return tb_error(NULL, 0, "out of host memory for the rank and fixed-point buffers");
+    }
+    if (b->cull) {
+        b->hits_thr = calloc((size_t)b->nthreads, sizeof *b->hits_thr);
+        b->slots_thr = calloc((size_t)b->nthreads, sizeof *b->slots_thr);
+        if (nbr_list_init(&b->nl, s->n, s->box, nbr_radius(c, &b->pp), c->solver.skin) != 0 ||
+            !b->hits_thr || !b->slots_thr) {
+            cpu_destroy(b);
+            return tb_error(NULL, 0, "out of host memory for the neighbour lists");
+        }
+    } else if ((rc = cpu_plans(b, c)) != 0) {
+        cpu_destroy(b);
+        return rc;
+    }
+    if (b->precision == CFG_PREC_SINGLE)
+        b->acc_f = malloc(n3 * b->nthreads * sizeof *b->acc_f);
+    else
+        b->acc_d = malloc(n3 * b->nthreads * sizeof *b->acc_d);
+    if (b->precision != CFG_PREC_DOUBLE)
+        b->x_f = malloc(n3 * sizeof *b->x_f);
+    b->e_thr = calloc(2 * (size_t)b->nthreads, sizeof *b->e_thr);
+    b->w_thr = calloc(8 * (size_t)b->nthreads, sizeof *b->w_thr);
+    if ((!b->acc_f && !b->acc_d) || (b->precision != CFG_PREC_DOUBLE && !b->x_f) || !b->e_thr ||
+        !b->w_thr) {
+        const int nthreads = b->nthreads;
+        cpu_destroy(b);
+        return tb_error(NULL, 0, "out of host memory for the CPU force buffers (%d threads)",
+                        nthreads);
+    }
+    *out = b;
+    return 0;
+}
+
+/* Energy of one triplet tile in the backend's precision; forces into thread buffer t, the
+ * virial into w[6]. */
+static double run_triplet_tile(backend *b, int t, int I, int J, int K, double *w)
+{
+    const size_t off = 3 * (size_t)b->s.n * t;
+    switch (b->precision) {
+    case CFG_PREC_DOUBLE:
+        return tile_triplets_dd(&b->pp.d, b->s.pos, b->s.n, b->edge, I, J, K, b->acc_d + off, w);
+    case CFG_PREC_MIXED:
+        return tile_triplets_fd(&b->pp.f, b->x_f, b->s.n, b->edge, I, J, K, b->acc_d + off, w);
+    default:
+        return tile_triplets_ff(&b->pp.f, b->x_f, b->s.n, b->edge, I, J, K, b->acc_f + off, w);
+    }
+}
+
+static double run_pair_tile(backend *b, int t, int I, int J, double *w)
+{
+    const size_t off = 3 * (size_t)b->s.n * t;
+    switch (b->precision) {
+    case CFG_PREC_DOUBLE:
+        return tile_pairs_dd(&b->pp.d, b->s.pos, b->s.n, b->edge, I, J, b->acc_d + off, w);
+    case CFG_PREC_MIXED:
+        return tile_pairs_fd(&b->pp.f, b->x_f, b->s.n, b->edge, I, J, b->acc_d + off, w);
+    default:
+        return tile_pairs_ff(&b->pp.f, b->x_f, b->s.n, b->edge, I, J, b->acc_f + off, w);
+    }
+}
+
+/* Deterministic mode: moves the forces on particles [p0, p1) from thread t's buffer into its
+ * fixed-point words and zeroes them there. */
+static void fix_flush(backend *b, int t, int p0, int p1)
+{
+    const size_t off = 3 * (size_t)b->s.n * t;
+    unsigned long long *fx = b->fix_thr + FIX_WORDS(b->s.n) * (size_t)t;
+    if (p1 > b->s.n)
+        p1 = b->s.n;
+    for (int p = p0; p < p1; p++)
+        for (int d = 0; d < 3; d++) {
+            const size_t k = off + 3 * (size_t)p + d;
+            double v;
+            if (b->acc_d) {
+                v = b->acc_d[k];
+                b->acc_d[k] = 0.0;
+            } else {
+                v = (double)b->acc_f[k];
+                b->acc_f[k] = 0.0f;
+            }
+            fix_add_host(fx + 6 * (size_t)p + 2 * d, v);
+        }
+}
+
+/* Deterministic mode: adds one unit's energy (term 0 triplet, 1 pair) and virial w[6] to
+ * thread t's words. */
+static void fix_unit(backend *b, int t, int term, double e, const double *w)
+{
+    unsigned long long *fx = b->fix_thr + FIX_WORDS(b->s.n) * (size_t)t;
+    fix_add_host(fx + FIX_E(b->s.n) + 2 * term, e);
+    for (int c = 0; c < 6; c++)
+        fix_add_host(fx + FIX_W(b->s.n) + 2 * c, w[c]);
+}
+
+/* One triplet tile by the accumulation mode. */
+static double do_triplet_tile(backend *b, int t, const map3d_cursor *cur)
+{
+    if (!b->det)
+        return run_triplet_tile(b, t, cur->I, cur->J, cur->K, b->w_thr + 8 * t);
+    double w[6] = {0, 0, 0, 0, 0, 0};
+    const double e = run_triplet_tile(b, t, cur->I, cur->J, cur->K, w);
+    const int T[3] = {cur->I, cur->J, cur->K};
+    for (int q = 0; q < 3; q++)
+        if (q == 0 || T[q] != T[q - 1])
+            fix_flush(b, t, T[q] * b->edge, (T[q] + 1) * b->edge);
+    fix_unit(b, t, 0, e, w);
+    return 0.0;
+}
+
+/* The calling thread's share of every block of every launch of the triplet plan; tiles outside
+ * this rank's range [w_lo, w_hi) are skipped (maps that do not enumerate omega). */
+static double walk_triplet_blocks(backend *b, int t)
+{
+    double e = 0.0;
+    for (int l = 0; l < b->p3.n_launch; l++) {
+        const map3d_launch *L = &b->p3.launch[l];
+        const long long gxy = (long long)L->gx * L->gy, nblk = gxy * L->gz;
+#pragma omp for schedule(static, 1) nowait
+        for (long long blk = 0; blk < nblk; blk++) {
+            map3d_cursor cur;
+            const unsigned bx = (unsigned)(blk % L->gx), by = (unsigned)(blk / L->gx % L->gy);
+            if (!b->m3->first(L, bx, by, (unsigned)(blk / gxy), &cur))
+                continue;
+            do
+                if (map3d_in_range(&cur, b->w_lo, b->w_hi))
+                    e += do_triplet_tile(b, t, &cur);
+            while (b->m3->next(L, &cur));
+        }
+    }
+    return e;
+}
+
+static double walk_pair_blocks(backend *b, int t)
+{
+    double e = 0.0;
+    for (int l = 0; l < b->p2.n_launch; l++) {
+        const map2d_launch *L = &b->p2.launch[l];
+        const long long nblk = (long long)L->gx * L->gy;
+#pragma omp for schedule(static, 1) nowait
+        for (long long blk = 0; blk < nblk; blk++) {
+            map2d_cursor cur;
+            if (!b->m2->first(L, (unsigned)(blk % L->gx), (unsigned)(blk / L->gx), &cur))
+                continue;
+            const long long w2 = map3d_tri(cur.J) + cur.I;
+            if (w2 < b->q_lo || w2 >= b->q_hi)
+                continue; /* another rank's pair tile */
+            if (!b->det) {
+                e += run_pair_tile(b, t, cur.I, cur.J, b->w_thr + 8 * t);
+                continue;
+            }
+            double w[6] = {0, 0, 0, 0, 0, 0};
+            const double ep = run_pair_tile(b, t, cur.I, cur.J, w);
+            fix_flush(b, t, cur.I * b->edge, (cur.I + 1) * b->edge);
+            if (cur.J != cur.I)
+                fix_flush(b, t, cur.J * b->edge, (cur.J + 1) * b->edge);
+            fix_unit(b, t, 1, ep, w);
+        }
+    }
+    return e;
+}
+
+/* Zeroes thread t's force buffer (inside the parallel region). */
+static void zero_forces(backend *b, int t)
+{
+    const size_t n3 = 3 * (size_t)b->s.n;
+    if (b->acc_d)
+        memset(b->acc_d + n3 * (size_t)t, 0, n3 * sizeof *b->acc_d);
+    else
+        memset(b->acc_f + n3 * (size_t)t, 0, n3 * sizeof *b->acc_f);
+}
+
+/* Forces = the nt thread buffers summed in thread order (a worksharing loop: call it from
+ * every thread of the parallel region, after a barrier). */
+static void sum_forces(backend *b, int nt)
+{
+    const long long n3 = 3LL * b->s.n;
+#pragma omp for schedule(static)
+    for (long long i = 0; i < n3; i++) {
+        if (b->acc_d) {
+            double sum = 0.0;
+            for (int u = 0; u < nt; u++)
+                sum += b->acc_d[n3 * u + i];
+            b->s.force[i] = sum;
+        } else {
+            float sum = 0.0f;
+            for (int u = 0; u < nt; u++)
+                sum += b->acc_f[n3 * u + i];
+            b->s.force[i] = (double)sum;
+        }
+    }
+}
+
+/* Scratch for anchors of up to cap entries in every thread; 0 or -1. */
+static int nbr_scratch_fit(backend *b, int cap)
+{
+    if (cap <= b->scr_cap)
+        return 0;
+    cap = cap + cap / 4 + NBR_TILE;
+    /* each thread's block starts 64-byte aligned (it holds doubles) */
+    const size_t bytes = ((size_t)cap * (8 * sizeof(double) + sizeof(int)) + 63) & ~(size_t)63;
+    free(b->scr);
+    b->scr = malloc(bytes * (size_t)b->nthreads);
+    if (!b->scr) {
+        b->scr_cap = 0;
+        return tb_error(NULL, 0, "out of host memory for neighbour scratch (%d entries)", cap);
+    }
+    b->scr_bytes = bytes;
+    b->scr_cap = cap;
+    return 0;
+}
+
+/* One anchor in the backend's precision; s is the thread's scratch block. */
+static double nbr_run_anchor(backend *b, int t, int i, double *ep, double vir[6], long long *h,
+                             long long *slots)
+{
+    const size_t off = 3 * (size_t)b->s.n * t;
+    unsigned char *raw = (unsigned char *)b->scr + b->scr_bytes * (size_t)t;
+    const int *row = b->nl.idx + b->nl.off[i], cnt = b->nl.off[i + 1] - b->nl.off[i];
+    const int cap = b->scr_cap;
+    int *tix = (int *)(raw + (size_t)cap * 8 * sizeof(double));
+    if (b->precision == CFG_PREC_DOUBLE) {
+        nbr_scratch_dd s = {(double *)raw, (double *)raw + 4 * (size_t)cap, tix, cap};
+        return nbr_anchor_dd(&b->pp, &b->pp.d, b->s.pos, b->s.box, i, row, cnt, &s,
+                             b->acc_d + off, ep, vir, h, slots);
+    }
+    if (b->precision == CFG_PREC_MIXED) {
+        nbr_scratch_fd s = {(float *)raw, (float *)raw + 4 * (size_t)cap, tix, cap};
+        return nbr_anchor_fd(&b->pp, &b->pp.f, b->s.pos, b->s.box, i, row, cnt, &s,
+                             b->acc_d + off, ep, vir, h, slots);
+    }
+    nbr_scratch_ff s = {(float *)raw, (float *)raw + 4 * (size_t)cap, tix, cap};
+    return nbr_anchor_ff(&b->pp, &b->pp.f, b->s.pos, b->s.box, i, row, cnt, &s, b->acc_f + off,
+                         ep, vir, h, slots);
+}
+
+/* Deterministic mode: one anchor into thread t's fixed-point words. */
+static void nbr_det_anchor(backend *b, int t, int i, long long *h, long long *sl)
+{
+    double ep = 0.0, vir[6] = {0, 0, 0, 0, 0, 0};
+    const double et = nbr_run_anchor(b, t, i, &ep, vir, h, sl);
+    unsigned long long *fx = b->fix_thr + FIX_WORDS(b->s.n) * (size_t)t;
+    for (int q = b->nl.off[i]; q < b->nl.off[i + 1]; q++) /* the anchor's partners */
+        fix_flush(b, t, b->nl.idx[q], b->nl.idx[q] + 1);
+    fix_flush(b, t, i, i + 1);
+    fix_add_host(fx + FIX_E(b->s.n), et);
+    fix_add_host(fx + FIX_E(b->s.n) + 2, ep);
+    for (int c = 0; c < 6; c++)
+        fix_add_host(fx + FIX_W(b->s.n) + 2 * c, vir[c]);
+}
+
+/* This rank's anchors for the current lists: a contiguous index range of equal work, the work
+ * of anchor i taken as c (c + 1) + 1 for a row of c entries (its entry pairs and entries). */
+static void nbr_share(backend *b)
+{
+    if (b->nranks == 1 || b->a_builds == b->nl.builds)
+        return;
+    b->a_prefix[0] = 0;
+    for (int i = 0; i < b->s.n; i++) {
+        const long long c = b->nl.off[i + 1] - b->nl.off[i];
+        b->a_prefix[i + 1] = b->a_prefix[i] + c * (c + 1) + 1;
+    }
+    split_prefix(b->a_prefix, b->s.n, b->rank, b->nranks, &b->a_lo, &b->a_hi);
+    b->a_builds = b->nl.builds;
+}
+
+/* Inside the parallel region, after its barrier: adds the fixed-point words of threads
+ * 1..nt-1 into thread 0's (integer sums: any order). */
+static void fix_sum_threads(backend *b, int nt)
+{
+    const long long nw = (long long)FIX_WORDS(b->s.n);
+#pragma omp for schedule(static)
+    for (long long k = 0; k < nw; k++)
+        for (int u = 1; u < nt; u++)
+            b->fix_thr[k] += b->fix_thr[nw * u + k];
+}
+
+/* Sums the threads' fixed-point words (summed into thread 0's by fix_sum_threads) over the
+ * ranks and decodes them into the state (the virial into vir). 0 or -1. */
+static int fix_reduce(backend *b, double *vir)
+{
+    const size_t nw = FIX_WORDS(b->s.n), n = (size_t)b->s.n;
+    unsigned long long *tot = b->fix_thr;
+    if (tb_mpi_sum_u64(tot, nw) != 0)
+        return -1;
+    for (size_t p = 0; p < 3 * n; p++)
+        b->s.force[p] = fix_decode(tot + 2 * p);
+    b->s.e_triplet = fix_decode(tot + FIX_E(n));
+    b->s.e_pair = fix_decode(tot + FIX_E(n) + 2);
+    for (int c = 0; c < 6; c++)
+        vir[c] = fix_decode(tot + FIX_W(n) + 2 * c);
+    return 0;
+}
+
+/* Sums this rank's forces, energies, virial (and, with lists, hits and slots) over the ranks
+ * (nothing to do for one rank). 0 or -1. */
+static int rank_reduce(backend *b, double *vir)
+{
+    const size_t n3 = 3 * (size_t)b->s.n;
+    if (b->nranks == 1)
+        return 0;
+    memcpy(b->red, b->s.force, n3 * sizeof *b->red);
+    b->red[n3] = b->s.e_triplet;
+    b->red[n3 + 1] = b->s.e_pair;
+    memcpy(b->red + n3 + 2, vir, 6 * sizeof *vir);
+    if (tb_mpi_sum_d(b->red, n3 + 8) != 0)
+        return -1;
+    memcpy(b->s.force, b->red, n3 * sizeof *b->red);
+    b->s.e_triplet = b->red[n3];
+    b->s.e_pair = b->red[n3 + 1];
+    memcpy(vir, b->red + n3 + 2, 6 * sizeof *vir);
+    return 0;
+}
+
+/* hits and slots of the lists over the ranks. */
+static int count_reduce(backend *b)
+{
+    unsigned long long hs[2] = {(unsigned long long)b->hits, (unsigned long long)b->slots};
+    if (b->nranks == 1)
+        return 0;
+    if (tb_mpi_sum_u64(hs, 2) != 0)
+        return -1;
+    b->hits = (long long)hs[0];
+    b->slots = (long long)hs[1];
+    return 0;
+}
+
+/* Forces through the neighbour lists (nbr.h): rebuild when stale, then every anchor of this
+ * rank's share. Anchors are dealt statically in index order, so the sums do not depend on the
+ * lists' build. */
+static int nbr_compute(backend *b)
+{
+    const long long n3 = 3LL * b->s.n;
+    if (nbr_list_stale(&b->nl, b->s.pos) && nbr_list_build(&b->nl, b->s.pos) != 0)
+        return -1;
+    if (nbr_scratch_fit(b, b->nl.max_row) != 0)
+        return -1;
+    nbr_share(b);
+    if (b->det) {
+        memset(b->fix_thr, 0, FIX_WORDS(b->s.n) * (size_t)b->nthreads * sizeof *b->fix_thr);
+        if (b->acc_d)
+            memset(b->acc_d, 0, (size_t)n3 * b->nthreads * sizeof *b->acc_d);
+        else
+            memset(b->acc_f, 0, (size_t)n3 * b->nthreads * sizeof *b->acc_f);
+    }
+#pragma omp parallel num_threads(b->nthreads)
+    {
+        const int t = omp_get_thread_num(), nt = omp_get_num_threads();
+        double et = 0.0, ep = 0.0, *vir = b->w_thr + 8 * t;
+        long long h = 0, sl = 0;
+        if (!b->det)
+            zero_forces(b, t);
+        memset(vir, 0, 6 * sizeof *vir);
+#pragma omp for schedule(static, 16) nowait
+        for (int i = b->a_lo; i < b->a_hi; i++) {
+            if (b->det)
+                nbr_det_anchor(b, t, i, &h, &sl);
+            else
+                et += nbr_run_anchor(b, t, i, &ep, vir, &h, &sl);
+        }
+        b->e_thr[2 * t] = et;
+        b->e_thr[2 * t + 1] = ep;
+        b->hits_thr[t] = h;
+        b->slots_thr[t] = sl;
+#pragma omp barrier
+        if (b->det)
+            fix_sum_threads(b, nt);
+        else
+            sum_forces(b, nt);
+    }
+    b->s.e_triplet = b->s.e_pair = 0.0;
+    memset(b->s.virial, 0, sizeof b->s.virial);
+    b->hits = b->slots = 0;
+    for (int t = 0; t < b->nthreads; t++) {
+        b->s.e_triplet += b->e_thr[2 * t];
+        b->s.e_pair += b->e_thr[2 * t + 1];
+        b->hits += b->hits_thr[t];
+        b->slots += b->slots_thr[t];
+        for (int x = 0; x < 6; x++)
+            b->s.virial[x] += b->w_thr[8 * t + x];
+    }
+    if (count_reduce(b) != 0)
+        return -1;
+    if (b->det)
+        return fix_reduce(b, b->s.virial);
+    return rank_reduce(b, b->s.virial);
+}
+
+static int cpu_compute(backend *b)
+{
+    const long long n3 = 3LL * b->s.n;
+    if (tb_mpi_fault())
+        return -1;
+    if (b->cull)
+        return nbr_compute(b);
+    if (b->x_f)
+        for (long long i = 0; i < n3; i++)
+            b->x_f[i] = (float)b->s.pos[i];
+    memset(b->w_thr, 0, 8 * (size_t)b->nthreads * sizeof *b->w_thr);
+    if (b->det) {
+        memset(b->fix_thr, 0, FIX_WORDS(b->s.n) * (size_t)b->nthreads * sizeof *b->fix_thr);
+        if (b->acc_d)
+            memset(b->acc_d, 0, (size_t)n3 * b->nthreads * sizeof *b->acc_d);
+        else
+            memset(b->acc_f, 0, (size_t)n3 * b->nthreads * sizeof *b->acc_f);
+    }
+#pragma omp parallel num_threads(b->nthreads)
+    {
+        const int t = omp_get_thread_num(), nt = omp_get_num_threads();
+        if (!b->det)
+            zero_forces(b, t);
+        b->e_thr[2 * t] = b->pp.atm_on ? walk_triplet_blocks(b, t) : 0.0;
+        b->e_thr[2 * t + 1] = b->pp.lj_on ? walk_pair_blocks(b, t) : 0.0;
+#pragma omp barrier
+        if (b->det)
+            fix_sum_threads(b, nt);
+        else
+            sum_forces(b, nt);
+    }
+    if (b->det)
+        return fix_reduce(b, b->s.virial);
+    b->s.e_triplet = b->s.e_pair = 0.0;
+    memset(b->s.virial, 0, sizeof b->s.virial);
+    for (int t = 0; t < b->nthreads; t++) {
+        b->s.e_triplet += b->e_thr[2 * t];
+        b->s.e_pair += b->e_thr[2 * t + 1];
+        for (int c = 0; c < 6; c++)
+            b->s.virial[c] += b->w_thr[8 * t + c];
+    }
+    return rank_reduce(b, b->s.virial);
+}
+
+/* v += (h/m) F */
+static void kick_by(backend *b, double hdt)
+{
+    const double h = hdt / b->s.mass;
+    const long long n3 = 3LL * b->s.n;
+#pragma omp parallel for schedule(static) num_threads(b->nthreads)
+    for (long long i = 0; i < n3; i++)
+        b->s.vel[i] += h * b->s.force[i];
+}
+
+/* v += (dt/2m) F */
+static void half_kick(backend *b)
+{
+    kick_by(b, 0.5 * b->dt);
+}
+
+/* x += dt v, wrapped into [0, L) in a periodic box. */
+static void drift_by(backend *b, double dt)
+{
+    const double L = b->s.box;
+    const long long n3 = 3LL * b->s.n;
+#pragma omp parallel for schedule(static) num_threads(b->nthreads)
+    for (long long i = 0; i < n3; i++) {
+        double x = b->s.pos[i] + dt * b->s.vel[i];
+        if (L > 0.0)
+            x -= L * floor(x / L);
+        b->s.pos[i] = x;
+    }
+}
+
+static int cpu_advance(backend *b, long nsteps)
+{
+    for (long s = 0; s < nsteps; s++) {
+        half_kick(b);
+        drift_by(b, b->dt);
+        if (cpu_compute(b) != 0)
+            return -1;
+        half_kick(b);
+    }
+    return 0;
+}
+
+static int cpu_fetch(backend *b, sim_state *s)
+{
+    const size_t bytes = 3 * (size_t)b->s.n * sizeof *s->pos;
+    memcpy(s->pos, b->s.pos, bytes);
+    memcpy(s->vel, b->s.vel, bytes);
+    memcpy(s->force, b->s.force, bytes);
+    s->e_pair = b->s.e_pair;
+    s->e_triplet = b->s.e_triplet;
+    memcpy(s->virial, b->s.virial, sizeof s->virial);
+    return 0;
+}
+
+static int cpu_kick(backend *b, double h)
+{
+    kick_by(b, h);
+    return 0;
+}
+
+static int cpu_drift(backend *b, double h)
+{
+    drift_by(b, h);
+    return 0;
+}
+
+static int cpu_scale(backend *b, double c)
+{
+    const long long n3 = 3LL * b->s.n;
+    for (long long i = 0; i < n3; i++)
+        b->s.vel[i] *= c;
+    return 0;
+}
+
+static int cpu_ostep(backend *b, double c1, double c2, const double *xi)
+{
+    const long long n3 = 3LL * b->s.n;
+    for (long long i = 0; i < n3; i++)
+        b->s.vel[i] = c1 * b->s.vel[i] + c2 * xi[i];
+    return 0;
+}
+
+/* Serial, in particle order: the GPU's kinetic kernel sums in its own fixed order, so the
+ * two backends agree to rounding, and each repeats itself bit for bit. */
+static int cpu_kinetic(backend *b, double *ke)
+{
+    *ke = sim_kinetic(&b->s);
+    return 0;
+}
+
+static int cpu_virial_next(backend *b, long k)
+{
+    (void)b; /* the CPU tile loops always sum it: a few operations per pair */
+    (void)k;
+    return 0;
+}
+
+static int cpu_info(backend *b, backend_info *out, int counting)
+{
+    (void)counting; /* the CPU always counts */
+    memset(out, 0, sizeof *out);
+    out->cull = b->cull;
+    if (b->cull) {
+        out->builds = b->nl.builds;
+        out->entries = b->nl.off ? b->nl.off[b->nl.n] : 0;
+        out->max_row = b->nl.max_row;
+        out->slots = b->slots;
+        out->hits = b->hits;
+    }
+    return 0;
+}
+
+static int cpu_check_finite(backend *b, long step, tb_nonfinite *nf)
+{
+    sim_find_nonfinite(&b->s, nf);
+    if (nf->step >= 0)
+        nf->step = step;
+    return 0;
+}
+
+const backend_ops cpu_backend_ops = {"cpu",     cpu_create, cpu_compute, cpu_advance, cpu_fetch,
+                                     cpu_destroy, cpu_kick,  cpu_drift,   cpu_scale,   cpu_ostep,
+                                     cpu_kinetic, cpu_info, cpu_virial_next, cpu_check_finite};

@@ -1,0 +1,568 @@
+/* gpu_atm.cuh — the GPU triplet-tile kernel: ATM energies and forces of one tile (I, J, K)
+ * per block (per visit, for persistent maps), placed by the map chosen at run time.
+ *
+ * Work of a block, tile edge RHO, 4 RHO threads. Thread (lane, warp) owns the particle
+ * j = lane % RHO of tile J and the i-subset s = 4 warp RHO/32 + lane / RHO (four subsets of
+ * RHO/4 particles of tile I); it loops over its i and, unrolled, over every k of tile K.
+ * Everything a triplet needs is a squared side: a = |d_ij|^2 (one per i, in a register),
+ * b = |d_jk|^2 (RHO registers, computed once per tile), c = |d_ik|^2 (a shared table,
+ * read as a broadcast). The formula is pot_atm_core (pot_atm.h), ~40 operations.
+ *
+ * Forces need no vector work per triplet: F_i = 2 sum_j dE/da d_ij + 2 sum_k dE/dc d_ik and
+ * alike for j and k, so per triplet only three scalars are summed into pair sums:
+ *   A_ij = sum_k ga (in a register), B_jk = sum_i gb (RHO registers), C_ik = sum_j gc (a
+ * butterfly over the RHO lanes that hold the j's). At the end of the tile the three pair
+ * tables go to shared memory and 3 RHO threads turn them into forces on the tile's 3 RHO
+ * particles (2 RHO terms each), added to global memory with one atomic per component.
+ *
+ * Masking: tiles with I < J < K that lie wholly below n take the unmasked path; faces (I = J
+ * or J = K) and the clipped last tile select i<j<k<n per triplet. Cutoff (CUT): a triplet
+ * counts iff a, b, c <= rc^2 and abc <= cutoff_triple^6. Periodic boxes use per-pair minimum images, which equal the
+ * anchored triangle of triplet.h whenever the cutoff is <= L/4 (the backend requires that).
+ *
+ * Virial. W = sum_m P_m (x) F_m over each triplet's images is, with the forces above,
+ * W = -2 (ga d_ij d_ij + gb d_jk d_jk + gc d_ik d_ik) (symmetric; trace 9 E without cutoff),
+ * so it too comes from the pair sums: the force threads, which see every pair twice (once
+ * from each member), add -1/2 w d (x) d per visit, six FMAs per pair and nothing per
+ * triplet. Each force thread keeps its running sum in its own slot of shared memory (no
+ * registers live across the tile loop); the block reduces the slots in a fixed order at
+ * the end and adds them like the energy.
+ *
+ * Precision R = float (mixed, single) or double. Each thread sums E over one row of k in R,
+ * then in double; pair sums stay in R (at most RHO terms); forces leave in R and are
+ * accumulated in global memory by the mode of gpu_internal.h. */
+#ifndef TB_GPU_ATM_CUH
+#define TB_GPU_ATM_CUH
+
+#include "maps3d/dispatch.h"
+#include "solver/gpu/gpu_internal.h"
+#include "solver/physics/pot.h"
+
+template <typename R> struct atm_real;
+template <> struct atm_real<float> {
+    typedef float4 vec4;
+    typedef float2 vec2;
+    static __device__ __forceinline__ float4 load(const gpu_args &a, int p) { return a.posf[p]; }
+    static __device__ __forceinline__ const pot_coef_f &coef(const gpu_args &a) { return a.kf; }
+    static __device__ __forceinline__ void part(float a, float ah, float a5, float b, float c,
+                                                float *v, float *m, float *qa, float *qb, float *qc)
+    {
+        pot_atm_part_f(a, ah, a5, b, c, v, m, qa, qb, qc);
+    }
+    static __device__ __forceinline__ float fma(float x, float y, float z) { return fmaf(x, y, z); }
+    /* (x, 1/x) of entries k and k+1 (k even) in one 16-byte load */
+    static __device__ __forceinline__ void load2(const float2 *p, float2 &v0, float2 &v1)
+    {
+        const float4 q = *(const float4 *)p;
+        v0 = make_float2(q.x, q.y);
+        v1 = make_float2(q.z, q.w);
+    }
+    static __device__ __forceinline__ void mic(const pot_coef_f &k, float d[3]) { pot_mic_f(&k, d); }
+};
+template <> struct atm_real<double> {
+    typedef tb_double4 vec4;
+    typedef double2 vec2;
+    static __device__ __forceinline__ tb_double4 load(const gpu_args &a, int p) { return a.posd[p]; }
+    static __device__ __forceinline__ const pot_coef_d &coef(const gpu_args &a) { return a.kd; }
+    static __device__ __forceinline__ void part(double a, double ah, double a5, double b,
+                                                double c, double *v, double *m, double *qa,
+                                                double *qb, double *qc)
+    {
+        pot_atm_part_d(a, ah, a5, b, c, v, m, qa, qb, qc);
+    }
+    static __device__ __forceinline__ double fma(double x, double y, double z) { return ::fma(x, y, z); }
+    static __device__ __forceinline__ void load2(const double2 *p, double2 &v0, double2 &v1)
+    {
+        v0 = p[0];
+        v1 = p[1];
+    }
+    static __device__ __forceinline__ void mic(const pot_coef_d &k, double d[3]) { pot_mic_d(&k, d); }
+};
+
+/* Adds v to the fixed-point pair (hi, lo) (gpu_internal.h). */
+__device__ __forceinline__ void fix_add(unsigned long long *hl, double v)
+{
+    const double s = v * TB_FIX_HI;
+    const double hi = floor(s);
+    atomicAdd(hl, (unsigned long long)(long long)hi);
+    atomicAdd(hl + 1, (unsigned long long)llrint((s - hi) * TB_FIX_LO));
+}
+
+/* Adds a force on particle p by the accumulation mode. */
+__device__ __forceinline__ void add_force(const gpu_args &a, int p, double fx, double fy, double fz)
+{
+    switch (a.mode) {
+    case ACC_DOUBLE:
+        atomicAdd(a.acc + 4 * p, fx);
+        atomicAdd(a.acc + 4 * p + 1, fy);
+        atomicAdd(a.acc + 4 * p + 2, fz);
+        break;
+    case ACC_FLOAT:
+        atomicAdd(a.acc_f + 4 * p, (float)fx);
+        atomicAdd(a.acc_f + 4 * p + 1, (float)fy);
+        atomicAdd(a.acc_f + 4 * p + 2, (float)fz);
+        break;
+    default:
+        fix_add(a.fix + 8 * p, fx);
+        fix_add(a.fix + 8 * p + 2, fy);
+        fix_add(a.fix + 8 * p + 4, fz);
+    }
+}
+
+/* Adds a block's energy (term 0 triplet, 1 pair), from thread 0 of the block. */
+__device__ __forceinline__ void add_energy(const gpu_args &a, int term, double e)
+{
+    switch (a.mode) {
+    case ACC_FIXED:
+        fix_add(a.efix + 2 * term, e);
+        break;
+    default:
+        atomicAdd(a.energy + term, e);
+    }
+}
+
+/* Adds a block's virial component c (0..5: xx yy zz xy xz yz), from thread 0 of the block;
+ * the pair and triplet terms add into the same tensor. */
+__device__ __forceinline__ void add_virial(const gpu_args &a, int c, double w)
+{
+    switch (a.mode) {
+    case ACC_FIXED:
+        fix_add(a.vfix + 2 * c, w);
+        break;
+    default:
+        atomicAdd(a.virial + c, w);
+    }
+}
+
+/* Sum of v over the block (all threads get it), using scratch[32] doubles of shared memory. */
+__device__ __forceinline__ double block_sum(double v, double *scratch)
+{
+    const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5, nw = (blockDim.x + 31) >> 5;
+    for (int o = 16; o > 0; o >>= 1)
+        v += __shfl_xor_sync(0xffffffffu, v, o);
+    __syncthreads();
+    if (lane == 0)
+        scratch[warp] = v;
+    __syncthreads();
+    v = 0.0;
+    for (int w = 0; w < nw; w++) /* fixed order: deterministic */
+        v += scratch[w];
+    return v;
+}
+
+/* Shared memory of the kernel, in bytes. */
+/* Layout (in R units): positions [3][RHO][4]; ctab (c, 1/c) [RHO][RHO+2] pairs; btab
+ * (b, 1/b) [RHO][RHO+1] pairs; tabA, tabC [RHO][RHO+1]; tabB [4][RHO][RHO+1]; then 32
+ * doubles of scratch and the virial slots, 6 x 3 RHO doubles. */
+template <int RHO> struct atm_layout {
+    static constexpr int PC = RHO + 2; /* even: (c, 1/c) of k, k+1 in one 16-byte load */
+    static constexpr int PB = RHO + 2; /* likewise; rows 4 banks apart: 16-byte loads of 8
+                                          lanes with different j hit 32 different banks */
+    static constexpr int P = RHO + 1;
+    static constexpr int X = 0, C = X + 3 * RHO * 4, B = C + 2 * RHO * PC, A = B + 2 * RHO * PB,
+                         TC = A + RHO * P, TB = TC + RHO * P, END = TB + 4 * RHO * P;
+};
+template <typename R, int RHO, bool VIR> __host__ __device__ constexpr int atm_smem_bytes()
+{
+    return (int)sizeof(R) * atm_layout<RHO>::END + (32 + (VIR ? 18 * RHO : 0)) * (int)sizeof(double);
+}
+
+/* Sum of g[q] over the RHO lanes of a segment for 8 values at once (a butterfly
+ * reduce-scatter): three halving exchanges leave each lane one value, the sum over 8 lanes
+ * of entry klocal(jl) = 4 [jl & RHO/2] + 2 [jl & RHO/4] + [jl & RHO/8]; plain butterfly
+ * steps over the lower lane bits finish the sum. 4 instructions per value instead of the
+ * 2 log2(RHO) of one butterfly each. */
+template <typename R, int RHO> __device__ __forceinline__ R reduce_scatter8(R (&g)[8], int jl)
+{
+    static_assert(RHO >= 8, "segments of at least 8 lanes");
+    const bool h1 = jl & (RHO / 2), h2 = jl & (RHO / 4), h3 = jl & (RHO / 8);
+#pragma unroll
+    for (int q = 0; q < 4; q++) {
+        const R send = h1 ? g[q] : g[q + 4], keep = h1 ? g[q + 4] : g[q];
+        g[q] = keep + __shfl_xor_sync(0xffffffffu, send, RHO / 2);
+    }
+#pragma unroll
+    for (int q = 0; q < 2; q++) {
+        const R send = h2 ? g[q] : g[q + 2], keep = h2 ? g[q + 2] : g[q];
+        g[q] = keep + __shfl_xor_sync(0xffffffffu, send, RHO / 4);
+    }
+    {
+        const R send = h3 ? g[0] : g[1], keep = h3 ? g[1] : g[0];
+        g[0] = keep + __shfl_xor_sync(0xffffffffu, send, RHO / 8);
+    }
+#pragma unroll
+    for (int o = RHO / 16; o > 0; o >>= 1)
+        g[0] += __shfl_xor_sync(0xffffffffu, g[0], o);
+    return g[0];
+}
+
+template <typename R, int RHO, bool CUT, bool MASK>
+__device__ __forceinline__ void atm_tile_rows(const gpu_args &a, const R *sx,
+                                              const typename atm_real<R>::vec2 *ctab,
+                                              const typename atm_real<R>::vec2 *btab, R *tabA,
+                                              R *tabC, R (&Bacc)[RHO], const R xj[3], int I0,
+                                              int J0, int K0, int s, int jl)
+{
+    typedef atm_layout<RHO> LY;
+    typedef typename atm_real<R>::vec2 R2;
+    constexpr int IPER = RHO / 4;
+    const auto &kc = atm_real<R>::coef(a);
+    const int kl = ((jl & (RHO / 2)) ? 4 : 0) + ((jl & (RHO / 4)) ? 2 : 0) + ((jl & (RHO / 8)) ? 1 : 0);
+    const bool writer = (jl & (RHO / 8 - 1)) == 0;
+    for (int t = 0; t < IPER; t++) {
+        const int il = s * IPER + t;
+        R d[3] = {xj[0] - sx[il * 4], xj[1] - sx[il * 4 + 1], xj[2] - sx[il * 4 + 2]};
+        atm_real<R>::mic(kc, d);
+        const R aa = d[0] * d[0] + d[1] * d[1] + d[2] * d[2];
+        /* per pair: 5/a (the tables hold 5/b, 5/c alike), a/2, a/5 (pot_atm_part) */
+        const R ia = (R)5 / aa, ah = (R)0.5 * aa, a5 = (R)0.2 * aa;
+        R A = 0;
+#pragma unroll
+        for (int k0 = 0; k0 < RHO; k0 += 8) {
+            R g[8];
+#pragma unroll
+            for (int q = 0; q < 8; q += 2) {
+                R2 cc[2], bb[2];
+                atm_real<R>::load2(ctab + il * LY::PC + k0 + q, cc[0], cc[1]);
+                atm_real<R>::load2(btab + jl * LY::PB + k0 + q, bb[0], bb[1]);
+#pragma unroll
+                for (int h = 0; h < 2; h++) {
+                    const int k = k0 + q + h;
+                    typedef atm_real<R> AR;
+                    R v, m, qa, qb, qc;
+                    AR::part(aa, ah, a5, bb[h].x, cc[h].x, &v, &m, &qa, &qb, &qc);
+                    if (!MASK && !CUT) { /* G = v q + m 5/r^2, summed: two FMAs per side */
+                        A = AR::fma(v, qa, AR::fma(m, ia, A));
+                        Bacc[k] = AR::fma(v, qb, AR::fma(m, bb[h].y, Bacc[k]));
+                        g[q + h] = AR::fma(v, qc, m * cc[h].y);
+                    } else {
+                        const R ga = AR::fma(v, qa, m * ia), gb = AR::fma(v, qb, m * bb[h].y),
+                                gc = AR::fma(v, qc, m * cc[h].y);
+                        bool ok = true;
+                        if (MASK)
+                            ok = I0 + il < J0 + jl && J0 + jl < K0 + k && K0 + k < a.n;
+                        if (CUT)
+                            ok = ok && aa <= kc.atm_rc2 && bb[h].x <= kc.atm_rc2 &&
+                                 cc[h].x <= kc.atm_rc2 &&
+                                 aa * bb[h].x * cc[h].x <= kc.atm_rct6;
+                        A += ok ? ga : (R)0;
+                        Bacc[k] += ok ? gb : (R)0;
+                        g[q + h] = ok ? gc : (R)0;
+                    }
+                }
+            }
+            const R csum = reduce_scatter8<R, RHO>(g, jl);
+            if (writer)
+                tabC[il * LY::P + k0 + kl] = csum;
+        }
+        tabA[il * LY::P + jl] = A;
+    }
+}
+
+/* Force on one particle of the tile from the pair tables, up to the factor 2 (3 nu/8):
+ * with d = mic(x_partner - x_me), every pair sum w adds w d (the signs of triplet.h work out
+ * to + for all three roles). role 0: i (partners j via A_ij, k via C_ik); role 1: j (i via
+ * A_ij, k via B_jk); role 2: k (j via B_jk, i via C_ik). B_jk is the sum of 4 partials. */
+template <typename R, int RHO, bool VIR>
+__device__ __forceinline__ void atm_tile_force(const gpu_args &a, const R *sx, const R *tabA,
+                                               const R *tabB, const R *tabC, int role, int p,
+                                               R f[3], R vir[6], R &er)
+{
+    constexpr int P = RHO + 1, BS = RHO * P; /* B partial stride */
+    const auto &kc = atm_real<R>::coef(a);
+    const R *me = sx + (role * RHO + p) * 4;
+    for (int part = 0; part < 2; part++) {
+        /* the partner's tile: role 0 -> J, K; role 1 -> I, K; role 2 -> J, I */
+        const int other = role == 0 ? 1 + part : role == 1 ? 2 * part : 1 - part;
+        for (int q = 0; q < RHO; q++) {
+            R w;
+            if (role == 0)
+                w = part == 0 ? tabA[p * P + q] : tabC[p * P + q];
+            else if (role == 1)
+                w = part == 0 ? tabA[q * P + p]
+                              : tabB[p * P + q] + tabB[BS + p * P + q] + tabB[2 * BS + p * P + q] +
+                                    tabB[3 * BS + p * P + q];
+            else
+                w = part == 0 ? tabB[q * P + p] + tabB[BS + q * P + p] + tabB[2 * BS + q * P + p] +
+                                    tabB[3 * BS + q * P + p]
+                              : tabC[q * P + p];
+            const R *x = sx + (other * RHO + q) * 4;
+            R d[3] = {x[0] - me[0], x[1] - me[1], x[2] - me[2]};
+            atm_real<R>::mic(kc, d);
+            f[0] += w * d[0];
+            f[1] += w * d[1];
+            f[2] += w * d[2];
+            /* energy: sum over pairs of w r^2, each pair once (A_ij and C_ik from i, B_jk
+             * from j); warp-uniform at tile 32, where a warp holds one role */
+            if (role == 0 || (role == 1 && part == 1))
+                er += w * (d[0] * d[0] + d[1] * d[1] + d[2] * d[2]);
+            if (VIR) { /* virial: w d (x) d, six components (scaled by the caller) */
+                const R wd[3] = {w * d[0], w * d[1], w * d[2]};
+                vir[0] += wd[0] * d[0];
+                vir[1] += wd[1] * d[1];
+                vir[2] += wd[2] * d[2];
+                vir[3] += wd[0] * d[1];
+                vir[4] += wd[0] * d[2];
+                vir[5] += wd[1] * d[2];
+            }
+        }
+    }
+}
+
+/* Blocks per multiprocessor the register allocation must allow, so that each instance keeps
+ * the register budget it had before the virial epilogue was added (sm_90: float 128, 96, 96
+ * and double 168, 152, 128 registers at tiles 32, 16, 8); left free, ptxas took up to 235
+ * registers for the float tile-16 kernel, cutting its occupancy by more than half. */
+template <typename R, int RHO> struct atm_min_blocks {
+    static constexpr int value = sizeof(R) == 4 ? (RHO == 32 ? 4 : RHO == 16 ? 10 : 21)
+                                                : (RHO == 32 ? 3 : RHO == 16 ? 6 : 16);
+};
+
+/* The pair sums w of pot_atm_part to forces and energy: dE/dr^2 = -(3/2) nu 5^(-5/2) w for
+ * each side, F = 2 sum (dE/dr^2) d, and E = -(2/9) sum_pairs (dE/dr^2) r^2 (Euler: E is
+ * homogeneous of degree -9/2 in the squared sides), i.e. (nu 5^(-5/2) / 3) sum_pairs w r^2. */
+static constexpr double ATM_5M52 = 0.01788854381999832; /* 5^(-5/2) */
+__device__ __forceinline__ double atm_force_scale(double nu) { return -3.0 * ATM_5M52 * nu; }
+__device__ __forceinline__ double atm_energy_scale(double nu) { return ATM_5M52 / 3.0 * nu; }
+
+/* Deterministic mode: adds the block's energy (times its scale) and virial slots of the tile just done
+ * to the fixed-point words efix[0..1] and vfix[12] and zeroes the slots (nslot force threads).
+ * Every thread of the block calls it. Not inlined, and given only what it needs, so that the
+ * tile loop of the other modes keeps its registers. */
+static __device__ __noinline__ void atm_flush_tile(unsigned long long *efix, unsigned long long *vfix,
+                                            double e_thread, double *svir, double *scratch,
+                                            int tid, int nslot, double escale)
+{
+    const double e = block_sum(e_thread, scratch);
+    if (tid == 0)
+        fix_add(efix, escale * e);
+    for (int c = 0; c < 6 && nslot > 0; c++) { /* nslot = 0: no virial this evaluation */
+        const double w = block_sum(tid < nslot ? svir[c * nslot + tid] : 0.0, scratch);
+        if (tid == 0)
+            fix_add(vfix + 2 * c, w);
+    }
+    if (tid < nslot)
+        for (int c = 0; c < 6; c++)
+            svir[c * nslot + tid] = 0.0;
+}
+
+/* The block's next tile of this rank's range (map3d_dispatch_next, skipping other ranks'). */
+__device__ __forceinline__ bool atm_next_in_range(const gpu_args &a, const map3d_launch &L,
+                                                  map3d_cursor &cur)
+{
+    while (map3d_dispatch_next(a.map_id, &L, &cur))
+        if (map3d_in_range(&cur, a.w_lo, a.w_hi))
+            return true;
+    return false;
+}
+
+/* VIR: the instance that also sums the virial (the evaluations whose virial is asked for,
+ * backend.h virial_next); the others are the kernel as it was before the virial, at full
+ * speed (the virial epilogue costs ~10 % at tile 32). The float instances keep the register
+ * budget of atm_min_blocks with or without the virial: left free, ptxas gives even the float
+ * instance without the virial more registers and fewer resident blocks (measured on the H100,
+ * mixed, n 16384: 4.0e11 instead of 5.1e11 triplets/s); the double instance without the
+ * virial is faster left free (2.32e11 against 2.23e11 with the bound). */
+template <typename R, int RHO, bool CUT, bool VIR>
+__global__ void __launch_bounds__(4 * RHO, ((sizeof(R) == 4 || VIR) ? atm_min_blocks<R, RHO>::value : 1))
+    atm_tiles_kernel(gpu_args a, map3d_launch L)
+{
+    static_assert(RHO == 8 || RHO == 16 || RHO == 32, "tile edge must be 8, 16 or 32");
+    constexpr int NT = 4 * RHO, G = 32 / RHO;
+    typedef atm_layout<RHO> LY;
+    typedef typename atm_real<R>::vec2 R2;
+    extern __shared__ __align__(16) unsigned char smem_raw[];
+    R *sm = (R *)smem_raw;
+    R *sx = sm + LY::X;             /* [3][RHO][4]: tiles I, J, K */
+    R2 *ctab = (R2 *)(sm + LY::C);  /* [RHO][PC]: (c_ik, 5/c_ik) */
+    R2 *btab = (R2 *)(sm + LY::B);  /* [RHO][PB]: (b_jk, 5/b_jk) */
+    R *tabA = sm + LY::A;           /* [RHO][P]: A_ij, i-major */
+    R *tabC = sm + LY::TC;          /* [RHO][P]: C_ik, i-major */
+    R *tabB = sm + LY::TB;          /* [4][RHO][P]: B_jk partial per i-subset, j-major */
+    double *scratch = (double *)(sm + LY::END);
+    double *svir = scratch + 32;    /* [6][3 RHO]: running virial of each force thread */
+
+    const int tid = threadIdx.x, lane = tid & 31, warp = tid >> 5;
+    const int jl = lane % RHO, s = warp * G + lane / RHO;
+    const auto &kc = atm_real<R>::coef(a);
+    double e_thread = 0.0;
+    map3d_cursor cur;
+
+    if (!map3d_dispatch_first(a.map_id, &L, blockIdx.x, blockIdx.y, blockIdx.z, &cur))
+        return; /* the whole block leaves together */
+    while (!map3d_in_range(&cur, a.w_lo, a.w_hi)) /* another rank's tile (bb, rec) */
+        if (!map3d_dispatch_next(a.map_id, &L, &cur))
+            return;
+    if (VIR && tid < 3 * RHO)
+        for (int c = 0; c < 6; c++)
+            svir[c * 3 * RHO + tid] = 0.0; /* each slot is read and written by its thread only */
+    do {
+        const int I0 = cur.I * RHO, J0 = cur.J * RHO, K0 = cur.K * RHO;
+        const bool full = cur.I < cur.J && cur.J < cur.K && K0 + RHO <= a.n;
+        __syncthreads(); /* the previous tile's readers are done */
+        for (int t = tid; t < 3 * RHO; t += NT) {
+            const int T = t / RHO, p = t % RHO, g = (T == 0 ? I0 : T == 1 ? J0 : K0) + p;
+            typename atm_real<R>::vec4 v;
+            if (g < a.n) {
+                v = atm_real<R>::load(a, g);
+            } else { /* beyond n: far apart and masked anyway */
+                v.x = (R)(1e4 + 17.0 * p);
+                v.y = (R)(2e4 + 29.0 * T);
+                v.z = (R)3e4;
+            }
+            sx[t * 4] = v.x;
+            sx[t * 4 + 1] = v.y;
+            sx[t * 4 + 2] = v.z;
+            sx[t * 4 + 3] = (R)0;
+        }
+        __syncthreads();
+        for (int t = tid; t < RHO * RHO; t += NT) {
+            const int p = t / RHO, k = t % RHO; /* p: particle of tile I (ctab), of J (btab) */
+            R dc[3] = {sx[(2 * RHO + k) * 4] - sx[p * 4], sx[(2 * RHO + k) * 4 + 1] - sx[p * 4 + 1],
+                       sx[(2 * RHO + k) * 4 + 2] - sx[p * 4 + 2]};
+            R db[3] = {sx[(2 * RHO + k) * 4] - sx[(RHO + p) * 4],
+                       sx[(2 * RHO + k) * 4 + 1] - sx[(RHO + p) * 4 + 1],
+                       sx[(2 * RHO + k) * 4 + 2] - sx[(RHO + p) * 4 + 2]};
+            atm_real<R>::mic(kc, dc);
+            atm_real<R>::mic(kc, db);
+            R2 vc, vb;
+            vc.x = dc[0] * dc[0] + dc[1] * dc[1] + dc[2] * dc[2];
+            vc.y = (R)5 / vc.x;
+            vb.x = db[0] * db[0] + db[1] * db[1] + db[2] * db[2];
+            vb.y = (R)5 / vb.x;
+            ctab[p * LY::PC + k] = vc;
+            btab[p * LY::PB + k] = vb;
+        }
+        const R xj[3] = {sx[(RHO + jl) * 4], sx[(RHO + jl) * 4 + 1], sx[(RHO + jl) * 4 + 2]};
+        R Bacc[RHO];
+#pragma unroll
+        for (int k = 0; k < RHO; k++)
+            Bacc[k] = 0;
+        __syncthreads(); /* ctab ready */
+        if (full)
+            atm_tile_rows<R, RHO, CUT, false>(a, sx, ctab, btab, tabA, tabC, Bacc, xj, I0, J0, K0,
+                                              s, jl);
+        else
+            atm_tile_rows<R, RHO, CUT, true>(a, sx, ctab, btab, tabA, tabC, Bacc, xj, I0, J0, K0,
+                                             s, jl);
+#pragma unroll
+        for (int k = 0; k < RHO; k++)
+            tabB[(s * RHO + jl) * LY::P + k] = Bacc[k];
+        __syncthreads();
+        if (tid < 3 * RHO) {
+            const int role = tid / RHO, p = tid % RHO;
+            const int g = (role == 0 ? I0 : role == 1 ? J0 : K0) + p;
+            R f[3] = {0, 0, 0}, vir[6] = {0, 0, 0, 0, 0, 0}, er = 0;
+            atm_tile_force<R, RHO, VIR>(a, sx, tabA, tabB, tabC, role, p, f, vir, er);
+            if (g < a.n) {
+                /* F = 2 sum_pairs (dE/dr^2) d with dE/dr^2 = -(3/2) nu 5^(-5/2) w (pot_atm_part) */
+                const double scale = atm_force_scale(kc.nu);
+                e_thread += (double)er;
+                add_force(a, g, scale * (double)f[0], scale * (double)f[1], scale * (double)f[2]);
+                /* W = -2 (3 nu/8) sum_pairs w d d, each pair seen twice: -scale/2 per visit */
+                if (VIR)
+                    for (int c = 0; c < 6; c++)
+                        svir[c * 3 * RHO + tid] += -0.5 * scale * (double)vir[c];
+            }
+        }
+        if (a.mode == ACC_FIXED) {
+            /* deterministic: the energy and virial of each tile on their own, so that the sums
+             * do not depend on which tiles share a block (persistent maps, ranks) */
+            atm_flush_tile(a.efix, a.vfix, e_thread, svir, scratch, tid, VIR ? 3 * RHO : 0,
+                           atm_energy_scale(kc.nu));
+            e_thread = 0.0;
+        }
+    } while (atm_next_in_range(a, L, cur));
+    if (a.mode == ACC_FIXED)
+        return; /* flushed per tile */
+
+    const double e = block_sum(e_thread, scratch);
+    if (tid == 0)
+        add_energy(a, 0, atm_energy_scale(kc.nu) * e);
+    if (VIR)
+        for (int c = 0; c < 6; c++) {
+            const double w = block_sum(tid < 3 * RHO ? svir[c * 3 * RHO + tid] : 0.0, scratch);
+            if (tid == 0)
+                add_virial(a, c, w);
+        }
+}
+
+/* Host side: launch every launch of a plan; kernel attributes; occupancy. */
+template <typename R, int RHO, bool CUT, bool VIR>
+static int atm_launch_t(const gpu_args *a, const map3d_plan *p, cudaStream_t st)
+{
+    const int smem = atm_smem_bytes<R, RHO, VIR>();
+    for (int l = 0; l < p->n_launch; l++) {
+        const map3d_launch &L = p->launch[l];
+        if (L.gx == 0 || L.gy == 0 || L.gz == 0)
+            continue;
+        atm_tiles_kernel<R, RHO, CUT, VIR><<<dim3(L.gx, L.gy, L.gz), 4 * RHO, smem, st>>>(*a, L);
+        TB_LAUNCH_CHECK("atm_tiles_kernel");
+    }
+    return 0;
+}
+
+template <typename R, int RHO, bool CUT, bool VIR> static int atm_setup_t(void)
+{
+    CUDA_CHECK(cudaFuncSetAttribute(atm_tiles_kernel<R, RHO, CUT, VIR>,
+                                    cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                    atm_smem_bytes<R, RHO, VIR>()));
+    return 0;
+}
+
+template <typename R, int RHO, bool CUT, bool VIR> static int atm_occupancy_t(void)
+{
+    int nb = 0;
+    if (cudaOccupancyMaxActiveBlocksPerMultiprocessor(&nb, atm_tiles_kernel<R, RHO, CUT, VIR>,
+                                                      4 * RHO, atm_smem_bytes<R, RHO, VIR>()) !=
+        cudaSuccess)
+        return 1;
+    return nb > 0 ? nb : 1;
+}
+
+/* Every (RHO, flags) instance of precision R, flags = GPU_ATM_CUT | GPU_ATM_VIRIAL bits:
+ * CALL<R, rho, cut, vir> ARGS, or -1 for another rho. */
+#define TB_ATM_SWITCH(R, rho, flags, CALL, ARGS)                                           \
+    switch ((rho) * 4 + ((flags) & 3)) {                                                   \
+    case 32: return CALL<R, 8, false, false> ARGS;                                         \
+    case 33: return CALL<R, 8, true, false> ARGS;                                          \
+    case 34: return CALL<R, 8, false, true> ARGS;                                          \
+    case 35: return CALL<R, 8, true, true> ARGS;                                           \
+    case 64: return CALL<R, 16, false, false> ARGS;                                        \
+    case 65: return CALL<R, 16, true, false> ARGS;                                         \
+    case 66: return CALL<R, 16, false, true> ARGS;                                         \
+    case 67: return CALL<R, 16, true, true> ARGS;                                          \
+    case 128: return CALL<R, 32, false, false> ARGS;                                       \
+    case 129: return CALL<R, 32, true, false> ARGS;                                        \
+    case 130: return CALL<R, 32, false, true> ARGS;                                        \
+    case 131: return CALL<R, 32, true, true> ARGS;                                         \
+    default: return -1;                                                                    \
+    }
+
+/* Sets the shared-memory attribute of every instance of precision R; 0 or -1. */
+template <typename R> static int atm_setup_all(void)
+{
+    int rc = 0;
+    for (int rho = 8; rho <= 32; rho *= 2)
+        for (int flags = 0; flags < 4; flags++) {
+            int r = 0;
+            switch (rho * 4 + flags) {
+            case 32: r = atm_setup_t<R, 8, false, false>(); break;
+            case 33: r = atm_setup_t<R, 8, true, false>(); break;
+            case 34: r = atm_setup_t<R, 8, false, true>(); break;
+            case 35: r = atm_setup_t<R, 8, true, true>(); break;
+            case 64: r = atm_setup_t<R, 16, false, false>(); break;
+            case 65: r = atm_setup_t<R, 16, true, false>(); break;
+            case 66: r = atm_setup_t<R, 16, false, true>(); break;
+            case 67: r = atm_setup_t<R, 16, true, true>(); break;
+            case 128: r = atm_setup_t<R, 32, false, false>(); break;
+            case 129: r = atm_setup_t<R, 32, true, false>(); break;
+            case 130: r = atm_setup_t<R, 32, false, true>(); break;
+            default: r = atm_setup_t<R, 32, true, true>(); break;
+            }
+            rc |= r;
+        }
+    return rc;
+}
+
+#endif

@@ -1,0 +1,731 @@
+/* gpu_backend.cu — the GPU backend: state on the device, forces through the maps, velocity
+ * Verlet in small kernels; the host sees the state only when fetch() copies it back.
+ *
+ * One CUDA stream. A force evaluation: zero the accumulators, the triplet kernels (one per
+ * launch of the map's plan), the pair kernels, then one kernel that turns the accumulators
+ * into forces. A step: kick-drift kernel (which also rounds positions to float for the float
+ * kernels), a force evaluation, kick kernel. Every runtime call goes through CUDA_CHECK and
+ * every launch through TB_LAUNCH_CHECK; advance() synchronizes once at its end so that an
+ * asynchronous fault is reported by the call that caused it. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "maps3d/dispatch.h"
+#include "solver/backend.h"
+#include "common/check.h"
+#include "solver/gpu/gpu.h"
+#include "solver/gpu/gpu_internal.h"
+#include "solver/par/mpi.h"
+#include "solver/physics/nbr_list.h"
+#include "solver/physics/pot.h"
+#include "solver/par/split.h"
+
+#ifndef TB_CUDA_ARCH_LIST
+#define TB_CUDA_ARCH_LIST "?"
+#endif
+
+struct backend {
+    int n;
+    double mass, box, dt;
+    int rho, dbl, cut;
+    pot_params pp;
+    const map3d_type *m3;
+    const map2d_type *m2;
+    map3d_plan p3;
+    map2d_plan p2;
+    long long *d_table;
+    tb_double4 *d_pos, *d_vel, *d_force;
+    float4 *d_posf;
+    double *d_acc;
+    float *d_acc_f;
+    unsigned long long *d_fix;
+    double *d_energy;
+    unsigned long long *d_efix;
+    double *d_virial;              /* [6] */
+    double *d_xi;                  /* [3n] noise of ostep(), allocated at its first call */
+    double *d_ke;                  /* [1] kinetic() result */
+    unsigned long long *d_vfix;    /* [12] */
+    gpu_args args;
+    cudaStream_t st;
+    int threads;     /* for the small kernels */
+    int computed;    /* forces computed on the device since create() */
+    int cull;        /* the neighbour-list path (nbr.h) */
+    int stats;       /* count slots and hits (bench) */
+    long vir_countdown; /* virial_next: evaluations until the one that sums the virial; 0: all */
+    int vir_valid;   /* the last evaluation summed the virial */
+    gpu_nbr *nb;
+    double nbr_radius; /* list radius R [sigma] */
+    double e_given[2]; /* triplet, pair energies of the state given to create() */
+    double w_given[6]; /* and its virial */
+    gpu_finite_rec *d_finite; /* the finiteness check's record (gpu_finite.cu) */
+    int dev;           /* this rank's device */
+    int nranks;        /* ranks summing their shares (gpu_comm) */
+};
+
+static const char *gpu_why = "";
+
+int gpu_count(const char **why)
+{
+    int n = 0;
+    cudaError_t e = cudaGetDeviceCount(&n);
+    if (e == cudaErrorInsufficientDriver) {
+        gpu_why = "no NVIDIA driver, or one too old for this build's CUDA runtime";
+        cudaGetLastError();
+        n = 0;
+    } else if (e != cudaSuccess) {
+        gpu_why = cudaGetErrorString(e);
+        cudaGetLastError(); /* clear it */
+        n = 0;
+    } else if (n == 0) {
+        gpu_why = "no CUDA device found";
+    }
+    if (why)
+        *why = gpu_why;
+    return n;
+}
+
+const char *gpu_build_info(void)
+{
+    static char buf[128];
+    snprintf(buf, sizeof buf, "CUDA %d.%d, kernels for sm_%s", CUDART_VERSION / 1000,
+             (CUDART_VERSION % 1000) / 10, TB_CUDA_ARCH_LIST);
+    return buf;
+}
+
+/* ---- small kernels ---------------------------------------------------------------- */
+
+__global__ void to_float_kernel(const tb_double4 *pos, float4 *posf, int n)
+{
+    const int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n)
+        posf[i] = make_float4((float)pos[i].x, (float)pos[i].y, (float)pos[i].z, 0.0f);
+}
+
+/* v += h F (h = dt / 2m); x += dt v, wrapped into [0, L) when periodic; float copy of x. */
+__global__ void kick_drift_kernel(tb_double4 *pos, tb_double4 *vel, const tb_double4 *force,
+                                  float4 *posf, int n, double h, double dt, double box)
+{
+    const int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i >= n)
+        return;
+    tb_double4 v = vel[i], x = pos[i];
+    const tb_double4 f = force[i];
+    v.x += h * f.x;
+    v.y += h * f.y;
+    v.z += h * f.z;
+    x.x += dt * v.x;
+    x.y += dt * v.y;
+    x.z += dt * v.z;
+    if (box > 0.0) {
+        x.x -= box * floor(x.x / box);
+        x.y -= box * floor(x.y / box);
+        x.z -= box * floor(x.z / box);
+    }
+    vel[i] = v;
+    pos[i] = x;
+    if (posf)
+        posf[i] = make_float4((float)x.x, (float)x.y, (float)x.z, 0.0f);
+}
+
+__global__ void kick_kernel(tb_double4 *vel, const tb_double4 *force, int n, double h)
+{
+    const int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i >= n)
+        return;
+    tb_double4 v = vel[i];
+    const tb_double4 f = force[i];
+    v.x += h * f.x;
+    v.y += h * f.y;
+    v.z += h * f.z;
+    vel[i] = v;
+}
+
+/* x += h v, wrapped into [0, L) when periodic (the arithmetic of kick_drift_kernel); float
+ * copy of x. */
+__global__ void drift_kernel(tb_double4 *pos, const tb_double4 *vel, float4 *posf, int n, double h,
+                             double box)
+{
+    const int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i >= n)
+        return;
+    tb_double4 x = pos[i];
+    const tb_double4 v = vel[i];
+    x.x += h * v.x;
+    x.y += h * v.y;
+    x.z += h * v.z;
+    if (box > 0.0) {
+        x.x -= box * floor(x.x / box);
+        x.y -= box * floor(x.y / box);
+        x.z -= box * floor(x.z / box);
+    }
+    pos[i] = x;
+    if (posf)
+        posf[i] = make_float4((float)x.x, (float)x.y, (float)x.z, 0.0f);
+}
+
+__global__ void scale_kernel(tb_double4 *vel, int n, double c)
+{
+    const int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i >= n)
+        return;
+    tb_double4 v = vel[i];
+    v.x *= c;
+    v.y *= c;
+    v.z *= c;
+    vel[i] = v;
+}
+
+/* v = c1 v + c2 xi, xi interleaved [3n] (the host's layout). */
+__global__ void ostep_kernel(tb_double4 *vel, const double *xi, int n, double c1, double c2)
+{
+    const int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i >= n)
+        return;
+    tb_double4 v = vel[i];
+    v.x = c1 * v.x + c2 * xi[3 * i];
+    v.y = c1 * v.y + c2 * xi[3 * i + 1];
+    v.z = c1 * v.z + c2 * xi[3 * i + 2];
+    vel[i] = v;
+}
+
+/* sum |v|^2 by one block of KE_THREADS threads: strided partial sums, then a tree in shared
+ * memory; the order is fixed, so the result repeats bit for bit. */
+#define KE_THREADS 256
+__global__ void __launch_bounds__(KE_THREADS) kinetic_kernel(const tb_double4 *vel, int n,
+                                                             double *out)
+{
+    __shared__ double part[KE_THREADS];
+    double sum = 0.0;
+    for (int i = threadIdx.x; i < n; i += KE_THREADS) {
+        const tb_double4 v = vel[i];
+        sum += v.x * v.x + v.y * v.y + v.z * v.z;
+    }
+    part[threadIdx.x] = sum;
+    __syncthreads();
+    for (int w = KE_THREADS / 2; w > 0; w >>= 1) {
+        if ((int)threadIdx.x < w)
+            part[threadIdx.x] += part[threadIdx.x + w];
+        __syncthreads();
+    }
+    if (threadIdx.x == 0)
+        *out = part[0];
+}
+
+__device__ __forceinline__ double fix_value(const unsigned long long *hl)
+{
+    return (double)(long long)hl[0] / TB_FIX_HI + (double)(long long)hl[1] / (TB_FIX_HI * TB_FIX_LO);
+}
+
+/* Forces from the accumulators of the mode. */
+__global__ void finalize_kernel(gpu_args a, tb_double4 *force)
+{
+    const int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i >= a.n)
+        return;
+    tb_double4 f;
+    f.w = 0.0;
+    if (a.mode == ACC_DOUBLE) {
+        f.x = a.acc[4 * i];
+        f.y = a.acc[4 * i + 1];
+        f.z = a.acc[4 * i + 2];
+    } else if (a.mode == ACC_FLOAT) {
+        f.x = (double)a.acc_f[4 * i];
+        f.y = (double)a.acc_f[4 * i + 1];
+        f.z = (double)a.acc_f[4 * i + 2];
+    } else {
+        f.x = fix_value(a.fix + 8 * i);
+        f.y = fix_value(a.fix + 8 * i + 2);
+        f.z = fix_value(a.fix + 8 * i + 4);
+    }
+    force[i] = f;
+}
+
+/* ---- setup ------------------------------------------------------------------------- */
+
+static void gpu_destroy(backend *b)
+{
+    if (!b)
+        return;
+    cudaFree(b->d_table);
+    cudaFree(b->d_pos);
+    cudaFree(b->d_vel);
+    cudaFree(b->d_force);
+    cudaFree(b->d_posf);
+    cudaFree(b->d_acc);
+    cudaFree(b->d_acc_f);
+    cudaFree(b->d_fix);
+    cudaFree(b->d_energy);
+    cudaFree(b->d_efix);
+    gpu_nbr_destroy(b->nb);
+    cudaFree(b->d_virial);
+    cudaFree(b->d_xi);
+    cudaFree(b->d_ke);
+    cudaFree(b->d_vfix);
+    cudaFree(b->d_finite);
+    if (b->st)
+        cudaStreamDestroy(b->st);
+    map3d_plan_free(&b->p3);
+    free(b);
+}
+
+/* Device bytes the backend will allocate for n particles. */
+static size_t gpu_bytes(const backend *b)
+{
+    size_t per = 3 * sizeof(tb_double4) + sizeof(float4);
+    per += b->args.mode == ACC_FIXED ? 8 * sizeof(unsigned long long)
+           : b->args.mode == ACC_FLOAT ? 4 * sizeof(float)
+                                       : 4 * sizeof(double);
+    size_t lists = 0;
+    if (b->cull) { /* keys, order, offsets, reference positions; rows of ~ (2 pi/3) rho R^3 */
+        const double R = b->nbr_radius, rho = b->box > 0 ? b->n / (b->box * b->box * b->box) : 1.0;
+        const double row = fmin((double)b->n, 2.1 * rho * R * R * R + 8.0);
+        lists = (size_t)b->n * (6 * sizeof(int) + sizeof(tb_double4)) +
+                (size_t)(2.5 * row * (double)b->n) * 2 * sizeof(int);
+    }
+    return per * (size_t)b->n + (size_t)b->p3.table_len * sizeof(long long) + lists + 4096;
+}
+
+/* Checks the configuration against what the GPU kernels support; TB_EXIT_USAGE if not. */
+static int gpu_check_config(const backend *b, const sim_config *c)
+{
+    if (!b->cull && b->pp.atm_on && b->rho != 8 && b->rho != 16 && b->rho != 32) {
+        tb_error(c->path, 0, "solver.tile = %d: the GPU triplet kernel takes tiles of 8, 16 or "
+                             "32 particles", b->rho);
+        return TB_EXIT_USAGE;
+    }
+    if (!b->cull && b->pp.atm_on && b->pp.periodic &&
+        c->potential.atm.cutoff > 0.25 * c->system.box * (1 + 1e-12)) {
+        tb_error(c->path, 0, "potential.atm.cutoff = %g: in a periodic box the GPU's "
+                             "all-triplets path needs a cutoff <= L/4 = %g (its pair tables use "
+                             "one minimum image per pair); use solver.cull = true (the "
+                             "neighbour-list path takes up to L/2), lower it, or enlarge system.box",
+                 c->potential.atm.cutoff, 0.25 * c->system.box);
+        return TB_EXIT_USAGE;
+    }
+    return 0;
+}
+
+static int gpu_plans(backend *b, const sim_config *c)
+{
+    char err[256];
+    const int nb = map3d_nb(b->n, b->rho);
+    map3d_opts o3 = {0, 0, 0};
+    map2d_opts o2 = {0};
+    cudaDeviceProp prop;
+    CUDA_CHECK(cudaGetDeviceProperties(&prop, b->dev));
+    b->m3 = map3d_find(c->solver.map);
+    b->m2 = map2d_find(c->solver.map2d);
+    if (b->cull)
+        return 0; /* the neighbour-list path uses no map plan */
+    if (b->pp.atm_on) {
+        const int per_sm = b->dbl ? gpu_atm_occupancy_d(b->rho, b->cut)
+                                  : gpu_atm_occupancy_f(b->rho, b->cut);
+        o3.persistent_blocks = prop.multiProcessorCount * (per_sm > 0 ? per_sm : 1);
+        o3.w_begin = b->args.w_lo; /* this rank's share (split.h) */
+        o3.w_end = b->args.w_hi;
+        if (b->args.w_lo < b->args.w_hi &&
+            map3d_plan_make(b->m3, nb, &o3, &b->p3, err, sizeof err) != 0) {
+            tb_error(c->path, 0, "solver.map: %s (n = %d, solver.tile = %d)", err, b->n, b->rho);
+            return TB_EXIT_USAGE;
+        }
+    }
+    o2.root = map2d_root_find(c->solver.root);
+    if (b->pp.lj_on && map2d_plan_make(b->m2, nb, &o2, &b->p2, err, sizeof err) != 0) {
+        tb_error(c->path, 0, "solver.map2d: %s (n = %d, solver.tile = %d)", err, b->n, b->rho);
+        return TB_EXIT_USAGE;
+    }
+    return 0;
+}
+
+/* This rank's GPU: the node-local rank's device. More ranks on a node than GPUs is an error
+ * unless TRIBODY_SHARE_GPUS=1 asks for sharing (device = local rank mod GPUs). */
+static int gpu_pick_device(int *dev)
+{
+    const int ngpu = gpu_count(NULL), local = tb_local_rank(), lsize = tb_local_size();
+    const char *share = getenv("TRIBODY_SHARE_GPUS");
+    *dev = 0;
+    if (tb_nranks() == 1)
+        return 0;
+    if (ngpu == 0)
+        return tb_error(NULL, 0, "%s: no usable GPU (%s); every rank of a GPU run needs one",
+                        tb_rank_name(), gpu_why);
+    if (lsize > ngpu && !(share && !strcmp(share, "1"))) {
+        tb_error(NULL, 0, "%d ranks on this node but %d GPUs: launch at most %d ranks per node "
+                          "(mpirun -np, --map-by ppr:%d:node), or set TRIBODY_SHARE_GPUS=1 to "
+                          "share GPUs", lsize, ngpu, ngpu, ngpu);
+        return TB_EXIT_USAGE;
+    }
+    *dev = local % ngpu;
+    CUDA_CHECK(cudaSetDevice(*dev));
+    return 0;
+}
+
+int gpu_use_rank_device(void)
+{
+    int dev;
+    return gpu_pick_device(&dev);
+}
+
+/* Sums this rank's accumulators over the ranks (NCCL, on the backend's stream), before the
+ * forces are formed from them. Deterministic mode sums the fixed-point words as integers. */
+static int gpu_reduce(backend *b, int stats)
+{
+    const size_t n = (size_t)b->n;
+    int rc = 0;
+    if (b->nranks == 1)
+        return 0;
+    if (gpu_comm_begin() != 0)
+        return -1;
+    switch (b->args.mode) {
+    case ACC_DOUBLE:
+        rc |= gpu_comm_sum(b->d_acc, 4 * n, 0, b->st);
+        break;
+    case ACC_FLOAT:
+        rc |= gpu_comm_sum(b->d_acc_f, 4 * n, 1, b->st);
+        break;
+    default:
+        rc |= gpu_comm_sum(b->d_fix, 8 * n, 2, b->st);
+    }
+    if (b->args.mode == ACC_FIXED) {
+        rc |= gpu_comm_sum(b->d_efix, 4, 2, b->st);
+        rc |= gpu_comm_sum(b->d_vfix, 12, 2, b->st);
+    } else {
+        rc |= gpu_comm_sum(b->d_energy, 2, 0, b->st);
+        rc |= gpu_comm_sum(b->d_virial, 6, 0, b->st);
+    }
+    if (b->cull && stats)
+        rc |= gpu_comm_sum(gpu_nbr_counters(b->nb), 2, 2, b->st);
+    if (gpu_comm_end() != 0 || rc != 0)
+        return -1;
+    return 0;
+}
+
+/* Copies host interleaved [3n] doubles to device double4 [n] (and back). */
+static int upload3(tb_double4 *d, const double *h, int n, cudaStream_t st)
+{
+    CUDA_CHECK(cudaMemcpy2DAsync(d, sizeof(tb_double4), h, 3 * sizeof(double), 3 * sizeof(double),
+                                 (size_t)n, cudaMemcpyHostToDevice, st));
+    return 0;
+}
+
+static int download3(double *h, const tb_double4 *d, int n, cudaStream_t st)
+{
+    CUDA_CHECK(cudaMemcpy2DAsync(h, 3 * sizeof(double), d, sizeof(tb_double4), 3 * sizeof(double),
+                                 (size_t)n, cudaMemcpyDeviceToHost, st));
+    return 0;
+}
+
+static int gpu_alloc(backend *b)
+{
+    const size_t n = (size_t)b->n;
+    CUDA_CHECK(cudaStreamCreate(&b->st));
+    CUDA_CHECK(cudaMalloc(&b->d_pos, n * sizeof(tb_double4)));
+    CUDA_CHECK(cudaMalloc(&b->d_vel, n * sizeof(tb_double4)));
+    CUDA_CHECK(cudaMalloc(&b->d_force, n * sizeof(tb_double4)));
+    CUDA_CHECK(cudaMalloc(&b->d_posf, n * sizeof(float4)));
+    CUDA_CHECK(cudaMalloc(&b->d_energy, 2 * sizeof(double)));
+    CUDA_CHECK(cudaMalloc(&b->d_efix, 4 * sizeof(unsigned long long)));
+    CUDA_CHECK(cudaMalloc(&b->d_virial, 6 * sizeof(double)));
+    CUDA_CHECK(cudaMalloc(&b->d_vfix, 12 * sizeof(unsigned long long)));
+    CUDA_CHECK(cudaMalloc(&b->d_finite, sizeof(gpu_finite_rec)));
+    if (gpu_finite_reset(b->d_finite, b->st) != 0)
+        return -1;
+    CUDA_CHECK(cudaMemset(b->d_pos, 0, n * sizeof(tb_double4)));
+    CUDA_CHECK(cudaMemset(b->d_vel, 0, n * sizeof(tb_double4)));
+    CUDA_CHECK(cudaMemset(b->d_force, 0, n * sizeof(tb_double4)));
+    switch (b->args.mode) {
+    case ACC_DOUBLE: CUDA_CHECK(cudaMalloc(&b->d_acc, 4 * n * sizeof(double))); break;
+    case ACC_FLOAT: CUDA_CHECK(cudaMalloc(&b->d_acc_f, 4 * n * sizeof(float))); break;
+    default: CUDA_CHECK(cudaMalloc(&b->d_fix, 8 * n * sizeof(unsigned long long)));
+    }
+    if (b->p3.h_table) {
+        CUDA_CHECK(cudaMalloc(&b->d_table, (size_t)b->p3.table_len * sizeof(long long)));
+        CUDA_CHECK(cudaMemcpy(b->d_table, b->p3.h_table, (size_t)b->p3.table_len * sizeof(long long),
+                              cudaMemcpyHostToDevice));
+        for (int l = 0; l < b->p3.n_launch; l++)
+            b->p3.launch[l].table = b->d_table;
+    }
+    b->args.posf = b->d_posf;
+    b->args.posd = b->d_pos;
+    b->args.acc = b->d_acc;
+    b->args.acc_f = b->d_acc_f;
+    b->args.fix = b->d_fix;
+    b->args.energy = b->d_energy;
+    b->args.efix = b->d_efix;
+    b->args.virial = b->d_virial;
+    b->args.vfix = b->d_vfix;
+    return 0;
+}
+
+static int blocks_for(int n, int threads)
+{
+    return (n + threads - 1) / threads;
+}
+
+static int gpu_create(backend **out, const sim_config *c, const sim_state *s)
+{
+    backend *b = (backend *)calloc(1, sizeof *b);
+    size_t free_b = 0, total_b = 0, need;
+    int rc;
+    *out = NULL;
+    if (!b)
+        return tb_error(NULL, 0, "out of host memory");
+    b->n = s->n;
+    b->mass = s->mass;
+    b->box = s->box;
+    b->dt = c->integrator.dt;
+    b->rho = c->solver.tile;
+    b->dbl = c->solver.precision == CFG_PREC_DOUBLE;
+    b->cut = c->potential.atm.cutoff > 0;
+    b->threads = c->solver.threads > 0 ? c->solver.threads : 128;
+    pot_params_init(&b->pp, c);
+    b->cull = nbr_wanted(c, &b->pp);
+    b->nbr_radius = b->cull ? nbr_radius(c, &b->pp) : 0.0;
+    b->args.n = s->n;
+    b->args.kf = b->pp.f;
+    b->args.kd = b->pp.d;
+    b->args.mode = c->solver.deterministic                   ? ACC_FIXED
+                   : c->solver.precision == CFG_PREC_SINGLE ? ACC_FLOAT
+                                                             : ACC_DOUBLE;
+    b->nranks = tb_split_nranks();
+    /* equal tile counts: a block costs the same for a full tile and a face tile (split.h) */
+    split_even(map3d_tet(map3d_nb(b->n, b->rho)), tb_split_rank(), b->nranks, &b->args.w_lo,
+               &b->args.w_hi);
+    split_even(map3d_tri(map3d_nb(b->n, b->rho)), tb_split_rank(), b->nranks, &b->args.q_lo,
+               &b->args.q_hi);
+    rc = gpu_pick_device(&b->dev);
+    if (rc == 0 && (rc = gpu_check_config(b, c)) == 0)
+        rc = gpu_plans(b, c);
+    /* Enough device memory? Asked before any allocation. */
+    if (rc == 0 && (cudaSetDevice(b->dev) != cudaSuccess ||
+                    cudaMemGetInfo(&free_b, &total_b) != cudaSuccess))
+        rc = tb_error(NULL, 0, "cannot query the memory of GPU %d: %s", b->dev,
+                      cudaGetErrorString(cudaGetLastError()));
+    if (rc == 0 && (need = gpu_bytes(b)) > free_b) {
+        tb_error(c->path, 0, "system.particles = %d needs %zu bytes of GPU memory but %zu are "
+                             "free (of %zu); use fewer particles or solver.backend = \"cpu\"",
+                 b->n, need, free_b, total_b);
+        rc = TB_EXIT_USAGE;
+    }
+    /* every rank set up so far before the communicator, whose setup waits on all of them */
+    if (tb_nranks() > 1 && (rc = tb_mpi_agree(rc)) == 0)
+        rc = gpu_comm_init(b->dev);
+    if (rc != 0) {
+        gpu_destroy(b);
+        return rc;
+    }
+    if ((b->cull && gpu_nbr_create(&b->nb, b->n, b->box, nbr_radius(c, &b->pp),
+                                   c->solver.skin) != 0) ||
+        (!b->cull && (b->dbl ? gpu_atm_setup_d() : gpu_atm_setup_f()) != 0) || gpu_alloc(b) != 0 ||
+        upload3(b->d_pos, s->pos, b->n, b->st) != 0 || upload3(b->d_vel, s->vel, b->n, b->st) != 0 ||
+        upload3(b->d_force, s->force, b->n, b->st) != 0) {
+        gpu_destroy(b);
+        return -1;
+    }
+    to_float_kernel<<<blocks_for(b->n, b->threads), b->threads, 0, b->st>>>(b->d_pos, b->d_posf, b->n);
+    TB_LAUNCH_CHECK("to_float_kernel");
+    /* energies of the given state, for a restart that does not recompute forces */
+    b->e_given[0] = s->e_triplet;
+    b->e_given[1] = s->e_pair;
+    memcpy(b->w_given, s->virial, sizeof b->w_given);
+    CUDA_CHECK(cudaStreamSynchronize(b->st));
+    *out = b;
+    return 0;
+}
+
+/* ---- forces and steps -------------------------------------------------------------- */
+
+static int gpu_forces(backend *b)
+{
+    int vir = 1;
+    if (b->vir_countdown > 0)
+        vir = --b->vir_countdown == 0;
+    b->vir_valid = vir;
+    const int flags = (b->cut ? GPU_ATM_CUT : 0) | (vir ? GPU_ATM_VIRIAL : 0);
+    const size_t n = (size_t)b->n;
+    if (tb_mpi_fault())
+        return -1;
+    b->computed = 1;
+    CUDA_CHECK(cudaMemsetAsync(b->d_energy, 0, 2 * sizeof(double), b->st));
+    CUDA_CHECK(cudaMemsetAsync(b->d_virial, 0, 6 * sizeof(double), b->st));
+    switch (b->args.mode) {
+    case ACC_DOUBLE: CUDA_CHECK(cudaMemsetAsync(b->d_acc, 0, 4 * n * sizeof(double), b->st)); break;
+    case ACC_FLOAT: CUDA_CHECK(cudaMemsetAsync(b->d_acc_f, 0, 4 * n * sizeof(float), b->st)); break;
+    default:
+        CUDA_CHECK(cudaMemsetAsync(b->d_fix, 0, 8 * n * sizeof(unsigned long long), b->st));
+        CUDA_CHECK(cudaMemsetAsync(b->d_efix, 0, 4 * sizeof(unsigned long long), b->st));
+        CUDA_CHECK(cudaMemsetAsync(b->d_vfix, 0, 12 * sizeof(unsigned long long), b->st));
+    }
+    if (b->cull) {
+        if (gpu_nbr_forces(b->nb, &b->args, &b->pp, b->dbl, b->stats, b->st) != 0)
+            return -1;
+    } else if (b->pp.atm_on) {
+        b->args.map_id = map3d_index(b->m3);
+        if ((b->dbl ? gpu_atm_launch_d(&b->args, &b->p3, b->rho, flags, b->st)
+                    : gpu_atm_launch_f(&b->args, &b->p3, b->rho, flags, b->st)) != 0)
+            return -1;
+    }
+    if (!b->cull && b->pp.lj_on) {
+        b->args.map_id = map2d_index(b->m2);
+        if (gpu_pair_launch(&b->args, &b->p2, b->rho, b->dbl, b->threads, b->st) != 0)
+            return -1;
+    }
+    if (gpu_reduce(b, b->stats) != 0)
+        return -1;
+    finalize_kernel<<<blocks_for(b->n, b->threads), b->threads, 0, b->st>>>(b->args, b->d_force);
+    TB_LAUNCH_CHECK("finalize_kernel");
+    return 0;
+}
+
+static int gpu_compute(backend *b)
+{
+    if (gpu_forces(b) != 0)
+        return -1;
+    CUDA_CHECK(cudaStreamSynchronize(b->st));
+    return 0;
+}
+
+static int gpu_advance(backend *b, long nsteps)
+{
+    const double h = 0.5 * b->dt / b->mass;
+    const int nblk = blocks_for(b->n, b->threads);
+    for (long s = 0; s < nsteps; s++) {
+        kick_drift_kernel<<<nblk, b->threads, 0, b->st>>>(b->d_pos, b->d_vel, b->d_force,
+                                                          b->dbl ? NULL : b->d_posf, b->n, h,
+                                                          b->dt, b->box);
+        TB_LAUNCH_CHECK("kick_drift_kernel");
+        if (gpu_forces(b) != 0)
+            return -1;
+        kick_kernel<<<nblk, b->threads, 0, b->st>>>(b->d_vel, b->d_force, b->n, h);
+        TB_LAUNCH_CHECK("kick_kernel");
+    }
+    CUDA_CHECK(cudaStreamSynchronize(b->st));
+    return 0;
+}
+
+static int gpu_fetch(backend *b, sim_state *s)
+{
+    if (b->computed && !b->vir_valid && !b->cull && b->pp.atm_on) {
+        /* the last evaluation skipped the virial (virial_next): evaluate again with it, at
+         * the same positions (the same forces; bitwise so in deterministic mode) */
+        b->vir_countdown = 0;
+        if (gpu_forces(b) != 0)
+            return -1;
+    }
+    if (download3(s->pos, b->d_pos, b->n, b->st) != 0 || download3(s->vel, b->d_vel, b->n, b->st) != 0 ||
+        download3(s->force, b->d_force, b->n, b->st) != 0)
+        return -1;
+    if (!b->computed) {
+        CUDA_CHECK(cudaStreamSynchronize(b->st));
+        s->e_triplet = b->e_given[0];
+        s->e_pair = b->e_given[1];
+        memcpy(s->virial, b->w_given, sizeof s->virial);
+    } else if (b->args.mode == ACC_FIXED) {
+        unsigned long long ef[4], vf[12];
+        CUDA_CHECK(cudaMemcpyAsync(ef, b->d_efix, sizeof ef, cudaMemcpyDeviceToHost, b->st));
+        CUDA_CHECK(cudaMemcpyAsync(vf, b->d_vfix, sizeof vf, cudaMemcpyDeviceToHost, b->st));
+        CUDA_CHECK(cudaStreamSynchronize(b->st));
+        s->e_triplet = (double)(long long)ef[0] / TB_FIX_HI + (double)(long long)ef[1] / (TB_FIX_HI * TB_FIX_LO);
+        s->e_pair = (double)(long long)ef[2] / TB_FIX_HI + (double)(long long)ef[3] / (TB_FIX_HI * TB_FIX_LO);
+        for (int c = 0; c < 6; c++)
+            s->virial[c] = (double)(long long)vf[2 * c] / TB_FIX_HI +
+                           (double)(long long)vf[2 * c + 1] / (TB_FIX_HI * TB_FIX_LO);
+    } else {
+        double e[2];
+        CUDA_CHECK(cudaMemcpyAsync(e, b->d_energy, sizeof e, cudaMemcpyDeviceToHost, b->st));
+        CUDA_CHECK(cudaMemcpyAsync(s->virial, b->d_virial, 6 * sizeof(double),
+                                   cudaMemcpyDeviceToHost, b->st));
+        CUDA_CHECK(cudaStreamSynchronize(b->st));
+        s->e_triplet = e[0];
+        s->e_pair = e[1];
+    }
+    return 0;
+}
+
+static int gpu_virial_next(backend *b, long k)
+{
+    b->vir_countdown = k > 0 ? k : 0;
+    return 0;
+}
+
+static int gpu_info(backend *b, backend_info *out, int counting)
+{
+    memset(out, 0, sizeof *out);
+    out->cull = b->cull;
+    b->stats = counting;
+    if (b->cull) {
+        gpu_nbr_info in;
+        if (gpu_nbr_stats(b->nb, &in, b->st) != 0)
+            return -1;
+        out->builds = in.builds;
+        out->entries = in.entries;
+        out->max_row = in.max_row;
+        out->slots = in.slots;
+        out->hits = in.hits;
+    }
+    return 0;
+}
+
+static int gpu_kick(backend *b, double h)
+{
+    kick_kernel<<<blocks_for(b->n, b->threads), b->threads, 0, b->st>>>(b->d_vel, b->d_force, b->n,
+                                                                         h / b->mass);
+    TB_LAUNCH_CHECK("kick_kernel");
+    return 0;
+}
+
+static int gpu_drift(backend *b, double h)
+{
+    drift_kernel<<<blocks_for(b->n, b->threads), b->threads, 0, b->st>>>(
+        b->d_pos, b->d_vel, b->dbl ? NULL : b->d_posf, b->n, h, b->box);
+    TB_LAUNCH_CHECK("drift_kernel");
+    return 0;
+}
+
+static int gpu_scale(backend *b, double c)
+{
+    scale_kernel<<<blocks_for(b->n, b->threads), b->threads, 0, b->st>>>(b->d_vel, b->n, c);
+    TB_LAUNCH_CHECK("scale_kernel");
+    return 0;
+}
+
+static int gpu_ostep(backend *b, double c1, double c2, const double *xi)
+{
+    const size_t bytes = 3 * (size_t)b->n * sizeof(double);
+    if (!b->d_xi)
+        CUDA_CHECK(cudaMalloc(&b->d_xi, bytes));
+    /* pageable host memory: the copy is complete (xi reusable) when the call returns */
+    CUDA_CHECK(cudaMemcpyAsync(b->d_xi, xi, bytes, cudaMemcpyHostToDevice, b->st));
+    CUDA_CHECK(cudaStreamSynchronize(b->st));
+    ostep_kernel<<<blocks_for(b->n, b->threads), b->threads, 0, b->st>>>(b->d_vel, b->d_xi, b->n,
+                                                                          c1, c2);
+    TB_LAUNCH_CHECK("ostep_kernel");
+    return 0;
+}
+
+static int gpu_kinetic(backend *b, double *ke)
+{
+    double v2 = 0.0;
+    if (!b->d_ke)
+        CUDA_CHECK(cudaMalloc(&b->d_ke, sizeof(double)));
+    kinetic_kernel<<<1, KE_THREADS, 0, b->st>>>(b->d_vel, b->n, b->d_ke);
+    TB_LAUNCH_CHECK("kinetic_kernel");
+    CUDA_CHECK(cudaMemcpyAsync(&v2, b->d_ke, sizeof v2, cudaMemcpyDeviceToHost, b->st));
+    CUDA_CHECK(cudaStreamSynchronize(b->st));
+    *ke = 0.5 * b->mass * v2;
+    return 0;
+}
+
+static int gpu_check_finite(backend *b, long step, tb_nonfinite *nf)
+{
+    /* Energies are in d_energy except for fixed-point sums (and before any force call). */
+    const double *energy = b->computed && b->args.mode != ACC_FIXED ? b->d_energy : NULL;
+    return gpu_finite_check(b->d_pos, b->d_vel, b->d_force, energy, b->n, step, b->d_finite,
+                            b->st, &nf->step, &nf->term, &nf->particle);
+}
+
+const backend_ops gpu_backend_ops = {"gpu",       gpu_create, gpu_compute, gpu_advance, gpu_fetch,
+                                     gpu_destroy, gpu_kick,   gpu_drift,   gpu_scale,   gpu_ostep,
+                                     gpu_kinetic, gpu_info, gpu_virial_next, gpu_check_finite};

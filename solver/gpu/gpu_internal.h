@@ -1,0 +1,120 @@
+/* gpu_internal.h — what the GPU backend's .cu files share (CUDA C++ only).
+ *
+ * Device memory layout: positions, velocities and forces as double4 (x, y, z, unused) in
+ * d_pos, d_vel, d_force; positions rounded to float4 in d_posf for the float kernels.
+ * Force accumulation, per precision and solver.deterministic:
+ *   ACC_DOUBLE: double atomics into acc[4n] (double, mixed);
+ *   ACC_FLOAT:  float atomics into acc_f[4n] (single);
+ *   ACC_FIXED:  two-word fixed point, integer atomics into fix[8n] (deterministic): a value
+ *               v adds hi = floor(v 2^20) to one int64 and lo = rint((v 2^20 - hi) 2^32) to
+ *               another (so up to 2^31 adds cannot overflow it); integer sums do not depend on the
+ *               order, so runs repeat bit for bit; resolution 2^-52, range 2^43. */
+#ifndef TB_GPU_INTERNAL_H
+#define TB_GPU_INTERNAL_H
+
+#include <cuda_runtime.h>
+
+#include "maps3d/map2d.h"
+#include "maps3d/map3d.h"
+#include "solver/physics/pot_params.h"
+
+/* double4 is deprecated from CUDA 13 in favour of explicitly aligned types. */
+#if CUDART_VERSION >= 13000
+typedef double4_32a tb_double4;
+#else
+typedef double4 tb_double4;
+#endif
+
+enum gpu_acc { ACC_DOUBLE = 0, ACC_FLOAT = 1, ACC_FIXED = 2 };
+
+#include "solver/par/fixed.h" /* TB_FIX_HI, TB_FIX_LO */
+
+/* Everything a force kernel needs, passed by value. */
+typedef struct gpu_args {
+    const float4 *posf;  /* float kernels */
+    const tb_double4 *posd; /* double kernels */
+    int n;
+    int map_id;          /* map3d_id or map2d_id */
+    pot_coef_f kf;
+    pot_coef_d kd;
+    int mode;            /* enum gpu_acc */
+    double *acc;         /* [4n] */
+    float *acc_f;        /* [4n] */
+    unsigned long long *fix; /* [8n]: x hi, x lo, y hi, y lo, z hi, z lo, unused, unused */
+    double *energy;      /* [2]: triplet, pair (ACC_DOUBLE, ACC_FLOAT) */
+    unsigned long long *efix; /* [4]: triplet hi, lo, pair hi, lo (ACC_FIXED) */
+    double *virial;      /* [6]: W xx yy zz xy xz yz, both terms (ACC_DOUBLE, ACC_FLOAT) */
+    unsigned long long *vfix; /* [12]: the same as hi, lo pairs (ACC_FIXED) */
+    long long w_lo, w_hi;     /* this rank's triplet tiles, lambda order (split.h) */
+    long long q_lo, q_hi;     /* this rank's pair tiles, omega2 = T2(J) + I */
+} gpu_args;
+
+/* The triplet term through every launch of plan p, tile edge rho in {8, 16, 32}, float
+ * (_f: mixed, single) or double (_d) arithmetic, with or without cutoff: 0, or -1 (reported;
+ * also for another rho). Threads per block: 4 rho. */
+#define GPU_ATM_CUT 1    /* flags: the cutoff tests */
+#define GPU_ATM_VIRIAL 2 /* flags: also sum the virial */
+int gpu_atm_launch_f(const gpu_args *a, const map3d_plan *p, int rho, int flags, cudaStream_t s);
+int gpu_atm_launch_d(const gpu_args *a, const map3d_plan *p, int rho, int flags, cudaStream_t s);
+/* Blocks of the kernel that fit on one multiprocessor (for persistent maps). */
+int gpu_atm_occupancy_f(int rho, int flags);
+int gpu_atm_occupancy_d(int rho, int flags);
+/* Raises the kernels' shared-memory limits where they need more than 48 KB; 0 or -1. */
+int gpu_atm_setup_f(void);
+int gpu_atm_setup_d(void);
+
+/* The pair term through every launch of plan p (tile edge rho, any value), blocks of
+ * `threads` threads (solver.threads; fewer when the tile is smaller). */
+int gpu_pair_launch(const gpu_args *a, const map2d_plan *p, int rho, int dbl, int threads,
+                    cudaStream_t s);
+
+/* The neighbour-list path (gpu_nbr.cu, nbr.h). */
+typedef struct gpu_nbr gpu_nbr;
+typedef struct gpu_nbr_info {
+    long long slots;   /* entry-pair slots launched since the last call (with stats) */
+    long long hits;    /* triplets within the cutoffs among them */
+    long long builds;  /* list builds so far */
+    long long entries; /* list entries of the last build */
+    int max_row;       /* longest row of the last build */
+} gpu_nbr_info;
+/* Lists for n particles in box (0 = open), list radius and skin [sigma]; 0 or -1. */
+int gpu_nbr_create(gpu_nbr **out, int n, double box, double radius, double skin);
+void gpu_nbr_destroy(gpu_nbr *b);
+/* Rebuilds the lists when stale, then adds the forces, energies and virial of every term of pp
+ * into the accumulators of a (a.virial / a.vfix for the virial; zeroed by the caller), float (dbl = 0) or double arithmetic;
+ * stats = 1 also counts slots and hits. 0 or -1 (reported). */
+int gpu_nbr_forces(gpu_nbr *b, const gpu_args *a, const pot_params *pp, int dbl, int stats,
+                   cudaStream_t st);
+/* The device counters of stats (slots, hits) the ranks sum after an evaluation: for gpu_comm
+ * (the lists' virial goes to the common a.virial / a.vfix, summed with the rest). */
+unsigned long long *gpu_nbr_counters(gpu_nbr *b);
+
+/* The rank layer on GPUs (gpu_comm.cu): one NCCL communicator over the ranks, bootstrapped over
+ * MPI, on the device of this rank. gpu_comm_init is collective (once per process; later calls
+ * return at once); 0 or -1 (reported). */
+int gpu_comm_init(int device);
+/* In-place sums over the ranks on stream s: type 0 double, 1 float, 2 unsigned 64-bit. Calls
+ * between gpu_comm_begin and gpu_comm_end are fused into one NCCL group. 0 or -1. */
+int gpu_comm_begin(void);
+int gpu_comm_sum(void *d_buf, size_t count, int type, cudaStream_t s);
+int gpu_comm_end(void);
+/* Counters; slots and hits of the last evaluation made with stats = 1. */
+int gpu_nbr_stats(gpu_nbr *b, gpu_nbr_info *info, cudaStream_t st);
+/* The record of the finiteness check (gpu_finite.cu): the first step with a non-finite
+ * value (-1: none yet) and the smallest key term * 2^32 + particle found at it (finite.h). */
+typedef struct gpu_finite_rec {
+    long long step;
+    unsigned long long key;
+} gpu_finite_rec;
+
+/* Empties the record (synchronously); 0 or -1. */
+int gpu_finite_reset(gpu_finite_rec *d_rec, cudaStream_t st);
+
+/* Checks the state after `step` (energy: the [triplet, pair] energies, NULL when they are
+ * not kept in double) and reads the record back: *bad_step = -1 when everything so far was
+ * finite, else the first bad step with its term and particle (-1 for an energy). 0 or -1. */
+int gpu_finite_check(const tb_double4 *pos, const tb_double4 *vel, const tb_double4 *force,
+                     const double *energy, int n, long step, gpu_finite_rec *d_rec,
+                     cudaStream_t st, long *bad_step, int *term, int *particle);
+
+#endif

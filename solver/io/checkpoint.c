@@ -1,0 +1,243 @@
+/* checkpoint.c — exact binary restart files, version 2 with tagged sections (see checkpoint.h). */
+#include <errno.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "solver/io/checkpoint.h"
+#include "common/check.h"
+
+static const char magic[8] = {'T', 'B', 'C', 'K', 'P', 'T', '0', '2'};
+static const char magic_v1[8] = {'T', 'B', 'C', 'K', 'P', 'T', '0', '1'};
+#define CKPT_ENDIAN 0x0102030405060708ULL
+
+typedef struct ckpt_header {
+    uint64_t endian; /* CKPT_ENDIAN as written */
+    int64_t n, step;
+    double time, dt, mass, box, e0, e_pair, e_triplet;
+    int64_t thermo_bytes, traj_bytes;
+} ckpt_header;
+
+/* FNV-1a, 64 bits, continued from h. */
+static uint64_t fnv1a(uint64_t h, const void *p, size_t len)
+{
+    const unsigned char *c = p;
+    for (size_t i = 0; i < len; i++) {
+        h ^= c[i];
+        h *= 0x100000001b3ULL;
+    }
+    return h;
+}
+
+#define FNV_SEED 0xcbf29ce484222325ULL
+
+/* fwrite that also folds the bytes into the checksum. */
+static int put(FILE *f, const void *p, size_t len, uint64_t *h)
+{
+    *h = fnv1a(*h, p, len);
+    return fwrite(p, 1, len, f) == len ? 0 : -1;
+}
+
+/* One tagged section: tag, 32-bit length, bytes. */
+static int put_section(FILE *f, const char tag[4], const void *p, uint32_t len, uint64_t *h)
+{
+    int bad = put(f, tag, 4, h);
+    bad |= put(f, &len, sizeof len, h);
+    if (len)
+        bad |= put(f, p, len, h);
+    return bad;
+}
+
+int ckpt_write(const char *path, const sim_state *s, const ckpt_extra *x)
+{
+    char tmp[4200];
+    const size_t n3 = 3 * (size_t)s->n * sizeof(double);
+    uint64_t h = FNV_SEED;
+    ckpt_header hd;
+    FILE *f;
+    int bad = 0;
+
+    memset(&hd, 0, sizeof hd);
+    hd.endian = CKPT_ENDIAN;
+    hd.n = s->n;
+    hd.step = s->step;
+    hd.time = s->time;
+    hd.dt = x->dt;
+    hd.mass = s->mass;
+    hd.box = s->box;
+    hd.e0 = s->e0;
+    hd.e_pair = s->e_pair;
+    hd.e_triplet = s->e_triplet;
+    hd.thermo_bytes = x->thermo_bytes;
+    hd.traj_bytes = x->traj_bytes;
+
+    snprintf(tmp, sizeof tmp, "%s.tmp", path);
+    f = fopen(tmp, "wb");
+    if (!f)
+        return tb_error(tmp, 0, "cannot write checkpoint: %s", strerror(errno));
+    bad |= put(f, magic, sizeof magic, &h);
+    bad |= put(f, &hd, sizeof hd, &h);
+    bad |= put(f, s->species, (size_t)s->n * TB_SPECIES_MAX, &h);
+    bad |= put(f, s->pos, n3, &h);
+    bad |= put(f, s->vel, n3, &h);
+    bad |= put(f, s->force, n3, &h);
+    bad |= put_section(f, "RUNI", &x->run_id, sizeof x->run_id, &h);
+    bad |= put_section(f, "PHYS", x->phys, (uint32_t)strnlen(x->phys, sizeof x->phys), &h);
+    if (x->thermostat_len > 0)
+        bad |= put_section(f, "THRM", x->thermostat, (uint32_t)x->thermostat_len, &h);
+    bad |= put_section(f, "END ", NULL, 0, &h);
+    bad |= fwrite(&h, sizeof h, 1, f) != 1;
+    bad |= fflush(f) != 0;
+    bad |= fsync(fileno(f)) != 0;
+    bad |= fclose(f) != 0;
+    if (bad) {
+        int e = errno;
+        remove(tmp);
+        return tb_error(tmp, 0, "cannot write checkpoint: %s", strerror(e));
+    }
+    if (rename(tmp, path) != 0) {
+        int e = errno;
+        remove(tmp);
+        return tb_error(path, 0, "cannot move checkpoint into place: %s", strerror(e));
+    }
+    return 0;
+}
+
+/* fread that also folds the bytes into the checksum. */
+static int get(FILE *f, void *p, size_t len, uint64_t *h)
+{
+    if (fread(p, 1, len, f) != len)
+        return -1;
+    *h = fnv1a(*h, p, len);
+    return 0;
+}
+
+/* Reads the tagged sections up to "END " into x; unknown tags are skipped. 0, or -1 when
+ * the sections are truncated or malformed. */
+static int get_sections(FILE *f, ckpt_extra *x, long long left, uint64_t *h)
+{
+    for (;;) {
+        char tag[4];
+        uint32_t len;
+        if (left < 8 || get(f, tag, 4, h) != 0 || get(f, &len, sizeof len, h) != 0)
+            return -1;
+        left -= 8;
+        if ((long long)len > left)
+            return -1;
+        left -= len;
+        if (!memcmp(tag, "END ", 4))
+            return len == 0 ? 0 : -1;
+        if (!memcmp(tag, "RUNI", 4) && len == sizeof x->run_id) {
+            if (get(f, &x->run_id, len, h) != 0)
+                return -1;
+        } else if (!memcmp(tag, "PHYS", 4) && len < sizeof x->phys) {
+            if (get(f, x->phys, len, h) != 0)
+                return -1;
+            x->phys[len] = '\0';
+        } else if (!memcmp(tag, "THRM", 4) && !x->thermostat) {
+            if (!(x->thermostat = malloc(len ? len : 1)) || get(f, x->thermostat, len, h) != 0)
+                return -1;
+            x->thermostat_len = len;
+        } else { /* a section of a later version: skipped, but checksummed */
+            char buf[4096];
+            while (len > 0) {
+                const uint32_t k = len < sizeof buf ? len : (uint32_t)sizeof buf;
+                if (get(f, buf, k, h) != 0)
+                    return -1;
+                len -= k;
+            }
+        }
+    }
+}
+
+int ckpt_read(const char *path, sim_state *s, ckpt_extra *x)
+{
+    char m[8];
+    uint64_t h = FNV_SEED, stored;
+    ckpt_header hd;
+    size_t n3;
+    struct stat st;
+    long long size, arrays;
+    FILE *f = fopen(path, "rb");
+
+    memset(s, 0, sizeof *s);
+    memset(x, 0, sizeof *x);
+    if (!f) {
+        tb_error(path, 0, "--restart: cannot read checkpoint: %s", strerror(errno));
+        return TB_EXIT_USAGE;
+    }
+    if (fstat(fileno(f), &st) != 0 || !S_ISREG(st.st_mode)) {
+        fclose(f);
+        tb_error(path, 0, "--restart: not a regular file");
+        return TB_EXIT_USAGE;
+    }
+    size = (long long)st.st_size;
+    if (get(f, m, sizeof m, &h) != 0 || memcmp(m, magic, sizeof m) != 0) {
+        fclose(f);
+        if (!memcmp(m, magic_v1, sizeof m))
+            tb_error(path, 0, "--restart: a version 1 checkpoint (TBCKPT01, from an older "
+                              "tribody), which records neither the physics settings nor the run "
+                              "id, so it cannot be continued safely: start a new run");
+        else
+            tb_error(path, 0, "--restart: not a tribody checkpoint (bad magic)");
+        return TB_EXIT_USAGE;
+    }
+    if (get(f, &hd, sizeof hd, &h) != 0 || hd.endian != CKPT_ENDIAN || hd.n < 1 ||
+        hd.n > 100000000) {
+        fclose(f);
+        tb_error(path, 0, "--restart: checkpoint header is truncated or from another machine");
+        return TB_EXIT_USAGE;
+    }
+    /* The arrays must fit in the file before they are allocated. */
+    arrays = (long long)hd.n * (TB_SPECIES_MAX + 9 * (long long)sizeof(double));
+    if (size < (long long)(sizeof m + sizeof hd) + arrays + 8 + (long long)sizeof stored) {
+        fclose(f);
+        tb_error(path, 0, "--restart: checkpoint is truncated (%lld bytes, too few for the %lld "
+                          "particles its header claims)", size, (long long)hd.n);
+        return TB_EXIT_USAGE;
+    }
+    if (sim_state_alloc(s, (int)hd.n) != 0) {
+        fclose(f);
+        return -1;
+    }
+    n3 = 3 * (size_t)hd.n * sizeof(double);
+    x->thermostat = NULL;
+    x->thermostat_len = 0;
+    if (get(f, s->species, (size_t)hd.n * TB_SPECIES_MAX, &h) != 0 ||
+        get(f, s->pos, n3, &h) != 0 || get(f, s->vel, n3, &h) != 0 ||
+        get(f, s->force, n3, &h) != 0 ||
+        get_sections(f, x, size - (long long)(sizeof m + sizeof hd) - arrays -
+                               (long long)sizeof stored, &h) != 0 ||
+        fread(&stored, sizeof stored, 1, f) != 1) {
+        fclose(f);
+        sim_state_free(s);
+        free(x->thermostat);
+        x->thermostat = NULL;
+        tb_error(path, 0, "--restart: checkpoint is truncated");
+        return TB_EXIT_USAGE;
+    }
+    fclose(f);
+    if (stored != h) {
+        sim_state_free(s);
+        free(x->thermostat);
+        x->thermostat = NULL;
+        tb_error(path, 0, "--restart: checkpoint is corrupt (checksum mismatch)");
+        return TB_EXIT_USAGE;
+    }
+    for (int64_t i = 0; i < hd.n; i++)
+        s->species[i][TB_SPECIES_MAX - 1] = '\0';
+    s->step = hd.step;
+    s->time = hd.time;
+    s->mass = hd.mass;
+    s->box = hd.box;
+    s->e0 = hd.e0;
+    s->e_pair = hd.e_pair;
+    s->e_triplet = hd.e_triplet;
+    x->thermo_bytes = hd.thermo_bytes;
+    x->traj_bytes = hd.traj_bytes;
+    x->dt = hd.dt;
+    return 0;
+}

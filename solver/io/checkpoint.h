@@ -1,0 +1,55 @@
+/* checkpoint.h — exact binary restart files.
+ *
+ * A checkpoint holds the whole dynamical state bit for bit (positions, velocities, forces,
+ * energies, step, time, the drift reference E0) plus the sizes the thermo and trajectory
+ * files had when it was written, so `tribody run CONFIG --restart FILE` truncates them back
+ * to that point and continues them: the continued run equals an uninterrupted one. It also
+ * records what a restart must not change silently: the run's id (written into the thermo and
+ * trajectory files too, so a restart never extends another run's file) and the settings that
+ * define the physics, as "name=value" lines (run.c compares them with the configuration).
+ *
+ * Layout, version 2 (native little-endian x86-64; an endianness marker is checked): the
+ * 8-byte magic "TBCKPT02", a fixed header (ckpt_header in checkpoint.c), species [n][8],
+ * pos [3n], vel [3n], force [3n] as IEEE doubles, then tagged sections, each a 4-byte tag, a
+ * 32-bit length and that many bytes, ended by the tag "END " with length 0; then a 64-bit
+ * FNV-1a checksum of everything before it. A reader skips sections whose tag it does not
+ * know, so a new kind of state (a thermostat's, say) is one more tag: add a field to
+ * ckpt_extra, write it in ckpt_write's section list and read it in ckpt_read's switch.
+ * Sections now: "RUNI" the run id (8 bytes), "PHYS" the physics settings (text), "THRM"
+ * the thermostat's state (integrate.h), present only with a thermostat.
+ * Version 1 files ("TBCKPT01") recorded neither and are refused with a message.
+ * Written to FILE.tmp, flushed to disk and renamed over FILE, so a crash never leaves a
+ * torn file. */
+#ifndef TB_CHECKPOINT_H
+#define TB_CHECKPOINT_H
+
+#include "solver/state.h"
+
+TB_BEGIN_DECLS
+
+#define CKPT_PHYS_MAX 4096 /* bytes of the physics text */
+
+typedef struct ckpt_extra {
+    long long thermo_bytes; /* size of the thermo file at the checkpoint (-1: none) */
+    long long traj_bytes;   /* size of the trajectory file at the checkpoint (-1: none) */
+    double dt;              /* time step the state was integrated with [tau] */
+    /* The thermostat's state (section "THRM"): written when thermostat_len > 0; on reading,
+     * malloc'd by ckpt_read (NULL and 0 when the file has none), freed by the caller. */
+    unsigned char *thermostat;
+    size_t thermostat_len;
+    unsigned long long run_id;  /* the run's id, also in its thermo and trajectory files */
+    char phys[CKPT_PHYS_MAX];   /* "name=value\n" per setting that defines the physics */
+} ckpt_extra;
+
+/* Writes s atomically to path. 0 or -1 (reported). */
+int ckpt_write(const char *path, const sim_state *s, const ckpt_extra *x);
+
+/* Reads path into s (allocated here; free with sim_state_free). Returns 0, or
+ * TB_EXIT_USAGE with a one-line message when the file is missing, not a checkpoint, of an
+ * older version, truncated (checked against the file size before anything is allocated) or
+ * corrupt. */
+int ckpt_read(const char *path, sim_state *s, ckpt_extra *x);
+
+TB_END_DECLS
+
+#endif

@@ -1,0 +1,184 @@
+/* output.c — output paths checked before a run, numbered backups of existing outputs, the
+ * lock on a run's output set, and the thermo CSV (see output.h). */
+#include <errno.h>
+#include <fcntl.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/file.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "common/check.h"
+#include "solver/io/output.h"
+
+/* Splits path into its directory (with trailing slash, "" for the current one) and base. */
+static void split_path(const char *path, char *dir, size_t dlen, const char **base)
+{
+    const char *slash = strrchr(path, '/');
+    if (!slash) {
+        dir[0] = '\0';
+        *base = path;
+        return;
+    }
+    snprintf(dir, dlen, "%.*s", (int)(slash - path + 1), path);
+    *base = slash + 1;
+}
+
+int out_check(const char *path, const char *cfg, const char *setting)
+{
+    struct stat st;
+    char dir[4200];
+    const char *base;
+    const char *where = cfg ? cfg : path;
+    const char *name = setting ? setting : "output";
+    if (strcmp(path, "-") == 0)
+        return 0;
+    if (stat(path, &st) == 0) {
+        if (S_ISDIR(st.st_mode)) {
+            tb_error(where, 0, "%s = \"%s\" is a directory (expected a file name)", name, path);
+            return TB_EXIT_USAGE;
+        }
+        if (!S_ISREG(st.st_mode)) {
+            if (access(path, W_OK) != 0) {
+                tb_error(where, 0, "%s = \"%s\": cannot write: %s", name, path, strerror(errno));
+                return TB_EXIT_USAGE;
+            }
+            return 0; /* a device or FIFO is written as it is */
+        }
+    }
+    split_path(path, dir, sizeof dir, &base);
+    if (!*base) {
+        tb_error(where, 0, "%s = \"%s\" ends with '/' (expected a file name)", name, path);
+        return TB_EXIT_USAGE;
+    }
+    if (!*dir)
+        snprintf(dir, sizeof dir, "./");
+    if (stat(dir, &st) != 0 || !S_ISDIR(st.st_mode)) {
+        tb_error(where, 0, "%s = \"%s\": directory %s does not exist", name, path, dir);
+        return TB_EXIT_USAGE;
+    }
+    if (access(dir, W_OK | X_OK) != 0) {
+        tb_error(where, 0, "%s = \"%s\": directory %s is not writable: %s", name, path, dir,
+                 strerror(errno));
+        return TB_EXIT_USAGE;
+    }
+    return 0;
+}
+
+int out_backup(const char *path)
+{
+    struct stat st;
+    char bak[4200];
+    if (strcmp(path, "-") == 0 || stat(path, &st) != 0)
+        return 0;
+    if (S_ISDIR(st.st_mode))
+        return tb_error(path, 0, "is a directory (expected a file name)");
+    if (!S_ISREG(st.st_mode))
+        return 0; /* a character device, FIFO or socket is written as it is, never moved */
+    for (int k = 1; k < 100000; k++) {
+        snprintf(bak, sizeof bak, "%s.~%d~", path, k);
+        if (lstat(bak, &st) != 0 && errno == ENOENT) {
+            if (rename(path, bak) != 0)
+                return tb_error(path, 0, "cannot back up existing output to %s: %s", bak,
+                                strerror(errno));
+            tb_notice("%s exists: kept as %s", path, bak);
+            return 0;
+        }
+    }
+    return tb_error(path, 0, "too many backups of this output exist; remove some");
+}
+
+FILE *out_create(const char *path)
+{
+    FILE *f;
+    if (strcmp(path, "-") == 0)
+        return stdout;
+    if (out_backup(path) != 0)
+        return NULL;
+    f = fopen(path, "w");
+    if (!f)
+        tb_error(path, 0, "cannot create output file: %s", strerror(errno));
+    return f;
+}
+
+int out_lock(const char *path)
+{
+    char dir[4200], lock[8500], pid[32];
+    const char *base;
+    struct stat st;
+    int fd;
+    ssize_t got;
+    if (strcmp(path, "-") == 0 || (stat(path, &st) == 0 && !S_ISREG(st.st_mode)))
+        return 0;
+    split_path(path, dir, sizeof dir, &base);
+    snprintf(lock, sizeof lock, "%s.%s.lock", dir, base);
+    fd = open(lock, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+    if (fd < 0) {
+        tb_error(lock, 0, "cannot create the lock file of %s: %s", path, strerror(errno));
+        return -1;
+    }
+    if (flock(fd, LOCK_EX | LOCK_NB) != 0) {
+        const int e = errno;
+        got = read(fd, pid, sizeof pid - 1);
+        pid[got > 0 ? got : 0] = '\0';
+        pid[strcspn(pid, "\n")] = '\0';
+        close(fd);
+        if (e == EWOULDBLOCK) {
+            tb_error(path, 0, "in use by another tribody run (pid %s, lock %s): wait for it to "
+                              "finish or choose other output paths", *pid ? pid : "?", lock);
+            return TB_EXIT_USAGE;
+        }
+        tb_error(lock, 0, "cannot lock: %s", strerror(e));
+        return -1;
+    }
+    snprintf(pid, sizeof pid, "%ld\n", (long)getpid());
+    if (ftruncate(fd, 0) != 0 || write(fd, pid, strlen(pid)) < 0) {
+        /* the pid is only a courtesy for the message of a second run */
+    }
+    return 0; /* fd stays open: the lock lasts until the process exits */
+}
+
+int out_close(FILE *f, const char *path)
+{
+    int bad;
+    if (!f)
+        return 0;
+    bad = ferror(f);
+    if (f == stdout)
+        bad |= fflush(f) != 0;
+    else
+        bad |= fclose(f) != 0;
+    if (bad)
+        return tb_error(path, 0, "write error: %s", strerror(errno));
+    return 0;
+}
+
+int thermo_header(FILE *f, const char *path)
+{
+    if (fprintf(f, "step,time,kinetic,pair,triplet,total,drift,temperature,virial,pressure,pxx,"
+                   "pyy,pzz,conserved\n") < 0)
+        return tb_error(path, 0, "write error: %s", strerror(errno));
+    return 0;
+}
+
+double sim_drift(const sim_state *s)
+{
+    const double e = sim_conserved(s);
+    return s->e0 != 0.0 ? (e - s->e0) / fabs(s->e0) : e - s->e0;
+}
+
+int thermo_row(FILE *f, const char *path, const sim_state *s)
+{
+    const double ke = sim_kinetic(s), epot = s->e_pair + s->e_triplet;
+    double p[7];
+    char press[128] = ",,,";
+    if (sim_pressure(s, p) == 0)
+        snprintf(press, sizeof press, "%.15g,%.15g,%.15g,%.15g", p[0], p[1], p[2], p[3]);
+    if (fprintf(f, "%ld,%.10g,%.15g,%.15g,%.15g,%.15g,%.6e,%.10g,%.15g,%s,%.15g\n", s->step,
+                s->time, ke, s->e_pair, s->e_triplet, ke + epot, sim_drift(s), sim_temperature(s),
+                sim_virial_trace(s), press, sim_conserved(s)) < 0)
+        return tb_error(path, 0, "write error: %s", strerror(errno));
+    return 0;
+}

@@ -1,0 +1,54 @@
+/* output.h — output files that never lose a user's data, and the thermo CSV.
+ *
+ * An output path that already exists is never overwritten: out_backup() renames it to
+ * PATH.~1~ (or the next free PATH.~k~, GNU numbered-backup style) first and says so.
+ * Only regular files are backed up: a character device (/dev/null), a FIFO or "-" (stdout)
+ * is written as it is, and a directory is refused. A run checks all its output paths
+ * (out_check) before it computes anything, and locks them (out_lock) before it writes.
+ * Thermo CSV columns, in reduced LJ units:
+ *   step, time [tau], kinetic, pair, triplet, total [epsilon], drift = (H - H0)/|H0| of the
+ *   conserved quantity H (the total energy under nve), temperature [epsilon/k_B],
+ *   virial = W_xx + W_yy + W_zz [epsilon], pressure, pxx, pyy, pzz [epsilon/sigma^3] (empty
+ *   fields with open boundaries, which have no volume), conserved = H [epsilon]. */
+#ifndef TB_OUTPUT_H
+#define TB_OUTPUT_H
+
+#include <stdio.h>
+#include "solver/state.h"
+
+TB_BEGIN_DECLS
+
+/* Checks, writing nothing, that path can be an output: "-", a writable device or FIFO, or
+ * a file name (existing regular file or not) in an existing writable directory; not a
+ * directory. cfg and setting name where the path came from, for the message
+ * ("tribody: CFG: SETTING = "PATH": directory nodir/ does not exist"). Returns 0, or
+ * TB_EXIT_USAGE after one line. */
+int out_check(const char *path, const char *cfg, const char *setting);
+
+/* Takes an exclusive flock on the hidden lock file DIR/.BASE.lock of output path (kept
+ * until the process exits; nothing for "-" and devices), so that two runs cannot write the
+ * same outputs. Returns 0; TB_EXIT_USAGE when another process holds it (one line naming
+ * its pid); -1 when the lock file cannot be made. */
+int out_lock(const char *path);
+
+/* If path is a regular file, renames it to the first free path.~k~ and prints a notice. A
+ * device or FIFO is left alone; a directory is an error. 0 or -1. */
+int out_backup(const char *path);
+
+/* out_backup(path), then opens path for writing ("-" is stdout). NULL on failure, reported. */
+FILE *out_create(const char *path);
+
+/* Closes f (not stdout), reporting a write error on path. 0 or -1. */
+int out_close(FILE *f, const char *path);
+
+/* The CSV header line and one row for the state s. 0 or -1 (a write error, reported). */
+int thermo_header(FILE *f, const char *path);
+int thermo_row(FILE *f, const char *path, const sim_state *s);
+
+/* Relative drift (H - H0)/|H0| of the conserved quantity H = sim_conserved(s), H0 = s->e0
+ * (H - H0 when H0 = 0); under nve H is the total energy. */
+double sim_drift(const sim_state *s);
+
+TB_END_DECLS
+
+#endif

@@ -1,0 +1,134 @@
+/* restart.c — run ids, the physics settings a restart must keep, and which files a restart
+ * may continue (see restart.h). */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/random.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "common/check.h"
+#include "solver/io/restart.h"
+
+unsigned long long run_id_new(void)
+{
+    unsigned long long id = 0;
+    const char *fixed = getenv("TRIBODY_RUN_ID");
+    if (fixed && *fixed && (id = strtoull(fixed, NULL, 16)) != 0)
+        return id; /* files that compare byte for byte across runs (the tests) */
+    if (getrandom(&id, sizeof id, GRND_NONBLOCK) != (ssize_t)sizeof id || id == 0) {
+        struct timespec ts;
+        clock_gettime(CLOCK_REALTIME, &ts);
+        id = ((unsigned long long)ts.tv_sec * 1000000007ULL) ^ (unsigned long long)ts.tv_nsec ^
+             ((unsigned long long)getpid() << 40);
+    }
+    return id;
+}
+
+/* Appends "name=value\n" (value %.17g) to buf. */
+static void put_num(char *buf, size_t size, const char *name, double v)
+{
+    const size_t len = strlen(buf);
+    snprintf(buf + len, size - len, "%s=%.17g\n", name, v);
+}
+
+void run_physics(const sim_config *c, char *buf, size_t size)
+{
+    const int lj = c->potential.lj.enabled;
+    buf[0] = '\0';
+    put_num(buf, size, "system.mass", c->system.mass);
+    put_num(buf, size, "system.box",
+            c->system.boundary == CFG_BOUNDARY_PERIODIC ? c->system.box : 0.0);
+    put_num(buf, size, "integrator.dt", c->integrator.dt);
+    put_num(buf, size, "potential.atm.nu", c->potential.atm.nu);
+    put_num(buf, size, "potential.atm.cutoff", c->potential.atm.cutoff);
+    put_num(buf, size, "potential.lj", lj);
+    put_num(buf, size, "potential.lj.epsilon", lj ? c->potential.lj.epsilon : 0.0);
+    put_num(buf, size, "potential.lj.sigma", lj ? c->potential.lj.sigma : 0.0);
+    put_num(buf, size, "potential.lj.cutoff", lj ? c->potential.lj.cutoff : 0.0);
+    put_num(buf, size, "potential.lj.shift", lj ? c->potential.lj.shift : 0);
+}
+
+/* The value of `name` in a physics text (copied into val); 1 when found. */
+static int phys_value(const char *text, const char *name, char *val, size_t size)
+{
+    const size_t len = strlen(name);
+    for (const char *p = text; p && *p; p = strchr(p, '\n') ? strchr(p, '\n') + 1 : NULL)
+        if (!strncmp(p, name, len) && p[len] == '=') {
+            snprintf(val, size, "%.*s", (int)strcspn(p + len + 1, "\n"), p + len + 1);
+            return 1;
+        }
+    return 0;
+}
+
+/* Whether the comma-separated list allow names `name` (or is "all"). */
+static int allowed(const char *allow, const char *name)
+{
+    const size_t len = strlen(name);
+    if (!allow)
+        return 0;
+    if (!strcmp(allow, "all"))
+        return 1;
+    for (const char *p = allow; p; p = strchr(p, ',') ? strchr(p, ',') + 1 : NULL)
+        if (!strncmp(p, name, len) && (p[len] == ',' || p[len] == '\0'))
+            return 1;
+    return 0;
+}
+
+int restart_check_physics(const char *ckpt, const char *stored, const sim_config *c,
+                          const char *allow)
+{
+    char now[4096], name[128], old[64], cur[64];
+    int bad = 0;
+    run_physics(c, now, sizeof now);
+    for (const char *p = now; p && *p; p = strchr(p, '\n') ? strchr(p, '\n') + 1 : NULL) {
+        snprintf(name, sizeof name, "%.*s", (int)strcspn(p, "="), p);
+        if (!phys_value(now, name, cur, sizeof cur))
+            continue;
+        if (!phys_value(stored, name, old, sizeof old))
+            snprintf(old, sizeof old, "(not recorded)");
+        if (!strcmp(old, cur))
+            continue;
+        if (allowed(allow, name)) {
+            tb_notice("%s: %s changes from %s to %s at the restart (--allow-change)", ckpt, name,
+                      old, cur);
+            continue;
+        }
+        tb_error(c->path, 0, "%s = %s, but the checkpoint %s was run with %s = %s; to continue "
+                             "with the change, add --allow-change %s",
+                 name, cur, ckpt, name, old, name);
+        bad = 1;
+    }
+    return bad ? TB_EXIT_USAGE : 0;
+}
+
+int restart_check_file(const char *path, const char *setting, const char *cfg,
+                       unsigned long long id, int traj)
+{
+    char want[64], *line = NULL;
+    size_t cap = 0;
+    int ok = 0, found = 0;
+    FILE *f = fopen(path, "r");
+    if (!f)
+        return errno == ENOENT ? 0 : (tb_error(path, 0, "cannot read: %s", strerror(errno)),
+                                      TB_EXIT_USAGE);
+    snprintf(want, sizeof want, "run_id=%016llx", id);
+    /* the run id is on line 1 (thermo) or 2 (a trajectory frame's comment line); lines are
+     * read with getline, but only the first two, of a file this run wrote */
+    for (int i = 0; i < (traj ? 2 : 1) && getline(&line, &cap, f) >= 0; i++)
+        if (i == (traj ? 1 : 0)) {
+            found = strstr(line, "run_id=") != NULL;
+            ok = strstr(line, want) != NULL;
+        }
+    free(line);
+    fclose(f);
+    if (ok)
+        return 0;
+    tb_error(cfg, 0, "%s = \"%s\" %s, not to the run of this checkpoint (%s): refusing to "
+                     "extend it; move it away (the restart then starts it anew) or set %s to "
+                     "another file",
+             setting, path, found ? "belongs to another run" : "carries no run id",
+             want, setting);
+    return TB_EXIT_USAGE;
+}

@@ -1,0 +1,484 @@
+/* xyz.c — the first frame of an XYZ or extended-XYZ file in, extended-XYZ frames out (see xyz.h).
+ *
+ * Extended XYZ (libAtoms/extxyz, as ASE and OVITO read and write it):
+ *   line 1    the atom count N
+ *   line 2    key=value pairs; a value may be "quoted" (backslash escapes one character) or
+ *             {braced}/[bracketed]; a bare key means key=T. Properties=name:type:cols:...
+ *             lists the columns of the atom lines, type S (string), R (real), I (integer)
+ *             or L (logical); without Properties the file is plain XYZ, "species x y z".
+ *   lines 3 .. N+2   one atom per line, whitespace-separated columns.
+ * Only the first frame is read; what follows line N+2 is not looked at.
+ *
+ * Reading keeps one invariant: every message names the file and the 1-based line it is
+ * about, so a user can open the file there. Frames are written with %.17g, which strtod
+ * reads back to the same double, so a written frame read again is bitwise the same state. */
+#include <ctype.h>
+#include <errno.h>
+#include <limits.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <sys/stat.h>
+#include <sys/types.h>
+
+#include "common/check.h"
+#include "solver/io/xyz.h"
+
+#define XYZ_PROP_MAX 128 /* properties in one Properties= spec */
+#define XYZ_LINE_MAX (1 << 20) /* longest line read [bytes]: memory stays bounded */
+#define XYZ_ATOM_LINE_MIN 8    /* shortest atom line, "X 0 0 0\n" [bytes] */
+#define XYZ_VALUE_MAX 1e15     /* largest |position| or |velocity| accepted [sigma, sigma/tau] */
+
+/* One column group of an extended-XYZ atom line. */
+typedef struct xyz_prop {
+    const char *name; /* points into the parsed comment line */
+    char type;        /* S, R, I or L */
+    int cols;         /* columns it takes */
+    int col0;         /* its first column, 0-based */
+} xyz_prop;
+
+/* The file being read, with the number of the line last read. */
+typedef struct xyz_reader {
+    FILE *f;
+    const char *path;
+    char *buf;
+    size_t cap;
+    int line;
+    int bad;        /* a bad line was reported */
+    long long size; /* bytes in the file */
+} xyz_reader;
+
+/* Reads the next line without its "\n" or "\r\n"; NULL at the end of the file, on a read
+ * error (told apart by ferror) or on a bad line (r->bad set, reported): a NUL byte, or more
+ * than XYZ_LINE_MAX bytes. The buffer never grows past XYZ_LINE_MAX + 1 bytes. */
+static char *xyz_getline(xyz_reader *r)
+{
+    size_t len = 0;
+    int ch, any = 0;
+    if (r->bad)
+        return NULL;
+    while ((ch = getc(r->f)) != EOF) {
+        any = 1;
+        if (ch == '\n')
+            break;
+        if (ch == '\0') {
+            tb_error(r->path, r->line + 1, "NUL byte in the line (not a text file)");
+            r->bad = 1;
+            return NULL;
+        }
+        if (len + 2 > r->cap) {
+            size_t cap = r->cap ? 2 * r->cap : 256;
+            char *b;
+            if (len >= XYZ_LINE_MAX) {
+                tb_error(r->path, r->line + 1, "line longer than %d bytes", XYZ_LINE_MAX);
+                r->bad = 1;
+                return NULL;
+            }
+            if (cap > XYZ_LINE_MAX + 2)
+                cap = XYZ_LINE_MAX + 2;
+            if (!(b = realloc(r->buf, cap))) {
+                tb_error(r->path, r->line + 1, "out of host memory for a line");
+                r->bad = 1;
+                return NULL;
+            }
+            r->buf = b;
+            r->cap = cap;
+        }
+        r->buf[len++] = (char)ch;
+    }
+    if (!any)
+        return NULL;
+    r->line++;
+    while (len > 0 && r->buf[len - 1] == '\r')
+        len--;
+    if (!r->buf) { /* an empty last line: nothing was allocated */
+        if (!(r->buf = malloc(1)))
+            return NULL;
+        r->cap = 1;
+    }
+    r->buf[len] = '\0';
+    return r->buf;
+}
+
+static const char *skip_space(const char *s)
+{
+    while (isspace((unsigned char)*s))
+        s++;
+    return s;
+}
+
+/* Copies the token at s to *w (NUL-terminated, *w advanced past it) and returns s past the
+ * token: a "quoted string", for a value a {braced} or [bracketed] group, else the
+ * characters up to whitespace or, for a key, up to '='. An unterminated quote runs to the
+ * end of the line: a plain-XYZ comment may hold any text. */
+static const char *kv_token(const char *s, int is_key, char **w)
+{
+    char *o = *w;
+    if (*s == '"') {
+        for (s++; *s && *s != '"'; s++) {
+            if (*s == '\\' && s[1])
+                s++;
+            *o++ = *s;
+        }
+        if (*s)
+            s++;
+    } else if (!is_key && (*s == '{' || *s == '[')) {
+        const char close = *s == '{' ? '}' : ']';
+        while (*s && *s != close)
+            *o++ = *s++;
+        if (*s)
+            *o++ = *s++;
+    } else {
+        while (*s && !isspace((unsigned char)*s) && !(is_key && *s == '='))
+            *o++ = *s++;
+    }
+    *o++ = '\0';
+    *w = o;
+    return s;
+}
+
+/* Finds the value of the Properties key (any case) in a comment line, unquoted, in
+ * scratch (at least 2 strlen(comment) + 2 bytes). NULL when there is none. */
+static char *find_properties(const char *comment, char *scratch)
+{
+    const char *s = comment;
+    char *w = scratch, *found = NULL;
+    for (;;) {
+        char *key, *val = NULL;
+        s = skip_space(s);
+        if (!*s)
+            return found;
+        key = w;
+        s = kv_token(s, 1, &w);
+        s = skip_space(s);
+        if (*s == '=') {
+            s = skip_space(s + 1);
+            val = w;
+            s = kv_token(s, 0, &w);
+        }
+        if (val && !strcasecmp(key, "Properties"))
+            found = val;
+    }
+}
+
+/* Splits a Properties value into props[]; returns their count, or -1 after reporting
+ * (line 2). spec is cut in place; props[].name points into it. */
+static int parse_properties(char *spec, const char *path, xyz_prop *props)
+{
+    char *field[3 * XYZ_PROP_MAX + 1];
+    int nf = 0, np, col = 0;
+    char copy[256];
+
+    snprintf(copy, sizeof copy, "%s", spec); /* for messages, before spec is cut */
+    for (char *p = spec;;) {
+        char *colon = strchr(p, ':');
+        if (nf == 3 * XYZ_PROP_MAX)
+            return tb_error(path, 2, "Properties=%s: more than %d properties", copy, XYZ_PROP_MAX);
+        field[nf++] = p;
+        if (!colon)
+            break;
+        *colon = '\0';
+        p = colon + 1;
+    }
+    if (nf % 3 != 0)
+        return tb_error(path, 2,
+                        "Properties=%s: expected name:type:columns triplets (got %d fields)",
+                        copy, nf);
+    np = nf / 3;
+    for (int i = 0; i < np; i++) {
+        const char *name = field[3 * i], *type = field[3 * i + 1], *cols = field[3 * i + 2];
+        char *end;
+        long nc;
+        if (!*name)
+            return tb_error(path, 2, "Properties=%s: property %d has an empty name", copy, i + 1);
+        if (strlen(type) != 1 || !strchr("SRIL", type[0]))
+            return tb_error(path, 2,
+                            "Properties=%s: property %s has type \"%s\" (expected S, R, I or L)",
+                            copy, name, type);
+        errno = 0;
+        nc = strtol(cols, &end, 10);
+        if (end == cols || *end || errno || nc < 1 || nc > 1000)
+            return tb_error(path, 2,
+                            "Properties=%s: property %s has column count \"%s\" (expected a "
+                            "positive integer)",
+                            copy, name, cols);
+        props[i].name = name;
+        props[i].type = type[0];
+        props[i].cols = (int)nc;
+        props[i].col0 = col;
+        col += (int)nc;
+    }
+    return np;
+}
+
+static const xyz_prop *find_prop(const xyz_prop *props, int np, const char *name)
+{
+    for (int i = 0; i < np; i++)
+        if (!strcmp(props[i].name, name))
+            return &props[i];
+    return NULL;
+}
+
+/* Cuts line into at most want whitespace-separated tokens; returns how many it found. */
+static int split_columns(char *line, char **tok, int want)
+{
+    int n = 0;
+    char *s = line;
+    while (n < want) {
+        while (isspace((unsigned char)*s))
+            s++;
+        if (!*s)
+            break;
+        tok[n++] = s;
+        while (*s && !isspace((unsigned char)*s))
+            s++;
+        if (*s)
+            *s++ = '\0';
+    }
+    return n;
+}
+
+/* Reads a finite double from the whole token t: 0, or -1 after reporting where. what names
+ * the column for the message ("pos y", "momenta z"). */
+static int parse_real(const char *t, double *x, const xyz_reader *r, int col, const char *what)
+{
+    char *end;
+    *x = strtod(t, &end);
+    if (end == t || *end)
+        return tb_error(r->path, r->line, "column %d (%s): malformed number \"%s\"", col, what, t);
+    if (!isfinite(*x))
+        return tb_error(r->path, r->line, "column %d (%s): non-finite value \"%s\"", col, what, t);
+    if (fabs(*x) > XYZ_VALUE_MAX)
+        return tb_error(r->path, r->line, "column %d (%s): value %s is beyond the largest "
+                                          "supported magnitude, %g", col, what, t, XYZ_VALUE_MAX);
+    return 0;
+}
+
+/* Reads the three columns of prop p (0-based first column c0) of one atom into v[3]. */
+static int parse_vec3(char **tok, int c0, const char *name, const xyz_reader *r, double v[3])
+{
+    static const char axis[3] = {'x', 'y', 'z'};
+    char what[64];
+    for (int d = 0; d < 3; d++) {
+        if (name)
+            snprintf(what, sizeof what, "%s %c", name, axis[d]);
+        else
+            snprintf(what, sizeof what, "%c", axis[d]);
+        if (parse_real(tok[c0 + d], &v[d], r, c0 + d + 1, what) != 0)
+            return -1;
+    }
+    return 0;
+}
+
+/* Checks that property p is a real 3-vector; NULL p passes. */
+static int check_vec3(const xyz_prop *p, const char *path)
+{
+    if (p && (p->cols != 3 || (p->type != 'R' && p->type != 'I')))
+        return tb_error(path, 2, "Properties: %s must be R:3 (got %c:%d)", p->name, p->type,
+                        p->cols);
+    return 0;
+}
+
+/* The body of xyz_read once the file is open; returns 0 or -1 after reporting. */
+static int xyz_read_open(xyz_reader *r, const char *setting, int n_expected, sim_state *s,
+                         int *has_vel)
+{
+    xyz_prop props[XYZ_PROP_MAX];
+    const xyz_prop *p_pos = NULL, *p_vel = NULL, *p_species = NULL;
+    static const char *const vel_names[] = {"vel", "velo", "velocities", "momenta"};
+    char *line, *end, *scratch = NULL, **tok = NULL;
+    long count;
+    int np = 0, ncols, extended = 0, momenta = 0, rc = -1;
+
+    if (!(line = xyz_getline(r))) {
+        if (r->bad)
+            return -1;
+        if (ferror(r->f))
+            return tb_error(r->path, 0, "read error: %s", strerror(errno));
+        return tb_error(r->path, 1, "empty file (expected the atom count on line 1)");
+    }
+    errno = 0;
+    count = strtol(line, &end, 10);
+    if (end == line || *skip_space(end) || errno || count < 1 || count > INT_MAX)
+        return tb_error(r->path, 1, "expected the atom count (a positive integer), got \"%s\"",
+                        line);
+    if (count != n_expected)
+        return tb_error(r->path, 1, "%s has %ld atoms but system.particles = %d", setting, count,
+                        n_expected);
+
+    if (!(line = xyz_getline(r))) {
+        if (r->bad)
+            return -1;
+        if (ferror(r->f))
+            return tb_error(r->path, 0, "read error: %s", strerror(errno));
+        return tb_error(r->path, r->line,
+                        "file ends at line %d, expected a comment line and %ld atom lines",
+                        r->line, count);
+    }
+    if (count > (r->size + 1) / XYZ_ATOM_LINE_MIN)
+        return tb_error(r->path, 1, "%ld atoms cannot fit in the file's %lld bytes (an atom line "
+                                    "takes at least %d)", count, r->size, XYZ_ATOM_LINE_MIN);
+    if (!(scratch = malloc(2 * strlen(line) + 2)))
+        return tb_error(r->path, 2, "out of host memory for the comment line");
+    {
+        char *spec = find_properties(line, scratch);
+        if (spec) {
+            extended = 1;
+            if ((np = parse_properties(spec, r->path, props)) < 0)
+                goto done;
+            p_pos = find_prop(props, np, "pos");
+            if (!p_pos) {
+                tb_error(r->path, 2, "Properties has no pos property (the positions)");
+                goto done;
+            }
+            for (int i = 0; i < 4 && !p_vel; i++) {
+                p_vel = find_prop(props, np, vel_names[i]);
+                momenta = i == 3;
+            }
+            p_species = find_prop(props, np, "species");
+            if (check_vec3(p_pos, r->path) != 0 || check_vec3(p_vel, r->path) != 0)
+                goto done;
+            if (p_species && (p_species->type != 'S' || p_species->cols != 1)) {
+                tb_error(r->path, 2, "Properties: species must be S:1 (got %c:%d)",
+                         p_species->type, p_species->cols);
+                goto done;
+            }
+        }
+    }
+    ncols = extended ? props[np - 1].col0 + props[np - 1].cols : 4;
+    if (!(tok = malloc((size_t)ncols * sizeof *tok))) {
+        tb_error(r->path, 2, "out of host memory for %d columns", ncols);
+        goto done;
+    }
+
+    for (int i = 0; i < n_expected; i++) {
+        const char *sp;
+        int got;
+        if (!(line = xyz_getline(r))) {
+            if (r->bad) /* already reported */
+                goto done;
+            if (ferror(r->f))
+                tb_error(r->path, 0, "read error: %s", strerror(errno));
+            else
+                tb_error(r->path, r->line,
+                         "file ends at line %d, expected %d atom lines (lines 3-%d)", r->line,
+                         n_expected, n_expected + 2);
+            goto done;
+        }
+        got = split_columns(line, tok, ncols);
+        if (got < ncols) {
+            tb_error(r->path, r->line, "%d columns, expected %d (%s)", got, ncols,
+                     extended ? "from Properties" : "species x y z");
+            goto done;
+        }
+        sp = extended ? (p_species ? tok[p_species->col0] : NULL) : tok[0];
+        if (sp) {
+            if (strlen(sp) > TB_SPECIES_MAX - 1) {
+                tb_error(r->path, r->line, "species \"%s\" is longer than %d characters", sp,
+                         TB_SPECIES_MAX - 1);
+                goto done;
+            }
+            memcpy(s->species[i], sp, strlen(sp) + 1);
+        }
+        if (parse_vec3(tok, extended ? p_pos->col0 : 1, extended ? "pos" : NULL, r,
+                       s->pos + 3 * i) != 0)
+            goto done;
+        if (p_vel) {
+            if (parse_vec3(tok, p_vel->col0, p_vel->name, r, s->vel + 3 * i) != 0)
+                goto done;
+            if (momenta)
+                for (int d = 0; d < 3; d++)
+                    s->vel[3 * i + d] /= s->mass;
+        }
+    }
+    if (has_vel)
+        *has_vel = p_vel != NULL;
+    rc = 0;
+done:
+    free(tok);
+    free(scratch);
+    return rc;
+}
+
+int xyz_read(const char *path, const char *setting, int n_expected, sim_state *s, int *has_vel)
+{
+    xyz_reader r;
+    int rc;
+    if (has_vel)
+        *has_vel = 0;
+    if (!setting)
+        setting = "the file";
+    memset(&r, 0, sizeof r);
+    r.path = path;
+    if (!(r.f = fopen(path, "r"))) {
+        tb_error(path, 0, "cannot open %s: %s", setting, strerror(errno));
+        return TB_EXIT_USAGE;
+    }
+    {
+        struct stat st;
+        if (fstat(fileno(r.f), &st) != 0 || !S_ISREG(st.st_mode)) {
+            fclose(r.f);
+            tb_error(path, 0, "%s is not a regular file (a device, FIFO or directory cannot "
+                              "hold an initial state)", setting);
+            return TB_EXIT_USAGE;
+        }
+        r.size = (long long)st.st_size;
+    }
+    rc = xyz_read_open(&r, setting, n_expected, s, has_vel);
+    free(r.buf);
+    fclose(r.f);
+    return rc == 0 ? 0 : TB_EXIT_USAGE;
+}
+
+int xyz_write_frame(FILE *f, const sim_state *s, int with_forces, const char *extra)
+{
+    errno = 0;
+    if (fprintf(f, "%d\n", s->n) < 0)
+        goto fail;
+    if (s->box > 0) {
+        if (fprintf(f, "Lattice=\"%.17g 0 0 0 %.17g 0 0 0 %.17g\" ", s->box, s->box, s->box) < 0)
+            goto fail;
+    }
+    if (fprintf(f,
+                "Properties=species:S:1:pos:R:3:vel:R:3%s Time=%.17g step=%ld energy=%.17g "
+                "pbc=\"%s\"",
+                with_forces ? ":forces:R:3" : "", s->time, s->step, s->e_pair + s->e_triplet,
+                s->box > 0 ? "T T T" : "F F F") < 0)
+        goto fail;
+    if (s->box > 0) {
+        /* ASE's stress: the configurational part -W/V, 3x3 row-major (ASE adds the kinetic
+         * part itself with get_stress(include_ideal_gas=True)) */
+        const double *w = s->virial, iv = -1.0 / (s->box * s->box * s->box);
+        if (fprintf(f, " stress=\"%.17g %.17g %.17g %.17g %.17g %.17g %.17g %.17g %.17g\"",
+                    w[0] * iv, w[3] * iv, w[4] * iv, w[3] * iv, w[1] * iv, w[5] * iv, w[4] * iv,
+                    w[5] * iv, w[2] * iv) < 0)
+            goto fail;
+    }
+    if (extra && *extra && fprintf(f, " %s", extra) < 0)
+        goto fail;
+    if (fputc('\n', f) == EOF)
+        goto fail;
+    for (int i = 0; i < s->n; i++) {
+        const double *r = s->pos + 3 * i, *v = s->vel + 3 * i;
+        const char *sp = s->species[i][0] ? s->species[i] : "X";
+        if (fprintf(f, "%s %.17g %.17g %.17g %.17g %.17g %.17g", sp, r[0], r[1], r[2], v[0], v[1],
+                    v[2]) < 0)
+            goto fail;
+        if (with_forces) {
+            const double *F = s->force + 3 * i;
+            if (fprintf(f, " %.17g %.17g %.17g", F[0], F[1], F[2]) < 0)
+                goto fail;
+        }
+        if (fputc('\n', f) == EOF)
+            goto fail;
+    }
+    /* Flushed per frame: a full disk is reported at the frame that hit it, and a run that
+     * dies leaves whole frames behind. */
+    if (fflush(f) != 0 || ferror(f))
+        goto fail;
+    return 0;
+fail:
+    return tb_error(NULL, 0, "cannot write an XYZ frame: %s",
+                    errno ? strerror(errno) : "write error");
+}

@@ -1,0 +1,306 @@
+/* integrate.c — nve, Langevin (BAOAB) and Nose-Hoover chain steps over the backends'
+ * primitives (see integrate.h; equations in docs/physics.md).
+ *
+ * Invariant: everything a step depends on is either in the backend's state (positions,
+ * velocities, forces) or in this struct (chain, bath energy, RNG), and both are saved in a
+ * checkpoint; the kinetic energy comes from the backend's fixed-order reduction. Hence a
+ * restarted run is bit for bit the uninterrupted one. */
+#include <math.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <gsl/gsl_randist.h>
+#include <gsl/gsl_rng.h>
+
+#include "common/check.h"
+#include "solver/physics/integrate.h"
+
+#define NH_MAX 16
+#define INTEG_VERSION 1
+
+struct integ {
+    int type;             /* enum cfg_integrator */
+    int n;
+    double mass, dt;
+    long steps;           /* integrator.steps: the ramp's length */
+    double t0, t1;        /* target at step 0 and at `steps` [epsilon/k_B] */
+    double gamma;         /* Langevin friction [1/tau] */
+    int dof;              /* N_f = 3n - 3 */
+    int m;                /* chain length */
+    double period;        /* tau_T [tau] */
+    double eta[NH_MAX];   /* chain positions [1] */
+    double veta[NH_MAX];  /* chain velocities [1/tau] */
+    double e_bath;        /* see integ_bath [epsilon] */
+    gsl_rng *rng;
+    double *xi;           /* [3n] noise */
+};
+
+/* The header of a saved block. */
+typedef struct integ_blob {
+    uint32_t version, type, m, pad;
+    double e_bath;
+    double eta[NH_MAX], veta[NH_MAX];
+    char rng_name[32];
+    uint64_t rng_size;
+} integ_blob;
+
+/* splitmix64 (Steele, Lea, Flood 2014). The Langevin stream is seeded from a hash of
+ * system.seed that differs from init.c's streams, so the noise is not a function of the
+ * initial positions or velocities. */
+static unsigned long long mix64(unsigned long long x)
+{
+    x += 0x9e3779b97f4a7c15ULL;
+    x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;
+    x = (x ^ (x >> 27)) * 0x94d049bb133111ebULL;
+    return x ^ (x >> 31);
+}
+
+int integ_create(integ **out, const sim_config *c, const sim_state *s)
+{
+    integ *g = calloc(1, sizeof *g);
+    *out = NULL;
+    if (!g)
+        return tb_error(NULL, 0, "out of host memory");
+    g->type = c->integrator.type;
+    g->n = s->n;
+    g->mass = s->mass;
+    g->dt = c->integrator.dt;
+    g->steps = c->integrator.steps;
+    g->t0 = c->integrator.temperature;
+    g->t1 = c->integrator.temperature_end;
+    g->gamma = c->integrator.gamma;
+    g->dof = sim_dof(s);
+    g->m = c->integrator.nh.chain < 1 ? 1 : c->integrator.nh.chain > NH_MAX ? NH_MAX
+                                                                               : c->integrator.nh.chain;
+    g->period = c->integrator.nh.period;
+    if (g->type == CFG_INTEG_LANGEVIN) {
+        const unsigned long long h = mix64((unsigned long long)c->system.seed ^ 0x4c414e47455649ULL);
+        g->rng = gsl_rng_alloc(gsl_rng_mt19937);
+        g->xi = malloc(3 * (size_t)s->n * sizeof *g->xi);
+        if (!g->rng || !g->xi) {
+            integ_destroy(g);
+            return tb_error(NULL, 0, "out of host memory for the Langevin noise");
+        }
+        gsl_rng_set(g->rng, (unsigned long)((h ^ (h >> 32)) & 0xffffffffULL));
+    }
+    *out = g;
+    return 0;
+}
+
+void integ_destroy(integ *g)
+{
+    if (!g)
+        return;
+    if (g->rng)
+        gsl_rng_free(g->rng);
+    free(g->xi);
+    free(g);
+}
+
+double integ_bath(const integ *g)
+{
+    return g ? g->e_bath : 0.0;
+}
+
+double integ_target(const integ *g, long step)
+{
+    const double f = g->steps > 0 ? (double)(step + 1) / (double)g->steps : 1.0;
+    return g->t0 + (g->t1 - g->t0) * (f > 1.0 ? 1.0 : f);
+}
+
+/* ---- Langevin ---------------------------------------------------------------------- */
+
+/* n x 3 standard normals with their mean over the particles removed per component: the
+ * noise then has zero sum, which leaves the total momentum alone (up to friction). */
+static void draw_noise(integ *g)
+{
+    double mean[3] = {0, 0, 0};
+    for (int i = 0; i < 3 * g->n; i++) {
+        g->xi[i] = gsl_ran_gaussian_ziggurat(g->rng, 1.0);
+        mean[i % 3] += g->xi[i];
+    }
+    for (int d = 0; d < 3; d++)
+        mean[d] /= g->n;
+    for (int i = 0; i < 3 * g->n; i++)
+        g->xi[i] -= mean[i % 3];
+}
+
+static int langevin_step(integ *g, const backend_ops *ops, backend *b, long step)
+{
+    const double h = 0.5 * g->dt, kT = integ_target(g, step);
+    const double c1 = exp(-g->gamma * g->dt), c2 = sqrt((1.0 - c1 * c1) * kT / g->mass);
+    double k0, k1;
+    draw_noise(g);
+    if (ops->kick(b, h) || ops->drift(b, h) || ops->kinetic(b, &k0) ||
+        ops->ostep(b, c1, c2, g->xi) || ops->kinetic(b, &k1) || ops->drift(b, h) ||
+        ops->compute(b) || ops->kick(b, h))
+        return -1;
+    g->e_bath -= k1 - k0; /* the heat the bath took out */
+    return 0;
+}
+
+/* ---- Nose-Hoover chain -------------------------------------------------------------- */
+
+/* Force on chain element j: G_1 = (2K - N_f kT)/Q_1, G_j = (Q_{j-1} v_{j-1}^2 - kT)/Q_j. */
+static double nhc_force(const integ *g, const double *Q, int j, double K, double kT)
+{
+    if (j == 0)
+        return (2.0 * K - g->dof * kT) / Q[0];
+    return (Q[j - 1] * g->veta[j - 1] * g->veta[j - 1] - kT) / Q[j];
+}
+
+/* v_j += d4 G_j, between two half-scalings by the next element: exp(-d8 v_{j+1}). */
+static void nhc_kick(integ *g, const double *Q, int j, double K, double kT, double d4, double d8)
+{
+    const double G = nhc_force(g, Q, j, K, kT);
+    if (j == g->m - 1) {
+        g->veta[j] += d4 * G;
+    } else {
+        const double e = exp(-d8 * g->veta[j + 1]);
+        g->veta[j] = (g->veta[j] * e + d4 * G) * e;
+    }
+}
+
+/* exp(iL_NHC h) for kinetic energy K at target kT (Martyna, Tuckerman, Klein, Mol. Phys. 87,
+ * 1117 (1996), with n_c = 1 and the 3-stage Suzuki-Yoshida weights). Returns the factor by
+ * which the particle velocities are to be scaled. */
+static double nhc_half(integ *g, double K, double kT, double h)
+{
+    static const double w1 = 1.3512071919596578; /* 1 / (2 - 2^(1/3)) */
+    const double w[3] = {w1, 1.0 - 2.0 * w1, w1};
+    double Q[NH_MAX], scale = 1.0;
+    const double tt = g->period * g->period;
+    Q[0] = g->dof * kT * tt;
+    for (int j = 1; j < g->m; j++)
+        Q[j] = kT * tt;
+    if (!(kT > 0.0))
+        return 1.0; /* no thermostat at T = 0 (the masses vanish) */
+    for (int a = 0; a < 3; a++) {
+        const double d2 = w[a] * h, d4 = 0.5 * d2, d8 = 0.25 * d2;
+        for (int j = g->m - 1; j >= 0; j--)
+            nhc_kick(g, Q, j, K * scale * scale, kT, d4, d8);
+        scale *= exp(-d2 * g->veta[0]);
+        for (int j = 0; j < g->m; j++)
+            g->eta[j] += d2 * g->veta[j];
+        for (int j = 0; j < g->m; j++)
+            nhc_kick(g, Q, j, K * scale * scale, kT, d4, d8);
+    }
+    return scale;
+}
+
+/* Energy of the chain: sum Q_j v_j^2 / 2 + N_f kT eta_1 + kT sum_{j>=2} eta_j. */
+static double nhc_energy(const integ *g, double kT)
+{
+    const double tt = g->period * g->period;
+    double e = 0.0;
+    for (int j = 0; j < g->m; j++) {
+        const double Q = (j == 0 ? g->dof * kT : kT) * tt;
+        e += 0.5 * Q * g->veta[j] * g->veta[j] + (j == 0 ? g->dof : 1) * kT * g->eta[j];
+    }
+    return e;
+}
+
+static int nh_step(integ *g, const backend_ops *ops, backend *b, long step)
+{
+    const double h = 0.5 * g->dt, kT = integ_target(g, step);
+    double K, s;
+    if (ops->kinetic(b, &K))
+        return -1;
+    s = nhc_half(g, K, kT, h);
+    if (ops->scale(b, s) || ops->kick(b, h) || ops->drift(b, g->dt) || ops->compute(b) ||
+        ops->kick(b, h) || ops->kinetic(b, &K))
+        return -1;
+    s = nhc_half(g, K, kT, h);
+    if (ops->scale(b, s))
+        return -1;
+    g->e_bath = nhc_energy(g, kT);
+    return 0;
+}
+
+int integ_advance(integ *g, const backend_ops *ops, backend *b, long step, long nsteps)
+{
+    if (g->type == CFG_INTEG_NVE)
+        return ops->advance(b, nsteps);
+    for (long s = 0; s < nsteps; s++) {
+        const int rc = g->type == CFG_INTEG_LANGEVIN ? langevin_step(g, ops, b, step + s)
+                                                      : nh_step(g, ops, b, step + s);
+        if (rc != 0)
+            return -1;
+    }
+    return 0;
+}
+
+/* ---- checkpoint block ----------------------------------------------------------------- */
+
+int integ_save(const integ *g, unsigned char **buf, size_t *len)
+{
+    integ_blob hd;
+    const size_t rs = g->rng ? gsl_rng_size(g->rng) : 0;
+    *buf = NULL;
+    *len = 0;
+    if (g->type == CFG_INTEG_NVE)
+        return 0;
+    memset(&hd, 0, sizeof hd);
+    hd.version = INTEG_VERSION;
+    hd.type = (uint32_t)g->type;
+    hd.m = (uint32_t)g->m;
+    hd.e_bath = g->e_bath;
+    memcpy(hd.eta, g->eta, sizeof hd.eta);
+    memcpy(hd.veta, g->veta, sizeof hd.veta);
+    if (g->rng)
+        snprintf(hd.rng_name, sizeof hd.rng_name, "%s", gsl_rng_name(g->rng));
+    hd.rng_size = rs;
+    *buf = malloc(sizeof hd + rs);
+    if (!*buf)
+        return tb_error(NULL, 0, "out of host memory");
+    memcpy(*buf, &hd, sizeof hd);
+    if (rs)
+        memcpy(*buf + sizeof hd, gsl_rng_state(g->rng), rs);
+    *len = sizeof hd + rs;
+    return 0;
+}
+
+int integ_restore(integ *g, const unsigned char *buf, size_t len, const char *path)
+{
+    integ_blob hd;
+    if (g->type == CFG_INTEG_NVE)
+        return 0;
+    if (!buf || len == 0) {
+        tb_notice("%s has no thermostat state: %s starts afresh", path,
+                  cfg_integrator_name(g->type));
+        return 0;
+    }
+    if (len < sizeof hd) {
+        tb_error(path, 0, "--restart: thermostat block is truncated");
+        return TB_EXIT_USAGE;
+    }
+    memcpy(&hd, buf, sizeof hd);
+    if (hd.version != INTEG_VERSION) {
+        tb_error(path, 0, "--restart: thermostat block of version %u (expected %d)",
+                 (unsigned)hd.version, INTEG_VERSION);
+        return TB_EXIT_USAGE;
+    }
+    if ((int)hd.type != g->type) {
+        tb_notice("%s holds the state of a %s run: %s starts afresh", path,
+                  cfg_integrator_name((int)hd.type), cfg_integrator_name(g->type));
+        return 0;
+    }
+    if (g->type == CFG_INTEG_NOSE_HOOVER && (int)hd.m != g->m) {
+        tb_error(path, 0, "--restart: checkpoint has a Nose-Hoover chain of %u but "
+                          "integrator.nh.chain = %d", (unsigned)hd.m, g->m);
+        return TB_EXIT_USAGE;
+    }
+    if (g->rng && (hd.rng_size != gsl_rng_size(g->rng) ||
+                   strcmp(hd.rng_name, gsl_rng_name(g->rng)) != 0 || len != sizeof hd + hd.rng_size)) {
+        tb_error(path, 0, "--restart: the checkpoint's random number generator state does not "
+                          "fit (%s, %llu bytes)", hd.rng_name, (unsigned long long)hd.rng_size);
+        return TB_EXIT_USAGE;
+    }
+    g->e_bath = hd.e_bath;
+    memcpy(g->eta, hd.eta, sizeof hd.eta);
+    memcpy(g->veta, hd.veta, sizeof hd.veta);
+    if (g->rng)
+        memcpy(gsl_rng_state(g->rng), buf + sizeof hd, hd.rng_size);
+    return 0;
+}

@@ -1,0 +1,113 @@
+/* nbr.h — the neighbour-list ("culled") force path for systems whose every term has a cutoff:
+ * what the CPU and GPU backends share (host and device).
+ *
+ * Why. With a cutoff rc, a particle has O(rc^3 rho) partners and O(rc^6 rho^2) triplets, so
+ * the work is O(N). Launching every tile triplet of the tetrahedron and masking costs O(N^3)
+ * (99.8 % thrown away in a periodic liquid at rc = L/4).
+ *
+ * Lists. Each particle i (the anchor) keeps the particles t within R = max(cutoffs) + skin of it
+ * that may come after it in the order below, sorted by index: row i of (off, idx). A build
+ * puts particles into cells of edge >= R (a counting sort by cell), then scans the 27 cells
+ * around each particle. The lists stay valid until some particle has moved more than skin/2
+ * from where it was at the build (two particles then approach by at most skin).
+ *
+ * Which anchor owns a triplet. Every pair and triplet is counted once, at the vertex that comes
+ * first in the lexicographic order of the image positions (x, then y, then z, then the index):
+ * the leftmost vertex of the triangle, as LAMMPS's pair_style atm does. Seen from anchor i,
+ * t comes after i iff d = mic(x_t - x_i) satisfies nbr_after(d, i, t). With rc < L/2 the image
+ * triangle of a triplet within the cutoff is unique, so anchoring at its leftmost vertex counts
+ * the triangle triplet.h anchors at the lowest index: the two paths sum the same terms. A build
+ * keeps every t with d.x >= -skin (a later "after" has d.x > -skin at the build).
+ *
+ * Work of one anchor. Its list, filtered at the current positions, gives the entries: first
+ * the m_atm partners with r^2 <= rc_atm^2 that come after it, then those only within the LJ
+ * cutoff. Pairs: every entry with r^2 < rc_lj^2. Triplets: the pairs (j, k), j < k, of the
+ * first m_atm entries, a triangle of entry pairs cut into NBR_TILE x NBR_TILE tiles and placed
+ * by the 2D map lambda2d (omega -> tile (P, Q), P <= Q). The triplet body is nbr_atm
+ * (triplet.h), on the anchor-relative separations d_ij, d_ik, d_jk = d_ik - d_ij.
+ *
+ * Forces per anchor, in the pair sums of pot_atm (scaled by 2 (3 nu/8) at the end): each entry
+ * q keeps V_q (vector) and S_q (scalar) so that F_q = 0.75 nu (V_q + S_q d_q): as j it adds
+ * V += sum_k gb d_jk, S -= sum_k ga; as k, V -= sum_j gb d_jk, S -= sum_j gc. The anchor gets
+ * F_i = -sum_q F_q, so the forces of one anchor sum to zero, and its virial is
+ * sum_q d_q (x) F_q (translation invariance). */
+#ifndef TB_NBR_H
+#define TB_NBR_H
+
+#include <math.h>
+
+#include "common/tb.h"
+
+TB_BEGIN_DECLS
+
+#define NBR_TILE 32 /* entries per side of a tile of entry pairs */
+
+/* Does the image at d = mic(x_t - x_i) come after anchor i (lexicographic x, y, z, index)? */
+TB_HOSTDEV static inline int nbr_after(double dx, double dy, double dz, int i, int t)
+{
+    return dx > 0.0 ||
+           (dx == 0.0 && (dy > 0.0 || (dy == 0.0 && (dz > 0.0 || (dz == 0.0 && t > i)))));
+}
+
+/* The cell grid of a build: nc cells per dimension of edge cell >= R over [lo, lo + nc cell)
+ * (periodic: lo = 0, nc cell = L). */
+typedef struct nbr_grid {
+    int nc[3];
+    double lo[3], cell[3];
+    double box; /* L; 0 = open */
+} nbr_grid;
+
+/* Cell coordinate of position component x along dimension dim (clamped into the grid). */
+TB_HOSTDEV static inline int nbr_cell_coord(const nbr_grid *g, double x, int dim)
+{
+    if (g->box > 0.0)
+        x -= g->box * floor(x / g->box);
+    int c = (int)floor((x - g->lo[dim]) / g->cell[dim]);
+    if (c < 0)
+        c = 0;
+    if (c >= g->nc[dim])
+        c = g->nc[dim] - 1;
+    return c;
+}
+
+TB_HOSTDEV static inline int nbr_cell_of(const nbr_grid *g, double x, double y, double z)
+{
+    return (nbr_cell_coord(g, z, 2) * g->nc[1] + nbr_cell_coord(g, y, 1)) * g->nc[0] +
+           nbr_cell_coord(g, x, 0);
+}
+
+/* The distinct cells next to coordinate c along dim (itself included): *first and *count; a
+ * cell u of the range is (first + s) mod nc for s < count. Periodic grids wrap; with fewer than
+ * 3 cells every cell is a neighbour once. */
+TB_HOSTDEV static inline void nbr_stencil(const nbr_grid *g, int c, int dim, int *first, int *count)
+{
+    const int nc = g->nc[dim];
+    if (g->box > 0.0) {
+        if (nc < 3) {
+            *first = 0;
+            *count = nc;
+        } else {
+            *first = c - 1 + nc;
+            *count = 3;
+        }
+    } else {
+        const int lo = c > 0 ? c - 1 : 0, hi = c + 1 < nc ? c + 1 : nc - 1;
+        *first = lo;
+        *count = hi - lo + 1;
+    }
+}
+
+/* Minimum image of one separation component (double; open when box = 0). */
+TB_HOSTDEV static inline double nbr_mic(double d, double box)
+{
+    return box > 0.0 ? d - box * rint(d / box) : d;
+}
+
+/* Sets up the grid for list radius R: periodic over the box, open over [lo, hi] (the positions'
+ * bounding box). At most max_cells cells in all (cells grow beyond R to respect it). */
+void nbr_grid_make(nbr_grid *g, double box, const double lo[3], const double hi[3], double R,
+                   long long max_cells);
+
+TB_END_DECLS
+
+#endif

@@ -1,0 +1,216 @@
+/* nbr_list.c — neighbour lists on the host: the cell grid, the counting sort by cell, the
+ * rows of nbr.h (partners within R that may come after the anchor, ascending), the skin test.
+ *
+ * A build is deterministic: particles enter their cells in index order, and each row is
+ * sorted, so the same positions give the same lists whatever the thread count. A row does
+ * not depend on when it was built either, once filtered at the current positions (the
+ * entries are those within the cutoffs, in index order), which keeps restarts exact. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "common/check.h"
+#include "solver/physics/nbr_list.h"
+
+void nbr_grid_make(nbr_grid *g, double box, const double lo[3], const double hi[3], double R,
+                   long long max_cells)
+{
+    memset(g, 0, sizeof *g);
+    g->box = box;
+    for (int d = 0; d < 3; d++) {
+        const double ext = box > 0.0 ? box : hi[d] - lo[d];
+        long long nc = R > 0.0 ? (long long)floor(ext / R) : 1;
+        if (nc < 1)
+            nc = 1;
+        if (nc > 1024)
+            nc = 1024;
+        g->nc[d] = (int)nc;
+    }
+    /* fewer cells than max_cells: halve the longest side until it fits */
+    while ((long long)g->nc[0] * g->nc[1] * g->nc[2] > max_cells) {
+        int d = g->nc[0] >= g->nc[1] && g->nc[0] >= g->nc[2] ? 0 : g->nc[1] >= g->nc[2] ? 1 : 2;
+        g->nc[d] = (g->nc[d] + 1) / 2;
+    }
+    for (int d = 0; d < 3; d++) {
+        const double ext = box > 0.0 ? box : hi[d] - lo[d];
+        g->lo[d] = box > 0.0 ? 0.0 : lo[d];
+        g->cell[d] = ext > 0.0 ? ext / g->nc[d] : 1.0;
+        if (box <= 0.0 && g->cell[d] < R)
+            g->cell[d] = R; /* one cell holds a flat cluster's whole extent */
+    }
+}
+
+int nbr_wanted(const sim_config *c, const pot_params *pp)
+{
+    if (!c->solver.cull || (!pp->atm_on && !pp->lj_on))
+        return 0;
+    return pp->atm_on ? c->potential.atm.cutoff > 0.0 : 1;
+}
+
+double nbr_radius(const sim_config *c, const pot_params *pp)
+{
+    double r = 0.0;
+    if (pp->atm_on)
+        r = c->potential.atm.cutoff;
+    if (pp->lj_on && c->potential.lj.cutoff > r)
+        r = c->potential.lj.cutoff;
+    return r + c->solver.skin;
+}
+
+int nbr_list_init(nbr_list *l, int n, double box, double radius, double skin)
+{
+    memset(l, 0, sizeof *l);
+    l->n = n;
+    l->box = box;
+    l->radius = radius;
+    l->skin = skin;
+    l->off = calloc((size_t)n + 1, sizeof *l->off);
+    l->xref = malloc(3 * (size_t)n * sizeof *l->xref);
+    l->cell_part = malloc((size_t)n * sizeof *l->cell_part);
+    if (!l->off || !l->xref || !l->cell_part) {
+        nbr_list_free(l);
+        return tb_error(NULL, 0, "out of host memory for the neighbour lists (n = %d)", n);
+    }
+    return 0;
+}
+
+void nbr_list_free(nbr_list *l)
+{
+    if (!l)
+        return;
+    free(l->off);
+    free(l->idx);
+    free(l->xref);
+    free(l->cell_start);
+    free(l->cell_part);
+    memset(l, 0, sizeof *l);
+}
+
+/* Counting sort of the particles by cell (stable: ascending index within a cell). */
+static int sort_cells(nbr_list *l, const double *pos)
+{
+    const int n = l->n;
+    double lo[3] = {0, 0, 0}, hi[3] = {0, 0, 0};
+    if (l->box <= 0.0) {
+        for (int d = 0; d < 3; d++)
+            lo[d] = hi[d] = pos[d];
+        for (int i = 1; i < n; i++)
+            for (int d = 0; d < 3; d++) {
+                lo[d] = fmin(lo[d], pos[3 * i + d]);
+                hi[d] = fmax(hi[d], pos[3 * i + d]);
+            }
+    }
+    nbr_grid_make(&l->g, l->box, lo, hi, l->radius, 2LL * n + 64);
+    const long long cells = (long long)l->g.nc[0] * l->g.nc[1] * l->g.nc[2];
+    if (cells + 1 > l->cells_cap) {
+        free(l->cell_start);
+        l->cell_start = malloc((size_t)(cells + 1) * sizeof *l->cell_start);
+        l->cells_cap = l->cell_start ? cells + 1 : 0;
+        if (!l->cell_start)
+            return tb_error(NULL, 0, "out of host memory for %lld neighbour cells", cells);
+    }
+    int *start = l->cell_start;
+    memset(start, 0, (size_t)(cells + 1) * sizeof *start);
+    for (int i = 0; i < n; i++)
+        start[nbr_cell_of(&l->g, pos[3 * i], pos[3 * i + 1], pos[3 * i + 2]) + 1]++;
+    for (long long c = 0; c < cells; c++)
+        start[c + 1] += start[c];
+    for (int i = 0; i < n; i++) {
+        const int c = nbr_cell_of(&l->g, pos[3 * i], pos[3 * i + 1], pos[3 * i + 2]);
+        l->cell_part[start[c]++] = i;
+    }
+    for (long long c = cells; c > 0; c--) /* start[c] now holds the end of cell c: shift back */
+        start[c] = start[c - 1];
+    start[0] = 0;
+    return 0;
+}
+
+/* Scans the cells around particle i: counts its row (out == NULL) or writes it. */
+static int scan_row(const nbr_list *l, const double *pos, int i, int *out)
+{
+    const nbr_grid *g = &l->g;
+    const double R2 = l->radius * l->radius, *xi = pos + 3 * i;
+    int c[3], f[3], cnt[3], m = 0;
+    for (int d = 0; d < 3; d++) {
+        c[d] = nbr_cell_coord(g, xi[d], d);
+        nbr_stencil(g, c[d], d, &f[d], &cnt[d]);
+    }
+    for (int sz = 0; sz < cnt[2]; sz++)
+        for (int sy = 0; sy < cnt[1]; sy++)
+            for (int sx = 0; sx < cnt[0]; sx++) {
+                const int u = (((f[2] + sz) % g->nc[2]) * g->nc[1] + (f[1] + sy) % g->nc[1]) *
+                                  g->nc[0] + (f[0] + sx) % g->nc[0];
+                for (int p = l->cell_start[u]; p < l->cell_start[u + 1]; p++) {
+                    const int t = l->cell_part[p];
+                    const double dx = nbr_mic(pos[3 * t] - xi[0], l->box);
+                    const double dy = nbr_mic(pos[3 * t + 1] - xi[1], l->box);
+                    const double dz = nbr_mic(pos[3 * t + 2] - xi[2], l->box);
+                    if (t == i || dx < -l->skin || dx * dx + dy * dy + dz * dz > R2)
+                        continue;
+                    if (out)
+                        out[m] = t;
+                    m++;
+                }
+            }
+    return m;
+}
+
+static int cmp_int(const void *a, const void *b)
+{
+    const int x = *(const int *)a, y = *(const int *)b;
+    return (x > y) - (x < y);
+}
+
+int nbr_list_build(nbr_list *l, const double *pos)
+{
+    const int n = l->n;
+    long long total = 0;
+    int max_row = 0;
+    if (sort_cells(l, pos) != 0)
+        return -1;
+#pragma omp parallel for schedule(static)
+    for (int i = 0; i < n; i++)
+        l->off[i + 1] = scan_row(l, pos, i, NULL);
+    l->off[0] = 0;
+    for (int i = 0; i < n; i++) {
+        max_row = l->off[i + 1] > max_row ? l->off[i + 1] : max_row;
+        total += l->off[i + 1];
+        if (total > 2147483647LL)
+            return tb_error(NULL, 0, "neighbour lists of %lld entries exceed 2^31: lower "
+                                     "solver.skin or the cutoffs", total);
+        l->off[i + 1] = (int)total;
+    }
+    if (total > l->cap) {
+        const long long cap = total + total / 4 + 64;
+        int *p = realloc(l->idx, (size_t)cap * sizeof *p);
+        if (!p)
+            return tb_error(NULL, 0, "out of host memory for %lld neighbour entries", cap);
+        l->idx = p;
+        l->cap = cap;
+    }
+#pragma omp parallel for schedule(static)
+    for (int i = 0; i < n; i++) {
+        scan_row(l, pos, i, l->idx + l->off[i]);
+        qsort(l->idx + l->off[i], (size_t)(l->off[i + 1] - l->off[i]), sizeof(int), cmp_int);
+    }
+    memcpy(l->xref, pos, 3 * (size_t)n * sizeof *pos);
+    l->max_row = max_row;
+    l->builds++;
+    return 0;
+}
+
+int nbr_list_stale(const nbr_list *l, const double *pos)
+{
+    const double lim2 = 0.25 * l->skin * l->skin;
+    int stale = 0;
+    if (l->builds == 0)
+        return 1;
+#pragma omp parallel for schedule(static) reduction(| : stale)
+    for (int i = 0; i < l->n; i++) {
+        const double dx = nbr_mic(pos[3 * i] - l->xref[3 * i], l->box);
+        const double dy = nbr_mic(pos[3 * i + 1] - l->xref[3 * i + 1], l->box);
+        const double dz = nbr_mic(pos[3 * i + 2] - l->xref[3 * i + 2], l->box);
+        stale |= dx * dx + dy * dy + dz * dz > lim2;
+    }
+    return stale;
+}

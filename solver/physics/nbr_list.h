@@ -1,0 +1,49 @@
+/* nbr_list.h — neighbour lists on the host (the CPU backend's; the GPU builds its own, the
+ * same lists, in gpu_nbr.cu). What a list holds and why: nbr.h. */
+#ifndef TB_NBR_LIST_H
+#define TB_NBR_LIST_H
+
+#include "config/config.h"
+#include "solver/physics/nbr.h"
+#include "solver/physics/pot_params.h"
+
+TB_BEGIN_DECLS
+
+typedef struct nbr_list {
+    int n;
+    double box;     /* L; 0 = open */
+    double radius;  /* R = max(cutoffs) + skin [sigma] */
+    double skin;    /* [sigma] */
+    int *off;       /* [n + 1]: row i is idx[off[i] .. off[i+1]) */
+    int *idx;       /* neighbours, each row ascending */
+    long long cap;  /* entries idx can hold */
+    int max_row;    /* longest row of the last build */
+    double *xref;   /* [3n] positions at the last build */
+    long long builds; /* builds so far */
+    nbr_grid g;
+    int *cell_start;  /* [cells + 1] */
+    int *cell_part;   /* [n]: particles by cell, ascending index within a cell */
+    long long cells_cap;
+} nbr_list;
+
+/* 1 when the configuration takes the neighbour-list path: solver.cull and every active term
+ * with a cutoff (ATM: potential.atm.cutoff > 0, always so in a periodic box; LJ always). */
+int nbr_wanted(const sim_config *c, const pot_params *pp);
+
+/* The list radius max(active cutoffs) + skin. */
+double nbr_radius(const sim_config *c, const pot_params *pp);
+
+/* Sets up an empty list for n particles; 0 or -1 (reported). nbr_list_free accepts a zeroed
+ * list. */
+int nbr_list_init(nbr_list *l, int n, double box, double radius, double skin);
+void nbr_list_free(nbr_list *l);
+
+/* Builds the lists at positions pos[3n] (wrapped into the box when periodic). 0 or -1. */
+int nbr_list_build(nbr_list *l, const double *pos);
+
+/* 1 when no list was built yet or some particle has moved more than skin/2 since. */
+int nbr_list_stale(const nbr_list *l, const double *pos);
+
+TB_END_DECLS
+
+#endif
