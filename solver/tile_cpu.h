@@ -34,7 +34,7 @@ static inline void TB_TNAME(vir_add)(TB_REAL *W, const TB_REAL p[3], const TB_RE
 #ifdef TB_TILE_SCALAR_TRIPLETS
 /* ATM energy of tile (I, J, K); forces added into f[3n], the virial into w[6]. x holds 3n
  * positions. */
-static double TB_TNAME(tile_triplets)(const TB_NAME(pot_coef) *kc, const TB_REAL *x, int n,
+static inline double TB_TNAME(tile_triplets)(const TB_NAME(pot_coef) *kc, const TB_REAL *x, int n,
                                       int edge, int I, int J, int K, TB_ACC *f, double *w)
 {
     const int i0 = I * edge, i1 = i0 + edge < n ? i0 + edge : n;
@@ -77,7 +77,7 @@ static double TB_TNAME(tile_triplets)(const TB_NAME(pot_coef) *kc, const TB_REAL
 #endif
 
 /* LJ energy of pair tile (I, J), I <= J; forces added into f[3n], the virial into w[6]. */
-static double TB_TNAME(tile_pairs)(const TB_NAME(pot_coef) *kc, const TB_REAL *x, int n,
+static inline double TB_TNAME(tile_pairs)(const TB_NAME(pot_coef) *kc, const TB_REAL *x, int n,
                                    int edge, int I, int J, TB_ACC *f, double *w)
 {
     const int i0 = I * edge, i1 = i0 + edge < n ? i0 + edge : n;
