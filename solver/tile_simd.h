@@ -19,11 +19,11 @@ static inline int tile_simd_stride(int edge)
     return (edge + 2 * TB_SIMD_PAD - 1) / TB_SIMD_PAD * TB_SIMD_PAD;
 }
 
-/* Bytes of scratch one thread needs for tile edge `edge` (seven arrays of doubles), a
+/* Bytes of scratch one thread needs for tile edge `edge` (eleven arrays of doubles), a
  * multiple of 64. */
 static inline size_t tile_simd_scratch(int edge)
 {
-    return 7 * (size_t)tile_simd_stride(edge) * sizeof(double);
+    return 11 * (size_t)tile_simd_stride(edge) * sizeof(double);
 }
 
 TB_BEGIN_DECLS

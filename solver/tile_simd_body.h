@@ -6,18 +6,18 @@
  * with i in I, j in J, k in K. Per i, the separations d_ik = mic(r_k - r_i) of the whole tile
  * K and c = |d_ik|^2 are formed once into contiguous arrays (SoA, scratch); per pair (i, j)
  * the k loop reads them, forms d_jk = d_ik - d_ij, and adds F_k into per-tile SoA
- * accumulators (no scatter inside the loop). F_i, F_j and the energy of a row of k are simd
- * reductions. The faces (j > i, k > j) and the clipped last tile are loop bounds; the k loop
+ * accumulators (no scatter inside the loop), and likewise F_i and the energy per lane k (so
+ * that a row of k ends with only F_j's three simd reductions); all are summed per i. The faces (j > i, k > j) and the clipped last tile are loop bounds; the k loop
  * is padded to a multiple of TB_SIMD_PAD lanes (no scalar remainder), the padded lanes and
  * the triplets outside the cutoffs selected to zero.
  *
  * Scaling: the loop sums the unscaled e' and g' of pot_atm_set (E = nu e', dE/da = (3 nu/8)
- * ga'), so F = 2 (3 nu/8) (...) = (3 nu/4) (...) is applied once per row (F_i, F_j) and once
- * per i (F_k), not per triplet.
+ * ga'), so F = 2 (3 nu/8) (...) = (3 nu/4) (...) is applied once per row (F_j) and once per
+ * i (F_i, F_k), and nu to the tile's energy, not per triplet.
  *
- * Precision: in mixed precision (TB_REAL float, TB_ACC double) F_i, F_j and e of one row of k
- * are summed in float (at most `edge` terms, as tile_cpu.h), and F_k over the rows j of one i
- * (at most `edge` terms), then added into the double buffers.
+ * Precision: in mixed precision (TB_REAL float, TB_ACC double) F_j of one row of k is summed
+ * in float (at most `edge` terms, as tile_cpu.h), and F_k, the lanes of F_i and of e over the
+ * rows j of one i (at most `edge` terms each); then all in double.
  *
  * Virial W_ab = sum d_ij (x) F_j + d_ik (x) F_k (tile_cpu.h): d_ij (x) F_j per row of k from
  * the row's F_j; d_ik does not depend on j, so sum_j d_ik (x) F_k^(ijk) = d_ik (x) (F_k summed
@@ -44,13 +44,14 @@ TB_SIMD_CLONES double TB_TNAME(tile_simd_triplets)(const TB_NAME(pot_coef) *kc,
     const int nk = k1 - k0, st = tile_simd_stride(edge);
     TB_REAL *restrict dx = (TB_REAL *)scr, *restrict dy = dx + st, *restrict dz = dy + st;
     TB_REAL *restrict cc = dz + st, *restrict fx = cc + st, *restrict fy = fx + st;
-    TB_REAL *restrict fz = fy + st;
+    TB_REAL *restrict fz = fy + st, *restrict gx = fz + st, *restrict gy = gx + st;
+    TB_REAL *restrict gz = gy + st, *restrict eq = gz + st;
     const TB_REAL rc2 = kc->atm_rc2, rct6 = kc->atm_rct6, zero = 0;
     const TB_ACC kf = (TB_ACC)0.75 * (TB_ACC)kc->nu; /* 2 (3 nu/8): g' to force */
     TB_ACC e = 0, wt[6] = {0, 0, 0, 0, 0, 0};
     /* padded lanes: zero separations, selected away by q < nk; accumulators start at zero */
     for (int q = 0; q < st; q++)
-        dx[q] = dy[q] = dz[q] = cc[q] = fx[q] = fy[q] = fz[q] = 0;
+        dx[q] = dy[q] = dz[q] = cc[q] = fx[q] = fy[q] = fz[q] = gx[q] = gy[q] = gz[q] = eq[q] = 0;
     for (int i = i0; i < i1; i++) {
         const TB_REAL *ri = x + 3 * i;
         const int jlo = j0 > i + 1 ? j0 : i + 1;
@@ -65,7 +66,6 @@ TB_SIMD_CLONES double TB_TNAME(tile_simd_triplets)(const TB_NAME(pot_coef) *kc,
             dz[q] = d[2];
             cc[q] = d[0] * d[0] + d[1] * d[1] + d[2] * d[2];
         }
-        TB_ACC fi[3] = {0, 0, 0}; /* F_i of this i over its rows */
         for (int j = jlo; j < j1; j++) {
             const int qlo = (k0 > j + 1 ? k0 : j + 1) - k0;
             if (qlo >= nk)
@@ -77,8 +77,8 @@ TB_SIMD_CLONES double TB_TNAME(tile_simd_triplets)(const TB_NAME(pot_coef) *kc,
                 continue; /* no triplet of this row counts */
             const TB_REAL ax = dij[0], ay = dij[1], az = dij[2];
             const int qhi = qlo + (nk - qlo + TB_SIMD_PAD - 1) / TB_SIMD_PAD * TB_SIMD_PAD;
-            TB_REAL fix = 0, fiy = 0, fiz = 0, fjx = 0, fjy = 0, fjz = 0, er = 0;
-#pragma omp simd reduction(+ : fix, fiy, fiz, fjx, fjy, fjz, er)
+            TB_REAL fjx = 0, fjy = 0, fjz = 0;
+#pragma omp simd reduction(+ : fjx, fjy, fjz)
             for (int q = qlo; q < qhi; q++) {
                 const TB_REAL kx = dx[q], ky = dy[q], kz = dz[q], c = cc[q];
                 const TB_REAL bx = kx - ax, by = ky - ay, bz = kz - az; /* d_jk */
@@ -93,25 +93,21 @@ TB_SIMD_CLONES double TB_TNAME(tile_simd_triplets)(const TB_NAME(pot_coef) *kc,
                 const TB_REAL tijx = ga * ax, tijy = ga * ay, tijz = ga * az;
                 const TB_REAL tjkx = gb * bx, tjky = gb * by, tjkz = gb * bz;
                 const TB_REAL tikx = gc * kx, tiky = gc * ky, tikz = gc * kz;
-                fix += tijx + tikx;
-                fiy += tijy + tiky;
-                fiz += tijz + tikz;
+                gx[q] += tijx + tikx;
+                gy[q] += tijy + tiky;
+                gz[q] += tijz + tikz;
                 fjx += tjkx - tijx;
                 fjy += tjky - tijy;
                 fjz += tjkz - tijz;
                 fx[q] -= tjkx + tikx;
                 fy[q] -= tjky + tiky;
                 fz[q] -= tjkz + tikz;
-                er += ee;
+                eq[q] += ee;
             }
             const TB_ACC Fj[3] = {kf * (TB_ACC)fjx, kf * (TB_ACC)fjy, kf * (TB_ACC)fjz};
             f[3 * j] += Fj[0];
             f[3 * j + 1] += Fj[1];
             f[3 * j + 2] += Fj[2];
-            fi[0] += (TB_ACC)fix;
-            fi[1] += (TB_ACC)fiy;
-            fi[2] += (TB_ACC)fiz;
-            e += (TB_ACC)er;
             wt[0] += (TB_ACC)dij[0] * Fj[0];
             wt[1] += (TB_ACC)dij[1] * Fj[1];
             wt[2] += (TB_ACC)dij[2] * Fj[2];
@@ -119,11 +115,14 @@ TB_SIMD_CLONES double TB_TNAME(tile_simd_triplets)(const TB_NAME(pot_coef) *kc,
             wt[4] += (TB_ACC)dij[0] * Fj[2];
             wt[5] += (TB_ACC)dij[1] * Fj[2];
         }
-        f[3 * i] += kf * fi[0];
-        f[3 * i + 1] += kf * fi[1];
-        f[3 * i + 2] += kf * fi[2];
-        /* this i's F_k into the buffer and its d_ik (x) F_k into the virial; zero again */
+        /* this i's F_k into the buffer and its d_ik (x) F_k into the virial, its F_i and
+         * energy summed over the lanes; zero again */
+        TB_ACC fi[3] = {0, 0, 0};
         for (int q = 0; q < nk; q++) {
+            fi[0] += (TB_ACC)gx[q];
+            fi[1] += (TB_ACC)gy[q];
+            fi[2] += (TB_ACC)gz[q];
+            e += (TB_ACC)eq[q];
             const TB_ACC Fk[3] = {kf * (TB_ACC)fx[q], kf * (TB_ACC)fy[q], kf * (TB_ACC)fz[q]};
             TB_ACC *fk = f + 3 * (size_t)(k0 + q);
             fk[0] += Fk[0];
@@ -135,8 +134,11 @@ TB_SIMD_CLONES double TB_TNAME(tile_simd_triplets)(const TB_NAME(pot_coef) *kc,
             wt[3] += (TB_ACC)dx[q] * Fk[1];
             wt[4] += (TB_ACC)dx[q] * Fk[2];
             wt[5] += (TB_ACC)dy[q] * Fk[2];
-            fx[q] = fy[q] = fz[q] = 0;
+            fx[q] = fy[q] = fz[q] = gx[q] = gy[q] = gz[q] = eq[q] = 0;
         }
+        f[3 * i] += kf * fi[0];
+        f[3 * i + 1] += kf * fi[1];
+        f[3 * i + 2] += kf * fi[2];
     }
     for (int d = 0; d < 6; d++)
         w[d] += (double)wt[d];
