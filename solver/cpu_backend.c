@@ -9,8 +9,8 @@
  * blocks alike, even when a map launches only a few dozen blocks.
  *
  * Precision: double (double arithmetic and sums); mixed (float arithmetic per triplet,
- * partial sums over one row of k in float, everything else in double); single (float
- * arithmetic and float force buffers).
+ * partial sums of at most one tile edge of terms in float (tile_simd_body.h), everything else
+ * in double); single (float arithmetic and float force buffers).
  *
  * solver.deterministic: each work unit (a triplet tile, a pair tile, an anchor) runs into the
  * thread's zeroed buffer as above, and its forces, energies and virial are then added to the
