@@ -124,6 +124,9 @@ $(BUILD)/obj/%.o: %.c
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -c $< -o $@
 
+# The vectorized triplet tiles: sqrt in SIMD lanes needs no errno (solver/cpu/tile_simd.c).
+$(BUILD)/obj/solver/cpu/tile_simd.o: CFLAGS += -fno-math-errno
+
 $(BUILD)/obj/%.o: %.cu
 	@mkdir -p $(dir $@)
 	$(NVCC) $(NVFLAGS) -c $< -o $@

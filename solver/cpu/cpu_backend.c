@@ -1,5 +1,6 @@
 /* cpu_backend.c — the CPU backend: OpenMP over the blocks of the same maps the GPU
- * launches, each block running the shared tile bodies (tile_cpu.h over triplet.h).
+ * launches, each block running the tile loops: the vectorized ATM triplet tile (tile_simd.h,
+ * over pot_atm.h's algebra) and the pair tile (tile_cpu.h over triplet.h).
  *
  * Each thread accumulates forces into its own buffer; the buffers are then summed per
  * particle in thread order, and the per-thread energies in thread order, so a run is
@@ -8,8 +9,8 @@
  * blocks alike, even when a map launches only a few dozen blocks.
  *
  * Precision: double (double arithmetic and sums); mixed (float arithmetic per triplet,
- * partial sums over one row of k in float, everything else in double); single (float
- * arithmetic and float force buffers).
+ * partial sums of at most one tile edge of terms in float (tile_simd_body.h), everything else
+ * in double); single (float arithmetic and float force buffers).
  *
  * solver.deterministic: each work unit (a triplet tile, a pair tile, an anchor) runs into the
  * thread's zeroed buffer as above, and its forces, energies and virial are then added to the
@@ -35,6 +36,7 @@
 #include "solver/physics/nbr_list.h"
 #include "solver/physics/pot.h"
 #include "solver/par/split.h"
+#include "solver/cpu/tile_simd.h"
 
 #define TB_REAL double
 #define TB_ACC double
@@ -80,6 +82,7 @@ struct backend {
     float *acc_f;   /* nthreads * 3n force buffers (single) */
     float *x_f;     /* positions in float (mixed, single) */
     double *e_thr;  /* 2 * nthreads energies: triplet, pair */
+    unsigned char *tscr; /* nthreads scratch blocks of tile_simd_scratch(edge) bytes */
     /* the neighbour-list path (nbr.h), when nbr_wanted() */
     int cull;
     nbr_list nl;
@@ -132,6 +135,7 @@ static void cpu_destroy(backend *b)
     free(b->acc_d);
     free(b->acc_f);
     free(b->x_f);
+    free(b->tscr);
     free(b->e_thr);
     free(b->w_thr);
     free(b->a_prefix);
@@ -228,9 +232,11 @@ static int cpu_create(backend **out, const sim_config *c, const sim_state *s)
     if (b->precision != CFG_PREC_DOUBLE)
         b->x_f = malloc(n3 * sizeof *b->x_f);
     b->e_thr = calloc(2 * (size_t)b->nthreads, sizeof *b->e_thr);
+    if (!b->cull && b->pp.atm_on)
+        b->tscr = aligned_alloc(64, tile_simd_scratch(b->edge) * (size_t)b->nthreads);
     b->w_thr = calloc(8 * (size_t)b->nthreads, sizeof *b->w_thr);
     if ((!b->acc_f && !b->acc_d) || (b->precision != CFG_PREC_DOUBLE && !b->x_f) || !b->e_thr ||
-        !b->w_thr) {
+        !b->w_thr || (!b->cull && b->pp.atm_on && !b->tscr)) {
         const int nthreads = b->nthreads;
         cpu_destroy(b);
         return tb_error(NULL, 0, "out of host memory for the CPU force buffers (%d threads)",
@@ -245,13 +251,17 @@ static int cpu_create(backend **out, const sim_config *c, const sim_state *s)
 static double run_triplet_tile(backend *b, int t, int I, int J, int K, double *w)
 {
     const size_t off = 3 * (size_t)b->s.n * t;
+    void *scr = b->tscr + tile_simd_scratch(b->edge) * (size_t)t;
     switch (b->precision) {
     case CFG_PREC_DOUBLE:
-        return tile_triplets_dd(&b->pp.d, b->s.pos, b->s.n, b->edge, I, J, K, b->acc_d + off, w);
+        return tile_simd_triplets_dd(&b->pp.d, b->s.pos, b->s.n, b->edge, I, J, K,
+                                     b->acc_d + off, w, scr);
     case CFG_PREC_MIXED:
-        return tile_triplets_fd(&b->pp.f, b->x_f, b->s.n, b->edge, I, J, K, b->acc_d + off, w);
+        return tile_simd_triplets_fd(&b->pp.f, b->x_f, b->s.n, b->edge, I, J, K,
+                                     b->acc_d + off, w, scr);
     default:
-        return tile_triplets_ff(&b->pp.f, b->x_f, b->s.n, b->edge, I, J, K, b->acc_f + off, w);
+        return tile_simd_triplets_ff(&b->pp.f, b->x_f, b->s.n, b->edge, I, J, K,
+                                     b->acc_f + off, w, scr);
     }
 }
 

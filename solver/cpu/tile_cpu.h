@@ -1,5 +1,7 @@
-/* tile_cpu.h — the CPU backend's loops over the particles of one tile, around the shared
- * bodies triplet_accumulate / pair_accumulate (triplet.h).
+/* tile_cpu.h — the CPU backend's scalar loops over the particles of one tile, around the
+ * shared bodies triplet_accumulate / pair_accumulate (triplet.h): the pair tile the backend
+ * runs, and the scalar triplet tile (defined only with TB_TILE_SCALAR_TRIPLETS) that
+ * tests/test_simd.c holds the backend's vectorized triplet tile (tile_simd_body.h) against.
  *
  * Tile T holds particles [T*edge, min((T+1)*edge, n)). A triplet tile (I <= J <= K) visits
  * every i<j<k with i in I, j in J, k in K: on the faces I = J and J = K the lower bounds
@@ -29,9 +31,10 @@ static inline void TB_TNAME(vir_add)(TB_REAL *W, const TB_REAL p[3], const TB_RE
     W[5] += p[1] * q[2];
 }
 
+#ifdef TB_TILE_SCALAR_TRIPLETS
 /* ATM energy of tile (I, J, K); forces added into f[3n], the virial into w[6]. x holds 3n
  * positions. */
-static double TB_TNAME(tile_triplets)(const TB_NAME(pot_coef) *kc, const TB_REAL *x, int n,
+static inline double TB_TNAME(tile_triplets)(const TB_NAME(pot_coef) *kc, const TB_REAL *x, int n,
                                       int edge, int I, int J, int K, TB_ACC *f, double *w)
 {
     const int i0 = I * edge, i1 = i0 + edge < n ? i0 + edge : n;
@@ -71,9 +74,10 @@ static double TB_TNAME(tile_triplets)(const TB_NAME(pot_coef) *kc, const TB_REAL
         w[d] += (double)wt[d];
     return (double)e;
 }
+#endif
 
 /* LJ energy of pair tile (I, J), I <= J; forces added into f[3n], the virial into w[6]. */
-static double TB_TNAME(tile_pairs)(const TB_NAME(pot_coef) *kc, const TB_REAL *x, int n,
+static inline double TB_TNAME(tile_pairs)(const TB_NAME(pot_coef) *kc, const TB_REAL *x, int n,
                                    int edge, int I, int J, TB_ACC *f, double *w)
 {
     const int i0 = I * edge, i1 = i0 + edge < n ? i0 + edge : n;
