@@ -31,6 +31,8 @@ DEBUG     ?= 0
 BUILD     ?= build
 # SAN: sanitizer flags for compiling and linking (make test-asan sets them).
 SAN       ?=
+# NVEXTRA: more nvcc flags, e.g. a kernel knob for a variant build (scripts/build-variant).
+NVEXTRA   ?=
 
 WARN   := -Wall -Wextra -Wshadow -Wundef -Wdouble-promotion -Wstrict-prototypes -Wmissing-prototypes
 ifeq ($(DEBUG),1)
@@ -73,7 +75,7 @@ HAVE_CUDA := $(if $(and $(strip $(NVCC)),$(strip $(SRC_CU))),1,)
 ifeq ($(HAVE_CUDA),1)
 GENCODE := $(foreach a,$(CUDA_ARCH),-gencode arch=compute_$(a),code=sm_$(a)) \
            -gencode arch=compute_$(lastword $(CUDA_ARCH)),code=compute_$(lastword $(CUDA_ARCH))
-NVFLAGS := -std=c++17 $(NVOPT) $(DEFS) -I. $(GENCODE) \
+NVFLAGS := -std=c++17 $(NVOPT) $(DEFS) $(NVEXTRA) -I. $(GENCODE) \
            -DTB_CUDA_ARCH_LIST='"$(CUDA_ARCH)"' -Xcompiler "-Wall -Wextra -Wshadow" -MMD -MP
 ifeq ($(MPI),1)
 # NCCL: nccl.h at compile time only; libnccl.so.2 is opened at run time by the first
