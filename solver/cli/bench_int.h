@@ -96,7 +96,12 @@ double bench_c3(double n);
 double bench_c2(double n);
 const char *bench_count_str(char *buf, size_t len, long long v);
 void bench_csv_runs(bench_ctx *x, const char *kernel, const char *map, int n, int nb, int tile, const char *prec, int features, const double *t, double items, const char *unit, long long blocks, long long useful, const char *where);
-void bench_add_row(bench_ctx *x, const bench_row *r);
+/* One measured point for the --plot summaries; imp = t_ref / med (0 without t_ref), rate =
+ * items / med. */
+void bench_add_row(bench_ctx *x, const char *kernel, const char *map, int n, int nb, int tile,
+                   const char *prec, int features, double med, double tmin, double tmax,
+                   double t_ref, double items, const char *unit, long long blocks,
+                   long long useful, const char *where);
 double bench_series_estimate(bench_ctx *x, const char *key, double work, double apriori);
 void bench_series_record(bench_ctx *x, const char *key, double work, double sec);
 int bench_over_budget(const bench_ctx *x, double sec, int runs);

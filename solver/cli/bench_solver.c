@@ -190,7 +190,6 @@ void bench_solver_experiment(bench_ctx *x, const int *ns, int n_n, const int *ti
                     }
                     {
                         const double items = bench_c3(n);
-                        bench_row row;
                         bench_csv_runs(x, "solver3d", t->name, n, nb, tile, cfg_precision_name(prec), 0,
                                  x->t, items, "triplets/s", blocks, tet, x->ops_gpu ? "gpu" : "cpu");
                         med = bench_stats(x->t, o->repeat, &tmin, &tmax);
@@ -228,18 +227,9 @@ void bench_solver_experiment(bench_ctx *x, const int *ns, int n_n, const int *ti
                                         cfg_precision_name(prec), P, med, med1,
                                         med1 / (P * med));
                         }
-                        memset(&row, 0, sizeof row);
-                        snprintf(row.kernel, sizeof row.kernel, "solver3d");
-                        snprintf(row.map, sizeof row.map, "%s", t->name);
-                        snprintf(row.prec, sizeof row.prec, "%s", cfg_precision_name(prec));
-                        snprintf(row.unit, sizeof row.unit, "triplets/s");
-                        snprintf(row.backend, sizeof row.backend, "%s", x->ops_gpu ? "gpu" : "cpu");
-                        row.n = n, row.nb = nb, row.tile = tile;
-                        row.med = med, row.tmin = tmin, row.tmax = tmax;
-                        row.imp = t_bb > 0 ? t_bb / med : 0.0;
-                        row.rate = items / med;
-                        row.blocks = blocks, row.useful = tet;
-                        bench_add_row(x, &row);
+                        bench_add_row(x, "solver3d", t->name, n, nb, tile,
+                                      cfg_precision_name(prec), 0, med, tmin, tmax, t_bb, items,
+                                      "triplets/s", blocks, tet, x->ops_gpu ? "gpu" : "cpu");
                     }
                     fflush(stdout);
                 }

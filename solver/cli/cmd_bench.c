@@ -145,8 +145,12 @@ void bench_csv_runs(bench_ctx *x, const char *kernel, const char *map, int n, in
     fflush(x->csv);
 }
 
-void bench_add_row(bench_ctx *x, const bench_row *r)
+void bench_add_row(bench_ctx *x, const char *kernel, const char *map, int n, int nb, int tile,
+                   const char *prec, int features, double med, double tmin, double tmax,
+                   double t_ref, double items, const char *unit, long long blocks,
+                   long long useful, const char *where)
 {
+    bench_row *r;
     if (x->n_rows == x->cap_rows) {
         int cap = x->cap_rows ? 2 * x->cap_rows : 256;
         bench_row *p = (bench_row *)realloc(x->rows, (size_t)cap * sizeof *p);
@@ -155,7 +159,18 @@ void bench_add_row(bench_ctx *x, const bench_row *r)
         x->rows = p;
         x->cap_rows = cap;
     }
-    x->rows[x->n_rows++] = *r;
+    r = &x->rows[x->n_rows++];
+    memset(r, 0, sizeof *r);
+    snprintf(r->kernel, sizeof r->kernel, "%s", kernel);
+    snprintf(r->map, sizeof r->map, "%s", map);
+    snprintf(r->prec, sizeof r->prec, "%s", prec);
+    snprintf(r->unit, sizeof r->unit, "%s", unit);
+    snprintf(r->backend, sizeof r->backend, "%s", where);
+    r->n = n, r->nb = nb, r->tile = tile, r->features = features;
+    r->med = med, r->tmin = tmin, r->tmax = tmax;
+    r->imp = t_ref > 0 ? t_ref / med : 0.0;
+    r->rate = items / med;
+    r->blocks = blocks, r->useful = useful;
 }
 
 static bench_series *series_find(bench_ctx *x, const char *key)
