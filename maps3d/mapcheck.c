@@ -317,28 +317,24 @@ static int check(const walk_map *m, int dom, int n, int edge, map_check *r)
 
 int map3d_check_tiles(const map3d_type *t, const map3d_plan *p, map_check *r)
 {
-    const walk_map m = {t, p, NULL, NULL};
-    return check(&m, 3, 0, 0, r);
+    return check(&(const walk_map){t, p, NULL, NULL}, 3, 0, 0, r);
 }
 
 int map3d_check_particles(const map3d_type *t, const map3d_plan *p, int n, int edge,
                           map_check *r)
 {
-    const walk_map m = {t, p, NULL, NULL};
-    return check(&m, -3, n, edge, r);
+    return check(&(const walk_map){t, p, NULL, NULL}, -3, n, edge, r);
 }
 
 int map2d_check_tiles(const map2d_type *t, const map2d_plan *p, map_check *r)
 {
-    const walk_map m = {NULL, NULL, t, p};
-    return check(&m, 2, 0, 0, r);
+    return check(&(const walk_map){NULL, NULL, t, p}, 2, 0, 0, r);
 }
 
 int map2d_check_particles(const map2d_type *t, const map2d_plan *p, int n, int edge,
                           map_check *r)
 {
-    const walk_map m = {NULL, NULL, t, p};
-    return check(&m, -2, n, edge, r);
+    return check(&(const walk_map){NULL, NULL, t, p}, -2, n, edge, r);
 }
 
 /* ---- enumeration probe and sampled check ---- */

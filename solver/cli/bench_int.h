@@ -110,6 +110,9 @@ void bench_host_sig2(const map2d_type *t, const map2d_plan *p, bench_sig *s, lon
 long long bench_wasted3(const map3d_type *t, const map3d_plan *p);
 int bench_map3d_id(const map3d_type *t);
 int bench_map2d_id(const map2d_type *t);
+/* The map of step im of a 3D experiment: bb first (im = -1) when it is selected, so that every
+ * row has its I = t_bb / t, then the selected maps in order (bb not again); NULL: none. */
+const map3d_type *bench_map3d_at(const bench_opts *o, int im);
 void bench_sig_describe(char *buf, size_t len, const bench_sig *got, const bench_sig *want);
 void bench_map3d_experiment(bench_ctx *x, const int *ns, int n_n, const int *tiles, int n_tile);
 void bench_solver_experiment(bench_ctx *x, const int *ns, int n_n, const int *tiles, int n_tile);

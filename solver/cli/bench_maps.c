@@ -51,23 +51,16 @@ void bench_map3d_experiment(bench_ctx *x, const int *ns, int n_n, const int *til
                  * its decode-once row `lambda-once` (once = 1: same plan, one decode per
                  * block handed over in shared memory; gpu_bench.h) */
                 const int im = step / 2 - 1, once = step % 2;
-                const map3d_type *t = im < 0 ? map3d_find("bb") : o->maps[im];
+                const map3d_type *t = bench_map3d_at(o, im);
                 char err[256], key[96], check[96] = "-", spread[64] = "", imp[16] = "-", name[24];
                 map3d_plan plan;
                 map3d_opts mo = {0};
                 long long blocks, wasted;
                 double med = 0, tmin = 0, tmax = 0, sec = 0, est, work;
-                int id = bench_map3d_id(t), status = 0, sel = 0;
+                int id = bench_map3d_id(t), status = 0;
                 if (!t || (once && strcmp(t->name, "lambda") != 0))
                     continue;
                 snprintf(name, sizeof name, "%s%s", t->name, once ? "-once" : "");
-                if (im >= 0) /* bb runs first (im = -1) when it is selected */
-                    sel = strcmp(t->name, "bb") != 0;
-                else
-                    for (int k = 0; k < o->n_maps; k++)
-                        sel |= o->maps[k] == t;
-                if (!sel)
-                    continue;
                 if (x->gpu && t->persistent) {
                     const int per_sm = gpu_bench_map3d_blocks_per_sm(id, tile);
                     if (per_sm < 0) {

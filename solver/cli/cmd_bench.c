@@ -278,6 +278,20 @@ int bench_map3d_id(const map3d_type *t)
     return -1;
 }
 
+const map3d_type *bench_map3d_at(const bench_opts *o, int im)
+{
+    const map3d_type *t = im < 0 ? map3d_find("bb") : o->maps[im];
+    int sel = 0;
+    if (!t)
+        return NULL;
+    if (im >= 0) /* bb runs first (im = -1) when it is selected */
+        sel = strcmp(t->name, "bb") != 0;
+    else
+        for (int k = 0; k < o->n_maps; k++)
+            sel |= o->maps[k] == t;
+    return sel ? t : NULL;
+}
+
 int bench_map2d_id(const map2d_type *t)
 {
     for (int i = 0; map2d_all[i]; i++)
@@ -491,6 +505,13 @@ static int parse_precisions(const char *s, bench_opts *o)
 
 static int parse_args(int argc, char **argv, bench_opts *o, int *help)
 {
+    /* The options without a value: each sets one flag. */
+    const struct {
+        const char *name;
+        int *flag, value;
+    } sw[] = {{"--2d", &o->two_d, 1}, {"--cpu", &o->force_cpu, 1}, {"--no-verify", &o->verify, 0},
+              {"--no-solo", &o->no_solo, 1}};
+    size_t k;
     memset(o, 0, sizeof *o);
     o->repeat = 5;
     o->verify = 1;
@@ -510,20 +531,10 @@ static int parse_args(int argc, char **argv, bench_opts *o, int *help)
             o->config = a;
             continue;
         }
-        if (!strcmp(a, "--2d")) {
-            o->two_d = 1;
-            continue;
-        }
-        if (!strcmp(a, "--cpu")) {
-            o->force_cpu = 1;
-            continue;
-        }
-        if (!strcmp(a, "--no-verify")) {
-            o->verify = 0;
-            continue;
-        }
-        if (!strcmp(a, "--no-solo")) {
-            o->no_solo = 1;
+        for (k = 0; k < sizeof sw / sizeof sw[0] && strcmp(a, sw[k].name); k++)
+            ;
+        if (k < sizeof sw / sizeof sw[0]) {
+            *sw[k].flag = sw[k].value;
             continue;
         }
         if (strcmp(a, "--n") && strcmp(a, "--tile") && strcmp(a, "--maps") &&
