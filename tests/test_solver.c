@@ -12,31 +12,15 @@
 #include "solver/io/init.h"
 #include "solver/cli/valsys.h"
 #include "validate/reference.h"
+#include "tests/tb_system.h"
 #include "tests/tb_test.h"
 
-/* A small LJ + ATM system; "high entropy" coefficients. */
+/* The small LJ + ATM system of tb_system.h, with the maps under test (no culling). */
 static void base_config(sim_config *c, int n)
 {
-    cfg_defaults(c);
-    snprintf(c->path, sizeof c->path, "test_solver");
-    c->system.particles = n;
-    c->system.seed = 7;
-    c->system.init.type = CFG_INIT_RANDOM;
+    tb_system_config(c, "test_solver", n, 7, 0.95, 0.43);
     c->system.init.radius = 0.0;
-    c->system.init.min_distance = 0.95;
-    c->system.init.temperature = 0.43;
-    c->potential.atm.nu = 0.0731;
-    c->potential.atm.cutoff = 0.0;
-    c->potential.lj.enabled = 1;
-    c->potential.lj.epsilon = 1.07;
-    c->potential.lj.sigma = 0.983;
-    c->potential.lj.cutoff = 2.7;
-    c->potential.lj.shift = 1;
-    c->solver.backend = CFG_BACKEND_CPU;
-    c->solver.precision = CFG_PREC_DOUBLE;
-    c->solver.tile = 8;
     c->solver.cull = 0; /* the maps under test; tests/test_nbr.c covers the lists */
-    snprintf(c->solver.root, sizeof c->solver.root, "exact");
 }
 
 /* Solver forces and energies of state s under c, through the CPU backend. */

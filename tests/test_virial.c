@@ -14,28 +14,12 @@
 #include "solver/io/init.h"
 #include "solver/cli/valsys.h"
 #include "validate/reference.h"
+#include "tests/tb_system.h"
 #include "tests/tb_test.h"
 
 static void base_config(sim_config *c, int n)
 {
-    cfg_defaults(c);
-    snprintf(c->path, sizeof c->path, "test_virial");
-    c->system.particles = n;
-    c->system.seed = 11;
-    c->system.init.type = CFG_INIT_RANDOM;
-    c->system.init.min_distance = 0.93;
-    c->system.init.temperature = 0.61;
-    c->potential.atm.nu = 0.0731;
-    c->potential.atm.cutoff = 0.0;
-    c->potential.lj.enabled = 1;
-    c->potential.lj.epsilon = 1.07;
-    c->potential.lj.sigma = 0.983;
-    c->potential.lj.cutoff = 2.7;
-    c->potential.lj.shift = 1;
-    c->solver.backend = CFG_BACKEND_CPU;
-    c->solver.precision = CFG_PREC_DOUBLE;
-    c->solver.tile = 8;
-    snprintf(c->solver.root, sizeof c->solver.root, "exact");
+    tb_system_config(c, "test_virial", n, 11, 0.93, 0.61);
 }
 
 /* Energies, forces and virial of s under c through the CPU backend. */
