@@ -1,12 +1,14 @@
 /* tb_system.h — the small LJ + ATM test system ("high entropy" coefficients) that
  * test_solver.c and test_virial.c both start from: n random particles, CPU backend, double
- * precision, tile 8, the exact lambda root. Each test then sets what it varies. */
+ * precision, tile 8, the exact lambda root. Each test then sets what it varies; and one
+ * evaluation of a state under it through the CPU backend (tb_system_eval). */
 #ifndef TB_SYSTEM_H
 #define TB_SYSTEM_H
 
 #include <stdio.h>
 
 #include "config/config.h"
+#include "solver/backend.h"
 
 static inline void tb_system_config(sim_config *c, const char *path, int n, unsigned long seed,
                                     double min_distance, double temperature)
@@ -29,6 +31,17 @@ static inline void tb_system_config(sim_config *c, const char *path, int n, unsi
     c->solver.precision = CFG_PREC_DOUBLE;
     c->solver.tile = 8;
     snprintf(c->solver.root, sizeof c->solver.root, "exact");
+}
+
+/* Forces, energies and virial of state s under c, through the CPU backend; 0 or an error. */
+static inline int tb_system_eval(const sim_config *c, sim_state *s)
+{
+    backend *b = NULL;
+    int rc = cpu_backend_ops.create(&b, c, s);
+    if (rc == 0)
+        rc = cpu_backend_ops.compute(b) || cpu_backend_ops.fetch(b, s);
+    cpu_backend_ops.destroy(b);
+    return rc;
 }
 
 #endif

@@ -23,17 +23,6 @@ static void base_config(sim_config *c, int n)
     c->solver.cull = 0; /* the maps under test; tests/test_nbr.c covers the lists */
 }
 
-/* Solver forces and energies of state s under c, through the CPU backend. */
-static int solver_eval(const sim_config *c, sim_state *s)
-{
-    backend *b = NULL;
-    int rc = cpu_backend_ops.create(&b, c, s);
-    if (rc == 0)
-        rc = cpu_backend_ops.compute(b) || cpu_backend_ops.fetch(b, s);
-    cpu_backend_ops.destroy(b);
-    return rc;
-}
-
 /* One comparison of the solver (map m3 / m2, precision) against the reference. */
 static void compare(const char *what, sim_config *c, double tol)
 {
@@ -47,7 +36,7 @@ static void compare(const char *what, sim_config *c, double tol)
     }
     val_system_of(c, &s, NULL, &v);
     val_reference(&v, ref, &ep, &et);
-    if (solver_eval(c, &s) != 0) {
+    if (tb_system_eval(c, &s) != 0) {
         gsl_test(1, "%s: CPU backend ran", what);
     } else {
         const double e_ref = ep + et, e = s.e_pair + s.e_triplet;
@@ -126,7 +115,7 @@ static void test_fd_and_momentum(void)
     base_config(&c, 12);
     c.solver.tile = 3;
     sim_init(&s, &c);
-    solver_eval(&c, &s);
+    tb_system_eval(&c, &s);
     sim_init(&t, &c);
     for (int i = 0; i < s.n; i++)
         for (int x = 0; x < 3; x++) {
@@ -135,10 +124,10 @@ static void test_fd_and_momentum(void)
             const double h = 1e-5, x0 = t.pos[3 * i + x];
             double ep, em;
             t.pos[3 * i + x] = x0 + h;
-            solver_eval(&c, &t);
+            tb_system_eval(&c, &t);
             ep = t.e_pair + t.e_triplet;
             t.pos[3 * i + x] = x0 - h;
-            solver_eval(&c, &t);
+            tb_system_eval(&c, &t);
             em = t.e_pair + t.e_triplet;
             t.pos[3 * i + x] = x0;
             const double fd = -(ep - em) / (2 * h), f = s.force[3 * i + x];

@@ -22,17 +22,6 @@ static void base_config(sim_config *c, int n)
     tb_system_config(c, "test_virial", n, 11, 0.93, 0.61);
 }
 
-/* Energies, forces and virial of s under c through the CPU backend. */
-static int solver_eval(const sim_config *c, sim_state *s)
-{
-    backend *b = NULL;
-    int rc = cpu_backend_ops.create(&b, c, s);
-    if (rc == 0)
-        rc = cpu_backend_ops.compute(b) || cpu_backend_ops.fetch(b, s);
-    cpu_backend_ops.destroy(b);
-    return rc;
-}
-
 static double trace(const double *w)
 {
     return w[0] + w[1] + w[2];
@@ -67,7 +56,7 @@ static void test_pair_analytic(void)
         s.pos[3 + x] = s.pos[x] + r * u[x];
         s.pos[6 + x] = 50.0 + x;
     }
-    if (solver_eval(&c, &s) != 0) {
+    if (tb_system_eval(&c, &s) != 0) {
         gsl_test(1, "pair virial: evaluation");
         sim_state_free(&s);
         return;
@@ -98,7 +87,7 @@ static void test_atm_euler(void)
             c.potential.lj.enabled = 0;
             c.solver.precision = p;
             snprintf(c.solver.map, sizeof c.solver.map, "%s", map3d_all[m]->name);
-            if (sim_init(&s, &c) != 0 || solver_eval(&c, &s) != 0) {
+            if (sim_init(&s, &c) != 0 || tb_system_eval(&c, &s) != 0) {
                 gsl_test(1, "ATM Euler: evaluation, map %s", map3d_all[m]->name);
                 sim_state_free(&s);
                 continue;
@@ -128,7 +117,7 @@ static void test_vs_reference(void)
                 c.potential.lj.cutoff = 2.4;
             }
             c.solver.precision = p;
-            if (sim_init(&s, &c) != 0 || solver_eval(&c, &s) != 0) {
+            if (sim_init(&s, &c) != 0 || tb_system_eval(&c, &s) != 0) {
                 gsl_test(1, "virial vs reference: evaluation");
                 sim_state_free(&s);
                 continue;
@@ -165,7 +154,7 @@ static void test_fd_scaling(void)
             c.potential.atm.cutoff = 1.3;
             c.potential.lj.cutoff = 2.4;
         }
-        if (sim_init(&s, &c) != 0 || sim_init(&t, &c) != 0 || solver_eval(&c, &s) != 0) {
+        if (sim_init(&s, &c) != 0 || sim_init(&t, &c) != 0 || tb_system_eval(&c, &s) != 0) {
             gsl_test(1, "virial FD: setup");
             continue;
         }
@@ -176,7 +165,7 @@ static void test_fd_scaling(void)
                 t.pos[i] = s.pos[i] * f;
             t.box = s.box * f;
             cs.system.box = c.system.box * f;
-            if (solver_eval(&cs, &t) != 0)
+            if (tb_system_eval(&cs, &t) != 0)
                 gsl_test(1, "virial FD: evaluation");
             e[sgn] = t.e_pair + t.e_triplet;
             val_system_of(&cs, &t, NULL, &v);
