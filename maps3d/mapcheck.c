@@ -172,39 +172,6 @@ static inline void visit3(const map3d_type *t, const map3d_launch *L, int li, un
     } while (t->next(L, &c));
 }
 
-/* Walks every block of every launch of a 3D plan; see the file comment. */
-static void walk3(const map3d_type *t, const map3d_plan *p, int mode, int n, int edge, u64 *bits,
-                  map_check *r)
-{
-    long long disc = 0, prod = 0, out = 0, dup = 0;
-    for (int li = 0; li < p->n_launch; li++) {
-        const map3d_launch *L = &p->launch[li];
-        const long long gx = L->gx, gy = L->gy, gz = L->gz;
-        const brick_grid g = bricks_of(gx, gy, gz);
-        const long long nbr = g.nx * g.ny * g.nz;
-        r->blocks += gx * gy * gz;
-#pragma omp parallel for schedule(static) reduction(+ : disc, prod, out, dup)
-        for (long long br = 0; br < nbr; br++) {
-            walk_counts w = {0, 0, 0, 0};
-            const long long x0 = br % g.nx * g.sx, y0 = br / g.nx % g.ny * g.sy,
-                            z0 = br / (g.nx * g.ny) * g.sz;
-            const long long x1 = x0 + g.sx < gx ? x0 + g.sx : gx,
-                            y1 = y0 + g.sy < gy ? y0 + g.sy : gy,
-                            z1 = z0 + g.sz < gz ? z0 + g.sz : gz;
-            for (long long z = z0; z < z1; z++)
-                for (long long y = y0; y < y1; y++)
-                    for (long long x = x0; x < x1; x++)
-                        visit3(t, L, li, (unsigned)x, (unsigned)y, (unsigned)z, mode, n, edge,
-                               bits, r, &w);
-            disc += w.disc, prod += w.prod, out += w.out, dup += w.dup;
-        }
-    }
-    r->discarded += disc;
-    r->produced += prod;
-    r->outside += out;
-    r->duplicate += dup;
-}
-
 static int finish(map_check *r, u64 *bits, int mode3, int n)
 {
     long long fm;
@@ -239,34 +206,6 @@ static int finish(map_check *r, u64 *bits, int mode3, int n)
     }
     free(bits);
     return r->outside || r->duplicate || r->missing ? 1 : 0;
-}
-
-int map3d_check_tiles(const map3d_type *t, const map3d_plan *p, map_check *r)
-{
-    u64 *bits;
-    memset(r, 0, sizeof *r);
-    r->expected = map3d_tet(p->nb);
-    if (!(bits = bits_alloc(r->expected, r)))
-        return -1;
-    walk3(t, p, WALK_TILES, 0, 0, bits, r);
-    return finish(r, bits, 3, 0);
-}
-
-int map3d_check_particles(const map3d_type *t, const map3d_plan *p, int n, int edge,
-                          map_check *r)
-{
-    u64 *bits;
-    memset(r, 0, sizeof *r);
-    r->expected = map_check_triplets(n);
-    if (map3d_nb(n, edge) != p->nb) {
-        snprintf(r->first, sizeof r->first, "plan for nb = %d, but n = %d, edge = %d gives nb = %d",
-                 p->nb, n, edge, map3d_nb(n, edge));
-        return 1;
-    }
-    if (!(bits = bits_alloc(r->expected, r)))
-        return -1;
-    walk3(t, p, WALK_PARTICLES, n, edge, bits, r);
-    return finish(r, bits, -3, n);
 }
 
 /* One block of a 2D launch. */
@@ -308,26 +247,45 @@ static inline void visit2(const map2d_type *t, const map2d_launch *L, int li, un
     }
 }
 
-/* 2D: the same walk over map2d plans (no persistent maps in 2D). */
-static void walk2(const map2d_type *t, const map2d_plan *p, int mode, int n, int edge, u64 *bits,
-                  map_check *r)
+/* The map a walk checks: a 3D type and plan (t3, p3), or a 2D one (t2, p2; t3 NULL). */
+typedef struct walk_map {
+    const map3d_type *t3;
+    const map3d_plan *p3;
+    const map2d_type *t2;
+    const map2d_plan *p2;
+} walk_map;
+
+/* Walks every block of every launch of a plan, 3D or 2D (no persistent maps in 2D); see the
+ * file comment. A 2D grid is a 3D one of gz = 1. */
+static void walk(const walk_map *m, int mode, int n, int edge, u64 *bits, map_check *r)
 {
+    const int n_launch = m->t3 ? m->p3->n_launch : m->p2->n_launch;
     long long disc = 0, prod = 0, out = 0, dup = 0;
-    for (int li = 0; li < p->n_launch; li++) {
-        const map2d_launch *L = &p->launch[li];
-        const long long gx = L->gx, gy = L->gy;
-        const brick_grid g = bricks_of(gx, gy, 1);
-        const long long nbr = g.nx * g.ny;
-        r->blocks += gx * gy;
+    for (int li = 0; li < n_launch; li++) {
+        const map3d_launch *L3 = m->t3 ? &m->p3->launch[li] : NULL;
+        const map2d_launch *L2 = m->t3 ? NULL : &m->p2->launch[li];
+        const long long gx = L3 ? L3->gx : L2->gx, gy = L3 ? L3->gy : L2->gy, gz = L3 ? L3->gz : 1;
+        const brick_grid g = bricks_of(gx, gy, gz);
+        const long long nbr = g.nx * g.ny * g.nz;
+        r->blocks += gx * gy * gz;
 #pragma omp parallel for schedule(static) reduction(+ : disc, prod, out, dup)
         for (long long br = 0; br < nbr; br++) {
             walk_counts w = {0, 0, 0, 0};
-            const long long x0 = br % g.nx * g.sx, y0 = br / g.nx * g.sy;
+            const long long x0 = br % g.nx * g.sx, y0 = br / g.nx % g.ny * g.sy,
+                            z0 = br / (g.nx * g.ny) * g.sz;
             const long long x1 = x0 + g.sx < gx ? x0 + g.sx : gx,
-                            y1 = y0 + g.sy < gy ? y0 + g.sy : gy;
-            for (long long y = y0; y < y1; y++)
-                for (long long x = x0; x < x1; x++)
-                    visit2(t, L, li, (unsigned)x, (unsigned)y, mode, n, edge, bits, r, &w);
+                            y1 = y0 + g.sy < gy ? y0 + g.sy : gy,
+                            z1 = z0 + g.sz < gz ? z0 + g.sz : gz;
+            for (long long z = z0; z < z1; z++)
+                for (long long y = y0; y < y1; y++)
+                    for (long long x = x0; x < x1; x++) {
+                        if (L3)
+                            visit3(m->t3, L3, li, (unsigned)x, (unsigned)y, (unsigned)z, mode, n,
+                                   edge, bits, r, &w);
+                        else
+                            visit2(m->t2, L2, li, (unsigned)x, (unsigned)y, mode, n, edge, bits,
+                                   r, &w);
+                    }
             disc += w.disc, prod += w.prod, out += w.out, dup += w.dup;
         }
     }
@@ -337,32 +295,46 @@ static void walk2(const map2d_type *t, const map2d_plan *p, int mode, int n, int
     r->duplicate += dup;
 }
 
-int map2d_check_tiles(const map2d_type *t, const map2d_plan *p, map_check *r)
+/* The four exhaustive checks: one walk of map m over its domain dom (finish()'s mode: 3 tiles
+ * of D3, 2 tiles of D2, -3 particle triplets, -2 particle pairs of n bodies in tiles of edge). */
+static int check(const walk_map *m, int dom, int n, int edge, map_check *r)
 {
+    const int nb = m->t3 ? m->p3->nb : m->p2->nb;
     u64 *bits;
     memset(r, 0, sizeof *r);
-    r->expected = map3d_tri(p->nb);
+    r->expected = dom == 3 ? map3d_tet(nb) : dom == 2 ? map3d_tri(nb)
+                : dom == -3 ? map_check_triplets(n) : map_check_pairs(n);
+    if (dom < 0 && map3d_nb(n, edge) != nb) {
+        snprintf(r->first, sizeof r->first, "plan for nb = %d, but n = %d, edge = %d gives nb = %d",
+                 nb, n, edge, map3d_nb(n, edge));
+        return 1;
+    }
     if (!(bits = bits_alloc(r->expected, r)))
         return -1;
-    walk2(t, p, WALK_TILES, 0, 0, bits, r);
-    return finish(r, bits, 2, 0);
+    walk(m, dom < 0 ? WALK_PARTICLES : WALK_TILES, n, edge, bits, r);
+    return finish(r, bits, dom, n);
+}
+
+int map3d_check_tiles(const map3d_type *t, const map3d_plan *p, map_check *r)
+{
+    return check(&(const walk_map){t, p, NULL, NULL}, 3, 0, 0, r);
+}
+
+int map3d_check_particles(const map3d_type *t, const map3d_plan *p, int n, int edge,
+                          map_check *r)
+{
+    return check(&(const walk_map){t, p, NULL, NULL}, -3, n, edge, r);
+}
+
+int map2d_check_tiles(const map2d_type *t, const map2d_plan *p, map_check *r)
+{
+    return check(&(const walk_map){NULL, NULL, t, p}, 2, 0, 0, r);
 }
 
 int map2d_check_particles(const map2d_type *t, const map2d_plan *p, int n, int edge,
                           map_check *r)
 {
-    u64 *bits;
-    memset(r, 0, sizeof *r);
-    r->expected = map_check_pairs(n);
-    if (map3d_nb(n, edge) != p->nb) {
-        snprintf(r->first, sizeof r->first, "plan for nb = %d, but n = %d, edge = %d gives nb = %d",
-                 p->nb, n, edge, map3d_nb(n, edge));
-        return 1;
-    }
-    if (!(bits = bits_alloc(r->expected, r)))
-        return -1;
-    walk2(t, p, WALK_PARTICLES, n, edge, bits, r);
-    return finish(r, bits, -2, n);
+    return check(&(const walk_map){NULL, NULL, t, p}, -2, n, edge, r);
 }
 
 /* ---- enumeration probe and sampled check ---- */

@@ -8,7 +8,8 @@
  * Below the harness are the helpers several test programs share, all prefixed tb_test_:
  * scratch directories and whole files (tb_test_temp_dir, tb_test_fresh_dir, tb_test_write_file,
  * tb_test_read_file, tb_test_same_file, tb_test_file_has, ...), running the tribody binary in a
- * directory (tb_test_tribody) and capturing stderr (tb_test_capture_begin/end). */
+ * directory (tb_test_tribody), capturing stderr (tb_test_capture_begin/end) and timing a
+ * battery of checks (TB_TEST_RUN). */
 #ifndef TB_TEST_H
 #define TB_TEST_H
 
@@ -34,6 +35,22 @@ static inline int tb_test_done(void)
 {
     return gsl_test_summary() ? 1 : 0;
 }
+
+/* Monotonic wall time in seconds. */
+static inline double tb_test_now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+/* Runs one battery f() and logs its wall time as "# f: 1.2 s" (not a check line). */
+#define TB_TEST_RUN(f)                                                                     \
+    do {                                                                                   \
+        double t0_ = tb_test_now();                                                        \
+        f();                                                                               \
+        printf("# %s: %.1f s\n", #f, tb_test_now() - t0_);                                 \
+    } while (0)
 
 /* The tribody binary under test (CLI tests), as an absolute path: $TB_BIN, else
  * build/tribody. NULL (with a FAIL line) when it does not exist. */

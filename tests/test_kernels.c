@@ -58,15 +58,7 @@ static void params_from(const val_system *s, pot_params *p)
     }
     d->box = s->box > 0.0 ? s->box : 0.0;
     d->inv_box = s->box > 0.0 ? 1.0 / s->box : 0.0;
-    p->f.nu = (float)d->nu;
-    p->f.atm_rc2 = (float)d->atm_rc2;
-    p->f.atm_rct6 = (float)d->atm_rct6;
-    p->f.lj_eps4 = (float)d->lj_eps4;
-    p->f.lj_sig2 = (float)d->lj_sig2;
-    p->f.lj_rc2 = (float)d->lj_rc2;
-    p->f.lj_eshift = (float)d->lj_eshift;
-    p->f.box = (float)d->box;
-    p->f.inv_box = (float)d->inv_box;
+    pot_params_round(p);
 }
 
 /* ---- brute force through the bodies ---- */

@@ -365,29 +365,15 @@ static void test_stride_steps(void)
              "decode of omega + 1%s", at(bad, first));
 }
 
-static double now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
-
-#define RUN(f)                                                                             \
-    do {                                                                                   \
-        double t0_ = now();                                                                \
-        f();                                                                               \
-        printf("# %s: %.1f s\n", #f, now() - t0_);                                          \
-    } while (0)
-
 int main(void)
 {
     tb_test_init();
-    RUN(test_rows_exact);
-    RUN(test_rows_float);
-    RUN(test_lambda2d_grid);
-    RUN(test_sequential);
-    RUN(test_layers);
-    RUN(test_table);
-    RUN(test_stride_steps);
+    TB_TEST_RUN(test_rows_exact);
+    TB_TEST_RUN(test_rows_float);
+    TB_TEST_RUN(test_lambda2d_grid);
+    TB_TEST_RUN(test_sequential);
+    TB_TEST_RUN(test_layers);
+    TB_TEST_RUN(test_table);
+    TB_TEST_RUN(test_stride_steps);
     return tb_test_done();
 }

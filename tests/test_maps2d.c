@@ -51,7 +51,8 @@ typedef struct subject {
 static unsigned char *g_cnt; /* T2(NB_MAX_TESTED) counters */
 
 /* Walks every block of every launch of plan p as launched. Returns 0 iff every tile of
- * D2(nb) came out once and nothing else; else -1 with the first problem in why. */
+ * D2(nb) came out once and nothing else; else -1 with the first problem in why.
+ * A walk of its own, like bench_host_sig2's on purpose: the independent check of mapcheck.c. */
 static int check_tiles(const map2d_type *t, const map2d_plan *p, long long *blocks_out,
                        char *why, size_t len)
 {

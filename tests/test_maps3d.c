@@ -434,32 +434,17 @@ static void test_cmd(void)
     gsl_test(run_maps(7, big) != 1, "tribody maps --map bb beyond its range exits 1");
 }
 
-static double now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
-
-/* Runs one battery and logs its wall time (not a check line). */
-#define RUN(f)                                                                             \
-    do {                                                                                   \
-        double t0_ = now();                                                                \
-        f();                                                                               \
-        printf("# %s: %.1f s\n", #f, now() - t0_);                                          \
-    } while (0)
-
 int main(void)
 {
     tb_test_init();
-    RUN(test_limits);
-    RUN(test_registry_tiles);
-    RUN(test_rec);
-    RUN(test_stride);
-    RUN(test_particles);
-    RUN(test_waste_table);
-    RUN(test_mutations);
-    RUN(test_sampled);
-    RUN(test_cmd);
+    TB_TEST_RUN(test_limits);
+    TB_TEST_RUN(test_registry_tiles);
+    TB_TEST_RUN(test_rec);
+    TB_TEST_RUN(test_stride);
+    TB_TEST_RUN(test_particles);
+    TB_TEST_RUN(test_waste_table);
+    TB_TEST_RUN(test_mutations);
+    TB_TEST_RUN(test_sampled);
+    TB_TEST_RUN(test_cmd);
     return tb_test_done();
 }

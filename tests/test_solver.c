@@ -12,42 +12,15 @@
 #include "solver/io/init.h"
 #include "solver/cli/valsys.h"
 #include "validate/reference.h"
+#include "tests/tb_system.h"
 #include "tests/tb_test.h"
 
-/* A small LJ + ATM system; "high entropy" coefficients. */
+/* The small LJ + ATM system of tb_system.h, with the maps under test (no culling). */
 static void base_config(sim_config *c, int n)
 {
-    cfg_defaults(c);
-    snprintf(c->path, sizeof c->path, "test_solver");
-    c->system.particles = n;
-    c->system.seed = 7;
-    c->system.init.type = CFG_INIT_RANDOM;
+    tb_system_config(c, "test_solver", n, 7, 0.95, 0.43);
     c->system.init.radius = 0.0;
-    c->system.init.min_distance = 0.95;
-    c->system.init.temperature = 0.43;
-    c->potential.atm.nu = 0.0731;
-    c->potential.atm.cutoff = 0.0;
-    c->potential.lj.enabled = 1;
-    c->potential.lj.epsilon = 1.07;
-    c->potential.lj.sigma = 0.983;
-    c->potential.lj.cutoff = 2.7;
-    c->potential.lj.shift = 1;
-    c->solver.backend = CFG_BACKEND_CPU;
-    c->solver.precision = CFG_PREC_DOUBLE;
-    c->solver.tile = 8;
     c->solver.cull = 0; /* the maps under test; tests/test_nbr.c covers the lists */
-    snprintf(c->solver.root, sizeof c->solver.root, "exact");
-}
-
-/* Solver forces and energies of state s under c, through the CPU backend. */
-static int solver_eval(const sim_config *c, sim_state *s)
-{
-    backend *b = NULL;
-    int rc = cpu_backend_ops.create(&b, c, s);
-    if (rc == 0)
-        rc = cpu_backend_ops.compute(b) || cpu_backend_ops.fetch(b, s);
-    cpu_backend_ops.destroy(b);
-    return rc;
 }
 
 /* One comparison of the solver (map m3 / m2, precision) against the reference. */
@@ -63,7 +36,7 @@ static void compare(const char *what, sim_config *c, double tol)
     }
     val_system_of(c, &s, NULL, &v);
     val_reference(&v, ref, &ep, &et);
-    if (solver_eval(c, &s) != 0) {
+    if (tb_system_eval(c, &s) != 0) {
         gsl_test(1, "%s: CPU backend ran", what);
     } else {
         const double e_ref = ep + et, e = s.e_pair + s.e_triplet;
@@ -142,7 +115,7 @@ static void test_fd_and_momentum(void)
     base_config(&c, 12);
     c.solver.tile = 3;
     sim_init(&s, &c);
-    solver_eval(&c, &s);
+    tb_system_eval(&c, &s);
     sim_init(&t, &c);
     for (int i = 0; i < s.n; i++)
         for (int x = 0; x < 3; x++) {
@@ -151,10 +124,10 @@ static void test_fd_and_momentum(void)
             const double h = 1e-5, x0 = t.pos[3 * i + x];
             double ep, em;
             t.pos[3 * i + x] = x0 + h;
-            solver_eval(&c, &t);
+            tb_system_eval(&c, &t);
             ep = t.e_pair + t.e_triplet;
             t.pos[3 * i + x] = x0 - h;
-            solver_eval(&c, &t);
+            tb_system_eval(&c, &t);
             em = t.e_pair + t.e_triplet;
             t.pos[3 * i + x] = x0;
             const double fd = -(ep - em) / (2 * h), f = s.force[3 * i + x];

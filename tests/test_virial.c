@@ -14,39 +14,12 @@
 #include "solver/io/init.h"
 #include "solver/cli/valsys.h"
 #include "validate/reference.h"
+#include "tests/tb_system.h"
 #include "tests/tb_test.h"
 
 static void base_config(sim_config *c, int n)
 {
-    cfg_defaults(c);
-    snprintf(c->path, sizeof c->path, "test_virial");
-    c->system.particles = n;
-    c->system.seed = 11;
-    c->system.init.type = CFG_INIT_RANDOM;
-    c->system.init.min_distance = 0.93;
-    c->system.init.temperature = 0.61;
-    c->potential.atm.nu = 0.0731;
-    c->potential.atm.cutoff = 0.0;
-    c->potential.lj.enabled = 1;
-    c->potential.lj.epsilon = 1.07;
-    c->potential.lj.sigma = 0.983;
-    c->potential.lj.cutoff = 2.7;
-    c->potential.lj.shift = 1;
-    c->solver.backend = CFG_BACKEND_CPU;
-    c->solver.precision = CFG_PREC_DOUBLE;
-    c->solver.tile = 8;
-    snprintf(c->solver.root, sizeof c->solver.root, "exact");
-}
-
-/* Energies, forces and virial of s under c through the CPU backend. */
-static int solver_eval(const sim_config *c, sim_state *s)
-{
-    backend *b = NULL;
-    int rc = cpu_backend_ops.create(&b, c, s);
-    if (rc == 0)
-        rc = cpu_backend_ops.compute(b) || cpu_backend_ops.fetch(b, s);
-    cpu_backend_ops.destroy(b);
-    return rc;
+    tb_system_config(c, "test_virial", n, 11, 0.93, 0.61);
 }
 
 static double trace(const double *w)
@@ -83,7 +56,7 @@ static void test_pair_analytic(void)
         s.pos[3 + x] = s.pos[x] + r * u[x];
         s.pos[6 + x] = 50.0 + x;
     }
-    if (solver_eval(&c, &s) != 0) {
+    if (tb_system_eval(&c, &s) != 0) {
         gsl_test(1, "pair virial: evaluation");
         sim_state_free(&s);
         return;
@@ -114,7 +87,7 @@ static void test_atm_euler(void)
             c.potential.lj.enabled = 0;
             c.solver.precision = p;
             snprintf(c.solver.map, sizeof c.solver.map, "%s", map3d_all[m]->name);
-            if (sim_init(&s, &c) != 0 || solver_eval(&c, &s) != 0) {
+            if (sim_init(&s, &c) != 0 || tb_system_eval(&c, &s) != 0) {
                 gsl_test(1, "ATM Euler: evaluation, map %s", map3d_all[m]->name);
                 sim_state_free(&s);
                 continue;
@@ -144,7 +117,7 @@ static void test_vs_reference(void)
                 c.potential.lj.cutoff = 2.4;
             }
             c.solver.precision = p;
-            if (sim_init(&s, &c) != 0 || solver_eval(&c, &s) != 0) {
+            if (sim_init(&s, &c) != 0 || tb_system_eval(&c, &s) != 0) {
                 gsl_test(1, "virial vs reference: evaluation");
                 sim_state_free(&s);
                 continue;
@@ -181,7 +154,7 @@ static void test_fd_scaling(void)
             c.potential.atm.cutoff = 1.3;
             c.potential.lj.cutoff = 2.4;
         }
-        if (sim_init(&s, &c) != 0 || sim_init(&t, &c) != 0 || solver_eval(&c, &s) != 0) {
+        if (sim_init(&s, &c) != 0 || sim_init(&t, &c) != 0 || tb_system_eval(&c, &s) != 0) {
             gsl_test(1, "virial FD: setup");
             continue;
         }
@@ -192,7 +165,7 @@ static void test_fd_scaling(void)
                 t.pos[i] = s.pos[i] * f;
             t.box = s.box * f;
             cs.system.box = c.system.box * f;
-            if (solver_eval(&cs, &t) != 0)
+            if (tb_system_eval(&cs, &t) != 0)
                 gsl_test(1, "virial FD: evaluation");
             e[sgn] = t.e_pair + t.e_triplet;
             val_system_of(&cs, &t, NULL, &v);

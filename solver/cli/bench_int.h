@@ -98,7 +98,12 @@ double bench_c3(double n);
 double bench_c2(double n);
 const char *bench_count_str(char *buf, size_t len, long long v);
 void bench_csv_runs(bench_ctx *x, const char *kernel, const char *map, int n, int nb, int tile, const char *prec, int features, const double *t, double items, const char *unit, long long blocks, long long useful, const char *where);
-void bench_add_row(bench_ctx *x, const bench_row *r);
+/* One measured point for the --plot summaries; imp = t_ref / med (0 without t_ref), rate =
+ * items / med. */
+void bench_add_row(bench_ctx *x, const char *kernel, const char *map, int n, int nb, int tile,
+                   const char *prec, int features, double med, double tmin, double tmax,
+                   double t_ref, double items, const char *unit, long long blocks,
+                   long long useful, const char *where);
 double bench_series_estimate(bench_ctx *x, const char *key, double work, double apriori);
 void bench_series_record(bench_ctx *x, const char *key, double work, double sec);
 int bench_over_budget(const bench_ctx *x, double sec, int runs);
@@ -107,6 +112,9 @@ void bench_host_sig2(const map2d_type *t, const map2d_plan *p, bench_sig *s, lon
 long long bench_wasted3(const map3d_type *t, const map3d_plan *p);
 int bench_map3d_id(const map3d_type *t);
 int bench_map2d_id(const map2d_type *t);
+/* The map of step im of a 3D experiment: bb first (im = -1) when it is selected, so that every
+ * row has its I = t_bb / t, then the selected maps in order (bb not again); NULL: none. */
+const map3d_type *bench_map3d_at(const bench_opts *o, int im);
 void bench_sig_describe(char *buf, size_t len, const bench_sig *got, const bench_sig *want);
 void bench_map3d_experiment(bench_ctx *x, const int *ns, int n_n, const int *tiles, int n_tile);
 void bench_solver_experiment(bench_ctx *x, const int *ns, int n_n, const int *tiles, int n_tile);

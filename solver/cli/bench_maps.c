@@ -51,23 +51,16 @@ void bench_map3d_experiment(bench_ctx *x, const int *ns, int n_n, const int *til
                  * its decode-once row `lambda-once` (once = 1: same plan, one decode per
                  * block handed over in shared memory; gpu_bench.h) */
                 const int im = step / 2 - 1, once = step % 2;
-                const map3d_type *t = im < 0 ? map3d_find("bb") : o->maps[im];
+                const map3d_type *t = bench_map3d_at(o, im);
                 char err[256], key[96], check[96] = "-", spread[64] = "", imp[16] = "-", name[24];
                 map3d_plan plan;
                 map3d_opts mo = {0};
                 long long blocks, wasted;
                 double med = 0, tmin = 0, tmax = 0, sec = 0, est, work;
-                int id = bench_map3d_id(t), status = 0, sel = 0;
+                int id = bench_map3d_id(t), status = 0;
                 if (!t || (once && strcmp(t->name, "lambda") != 0))
                     continue;
                 snprintf(name, sizeof name, "%s%s", t->name, once ? "-once" : "");
-                if (im >= 0) /* bb runs first (im = -1) when it is selected */
-                    sel = strcmp(t->name, "bb") != 0;
-                else
-                    for (int k = 0; k < o->n_maps; k++)
-                        sel |= o->maps[k] == t;
-                if (!sel)
-                    continue;
                 if (x->gpu && t->persistent) {
                     const int per_sm = gpu_bench_map3d_blocks_per_sm(id, tile);
                     if (per_sm < 0) {
@@ -150,7 +143,6 @@ void bench_map3d_experiment(bench_ctx *x, const int *ns, int n_n, const int *til
                            name, "skipped", spread, "", "", bench_count_str(b1, sizeof b1, blocks), "",
                            check);
                 } else {
-                    bench_row row;
                     const double items = bench_c3(n);
                     bench_csv_runs(x, "dummy3d", name, n, nb, tile, "-", 0, x->t, items, "triplets/s",
                              blocks, tet, "gpu");
@@ -168,18 +160,8 @@ void bench_map3d_experiment(bench_ctx *x, const int *ns, int n_n, const int *til
                            tile, name, 1e3 * med, spread, imp, items / med,
                            bench_count_str(b1, sizeof b1, blocks), 100.0 * (double)wasted / (double)blocks,
                            check);
-                    memset(&row, 0, sizeof row);
-                    snprintf(row.kernel, sizeof row.kernel, "dummy3d");
-                    snprintf(row.map, sizeof row.map, "%s", name);
-                    snprintf(row.prec, sizeof row.prec, "-");
-                    snprintf(row.unit, sizeof row.unit, "triplets/s");
-                    snprintf(row.backend, sizeof row.backend, "gpu");
-                    row.n = n, row.nb = nb, row.tile = tile;
-                    row.med = med, row.tmin = tmin, row.tmax = tmax;
-                    row.imp = t_bb > 0 ? t_bb / med : 0.0;
-                    row.rate = items / med;
-                    row.blocks = blocks, row.useful = tet;
-                    bench_add_row(x, &row);
+                    bench_add_row(x, "dummy3d", name, n, nb, tile, "-", 0, med, tmin, tmax, t_bb,
+                                  items, "triplets/s", blocks, tet, "gpu");
                 }
                 fflush(stdout);
                 map3d_plan_free(&plan);
@@ -234,26 +216,6 @@ static void v2d_cells(const bench_opts *o, const double *med, char (*text)[16])
     }
     printf("\n");
     fflush(stdout);
-}
-
-static void row2d(bench_ctx *x, const char *kernel, const char *map, int n, int nb, int tile,
-                  const char *prec, int features, double med, double tmin, double tmax, double t_ref,
-                  double items, const char *unit, long long blocks, long long useful,
-                  const char *where)
-{
-    bench_row row;
-    memset(&row, 0, sizeof row);
-    snprintf(row.kernel, sizeof row.kernel, "%s", kernel);
-    snprintf(row.map, sizeof row.map, "%s", map);
-    snprintf(row.prec, sizeof row.prec, "%s", prec);
-    snprintf(row.unit, sizeof row.unit, "%s", unit);
-    snprintf(row.backend, sizeof row.backend, "%s", where);
-    row.n = n, row.nb = nb, row.tile = tile, row.features = features;
-    row.med = med, row.tmin = tmin, row.tmax = tmax;
-    row.imp = t_ref > 0 ? t_ref / med : 0.0;
-    row.rate = items / med;
-    row.blocks = blocks, row.useful = useful;
-    bench_add_row(x, &row);
 }
 
 /* Dummy kernel (kernel 0) or EDM (1..4) of one variant at one point: 0 and x->t[] filled;
@@ -429,7 +391,7 @@ void bench_map2d_experiment(bench_ctx *x, const int *ns, int n_n, const int *til
                             med[v] = bench_stats(x->t, o->repeat, &tmin, &tmax);
                             if (v == bb)
                                 t_ref = med[v];
-                            row2d(x, kn, o->v2d[v].name, n, nb, tile,
+                            bench_add_row(x, kn, o->v2d[v].name, n, nb, tile,
                                   kernel == BENCH_2D_DUMMY ? "-" : "single", kernel, med[v], tmin,
                                   tmax, t_ref, items, "entries/s", map2d_plan_blocks(&plans[v]), t2,
                                   "gpu");
@@ -512,7 +474,7 @@ void bench_pair2d_experiment(bench_ctx *x, const int *ns, int n_n, const int *ti
                         bench_series_record(x, key, (double)n * n, med[v]);
                         if (v == bb)
                             t_ref = med[v];
-                        row2d(x, "pair2d", o->v2d[v].name, n, nb, tile, cfg_precision_name(prec), 0,
+                        bench_add_row(x, "pair2d", o->v2d[v].name, n, nb, tile, cfg_precision_name(prec), 0,
                               med[v], tmin, tmax, t_ref, bench_c2(n), "pairs/s", blocks, t2,
                               x->ops_gpu ? "gpu" : "cpu");
                     }

@@ -127,7 +127,7 @@ void bench_solver_experiment(bench_ctx *x, const int *ns, int n_n, const int *ti
             for (int ip = 0; ip < o->n_prec; ip++) {
                 double t_bb = 0.0;
                 for (int im = -1; im < o->n_maps; im++) {
-                    const map3d_type *t = im < 0 ? map3d_find("bb") : o->maps[im];
+                    const map3d_type *t = bench_map3d_at(o, im);
                     const int n = ns[in], tile = tiles[it], prec = o->prec[ip];
                     const int nb = map3d_nb(n, tile), dbl = prec == CFG_PREC_DOUBLE;
                     const long long tet = map3d_tet(nb);
@@ -137,15 +137,8 @@ void bench_solver_experiment(bench_ctx *x, const int *ns, int n_n, const int *ti
                     map3d_opts mo = {0};
                     long long blocks, wasted;
                     double med, tmin, tmax, est, warm, peak;
-                    int sel = 0, rc;
+                    int rc;
                     if (!t)
-                        continue;
-                    if (im >= 0) /* bb runs first (im = -1) when it is selected */
-                        sel = strcmp(t->name, "bb") != 0;
-                    else
-                        for (int k = 0; k < o->n_maps; k++)
-                            sel |= o->maps[k] == t;
-                    if (!sel)
                         continue;
                     c.system.particles = n;
                     c.solver.tile = tile;
@@ -190,7 +183,6 @@ void bench_solver_experiment(bench_ctx *x, const int *ns, int n_n, const int *ti
                     }
                     {
                         const double items = bench_c3(n);
-                        bench_row row;
                         bench_csv_runs(x, "solver3d", t->name, n, nb, tile, cfg_precision_name(prec), 0,
                                  x->t, items, "triplets/s", blocks, tet, x->ops_gpu ? "gpu" : "cpu");
                         med = bench_stats(x->t, o->repeat, &tmin, &tmax);
@@ -228,18 +220,9 @@ void bench_solver_experiment(bench_ctx *x, const int *ns, int n_n, const int *ti
                                         cfg_precision_name(prec), P, med, med1,
                                         med1 / (P * med));
                         }
-                        memset(&row, 0, sizeof row);
-                        snprintf(row.kernel, sizeof row.kernel, "solver3d");
-                        snprintf(row.map, sizeof row.map, "%s", t->name);
-                        snprintf(row.prec, sizeof row.prec, "%s", cfg_precision_name(prec));
-                        snprintf(row.unit, sizeof row.unit, "triplets/s");
-                        snprintf(row.backend, sizeof row.backend, "%s", x->ops_gpu ? "gpu" : "cpu");
-                        row.n = n, row.nb = nb, row.tile = tile;
-                        row.med = med, row.tmin = tmin, row.tmax = tmax;
-                        row.imp = t_bb > 0 ? t_bb / med : 0.0;
-                        row.rate = items / med;
-                        row.blocks = blocks, row.useful = tet;
-                        bench_add_row(x, &row);
+                        bench_add_row(x, "solver3d", t->name, n, nb, tile,
+                                      cfg_precision_name(prec), 0, med, tmin, tmax, t_bb, items,
+                                      "triplets/s", blocks, tet, x->ops_gpu ? "gpu" : "cpu");
                     }
                     fflush(stdout);
                 }

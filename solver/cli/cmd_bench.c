@@ -145,8 +145,12 @@ void bench_csv_runs(bench_ctx *x, const char *kernel, const char *map, int n, in
     fflush(x->csv);
 }
 
-void bench_add_row(bench_ctx *x, const bench_row *r)
+void bench_add_row(bench_ctx *x, const char *kernel, const char *map, int n, int nb, int tile,
+                   const char *prec, int features, double med, double tmin, double tmax,
+                   double t_ref, double items, const char *unit, long long blocks,
+                   long long useful, const char *where)
 {
+    bench_row *r;
     if (x->n_rows == x->cap_rows) {
         int cap = x->cap_rows ? 2 * x->cap_rows : 256;
         bench_row *p = (bench_row *)realloc(x->rows, (size_t)cap * sizeof *p);
@@ -155,7 +159,18 @@ void bench_add_row(bench_ctx *x, const bench_row *r)
         x->rows = p;
         x->cap_rows = cap;
     }
-    x->rows[x->n_rows++] = *r;
+    r = &x->rows[x->n_rows++];
+    memset(r, 0, sizeof *r);
+    snprintf(r->kernel, sizeof r->kernel, "%s", kernel);
+    snprintf(r->map, sizeof r->map, "%s", map);
+    snprintf(r->prec, sizeof r->prec, "%s", prec);
+    snprintf(r->unit, sizeof r->unit, "%s", unit);
+    snprintf(r->backend, sizeof r->backend, "%s", where);
+    r->n = n, r->nb = nb, r->tile = tile, r->features = features;
+    r->med = med, r->tmin = tmin, r->tmax = tmax;
+    r->imp = t_ref > 0 ? t_ref / med : 0.0;
+    r->rate = items / med;
+    r->blocks = blocks, r->useful = useful;
 }
 
 static bench_series *series_find(bench_ctx *x, const char *key)
@@ -261,6 +276,20 @@ int bench_map3d_id(const map3d_type *t)
         if (map3d_all[i] == t)
             return i;
     return -1;
+}
+
+const map3d_type *bench_map3d_at(const bench_opts *o, int im)
+{
+    const map3d_type *t = im < 0 ? map3d_find("bb") : o->maps[im];
+    int sel = 0;
+    if (!t)
+        return NULL;
+    if (im >= 0) /* bb runs first (im = -1) when it is selected */
+        sel = strcmp(t->name, "bb") != 0;
+    else
+        for (int k = 0; k < o->n_maps; k++)
+            sel |= o->maps[k] == t;
+    return sel ? t : NULL;
 }
 
 int bench_map2d_id(const map2d_type *t)
@@ -476,6 +505,13 @@ static int parse_precisions(const char *s, bench_opts *o)
 
 static int parse_args(int argc, char **argv, bench_opts *o, int *help)
 {
+    /* The options without a value: each sets one flag. */
+    const struct {
+        const char *name;
+        int *flag, value;
+    } sw[] = {{"--2d", &o->two_d, 1}, {"--cpu", &o->force_cpu, 1}, {"--no-verify", &o->verify, 0},
+              {"--no-solo", &o->no_solo, 1}};
+    size_t k;
     memset(o, 0, sizeof *o);
     o->repeat = 5;
     o->verify = 1;
@@ -495,20 +531,10 @@ static int parse_args(int argc, char **argv, bench_opts *o, int *help)
             o->config = a;
             continue;
         }
-        if (!strcmp(a, "--2d")) {
-            o->two_d = 1;
-            continue;
-        }
-        if (!strcmp(a, "--cpu")) {
-            o->force_cpu = 1;
-            continue;
-        }
-        if (!strcmp(a, "--no-verify")) {
-            o->verify = 0;
-            continue;
-        }
-        if (!strcmp(a, "--no-solo")) {
-            o->no_solo = 1;
+        for (k = 0; k < sizeof sw / sizeof sw[0] && strcmp(a, sw[k].name); k++)
+            ;
+        if (k < sizeof sw / sizeof sw[0]) {
+            *sw[k].flag = sw[k].value;
             continue;
         }
         if (strcmp(a, "--n") && strcmp(a, "--tile") && strcmp(a, "--maps") &&

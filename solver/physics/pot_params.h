@@ -43,6 +43,9 @@ struct sim_config;
 TB_BEGIN_DECLS
 /* Fills p from the potential and system settings of c (pot_table.c). */
 void pot_params_init(pot_params *p, const struct sim_config *c);
+/* Sets the float copy of every coefficient to its double one, rounded (the last step of
+ * pot_params_init). */
+void pot_params_round(pot_params *p);
 TB_END_DECLS
 
 #endif

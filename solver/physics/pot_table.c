@@ -39,6 +39,12 @@ void pot_params_init(pot_params *p, const sim_config *c)
         d->inv_box = 1.0 / c->system.box;
     }
 
+    pot_params_round(p);
+}
+
+void pot_params_round(pot_params *p)
+{
+    const pot_coef_d *d = &p->d;
     p->f.nu = (float)d->nu;
     p->f.atm_rc2 = (float)d->atm_rc2;
     p->f.atm_rct6 = (float)d->atm_rct6;
