@@ -15,6 +15,9 @@
 #   make clean
 # Knobs (override on the command line: make DEBUG=1 CUDA_ARCH="80 90"):
 
+# `make` alone builds the binary (the first rule below would otherwise be the default).
+.DEFAULT_GOAL := all
+
 CC        ?= gcc
 CXX       ?= g++
 # nvcc: found on PATH or in /usr/local/cuda; NVCC= (empty) forces a CPU-only build.
