@@ -1,6 +1,8 @@
 /* cpu_backend.c — the CPU backend: OpenMP over the blocks of the same maps the GPU
  * launches, each block running the tile loops: the vectorized ATM triplet tile (tile_simd.h,
- * over pot_atm.h's algebra) and the pair tile (tile_cpu.h over triplet.h).
+ * over pot_atm.h's algebra) and the pair tile (tile_cpu.h over triplet.h); or, for cutoff
+ * systems, over the anchors of the neighbour lists (nbr_cpu.h around the vectorized triangle
+ * of nbr_simd.h).
  *
  * Each thread accumulates forces into its own buffer; the buffers are then summed per
  * particle in thread order, and the per-thread energies in thread order, so a run is
