@@ -1,7 +1,8 @@
 /* nbr_cpu.h — the CPU backend's work for one anchor of the neighbour-list path (nbr.h): its
  * entries, its pairs, its triangle of entry pairs (the vectorized nbr_simd_triangle,
- * nbr_simd_body.h, walking the tiles of lambda2d), and the forces of the anchor and its
- * partners, around the shared bodies nbr_atm and pair_accumulate (triplet.h).
+ * nbr_simd_body.h, row by row; the slot count still counts the NBR_TILE tiles the GPU walks),
+ * and the forces of the anchor and its partners, around the shared bodies nbr_atm and
+ * pair_accumulate (triplet.h).
  *
  * With TB_NBR_SCALAR_TRIPLETS defined (tests/test_nbr_simd.c only) it also defines the scalar
  * triangle the vectorized one replaced, and nbr_anchor_scalar, the same anchor around it.
@@ -121,8 +122,9 @@ static double TB_TNAME(nbr_anchor)(const pot_params *pp, const TB_NAME(pot_coef)
 }
 
 #ifdef TB_NBR_SCALAR_TRIPLETS
-/* The scalar triangle the vectorized one replaced (tests only): the same walk, branching on
- * the side test, then nbr_atm; same arguments and results as nbr_simd_triangle. */
+/* The scalar triangle the vectorized one replaced (tests only): the NBR_TILE tiles in lambda2d
+ * order as the GPU walks them, branching on the side test, then nbr_atm; same arguments and
+ * results as nbr_simd_triangle (the row sums in another order). */
 static double TB_TNAME(nbr_scalar_triangle)(const TB_NAME(pot_coef) *kc, const TB_REAL *d,
                                             TB_REAL *v, int st, int ma, long long *hits)
 {

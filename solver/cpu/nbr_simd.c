@@ -7,8 +7,8 @@
  * -fno-math-errno, without which sqrt cannot run in lanes. */
 #include "solver/cpu/nbr_simd.h"
 
-#include "maps3d/lambda2d.h"
-#include "maps3d/map3d.h"
+#include <stddef.h>
+
 #include "solver/physics/nbr.h"
 #include "solver/physics/pot.h"
 
