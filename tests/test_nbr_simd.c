@@ -71,7 +71,7 @@ static void run(const pot_params *pp, const sim_state *s, int prec, int scalar, 
 {
     const int n = s->n, cap = n, st = nbr_simd_stride(cap);
     const double box = pp->d.box;
-    int *row = malloc((size_t)n * sizeof *row), *tix = malloc((size_t)cap * sizeof *tix);
+    int *row = malloc((size_t)n * sizeof *row), *tix = malloc(2 * (size_t)cap * sizeof *tix);
     double *scr = aligned_alloc(64, 8 * (size_t)st * sizeof(double));
     float *ff = calloc(3 * (size_t)n, sizeof *ff);
     for (size_t q = 0; q < 8 * (size_t)st; q++)
@@ -132,7 +132,7 @@ static void sums_free(sums *r)
 static void entry_stats(const pot_params *pp, const sim_state *s, int *odd, int *big, int *mx)
 {
     const int n = s->n, st = nbr_simd_stride(n);
-    int *row = malloc((size_t)n * sizeof *row), *tix = malloc((size_t)n * sizeof *tix);
+    int *row = malloc((size_t)n * sizeof *row), *tix = malloc(2 * (size_t)n * sizeof *tix);
     double *scr = aligned_alloc(64, 8 * (size_t)st * sizeof(double));
     nbr_scratch_dd sc = {scr, scr + 4 * (size_t)st, tix, n};
     *odd = *big = *mx = 0;

@@ -419,9 +419,10 @@ static int nbr_scratch_fit(backend *b, int cap)
         return 0;
     cap = cap + cap / 4 + NBR_TILE;
     /* each thread's block starts 64-byte aligned: eight SoA arrays of nbr_simd_stride(cap)
-     * doubles (or floats, in the same room), then the cap particle indices */
+     * doubles (or floats, in the same room), then 2 cap particle indices (nbr_cpu.h) */
     const size_t st = (size_t)nbr_simd_stride(cap);
-    const size_t bytes = (8 * st * sizeof(double) + (size_t)cap * sizeof(int) + 63) & ~(size_t)63;
+    const size_t bytes =
+        (8 * st * sizeof(double) + 2 * (size_t)cap * sizeof(int) + 63) & ~(size_t)63;
     free(b->scr);
     b->scr = malloc(bytes * (size_t)b->nthreads);
     if (!b->scr) {

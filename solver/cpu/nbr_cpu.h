@@ -17,13 +17,16 @@
 typedef struct TB_TNAME(nbr_scratch) {
     TB_REAL *d;  /* [4 st]: d_q x, y, z, then |d_q|^2 */
     TB_REAL *v;  /* [4 st]: V_q x, y, z, then S_q (nbr.h) */
-    int *t;      /* [cap]: particle of entry q */
+    int *t;      /* [2 cap]: particle of entry q; [cap, 2 cap) room for nbr_entries */
     int cap;
 } TB_TNAME(nbr_scratch);
 
 /* The entries of anchor i into s (SoA): the ATM partners first, then those only within the LJ
  * cutoff, in index order; *ma gets the ATM entries' count. Returns m, all entries. Zeroes the
- * V and S of the entries and the padding past them, and pads d with zeros. */
+ * V and S of the entries and the padding past them, and pads d with zeros. One pass over the
+ * row, without branches on the class of a partner: each is written to the next ATM slot and
+ * to the next LJ-only slot (parked in v and t + cap), and only the counter of its class
+ * advances; the LJ-only entries are then moved behind the ATM ones. */
 static int TB_TNAME(nbr_entries)(const pot_params *pp, const double *pos, double box, int i,
                                  const int *row, int cnt, TB_TNAME(nbr_scratch) *s, int *ma)
 {
@@ -31,27 +34,40 @@ static int TB_TNAME(nbr_entries)(const pot_params *pp, const double *pos, double
     const double rca2 = pp->atm_on ? pp->d.atm_rc2 : -1.0, rcl2 = pp->lj_on ? pp->d.lj_rc2 : -1.0;
     const size_t st = (size_t)nbr_simd_stride(s->cap);
     TB_REAL *dx = s->d, *dy = dx + st, *dz = dy + st, *dc = dz + st;
-    int m = 0;
-    *ma = 0;
-    for (int pass = 0; pass < 2; pass++) {
-        for (int q = 0; q < cnt; q++) {
-            const int t = row[q];
-            const double ex = nbr_mic(pos[3 * t] - xi[0], box);
-            const double ey = nbr_mic(pos[3 * t + 1] - xi[1], box);
-            const double ez = nbr_mic(pos[3 * t + 2] - xi[2], box);
-            const double r2 = ex * ex + ey * ey + ez * ez;
-            const int atm = r2 <= rca2, keep = pass == 0 ? atm : !atm && r2 < rcl2;
-            if (!keep || !nbr_after(ex, ey, ez, i, t))
-                continue;
-            dx[m] = (TB_REAL)ex;
-            dy[m] = (TB_REAL)ey;
-            dz[m] = (TB_REAL)ez;
-            dc[m] = dx[m] * dx[m] + dy[m] * dy[m] + dz[m] * dz[m];
-            s->t[m++] = t;
-        }
-        if (pass == 0)
-            *ma = m;
+    TB_REAL *lx = s->v, *ly = lx + st, *lz = ly + st, *lc = lz + st; /* LJ-only, parked */
+    int *ta = s->t, *tl = s->t + s->cap;
+    int m = 0, l = 0;
+    for (int q = 0; q < cnt; q++) {
+        const int t = row[q];
+        const double ex = nbr_mic(pos[3 * t] - xi[0], box);
+        const double ey = nbr_mic(pos[3 * t + 1] - xi[1], box);
+        const double ez = nbr_mic(pos[3 * t + 2] - xi[2], box);
+        const double r2 = ex * ex + ey * ey + ez * ez;
+        const int after = nbr_after(ex, ey, ez, i, t), atm = r2 <= rca2;
+        const TB_REAL rx = (TB_REAL)ex, ry = (TB_REAL)ey, rz = (TB_REAL)ez;
+        const TB_REAL rr = rx * rx + ry * ry + rz * rz;
+        dx[m] = rx;
+        dy[m] = ry;
+        dz[m] = rz;
+        dc[m] = rr;
+        ta[m] = t;
+        lx[l] = rx;
+        ly[l] = ry;
+        lz[l] = rz;
+        lc[l] = rr;
+        tl[l] = t;
+        m += after & atm;
+        l += after & !atm & (r2 < rcl2);
     }
+    *ma = m;
+    for (int q = 0; q < l; q++) {
+        dx[m + q] = lx[q];
+        dy[m + q] = ly[q];
+        dz[m + q] = lz[q];
+        dc[m + q] = lc[q];
+        ta[m + q] = tl[q];
+    }
+    m += l;
     const int top = m > *ma + NBR_SIMD_PAD ? m : *ma + NBR_SIMD_PAD; /* <= st */
     for (int q = m; q < top; q++)
         dx[q] = dy[q] = dz[q] = dc[q] = 0;
