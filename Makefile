@@ -131,6 +131,8 @@ $(BUILD)/obj/%.o: %.c
 
 # The vectorized triplet tiles: sqrt in SIMD lanes needs no errno (solver/cpu/tile_simd.c).
 $(BUILD)/obj/solver/cpu/tile_simd.o: CFLAGS += -fno-math-errno
+# Likewise the neighbour-list path's vectorized triangle (solver/cpu/nbr_simd.c).
+$(BUILD)/obj/solver/cpu/nbr_simd.o: CFLAGS += -fno-math-errno
 
 $(BUILD)/obj/%.o: %.cu
 	@mkdir -p $(dir $@)

@@ -1,6 +1,8 @@
 /* cpu_backend.c — the CPU backend: OpenMP over the blocks of the same maps the GPU
  * launches, each block running the tile loops: the vectorized ATM triplet tile (tile_simd.h,
- * over pot_atm.h's algebra) and the pair tile (tile_cpu.h over triplet.h).
+ * over pot_atm.h's algebra) and the pair tile (tile_cpu.h over triplet.h); or, for cutoff
+ * systems, over the anchors of the neighbour lists (nbr_cpu.h around the vectorized triangle
+ * of nbr_simd.h).
  *
  * Each thread accumulates forces into its own buffer; the buffers are then summed per
  * particle in thread order, and the per-thread energies in thread order, so a run is
@@ -36,6 +38,7 @@
 #include "solver/physics/nbr_list.h"
 #include "solver/physics/pot.h"
 #include "solver/par/split.h"
+#include "solver/cpu/nbr_simd.h"
 #include "solver/cpu/tile_simd.h"
 
 #define TB_REAL double
@@ -415,8 +418,11 @@ static int nbr_scratch_fit(backend *b, int cap)
     if (cap <= b->scr_cap)
         return 0;
     cap = cap + cap / 4 + NBR_TILE;
-    /* each thread's block starts 64-byte aligned (it holds doubles) */
-    const size_t bytes = ((size_t)cap * (8 * sizeof(double) + sizeof(int)) + 63) & ~(size_t)63;
+    /* each thread's block starts 64-byte aligned: eight SoA arrays of nbr_simd_stride(cap)
+     * doubles (or floats, in the same room), then 2 cap particle indices (nbr_cpu.h) */
+    const size_t st = (size_t)nbr_simd_stride(cap);
+    const size_t bytes =
+        (8 * st * sizeof(double) + 2 * (size_t)cap * sizeof(int) + 63) & ~(size_t)63;
     free(b->scr);
     b->scr = malloc(bytes * (size_t)b->nthreads);
     if (!b->scr) {
@@ -436,18 +442,19 @@ static double nbr_run_anchor(backend *b, int t, int i, double *ep, double vir[6]
     unsigned char *raw = (unsigned char *)b->scr + b->scr_bytes * (size_t)t;
     const int *row = b->nl.idx + b->nl.off[i], cnt = b->nl.off[i + 1] - b->nl.off[i];
     const int cap = b->scr_cap;
-    int *tix = (int *)(raw + (size_t)cap * 8 * sizeof(double));
+    const size_t st = (size_t)nbr_simd_stride(cap);
+    int *tix = (int *)(raw + 8 * st * sizeof(double));
     if (b->precision == CFG_PREC_DOUBLE) {
-        nbr_scratch_dd s = {(double *)raw, (double *)raw + 4 * (size_t)cap, tix, cap};
+        nbr_scratch_dd s = {(double *)raw, (double *)raw + 4 * st, tix, cap};
         return nbr_anchor_dd(&b->pp, &b->pp.d, b->s.pos, b->s.box, i, row, cnt, &s,
                              b->acc_d + off, ep, vir, h, slots);
     }
     if (b->precision == CFG_PREC_MIXED) {
-        nbr_scratch_fd s = {(float *)raw, (float *)raw + 4 * (size_t)cap, tix, cap};
+        nbr_scratch_fd s = {(float *)raw, (float *)raw + 4 * st, tix, cap};
         return nbr_anchor_fd(&b->pp, &b->pp.f, b->s.pos, b->s.box, i, row, cnt, &s,
                              b->acc_d + off, ep, vir, h, slots);
     }
-    nbr_scratch_ff s = {(float *)raw, (float *)raw + 4 * (size_t)cap, tix, cap};
+    nbr_scratch_ff s = {(float *)raw, (float *)raw + 4 * st, tix, cap};
     return nbr_anchor_ff(&b->pp, &b->pp.f, b->s.pos, b->s.box, i, row, cnt, &s, b->acc_f + off,
                          ep, vir, h, slots);
 }

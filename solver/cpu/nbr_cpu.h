@@ -1,109 +1,104 @@
 /* nbr_cpu.h — the CPU backend's work for one anchor of the neighbour-list path (nbr.h): its
- * entries, its pairs, its triangle of entry pairs walked tile by tile through lambda2d, and
- * the forces of the anchor and its partners, around the shared bodies nbr_atm and
+ * entries, its pairs, its triangle of entry pairs (the vectorized nbr_simd_triangle,
+ * nbr_simd_body.h, row by row; the slot count still counts the NBR_TILE tiles the GPU walks),
+ * and the forces of the anchor and its partners, around the shared bodies nbr_atm and
  * pair_accumulate (triplet.h).
  *
- * Template: included by nbr_cpu.c with TB_REAL (arithmetic), TB_ACC (accumulation), TB_NAME
- * (the body suffix: _d or _f) and TB_TNAME (this instance's suffix) set. Separations are
- * formed in double and rounded to TB_REAL, so the float paths see anchor-relative
- * coordinates only. */
+ * With TB_NBR_SCALAR_TRIPLETS defined (tests/test_nbr_simd.c only) it also defines the scalar
+ * triangle the vectorized one replaced, and nbr_anchor_scalar, the same anchor around it.
+ *
+ * Template: included by cpu_backend.c with TB_REAL (arithmetic), TB_ACC (accumulation),
+ * TB_NAME (the body suffix: _d or _f) and TB_TNAME (this instance's suffix) set; needs
+ * solver/cpu/nbr_simd.h. Separations are formed in double and rounded to TB_REAL, so the float
+ * paths see anchor-relative coordinates only. */
 
-/* Scratch of one thread: entries of one anchor. */
+/* Scratch of one thread: entries of one anchor, SoA arrays of st = nbr_simd_stride(cap)
+ * elements each. */
 typedef struct TB_TNAME(nbr_scratch) {
-    TB_REAL *d;  /* [4 cap]: d_q (x, y, z), |d_q|^2 */
-    TB_REAL *v;  /* [4 cap]: V_q (x, y, z), S_q (nbr.h) */
-    int *t;      /* [cap]: particle of entry q */
+    TB_REAL *d;  /* [4 st]: d_q x, y, z, then |d_q|^2 */
+    TB_REAL *v;  /* [4 st]: V_q x, y, z, then S_q (nbr.h) */
+    int *t;      /* [2 cap]: particle of entry q; [cap, 2 cap) room for nbr_entries */
     int cap;
 } TB_TNAME(nbr_scratch);
 
-/* Forces of anchor i into f[3n] (the thread's buffer); returns the triplet energy and adds the
- * pair energy to *e_pair, the virial to vir[6] (xx yy zz xy xz yz), the triplets that
- * counted to *hits and the entry-pair slots of its tiles to *slots. */
-static double TB_TNAME(nbr_anchor)(const pot_params *pp, const TB_NAME(pot_coef) *kc,
-                                   const double *pos, double box, int i, const int *row,
-                                   int cnt, TB_TNAME(nbr_scratch) *s, TB_ACC *f, double *e_pair,
-                                   double vir[6], long long *hits, long long *slots)
+/* The entries of anchor i into s (SoA): the ATM partners first, then those only within the LJ
+ * cutoff, in index order; *ma gets the ATM entries' count. Returns m, all entries. Zeroes the
+ * V and S of the entries and the padding past them, and pads d with zeros. One pass over the
+ * row, without branches on the class of a partner: each is written to the next ATM slot and
+ * to the next LJ-only slot (parked in v and t + cap), and only the counter of its class
+ * advances; the LJ-only entries are then moved behind the ATM ones. */
+static int TB_TNAME(nbr_entries)(const pot_params *pp, const double *pos, double box, int i,
+                                 const int *row, int cnt, TB_TNAME(nbr_scratch) *s, int *ma)
 {
     const double *xi = pos + 3 * i;
     const double rca2 = pp->atm_on ? pp->d.atm_rc2 : -1.0, rcl2 = pp->lj_on ? pp->d.lj_rc2 : -1.0;
-    int m = 0, ma = 0;
-    /* entries: the ATM partners first, then those only within the LJ cutoff; index order */
-    for (int pass = 0; pass < 2; pass++) {
-        for (int q = 0; q < cnt; q++) {
-            const int t = row[q];
-            const double dx = nbr_mic(pos[3 * t] - xi[0], box);
-            const double dy = nbr_mic(pos[3 * t + 1] - xi[1], box);
-            const double dz = nbr_mic(pos[3 * t + 2] - xi[2], box);
-            const double r2 = dx * dx + dy * dy + dz * dz;
-            const int atm = r2 <= rca2, keep = pass == 0 ? atm : !atm && r2 < rcl2;
-            if (!keep || !nbr_after(dx, dy, dz, i, t))
-                continue;
-            TB_REAL *d = s->d + 4 * m;
-            d[0] = (TB_REAL)dx;
-            d[1] = (TB_REAL)dy;
-            d[2] = (TB_REAL)dz;
-            d[3] = d[0] * d[0] + d[1] * d[1] + d[2] * d[2];
-            s->t[m++] = t;
-        }
-        if (pass == 0)
-            ma = m;
+    const size_t st = (size_t)nbr_simd_stride(s->cap);
+    TB_REAL *dx = s->d, *dy = dx + st, *dz = dy + st, *dc = dz + st;
+    TB_REAL *lx = s->v, *ly = lx + st, *lz = ly + st, *lc = lz + st; /* LJ-only, parked */
+    int *ta = s->t, *tl = s->t + s->cap;
+    int m = 0, l = 0;
+    for (int q = 0; q < cnt; q++) {
+        const int t = row[q];
+        const double ex = nbr_mic(pos[3 * t] - xi[0], box);
+        const double ey = nbr_mic(pos[3 * t + 1] - xi[1], box);
+        const double ez = nbr_mic(pos[3 * t + 2] - xi[2], box);
+        const double r2 = ex * ex + ey * ey + ez * ez;
+        const int after = nbr_after(ex, ey, ez, i, t), atm = r2 <= rca2;
+        const TB_REAL rx = (TB_REAL)ex, ry = (TB_REAL)ey, rz = (TB_REAL)ez;
+        const TB_REAL rr = rx * rx + ry * ry + rz * rz;
+        dx[m] = rx;
+        dy[m] = ry;
+        dz[m] = rz;
+        dc[m] = rr;
+        ta[m] = t;
+        lx[l] = rx;
+        ly[l] = ry;
+        lz[l] = rz;
+        lc[l] = rr;
+        tl[l] = t;
+        m += after & atm;
+        l += after & !atm & (r2 < rcl2);
     }
-    memset(s->v, 0, 4 * (size_t)m * sizeof *s->v);
-
-    /* triplets: tile pairs (P, Q), P <= Q, of the triangle of the ma ATM entries */
-    TB_ACC e_trip = 0;
-    long long h = 0;
-    const int mb = (ma + NBR_TILE - 1) / NBR_TILE;
-    const long long n_tiles = map3d_tri(mb);
-    for (long long w = 0; w < n_tiles; w++) {
-        const int Q = map2d_lambda2d_row(w), P = (int)(w - map3d_tri(Q));
-        const int j1 = (P + 1) * NBR_TILE < ma ? (P + 1) * NBR_TILE : ma;
-        const int k1 = (Q + 1) * NBR_TILE < ma ? (Q + 1) * NBR_TILE : ma;
-        for (int j = P * NBR_TILE; j < j1; j++) {
-            const TB_REAL *dj = s->d + 4 * j;
-            TB_REAL A = 0, E = 0, fj[3] = {0, 0, 0};
-            for (int k = (Q * NBR_TILE > j + 1 ? Q * NBR_TILE : j + 1); k < k1; k++) {
-                const TB_REAL *dk = s->d + 4 * k;
-                TB_REAL djk[3], e, ga, gb, gc;
-                /* most pairs (j, k) of the lists are too far apart: test before the formula */
-                const TB_REAL bx = dk[0] - dj[0], by = dk[1] - dj[1], bz = dk[2] - dj[2];
-                if (!(bx * bx + by * by + bz * bz <= kc->atm_rc2))
-                    continue;
-                if (!TB_NAME(nbr_atm)(kc, dj, dj[3], dk, dk[3], djk, &e, &ga, &gb, &gc))
-                    continue;
-                h++;
-                E += e;
-                A += ga;
-                TB_REAL *vk = s->v + 4 * k;
-                for (int x = 0; x < 3; x++) {
-                    fj[x] += gb * djk[x];
-                    vk[x] -= gb * djk[x];
-                }
-                vk[3] -= gc;
-            }
-            TB_REAL *vj = s->v + 4 * j;
-            vj[0] += fj[0];
-            vj[1] += fj[1];
-            vj[2] += fj[2];
-            vj[3] -= A;
-            e_trip += (TB_ACC)E;
-        }
+    *ma = m;
+    for (int q = 0; q < l; q++) {
+        dx[m + q] = lx[q];
+        dy[m + q] = ly[q];
+        dz[m + q] = lz[q];
+        dc[m + q] = lc[q];
+        ta[m + q] = tl[q];
     }
-    *hits += h;
-    *slots += n_tiles * NBR_TILE * NBR_TILE;
+    m += l;
+    const int top = m > *ma + NBR_SIMD_PAD ? m : *ma + NBR_SIMD_PAD; /* <= st */
+    for (int q = m; q < top; q++)
+        dx[q] = dy[q] = dz[q] = dc[q] = 0;
+    for (int c = 0; c < 4; c++)
+        memset(s->v + c * st, 0, (size_t)top * sizeof *s->v);
+    return m;
+}
 
-    /* forces of the entries and of the anchor; pairs; virial */
+/* Forces of the m entries of s and of anchor i into f (its triangle summed into s->v; e_trip
+ * its unscaled triplet energy): returns the triplet energy, adds the pair energy to *e_pair
+ * and the virial to vir[6]. */
+static double TB_TNAME(nbr_finish)(const TB_NAME(pot_coef) *kc, int i, int m, int ma,
+                                   const TB_TNAME(nbr_scratch) *s, double e_trip, TB_ACC *f,
+                                   double *e_pair, double vir[6])
+{
+    const size_t st = (size_t)nbr_simd_stride(s->cap);
+    const TB_REAL *dx = s->d, *dy = dx + st, *dz = dy + st, *dc = dz + st;
+    const TB_REAL *vx = s->v, *vy = vx + st, *vz = vy + st, *vs = vz + st;
     const double scale = 0.75 * (double)kc->nu;
     double fi[3] = {0, 0, 0}, ep = 0;
     for (int q = 0; q < m; q++) {
-        const TB_REAL *d = s->d + 4 * q, *v = s->v + 4 * q;
+        const TB_REAL d[3] = {dx[q], dy[q], dz[q]};
         double fq[3] = {0, 0, 0};
-        if (q < ma)
-            for (int x = 0; x < 3; x++)
-                fq[x] = scale * (double)(v[x] + v[3] * d[x]);
-        if (d[3] < kc->lj_rc2) {
+        if (q < ma) {
+            fq[0] = scale * (double)(vx[q] + vs[q] * d[0]);
+            fq[1] = scale * (double)(vy[q] + vs[q] * d[1]);
+            fq[2] = scale * (double)(vz[q] + vs[q] * d[2]);
+        }
+        if (dc[q] < kc->lj_rc2) {
             TB_REAL pi[3] = {0, 0, 0}, pj[3] = {0, 0, 0};
-            ep += (double)TB_NAME(pair_accumulate)(kc, d, d[3], pi, pj);
+            ep += (double)TB_NAME(pair_accumulate)(kc, d, dc[q], pi, pj);
             for (int x = 0; x < 3; x++)
                 fq[x] += (double)pj[x];
         }
@@ -122,5 +117,89 @@ static double TB_TNAME(nbr_anchor)(const pot_params *pp, const TB_NAME(pot_coef)
     for (int x = 0; x < 3; x++)
         f[3 * i + x] += (TB_ACC)fi[x];
     *e_pair += ep;
-    return (double)kc->nu * (double)e_trip;
+    return (double)kc->nu * e_trip;
 }
+
+/* Forces of anchor i into f[3n] (the thread's buffer); returns the triplet energy and adds the
+ * pair energy to *e_pair, the virial to vir[6] (xx yy zz xy xz yz), the triplets that
+ * counted to *hits and the entry-pair slots of its tiles to *slots. */
+static double TB_TNAME(nbr_anchor)(const pot_params *pp, const TB_NAME(pot_coef) *kc,
+                                   const double *pos, double box, int i, const int *row,
+                                   int cnt, TB_TNAME(nbr_scratch) *s, TB_ACC *f, double *e_pair,
+                                   double vir[6], long long *hits, long long *slots)
+{
+    int ma;
+    const int m = TB_TNAME(nbr_entries)(pp, pos, box, i, row, cnt, s, &ma);
+    const double e = TB_TNAME(nbr_simd_triangle)(kc, s->d, s->v, nbr_simd_stride(s->cap), ma,
+                                                 hits);
+    const long long mb = (ma + NBR_TILE - 1) / NBR_TILE;
+    *slots += map3d_tri((int)mb) * NBR_TILE * NBR_TILE;
+    return TB_TNAME(nbr_finish)(kc, i, m, ma, s, e, f, e_pair, vir);
+}
+
+#ifdef TB_NBR_SCALAR_TRIPLETS
+/* The scalar triangle the vectorized one replaced (tests only): the NBR_TILE tiles in lambda2d
+ * order as the GPU walks them, branching on the side test, then nbr_atm; same arguments and
+ * results as nbr_simd_triangle (the row sums in another order). */
+static double TB_TNAME(nbr_scalar_triangle)(const TB_NAME(pot_coef) *kc, const TB_REAL *d,
+                                            TB_REAL *v, int st, int ma, long long *hits)
+{
+    const TB_REAL *dx = d, *dy = d + st, *dz = d + 2 * (size_t)st, *dc = d + 3 * (size_t)st;
+    TB_REAL *vx = v, *vy = v + st, *vz = v + 2 * (size_t)st, *vs = v + 3 * (size_t)st;
+    TB_ACC e_trip = 0;
+    long long h = 0;
+    const int mb = (ma + NBR_TILE - 1) / NBR_TILE;
+    const long long n_tiles = map3d_tri(mb);
+    for (long long w = 0; w < n_tiles; w++) {
+        const int Q = map2d_lambda2d_row(w), P = (int)(w - map3d_tri(Q));
+        const int j1 = (P + 1) * NBR_TILE < ma ? (P + 1) * NBR_TILE : ma;
+        const int k1 = (Q + 1) * NBR_TILE < ma ? (Q + 1) * NBR_TILE : ma;
+        for (int j = P * NBR_TILE; j < j1; j++) {
+            const TB_REAL dj[3] = {dx[j], dy[j], dz[j]};
+            TB_REAL A = 0, E = 0, fj[3] = {0, 0, 0};
+            for (int k = (Q * NBR_TILE > j + 1 ? Q * NBR_TILE : j + 1); k < k1; k++) {
+                const TB_REAL dk[3] = {dx[k], dy[k], dz[k]};
+                TB_REAL djk[3], e, ga, gb, gc;
+                const TB_REAL bx = dk[0] - dj[0], by = dk[1] - dj[1], bz = dk[2] - dj[2];
+                if (!(bx * bx + by * by + bz * bz <= kc->atm_rc2))
+                    continue;
+                if (!TB_NAME(nbr_atm)(kc, dj, dc[j], dk, dc[k], djk, &e, &ga, &gb, &gc))
+                    continue;
+                h++;
+                E += e;
+                A += ga;
+                fj[0] += gb * djk[0];
+                fj[1] += gb * djk[1];
+                fj[2] += gb * djk[2];
+                vx[k] -= gb * djk[0];
+                vy[k] -= gb * djk[1];
+                vz[k] -= gb * djk[2];
+                vs[k] -= gc;
+            }
+            vx[j] += fj[0];
+            vy[j] += fj[1];
+            vz[j] += fj[2];
+            vs[j] -= A;
+            e_trip += (TB_ACC)E;
+        }
+    }
+    *hits += h;
+    return (double)e_trip;
+}
+
+/* nbr_anchor around the scalar triangle (tests only). */
+static double TB_TNAME(nbr_anchor_scalar)(const pot_params *pp, const TB_NAME(pot_coef) *kc,
+                                          const double *pos, double box, int i, const int *row,
+                                          int cnt, TB_TNAME(nbr_scratch) *s, TB_ACC *f,
+                                          double *e_pair, double vir[6], long long *hits,
+                                          long long *slots)
+{
+    int ma;
+    const int m = TB_TNAME(nbr_entries)(pp, pos, box, i, row, cnt, s, &ma);
+    const double e = TB_TNAME(nbr_scalar_triangle)(kc, s->d, s->v, nbr_simd_stride(s->cap), ma,
+                                                   hits);
+    const long long mb = (ma + NBR_TILE - 1) / NBR_TILE;
+    *slots += map3d_tri((int)mb) * NBR_TILE * NBR_TILE;
+    return TB_TNAME(nbr_finish)(kc, i, m, ma, s, e, f, e_pair, vir);
+}
+#endif

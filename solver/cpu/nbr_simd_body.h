@@ -1,0 +1,78 @@
+/* nbr_simd_body.h — the CPU backend's vectorized triangle of entry pairs of one anchor of the
+ * neighbour-list path (nbr.h): the pairs (j, k), j < k, of the ma ATM entries, with the k loop
+ * of each j in SIMD lanes (OpenMP simd), over the same algebra as nbr_atm (triplet.h:
+ * d_jk = d_k - d_j, pot_atm_set, pot_atm.h, unchanged).
+ *
+ * Walk: row by row, j = 0 .. ma-2, each row the whole k = j+1 .. ma-1 in one loop. The GPU
+ * (and the scalar loop this replaced, nbr_cpu.h's nbr_scalar_triangle) cut the triangle into
+ * NBR_TILE x NBR_TILE tiles for its warps; on one CPU thread the entries sit in L1 anyway, and
+ * whole rows (about 75 entries in the liquid against a tile's 32, or 16 on its diagonal) pay
+ * the row's reductions and its padding once: 1.5x faster than the tile walk. The slot count
+ * (nbr_cpu.h) still counts the tiles, as the GPU launches them. The row is padded to a
+ * multiple of NBR_SIMD_PAD lanes (no scalar remainder); a lane counts iff k < ma,
+ * |d_jk|^2 <= rc^2 and abc <= cutoff_triple^6, as nbr_atm's test, and is otherwise selected to
+ * zero (no branch: most entry pairs of a liquid's lists fail the side test). Padded lanes read
+ * entries up to ma + NBR_SIMD_PAD - 1 (the caller keeps them finite) and add zeros to their V
+ * and S.
+ *
+ * Sums: what goes to k (V_k -= gb d_jk, S_k -= gc) is added per lane into the SoA arrays v, in
+ * the scalar loop's order (for each k its rows j ascending: the same values as the scalar
+ * loop); what goes to j (V_j += sum_k gb d_jk, S_j -= sum_k ga), the energy and the count are
+ * simd reductions of the row, in TB_REAL (at most ma terms; the scalar loop summed at most
+ * NBR_TILE), then the energy in TB_ACC. The reductions' order follows the lane count of the
+ * clone that runs (AVX-512, AVX2, baseline: TB_SIMD_CLONES), so results are bitwise repeatable
+ * on one machine and differ between instruction sets in the last bits; the hit count is exact
+ * everywhere.
+ *
+ * Template: included by nbr_simd.c with TB_REAL (arithmetic), TB_ACC (accumulation of the
+ * energy), TB_NAME (the body suffix: _d or _f) and TB_TNAME (this instance's suffix) set. */
+
+TB_SIMD_CLONES double TB_TNAME(nbr_simd_triangle)(const TB_NAME(pot_coef) *kc, const TB_REAL *d,
+                                                  TB_REAL *v, int st, int ma, long long *hits)
+{
+    const TB_REAL *restrict dx = d, *restrict dy = d + st, *restrict dz = d + 2 * (size_t)st;
+    const TB_REAL *restrict dc = d + 3 * (size_t)st;
+    TB_REAL *restrict vx = v, *restrict vy = v + st, *restrict vz = v + 2 * (size_t)st;
+    TB_REAL *restrict vs = v + 3 * (size_t)st;
+    const TB_REAL rc2 = kc->atm_rc2, rct6 = kc->atm_rct6, zero = 0;
+    TB_ACC e_trip = 0;
+    long long h = 0;
+    for (int j = 0; j + 1 < ma; j++) {
+        const int klo = j + 1;
+        const int khi = klo + (ma - klo + NBR_SIMD_PAD - 1) / NBR_SIMD_PAD * NBR_SIMD_PAD;
+        const TB_REAL ax = dx[j], ay = dy[j], az = dz[j], a = dc[j];
+        TB_REAL A = 0, E = 0, fjx = 0, fjy = 0, fjz = 0;
+        int hj = 0;
+#pragma omp simd reduction(+ : A, E, fjx, fjy, fjz, hj)
+        for (int k = klo; k < khi; k++) {
+            const TB_REAL bx = dx[k] - ax, by = dy[k] - ay, bz = dz[k] - az; /* d_jk */
+            const TB_REAL b = bx * bx + by * by + bz * bz;
+            TB_REAL ee, ga, gb, gc;
+            const TB_REAL abc = TB_NAME(pot_atm_set)(a, b, dc[k], &ee, &ga, &gb, &gc);
+            const int in = (k < ma) & (b <= rc2) & (abc <= rct6);
+            ee = in ? ee : zero;
+            ga = in ? ga : zero;
+            gb = in ? gb : zero;
+            gc = in ? gc : zero;
+            hj += in;
+            E += ee;
+            A += ga;
+            const TB_REAL tx = gb * bx, ty = gb * by, tz = gb * bz;
+            fjx += tx;
+            fjy += ty;
+            fjz += tz;
+            vx[k] -= tx;
+            vy[k] -= ty;
+            vz[k] -= tz;
+            vs[k] -= gc;
+        }
+        vx[j] += fjx;
+        vy[j] += fjy;
+        vz[j] += fjz;
+        vs[j] -= A;
+        e_trip += (TB_ACC)E;
+        h += hj;
+    }
+    *hits += h;
+    return (double)e_trip;
+}
