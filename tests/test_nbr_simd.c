@@ -28,31 +28,8 @@
 #include "tests/tb_test.h"
 
 #define TB_NBR_SCALAR_TRIPLETS
-#define TB_REAL double
-#define TB_ACC double
-#define TB_NAME(x) x##_d
-#define TB_TNAME(x) x##_dd
-#include "solver/cpu/nbr_cpu.h"
-#undef TB_REAL
-#undef TB_ACC
-#undef TB_NAME
-#undef TB_TNAME
-
-#define TB_REAL float
-#define TB_ACC double
-#define TB_NAME(x) x##_f
-#define TB_TNAME(x) x##_fd
-#include "solver/cpu/nbr_cpu.h"
-#undef TB_ACC
-#undef TB_TNAME
-
-#define TB_ACC float
-#define TB_TNAME(x) x##_ff
-#include "solver/cpu/nbr_cpu.h"
-#undef TB_REAL
-#undef TB_ACC
-#undef TB_NAME
-#undef TB_TNAME
+#define TB_CPU_TEMPLATE "solver/cpu/nbr_cpu.h"
+#include "solver/cpu/cpu_instances.h"
 
 enum { PREC_D, PREC_MIXED, PREC_SINGLE };
 static const char *prec_name[] = {"double", "mixed", "single"};

@@ -23,25 +23,9 @@
 #include "tests/tb_test.h"
 
 #define TB_TILE_SCALAR_TRIPLETS
-#define TB_REAL double
-#define TB_ACC double
-#define TB_NAME(x) x##_d
-#define TB_TNAME(x) x##_dd
-#include "solver/cpu/tile_cpu.h"
-#undef TB_REAL
-#undef TB_ACC
-#undef TB_NAME
-#undef TB_TNAME
-
-#define TB_REAL float
-#define TB_ACC double
-#define TB_NAME(x) x##_f
-#define TB_TNAME(x) x##_fd
-#include "solver/cpu/tile_cpu.h"
-#undef TB_REAL
-#undef TB_ACC
-#undef TB_NAME
-#undef TB_TNAME
+#define TB_CPU_NO_SINGLE
+#define TB_CPU_TEMPLATE "solver/cpu/tile_cpu.h"
+#include "solver/cpu/cpu_instances.h"
 
 #define NMAX 160
 

@@ -41,34 +41,9 @@
 #include "solver/cpu/nbr_simd.h"
 #include "solver/cpu/tile_simd.h"
 
-#define TB_REAL double
-#define TB_ACC double
-#define TB_NAME(x) x##_d
-#define TB_TNAME(x) x##_dd
-#include "solver/cpu/tile_cpu.h"
-#include "solver/cpu/nbr_cpu.h"
-#undef TB_REAL
-#undef TB_ACC
-#undef TB_NAME
-#undef TB_TNAME
-
-#define TB_REAL float
-#define TB_ACC double
-#define TB_NAME(x) x##_f
-#define TB_TNAME(x) x##_fd
-#include "solver/cpu/tile_cpu.h"
-#include "solver/cpu/nbr_cpu.h"
-#undef TB_ACC
-#undef TB_TNAME
-
-#define TB_ACC float
-#define TB_TNAME(x) x##_ff
-#include "solver/cpu/tile_cpu.h"
-#include "solver/cpu/nbr_cpu.h"
-#undef TB_REAL
-#undef TB_ACC
-#undef TB_NAME
-#undef TB_TNAME
+#define TB_CPU_TEMPLATE "solver/cpu/tile_cpu.h"
+#define TB_CPU_TEMPLATE2 "solver/cpu/nbr_cpu.h"
+#include "solver/cpu/cpu_instances.h"
 
 struct backend {
     sim_state s; /* the backend's own copy of the state */
@@ -550,24 +525,31 @@ static int count_reduce(backend *b)
     return 0;
 }
 
+/* Deterministic mode: zero every thread's fixed-point words and work buffer before an
+ * evaluation. */
+static void det_zero(backend *b)
+{
+    const size_t n3 = 3 * (size_t)b->s.n;
+    if (!b->det)
+        return;
+    memset(b->fix_thr, 0, FIX_WORDS(b->s.n) * (size_t)b->nthreads * sizeof *b->fix_thr);
+    if (b->acc_d)
+        memset(b->acc_d, 0, n3 * b->nthreads * sizeof *b->acc_d);
+    else
+        memset(b->acc_f, 0, n3 * b->nthreads * sizeof *b->acc_f);
+}
+
 /* Forces through the neighbour lists (nbr.h): rebuild when stale, then every anchor of this
  * rank's share. Anchors are dealt statically in index order, so the sums do not depend on the
  * lists' build. */
 static int nbr_compute(backend *b)
 {
-    const long long n3 = 3LL * b->s.n;
     if (nbr_list_stale(&b->nl, b->s.pos) && nbr_list_build(&b->nl, b->s.pos) != 0)
         return -1;
     if (nbr_scratch_fit(b, b->nl.max_row) != 0)
         return -1;
     nbr_share(b);
-    if (b->det) {
-        memset(b->fix_thr, 0, FIX_WORDS(b->s.n) * (size_t)b->nthreads * sizeof *b->fix_thr);
-        if (b->acc_d)
-            memset(b->acc_d, 0, (size_t)n3 * b->nthreads * sizeof *b->acc_d);
-        else
-            memset(b->acc_f, 0, (size_t)n3 * b->nthreads * sizeof *b->acc_f);
-    }
+    det_zero(b);
 #pragma omp parallel num_threads(b->nthreads)
     {
         const int t = omp_get_thread_num(), nt = omp_get_num_threads();
@@ -622,13 +604,7 @@ static int cpu_compute(backend *b)
         for (long long i = 0; i < n3; i++)
             b->x_f[i] = (float)b->s.pos[i];
     memset(b->w_thr, 0, 8 * (size_t)b->nthreads * sizeof *b->w_thr);
-    if (b->det) {
-        memset(b->fix_thr, 0, FIX_WORDS(b->s.n) * (size_t)b->nthreads * sizeof *b->fix_thr);
-        if (b->acc_d)
-            memset(b->acc_d, 0, (size_t)n3 * b->nthreads * sizeof *b->acc_d);
-        else
-            memset(b->acc_f, 0, (size_t)n3 * b->nthreads * sizeof *b->acc_f);
-    }
+    det_zero(b);
 #pragma omp parallel num_threads(b->nthreads)
     {
         const int t = omp_get_thread_num(), nt = omp_get_num_threads();

@@ -1,41 +1,12 @@
 /* tile_simd.c — instantiates the vectorized ATM triplet tile (tile_simd_body.h) in double
  * (dd), mixed (fd) and single (ff) precision, each cloned per instruction set.
  *
- * TB_SIMD_CLONES: on x86-64 GCC builds each function for AVX-512, AVX2 and the baseline, and
- * picks one at load time (an ifunc), so the binary stays portable; elsewhere one build. The
- * Makefile compiles this file with -fno-math-errno, without which sqrt cannot run in lanes. */
+ * The precisions and TB_SIMD_CLONES (AVX-512, AVX2 and baseline clones picked at load time)
+ * come from cpu_instances.h. The Makefile compiles this file with -fno-math-errno, without
+ * which sqrt cannot run in lanes. */
 #include "solver/cpu/tile_simd.h"
 
 #include "solver/physics/pot.h"
 
-#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
-#define TB_SIMD_CLONES __attribute__((target_clones("avx512f", "avx2", "default")))
-#else
-#define TB_SIMD_CLONES
-#endif
-
-#define TB_REAL double
-#define TB_ACC double
-#define TB_NAME(x) x##_d
-#define TB_TNAME(x) x##_dd
-#include "solver/cpu/tile_simd_body.h"
-#undef TB_REAL
-#undef TB_ACC
-#undef TB_NAME
-#undef TB_TNAME
-
-#define TB_REAL float
-#define TB_ACC double
-#define TB_NAME(x) x##_f
-#define TB_TNAME(x) x##_fd
-#include "solver/cpu/tile_simd_body.h"
-#undef TB_ACC
-#undef TB_TNAME
-
-#define TB_ACC float
-#define TB_TNAME(x) x##_ff
-#include "solver/cpu/tile_simd_body.h"
-#undef TB_REAL
-#undef TB_ACC
-#undef TB_NAME
-#undef TB_TNAME
+#define TB_CPU_TEMPLATE "solver/cpu/tile_simd_body.h"
+#include "solver/cpu/cpu_instances.h"
