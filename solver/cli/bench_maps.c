@@ -1,6 +1,7 @@
 /* bench_maps.c — `tribody bench --kernel map` (with --2d too): the papers' map-only dummy
  * kernels over the tetrahedron and the triangle, the EDM and the pair term through each 2D map
- * (method: cmd_bench.c's opening comment, docs/performance.md). */
+ * (method: cmd_bench.c's opening comment, docs/performance.md); and the host walks of a plan
+ * (the kernel-less check of the tiles, the discarded blocks) that the solver bench uses too. */
 #include <errno.h>
 #include <math.h>
 #include <omp.h>
@@ -483,3 +484,64 @@ void bench_pair2d_experiment(bench_ctx *x, const int *ns, int n_n, const int *ti
             }
 }
 
+/* ---- host walks (the kernel-less check) ------------------------------------------------------ */
+
+/* Walks every block of every launch of p through the host decode; returns the blocks that exit
+ * at once. With s, each tile a block visits is signed into s; without, only each block's
+ * first() runs (a persistent map's blocks are not stepped through their tiles). */
+static long long host_walk3(const map3d_type *t, const map3d_plan *p, bench_sig *s)
+{
+    long long discarded = 0;
+    for (int l = 0; l < p->n_launch; l++) {
+        const map3d_launch *L = &p->launch[l];
+        for (unsigned bz = 0; bz < L->gz; bz++)
+            for (unsigned by = 0; by < L->gy; by++)
+                for (unsigned bx = 0; bx < L->gx; bx++) {
+                    map3d_cursor c;
+                    if (!t->first(L, bx, by, bz, &c)) {
+                        discarded++;
+                        continue;
+                    }
+                    if (s)
+                        do
+                            bench_sig_tile3(s, c.I, c.J, c.K, p->nb);
+                        while (t->next(L, &c));
+                }
+    }
+    return discarded;
+}
+
+/* Walks every block of every launch of p through the host decode, signing each tile visited.
+ * *discarded: blocks that exit at once. */
+void bench_host_sig3(const map3d_type *t, const map3d_plan *p, bench_sig *s, long long *discarded)
+{
+    memset(s, 0, sizeof *s);
+    *discarded = host_walk3(t, p, s);
+}
+
+void bench_host_sig2(const map2d_type *t, const map2d_plan *p, bench_sig *s, long long *discarded)
+{
+    memset(s, 0, sizeof *s);
+    *discarded = 0;
+    for (int l = 0; l < p->n_launch; l++) {
+        const map2d_launch *L = &p->launch[l];
+        for (unsigned by = 0; by < L->gy; by++)
+            for (unsigned bx = 0; bx < L->gx; bx++) {
+                map2d_cursor c;
+                if (!t->first(L, bx, by, &c)) {
+                    (*discarded)++;
+                    continue;
+                }
+                bench_sig_tile2(s, c.I, c.J, p->nb);
+            }
+    }
+}
+
+/* Blocks of plan p that exit at once: by the map contract blocks - Tet(nb) for maps with one
+ * tile per block; persistent maps are walked (first() of their few blocks). */
+long long bench_wasted3(const map3d_type *t, const map3d_plan *p)
+{
+    if (!t->persistent)
+        return map3d_plan_blocks(p) - map3d_tet(p->nb);
+    return host_walk3(t, p, NULL);
+}
