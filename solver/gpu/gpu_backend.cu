@@ -103,6 +103,24 @@ __global__ void to_float_kernel(const tb_double4 *pos, float4 *posf, int n)
         posf[i] = make_float4((float)pos[i].x, (float)pos[i].y, (float)pos[i].z, 0.0f);
 }
 
+/* pos[i] = x + h v, wrapped into [0, L) when periodic, and its float copy: the one drift
+ * arithmetic of kick_drift_kernel (NVE) and drift_kernel (the thermostats' steps). */
+__device__ __forceinline__ void drift_store(tb_double4 *pos, float4 *posf, int i, tb_double4 x,
+                                            const tb_double4 &v, double h, double box)
+{
+    x.x += h * v.x;
+    x.y += h * v.y;
+    x.z += h * v.z;
+    if (box > 0.0) {
+        x.x -= box * floor(x.x / box);
+        x.y -= box * floor(x.y / box);
+        x.z -= box * floor(x.z / box);
+    }
+    pos[i] = x;
+    if (posf)
+        posf[i] = make_float4((float)x.x, (float)x.y, (float)x.z, 0.0f);
+}
+
 /* v += h F (h = dt / 2m); x += dt v, wrapped into [0, L) when periodic; float copy of x. */
 __global__ void kick_drift_kernel(tb_double4 *pos, tb_double4 *vel, const tb_double4 *force,
                                   float4 *posf, int n, double h, double dt, double box)
@@ -115,18 +133,8 @@ __global__ void kick_drift_kernel(tb_double4 *pos, tb_double4 *vel, const tb_dou
     v.x += h * f.x;
     v.y += h * f.y;
     v.z += h * f.z;
-    x.x += dt * v.x;
-    x.y += dt * v.y;
-    x.z += dt * v.z;
-    if (box > 0.0) {
-        x.x -= box * floor(x.x / box);
-        x.y -= box * floor(x.y / box);
-        x.z -= box * floor(x.z / box);
-    }
     vel[i] = v;
-    pos[i] = x;
-    if (posf)
-        posf[i] = make_float4((float)x.x, (float)x.y, (float)x.z, 0.0f);
+    drift_store(pos, posf, i, x, v, dt, box);
 }
 
 __global__ void kick_kernel(tb_double4 *vel, const tb_double4 *force, int n, double h)
@@ -142,27 +150,14 @@ __global__ void kick_kernel(tb_double4 *vel, const tb_double4 *force, int n, dou
     vel[i] = v;
 }
 
-/* x += h v, wrapped into [0, L) when periodic (the arithmetic of kick_drift_kernel); float
- * copy of x. */
+/* x += h v, wrapped into [0, L) when periodic; float copy of x (drift_store). */
 __global__ void drift_kernel(tb_double4 *pos, const tb_double4 *vel, float4 *posf, int n, double h,
                              double box)
 {
     const int i = blockIdx.x * blockDim.x + threadIdx.x;
     if (i >= n)
         return;
-    tb_double4 x = pos[i];
-    const tb_double4 v = vel[i];
-    x.x += h * v.x;
-    x.y += h * v.y;
-    x.z += h * v.z;
-    if (box > 0.0) {
-        x.x -= box * floor(x.x / box);
-        x.y -= box * floor(x.y / box);
-        x.z -= box * floor(x.z / box);
-    }
-    pos[i] = x;
-    if (posf)
-        posf[i] = make_float4((float)x.x, (float)x.y, (float)x.z, 0.0f);
+    drift_store(pos, posf, i, pos[i], vel[i], h, box);
 }
 
 __global__ void scale_kernel(tb_double4 *vel, int n, double c)
