@@ -212,20 +212,32 @@ static void test_pot_atm(void)
  * near-linear triangle (cos products near -1, where E < 0), and 1000 random triangles. In
  * double the two forms differ by rounding only: 1e-14 relative to the largest derivative (1e-12
  * over the random ones, some nearly degenerate); float: 3e-6. */
+/* Derivatives of pot_atm_part_d rescaled to dE/da and so on (ATM_PART_K); returns their largest
+ * difference from pot_atm_d's, relative to the largest of those (*gmax), and gives pot_atm_d's
+ * derivatives g[3] and energy *e and the energy by Euler's relation *eu. */
+#define ATM_PART_K (-1.5 * NU * pow(5.0, -2.5))
+static double atm_part_err(double a, double b, double c, double g[3], double *gmax, double *e,
+                           double *eu)
+{
+    double v, m, q[3], err = 0;
+    const double s[3] = {a, b, c};
+    *e = pot_atm_d(NU, a, b, c, &g[0], &g[1], &g[2]);
+    pot_atm_part_d(a, 0.5 * a, a / 5.0, b, c, &v, &m, &q[0], &q[1], &q[2]);
+    *gmax = fmax(fmax(fabs(g[0]), fabs(g[1])), fabs(g[2]));
+    *eu = 0;
+    for (int x = 0; x < 3; x++) {
+        const double gp = ATM_PART_K * (v * q[x] + m * 5.0 / s[x]);
+        *eu += -2.0 / 9.0 * s[x] * gp;
+        err = fmax(err, fabs(gp - g[x]) / *gmax);
+    }
+    return err;
+}
+
 static void atm_part_check(double a, double b, double c, double tol, const char *what)
 {
-    double g[3], gp[3], v, m, q[3];
-    const double e = pot_atm_d(NU, a, b, c, &g[0], &g[1], &g[2]);
-    pot_atm_part_d(a, 0.5 * a, a / 5.0, b, c, &v, &m, &q[0], &q[1], &q[2]);
-    const double s[3] = {a, b, c}, k = -1.5 * NU * pow(5.0, -2.5);
-    double gmax = 0, err = 0, eu = 0;
-    for (int x = 0; x < 3; x++) {
-        gp[x] = k * (v * q[x] + m * 5.0 / s[x]);
-        gmax = fmax(gmax, fabs(g[x]));
-        eu += -2.0 / 9.0 * s[x] * gp[x];
-    }
-    for (int x = 0; x < 3; x++)
-        err = fmax(err, fabs(gp[x] - g[x]) / gmax);
+    double g[3], gmax, e, eu;
+    const double err = atm_part_err(a, b, c, g, &gmax, &e, &eu);
+    const double s[3] = {a, b, c}, k = ATM_PART_K;
     gsl_test(!(err <= tol), "pot_atm_part_d %s: derivatives = pot_atm_d's (max rel %.2e)", what, err);
     gsl_test(!(fabs(eu - e) <= tol * gmax * fmax(fmax(a, b), c)),
              "pot_atm_part_d %s: -(2/9)(a dE/da + b dE/db + c dE/dc) = E (%.17g vs %.17g)", what, eu, e);
@@ -261,13 +273,8 @@ static void test_pot_atm_part(void)
             d2[1] += (p[2][x] - p[1][x]) * (p[2][x] - p[1][x]);
             d2[2] += (p[2][x] - p[0][x]) * (p[2][x] - p[0][x]);
         }
-        double g[3], v, m, q[3], gmax = 0, err = 0;
-        pot_atm_d(NU, d2[0], d2[1], d2[2], &g[0], &g[1], &g[2]);
-        pot_atm_part_d(d2[0], 0.5 * d2[0], d2[0] / 5.0, d2[1], d2[2], &v, &m, &q[0], &q[1], &q[2]);
-        for (int x = 0; x < 3; x++)
-            gmax = fmax(gmax, fabs(g[x]));
-        for (int x = 0; x < 3; x++)
-            err = fmax(err, fabs(-1.5 * NU * pow(5.0, -2.5) * (v * q[x] + m * 5.0 / d2[x]) - g[x]) / gmax);
+        double g[3], gmax, e, eu;
+        const double err = atm_part_err(d2[0], d2[1], d2[2], g, &gmax, &e, &eu);
         worst = fmax(worst, err);
         bad += !(err <= 1e-12);
     }
