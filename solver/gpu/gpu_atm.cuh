@@ -151,41 +151,53 @@ __device__ __forceinline__ double block_sum(double v, double *scratch)
 }
 
 /* Shared memory of the kernel, in bytes. */
-/* Layout (in R units): positions [3][RHO][4]; ctab (c, 1/c) [RHO][RHO+2] pairs; btab
- * (b, 1/b) [RHO][RHO+1] pairs; tabA, tabC [RHO][RHO+1]; tabB [4][RHO][RHO+1]; then 32
- * doubles of scratch and the virial slots, 6 x 3 RHO doubles. */
+/* Layout (in R units): positions [3][RHO][4]; ctab (c, 5/c) [RHO][RHO+2] pairs; btab
+ * (b, 5/b) [RHO][RHO+2] pairs, whose space tabB [4][RHO][RHO+1] takes over once the rows are
+ * done; tabA, tabC [RHO][RHO+1]; then 32 doubles of scratch and the virial slots, 6 x 3 RHO
+ * doubles. Float, tile 32: 27.6 KB (44.5 KB while tabB had its own space). */
 template <int RHO> struct atm_layout {
     static constexpr int PC = RHO + 2; /* even: (c, 1/c) of k, k+1 in one 16-byte load */
     static constexpr int PB = RHO + 2; /* likewise; rows 4 banks apart: 16-byte loads of 8
                                           lanes with different j hit 32 different banks */
     static constexpr int P = RHO + 1;
     static constexpr int X = 0, C = X + 3 * RHO * 4, B = C + 2 * RHO * PC, A = B + 2 * RHO * PB,
-                         TC = A + RHO * P, TB = TC + RHO * P, END = TB + 4 * RHO * P;
+                         TC = A + RHO * P, END = TC + RHO * P;
+    /* tabB lives where the c and b tables were: it is written only after every row is done
+     * (a barrier between), and 4 RHO (RHO+1) <= 2 RHO PC + 2 RHO PB */
+    static constexpr int TB = C;
+    static_assert(4 * RHO * P <= A - C, "tabB fits in the space of the c and b tables");
 };
 template <typename R, int RHO, bool VIR> __host__ __device__ constexpr int atm_smem_bytes()
 {
     return (int)sizeof(R) * atm_layout<RHO>::END + (32 + (VIR ? 18 * RHO : 0)) * (int)sizeof(double);
 }
 
-/* Sum of g[q] over the RHO lanes of a segment for 8 values at once (a butterfly
- * reduce-scatter): three halving exchanges leave each lane one value, the sum over 8 lanes
- * of entry klocal(jl) = 4 [jl & RHO/2] + 2 [jl & RHO/4] + [jl & RHO/8]; plain butterfly
- * steps over the lower lane bits finish the sum. 4 instructions per value instead of the
- * 2 log2(RHO) of one butterfly each. */
+/* The lane's order of k within each group of 8: slot r holds k = r ^ atm_kperm(jl), with
+ * atm_kperm = 4 [jl & RHO/2] + 2 [jl & RHO/4] (even, so the pairs (k, k+1) that one 16-byte
+ * load brings stay pairs). */
+template <int RHO> __device__ __forceinline__ int atm_kperm(int jl)
+{
+    return ((jl & (RHO / 2)) ? 4 : 0) + ((jl & (RHO / 4)) ? 2 : 0);
+}
+
+/* Sum of g[r] over the RHO lanes of a segment for 8 values at once (a butterfly
+ * reduce-scatter), g in the lane's order of atm_kperm: three halving exchanges leave each lane
+ * one value, the sum over 8 lanes of entry klocal(jl) = 4 [jl & RHO/2] + 2 [jl & RHO/4] +
+ * [jl & RHO/8]; plain butterfly steps over the lower lane bits finish the sum. Thanks to the
+ * permuted order, the lanes that exchange in the first two halvings keep the same slots and
+ * send the same slots (slot r + 4 of the partner holds this lane's k of slot r), so only the
+ * third halving selects: about 2.25 instructions per value, against 2 log2(RHO) for one
+ * butterfly each. */
 template <typename R, int RHO> __device__ __forceinline__ R reduce_scatter8(R (&g)[8], int jl)
 {
     static_assert(RHO >= 8, "segments of at least 8 lanes");
-    const bool h1 = jl & (RHO / 2), h2 = jl & (RHO / 4), h3 = jl & (RHO / 8);
+    const bool h3 = jl & (RHO / 8);
 #pragma unroll
-    for (int q = 0; q < 4; q++) {
-        const R send = h1 ? g[q] : g[q + 4], keep = h1 ? g[q + 4] : g[q];
-        g[q] = keep + __shfl_xor_sync(0xffffffffu, send, RHO / 2);
-    }
+    for (int q = 0; q < 4; q++)
+        g[q] += __shfl_xor_sync(0xffffffffu, g[q + 4], RHO / 2);
 #pragma unroll
-    for (int q = 0; q < 2; q++) {
-        const R send = h2 ? g[q] : g[q + 2], keep = h2 ? g[q + 2] : g[q];
-        g[q] = keep + __shfl_xor_sync(0xffffffffu, send, RHO / 4);
-    }
+    for (int q = 0; q < 2; q++)
+        g[q] += __shfl_xor_sync(0xffffffffu, g[q + 2], RHO / 4);
     {
         const R send = h3 ? g[0] : g[1], keep = h3 ? g[1] : g[0];
         g[0] = keep + __shfl_xor_sync(0xffffffffu, send, RHO / 8);
@@ -207,7 +219,8 @@ __device__ __forceinline__ void atm_tile_rows(const gpu_args &a, const R *sx,
     typedef typename atm_real<R>::vec2 R2;
     constexpr int IPER = RHO / 4;
     const auto &kc = atm_real<R>::coef(a);
-    const int kl = ((jl & (RHO / 2)) ? 4 : 0) + ((jl & (RHO / 4)) ? 2 : 0) + ((jl & (RHO / 8)) ? 1 : 0);
+    const int kp = atm_kperm<RHO>(jl); /* slot r of a group of 8 holds k = r ^ kp */
+    const int kl = kp + ((jl & (RHO / 8)) ? 1 : 0);
     const bool writer = (jl & (RHO / 8 - 1)) == 0;
     for (int t = 0; t < IPER; t++) {
         const int il = s * IPER + t;
@@ -223,17 +236,18 @@ __device__ __forceinline__ void atm_tile_rows(const gpu_args &a, const R *sx,
 #pragma unroll
             for (int q = 0; q < 8; q += 2) {
                 R2 cc[2], bb[2];
-                atm_real<R>::load2(ctab + il * LY::PC + k0 + q, cc[0], cc[1]);
-                atm_real<R>::load2(btab + jl * LY::PB + k0 + q, bb[0], bb[1]);
+                atm_real<R>::load2(ctab + il * LY::PC + k0 + (q ^ kp), cc[0], cc[1]);
+                atm_real<R>::load2(btab + jl * LY::PB + k0 + (q ^ kp), bb[0], bb[1]);
 #pragma unroll
                 for (int h = 0; h < 2; h++) {
-                    const int k = k0 + q + h;
+                    const int r = k0 + q + h;         /* the slot (registers Bacc[r], g) */
+                    const int k = k0 + (q ^ kp) + h;  /* its k (masks) */
                     typedef atm_real<R> AR;
                     R v, m, qa, qb, qc;
                     AR::part(aa, ah, a5, bb[h].x, cc[h].x, &v, &m, &qa, &qb, &qc);
                     if (!MASK && !CUT) { /* G = v q + m 5/r^2, summed: two FMAs per side */
                         A = AR::fma(v, qa, AR::fma(m, ia, A));
-                        Bacc[k] = AR::fma(v, qb, AR::fma(m, bb[h].y, Bacc[k]));
+                        Bacc[r] = AR::fma(v, qb, AR::fma(m, bb[h].y, Bacc[r]));
                         g[q + h] = AR::fma(v, qc, m * cc[h].y);
                     } else {
                         const R ga = AR::fma(v, qa, m * ia), gb = AR::fma(v, qb, m * bb[h].y),
@@ -246,7 +260,7 @@ __device__ __forceinline__ void atm_tile_rows(const gpu_args &a, const R *sx,
                                  cc[h].x <= kc.atm_rc2 &&
                                  aa * bb[h].x * cc[h].x <= kc.atm_rct6;
                         A += ok ? ga : (R)0;
-                        Bacc[k] += ok ? gb : (R)0;
+                        Bacc[r] += ok ? gb : (R)0;
                         g[q + h] = ok ? gc : (R)0;
                     }
                 }
@@ -313,8 +327,11 @@ __device__ __forceinline__ void atm_tile_force(const gpu_args &a, const R *sx, c
  * the register budget it had before the virial epilogue was added (sm_90: float 128, 96, 96
  * and double 168, 152, 128 registers at tiles 32, 16, 8); left free, ptxas took up to 235
  * registers for the float tile-16 kernel, cutting its occupancy by more than half. */
+#ifndef TB_ATM_MINB32_F /* float, tile 32: a build knob, to measure other register budgets */
+#define TB_ATM_MINB32_F 4
+#endif
 template <typename R, int RHO> struct atm_min_blocks {
-    static constexpr int value = sizeof(R) == 4 ? (RHO == 32 ? 4 : RHO == 16 ? 10 : 21)
+    static constexpr int value = sizeof(R) == 4 ? (RHO == 32 ? TB_ATM_MINB32_F : RHO == 16 ? 10 : 21)
                                                 : (RHO == 32 ? 3 : RHO == 16 ? 6 : 16);
 };
 
@@ -445,9 +462,13 @@ __global__ void __launch_bounds__(4 * RHO, ((sizeof(R) == 4 || VIR) ? atm_min_bl
         else
             atm_tile_rows<R, RHO, CUT, true>(a, sx, ctab, btab, tabA, tabC, Bacc, xj, I0, J0, K0,
                                              s, jl);
+        __syncthreads(); /* every row done: tabB may overwrite the c and b tables */
+        {
+            const int kp = atm_kperm<RHO>(jl);
 #pragma unroll
-        for (int k = 0; k < RHO; k++)
-            tabB[(s * RHO + jl) * LY::P + k] = Bacc[k];
+            for (int r = 0; r < RHO; r++) /* slot r holds k = r ^ kp */
+                tabB[(s * RHO + jl) * LY::P + (r ^ kp)] = Bacc[r];
+        }
         __syncthreads();
         if (tid < 3 * RHO) {
             const int role = tid / RHO, p = tid % RHO;

@@ -70,7 +70,7 @@ TB_HOSTDEV static inline void TB_NAME(pot_atm_part)(TB_REAL a, TB_REAL ah, TB_RE
 {
     const TB_REAL sh = TB_NAME(tb_fma)((TB_REAL)0.5, b + c, ah); /* (a+b+c)/2 */
     const TB_REAL X = sh - a, Y = sh - b, Z = sh - c;
-    const TB_REAL u = TB_NAME(tb_rsqrt)(a5 * (b * c));
+    const TB_REAL u = TB_NAME(tb_rsqrt_loop)(a5 * (b * c));
     const TB_REAL u2 = u * u;
     const TB_REAL u3 = u2 * u;
     const TB_REAL u5 = u3 * u2;
