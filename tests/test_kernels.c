@@ -206,7 +206,7 @@ static void test_pot_atm(void)
     }
 }
 
-/* pot_atm_part (the GPU tile kernel's form): dE/da = -(3/2) nu 5^(-5/2) (v qa + m 5/a) and
+/* pot_atm_part (the GPU tile kernel's form): dE/da = -(3/2) nu 5^(-5/2) v (qa + mp 5/a) and
  * alike must equal pot_atm's derivatives, and the energy from the sums, -(2/9)(a dE/da +
  * b dE/db + c dE/dc), pot_atm's energy: on the equilateral, the scalene obtuse and a
  * near-linear triangle (cos products near -1, where E < 0), and 1000 random triangles. In
@@ -219,14 +219,14 @@ static void test_pot_atm(void)
 static double atm_part_err(double a, double b, double c, double g[3], double *gmax, double *e,
                            double *eu)
 {
-    double v, m, q[3], err = 0;
+    double v, mp, q[3], err = 0;
     const double s[3] = {a, b, c};
     *e = pot_atm_d(NU, a, b, c, &g[0], &g[1], &g[2]);
-    pot_atm_part_d(a, 0.5 * a, a / 5.0, b, c, &v, &m, &q[0], &q[1], &q[2]);
+    pot_atm_part_d(a, -0.5 * a, a / 5.0, b, c, &v, &mp, &q[0], &q[1], &q[2]);
     *gmax = fmax(fmax(fabs(g[0]), fabs(g[1])), fabs(g[2]));
     *eu = 0;
     for (int x = 0; x < 3; x++) {
-        const double gp = ATM_PART_K * (v * q[x] + m * 5.0 / s[x]);
+        const double gp = ATM_PART_K * v * (q[x] + mp * 5.0 / s[x]);
         *eu += -2.0 / 9.0 * s[x] * gp;
         err = fmax(err, fabs(gp - g[x]) / *gmax);
     }
@@ -244,10 +244,10 @@ static void atm_part_check(double a, double b, double c, double tol, const char 
     {
         float vf, mf, qf[3];
         const float af = (float)a, bf = (float)b, cf = (float)c;
-        pot_atm_part_f(af, 0.5f * af, 0.2f * af, bf, cf, &vf, &mf, &qf[0], &qf[1], &qf[2]);
+        pot_atm_part_f(af, -0.5f * af, 0.2f * af, bf, cf, &vf, &mf, &qf[0], &qf[1], &qf[2]);
         double errf = 0;
         for (int x = 0; x < 3; x++)
-            errf = fmax(errf, fabs(k * ((double)vf * (double)qf[x] + (double)mf * 5.0 / s[x]) - g[x]) / gmax);
+            errf = fmax(errf, fabs(k * (double)vf * ((double)qf[x] + (double)mf * 5.0 / s[x]) - g[x]) / gmax);
         gsl_test(!(errf <= 3e-6), "pot_atm_part_f %s: derivatives within 3e-6 (%.2e)", what, errf);
     }
 }

@@ -44,11 +44,14 @@ template <> struct atm_real<float> {
     typedef float2 vec2;
     static __device__ __forceinline__ float4 load(const gpu_args &a, int p) { return a.posf[p]; }
     static __device__ __forceinline__ const pot_coef_f &coef(const gpu_args &a) { return a.kf; }
-    static __device__ __forceinline__ void part(float a, float ah, float a5, float b, float c,
-                                                float *v, float *m, float *qa, float *qb, float *qc)
+    static __device__ __forceinline__ void part(float a, float nah, float a5, float b, float c,
+                                                float *v, float *mp, float *qa, float *qb, float *qc)
     {
-        pot_atm_part_f(a, ah, a5, b, c, v, m, qa, qb, qc);
+        pot_atm_part_f(a, nah, a5, b, c, v, mp, qa, qb, qc);
     }
+    /* 5/x for the pair tables: the hardware reciprocal and one multiply (2 ulp; x is a squared
+     * distance, far inside float's normal range) instead of the IEEE division's sequence */
+    static __device__ __forceinline__ float five_over(float x) { return __fdividef(5.0f, x); }
     static __device__ __forceinline__ float fma(float x, float y, float z) { return fmaf(x, y, z); }
     /* (x, 1/x) of entries k and k+1 (k even) in one 16-byte load */
     static __device__ __forceinline__ void load2(const float2 *p, float2 &v0, float2 &v1)
@@ -64,12 +67,13 @@ template <> struct atm_real<double> {
     typedef double2 vec2;
     static __device__ __forceinline__ tb_double4 load(const gpu_args &a, int p) { return a.posd[p]; }
     static __device__ __forceinline__ const pot_coef_d &coef(const gpu_args &a) { return a.kd; }
-    static __device__ __forceinline__ void part(double a, double ah, double a5, double b,
-                                                double c, double *v, double *m, double *qa,
+    static __device__ __forceinline__ void part(double a, double nah, double a5, double b,
+                                                double c, double *v, double *mp, double *qa,
                                                 double *qb, double *qc)
     {
-        pot_atm_part_d(a, ah, a5, b, c, v, m, qa, qb, qc);
+        pot_atm_part_d(a, nah, a5, b, c, v, mp, qa, qb, qc);
     }
+    static __device__ __forceinline__ double five_over(double x) { return 5.0 / x; }
     static __device__ __forceinline__ double fma(double x, double y, double z) { return ::fma(x, y, z); }
     static __device__ __forceinline__ void load2(const double2 *p, double2 &v0, double2 &v1)
     {
@@ -225,10 +229,11 @@ __device__ __forceinline__ void atm_tile_rows(const gpu_args &a, const R *sx,
     for (int t = 0; t < IPER; t++) {
         const int il = s * IPER + t;
         R d[3] = {xj[0] - sx[il * 4], xj[1] - sx[il * 4 + 1], xj[2] - sx[il * 4 + 2]};
-        atm_real<R>::mic(kc, d);
+        if (CUT) /* a periodic box always has an ATM cutoff (config/config_checks.c) */
+            atm_real<R>::mic(kc, d);
         const R aa = d[0] * d[0] + d[1] * d[1] + d[2] * d[2];
-        /* per pair: 5/a (the tables hold 5/b, 5/c alike), a/2, a/5 (pot_atm_part) */
-        const R ia = (R)5 / aa, ah = (R)0.5 * aa, a5 = (R)0.2 * aa;
+        /* per pair: 5/a (the tables hold 5/b, 5/c alike), -a/2, a/5 (pot_atm_part) */
+        const R ia = atm_real<R>::five_over(aa), nah = (R)-0.5 * aa, a5 = (R)0.2 * aa;
         R A = 0;
 #pragma unroll
         for (int k0 = 0; k0 < RHO; k0 += 8) {
@@ -243,15 +248,15 @@ __device__ __forceinline__ void atm_tile_rows(const gpu_args &a, const R *sx,
                     const int r = k0 + q + h;         /* the slot (registers Bacc[r], g) */
                     const int k = k0 + (q ^ kp) + h;  /* its k (masks) */
                     typedef atm_real<R> AR;
-                    R v, m, qa, qb, qc;
-                    AR::part(aa, ah, a5, bb[h].x, cc[h].x, &v, &m, &qa, &qb, &qc);
-                    if (!MASK && !CUT) { /* G = v q + m 5/r^2, summed: two FMAs per side */
-                        A = AR::fma(v, qa, AR::fma(m, ia, A));
-                        Bacc[r] = AR::fma(v, qb, AR::fma(m, bb[h].y, Bacc[r]));
-                        g[q + h] = AR::fma(v, qc, m * cc[h].y);
+                    R v, mp, qa, qb, qc;
+                    AR::part(aa, nah, a5, bb[h].x, cc[h].x, &v, &mp, &qa, &qb, &qc);
+                    if (!MASK && !CUT) { /* G = v (q + mp 5/r^2), summed: two FMAs per side */
+                        A = AR::fma(v, AR::fma(mp, ia, qa), A);
+                        Bacc[r] = AR::fma(v, AR::fma(mp, bb[h].y, qb), Bacc[r]);
+                        g[q + h] = v * AR::fma(mp, cc[h].y, qc);
                     } else {
-                        const R ga = AR::fma(v, qa, m * ia), gb = AR::fma(v, qb, m * bb[h].y),
-                                gc = AR::fma(v, qc, m * cc[h].y);
+                        const R ga = v * AR::fma(mp, ia, qa), gb = v * AR::fma(mp, bb[h].y, qb),
+                                gc = v * AR::fma(mp, cc[h].y, qc);
                         bool ok = true;
                         if (MASK)
                             ok = I0 + il < J0 + jl && J0 + jl < K0 + k && K0 + k < a.n;
@@ -277,7 +282,7 @@ __device__ __forceinline__ void atm_tile_rows(const gpu_args &a, const R *sx,
  * with d = mic(x_partner - x_me), every pair sum w adds w d (the signs of triplet.h work out
  * to + for all three roles). role 0: i (partners j via A_ij, k via C_ik); role 1: j (i via
  * A_ij, k via B_jk); role 2: k (j via B_jk, i via C_ik). B_jk is the sum of 4 partials. */
-template <typename R, int RHO, bool VIR>
+template <typename R, int RHO, bool CUT, bool VIR>
 __device__ __forceinline__ void atm_tile_force(const gpu_args &a, const R *sx, const R *tabA,
                                                const R *tabB, const R *tabC, int role, int p,
                                                R f[3], R vir[6], R &er)
@@ -285,30 +290,44 @@ __device__ __forceinline__ void atm_tile_force(const gpu_args &a, const R *sx, c
     constexpr int P = RHO + 1, BS = RHO * P; /* B partial stride */
     const auto &kc = atm_real<R>::coef(a);
     const R *me = sx + (role * RHO + p) * 4;
+    const R me0 = me[0], me1 = me[1], me2 = me[2];
+#pragma unroll
     for (int part = 0; part < 2; part++) {
-        /* the partner's tile: role 0 -> J, K; role 1 -> I, K; role 2 -> J, I */
+        /* the partner's tile (role 0 -> J, K; role 1 -> I, K; role 2 -> J, I) and the pair
+         * table: w(q) = W[q qs], B as the sum of its 4 partials (BS apart); warp-uniform at
+         * tile 32, where a warp holds one role */
         const int other = role == 0 ? 1 + part : role == 1 ? 2 * part : 1 - part;
+        const R *W;
+        int qs = 1;
+        bool four = false;
+        if (role == 0) {
+            W = (part == 0 ? tabA : tabC) + p * P;
+        } else if (role == 1) {
+            W = part == 0 ? tabA + p : tabB + p * P;
+            qs = part == 0 ? P : 1;
+            four = part == 1;
+        } else {
+            W = part == 0 ? tabB + p : tabC + p;
+            qs = P;
+            four = part == 0;
+        }
+        /* energy: sum over pairs of w r^2, each pair once (A_ij and C_ik from i, B_jk from j) */
+        const bool energy = role == 0 || (role == 1 && part == 1);
+        const R *xo = sx + other * RHO * 4;
+#pragma unroll 8
         for (int q = 0; q < RHO; q++) {
-            R w;
-            if (role == 0)
-                w = part == 0 ? tabA[p * P + q] : tabC[p * P + q];
-            else if (role == 1)
-                w = part == 0 ? tabA[q * P + p]
-                              : tabB[p * P + q] + tabB[BS + p * P + q] + tabB[2 * BS + p * P + q] +
-                                    tabB[3 * BS + p * P + q];
-            else
-                w = part == 0 ? tabB[q * P + p] + tabB[BS + q * P + p] + tabB[2 * BS + q * P + p] +
-                                    tabB[3 * BS + q * P + p]
-                              : tabC[q * P + p];
-            const R *x = sx + (other * RHO + q) * 4;
-            R d[3] = {x[0] - me[0], x[1] - me[1], x[2] - me[2]};
-            atm_real<R>::mic(kc, d);
+            const R *wq = W + q * qs;
+            R w = wq[0];
+            if (four)
+                w = ((w + wq[BS]) + wq[2 * BS]) + wq[3 * BS];
+            const R *x = xo + q * 4;
+            R d[3] = {x[0] - me0, x[1] - me1, x[2] - me2};
+            if (CUT) /* open boundaries otherwise */
+                atm_real<R>::mic(kc, d);
             f[0] += w * d[0];
             f[1] += w * d[1];
             f[2] += w * d[2];
-            /* energy: sum over pairs of w r^2, each pair once (A_ij and C_ik from i, B_jk
-             * from j); warp-uniform at tile 32, where a warp holds one role */
-            if (role == 0 || (role == 1 && part == 1))
+            if (energy)
                 er += w * (d[0] * d[0] + d[1] * d[1] + d[2] * d[2]);
             if (VIR) { /* virial: w d (x) d, six components (scaled by the caller) */
                 const R wd[3] = {w * d[0], w * d[1], w * d[2]};
@@ -380,8 +399,11 @@ __device__ __forceinline__ bool atm_next_in_range(const gpu_args &a, const map3d
  * instance without the virial more registers and fewer resident blocks (measured on the H100,
  * mixed, n 16384: 4.0e11 instead of 5.1e11 triplets/s); the double instance without the
  * virial is faster left free (2.32e11 against 2.23e11 with the bound). */
+#ifndef TB_ATM_MINB_D_FREE /* double without the virial: a build knob, to measure a bound */
+#define TB_ATM_MINB_D_FREE 1
+#endif
 template <typename R, int RHO, bool CUT, bool VIR>
-__global__ void __launch_bounds__(4 * RHO, ((sizeof(R) == 4 || VIR) ? atm_min_blocks<R, RHO>::value : 1))
+__global__ void __launch_bounds__(4 * RHO, ((sizeof(R) == 4 || VIR) ? atm_min_blocks<R, RHO>::value : TB_ATM_MINB_D_FREE))
     atm_tiles_kernel(gpu_args a, map3d_launch L)
 {
     static_assert(RHO == 8 || RHO == 16 || RHO == 32, "tile edge must be 8, 16 or 32");
@@ -440,13 +462,15 @@ __global__ void __launch_bounds__(4 * RHO, ((sizeof(R) == 4 || VIR) ? atm_min_bl
             R db[3] = {sx[(2 * RHO + k) * 4] - sx[(RHO + p) * 4],
                        sx[(2 * RHO + k) * 4 + 1] - sx[(RHO + p) * 4 + 1],
                        sx[(2 * RHO + k) * 4 + 2] - sx[(RHO + p) * 4 + 2]};
-            atm_real<R>::mic(kc, dc);
-            atm_real<R>::mic(kc, db);
+            if (CUT) {
+                atm_real<R>::mic(kc, dc);
+                atm_real<R>::mic(kc, db);
+            }
             R2 vc, vb;
             vc.x = dc[0] * dc[0] + dc[1] * dc[1] + dc[2] * dc[2];
-            vc.y = (R)5 / vc.x;
+            vc.y = atm_real<R>::five_over(vc.x);
             vb.x = db[0] * db[0] + db[1] * db[1] + db[2] * db[2];
-            vb.y = (R)5 / vb.x;
+            vb.y = atm_real<R>::five_over(vb.x);
             ctab[p * LY::PC + k] = vc;
             btab[p * LY::PB + k] = vb;
         }
@@ -474,7 +498,7 @@ __global__ void __launch_bounds__(4 * RHO, ((sizeof(R) == 4 || VIR) ? atm_min_bl
             const int role = tid / RHO, p = tid % RHO;
             const int g = (role == 0 ? I0 : role == 1 ? J0 : K0) + p;
             R f[3] = {0, 0, 0}, vir[6] = {0, 0, 0, 0, 0, 0}, er = 0;
-            atm_tile_force<R, RHO, VIR>(a, sx, tabA, tabB, tabC, role, p, f, vir, er);
+            atm_tile_force<R, RHO, CUT, VIR>(a, sx, tabA, tabB, tabC, role, p, f, vir, er);
             if (g < a.n) {
                 /* F = 2 sum_pairs (dE/dr^2) d with dE/dr^2 = -(3/2) nu 5^(-5/2) w (pot_atm_part) */
                 const double scale = atm_force_scale(kc.nu);

@@ -57,26 +57,29 @@ TB_HOSTDEV static inline void TB_NAME(pot_atm_add)(TB_REAL a, TB_REAL b, TB_REAL
  * X+Y = c), u = (abc/5)^(-1/2), v = u^5 and m = u^3 + v XYZ, the derivative of pot_atm_add
  * is, with Q = 8 XYZ and a Q_a = 4 a (aX - YZ),
  *   dE/da = -(3/2) nu 5^(-5/2) (v qa + m 5/a),   qa = YZ - aX,
- * and alike dE/db with qb = XZ - bY, dE/dc with qc = XY - cZ. E is homogeneous of degree -9/2
- * in (a, b, c), so E = -(2/9) (a dE/da + b dE/db + c dE/dc): the kernel gets the energy from
- * the pair sums it forms anyway (Sum_k dE/da and so on) and nothing per triplet. Callers pass
- * ah = a/2 and a5 = a/5 (a belongs to a pair and is reused over a row) and form
- * g = v q + m (5/r^2) with two fused multiply-adds per side, 5/r^2 also per pair. 16
- * instructions and one reciprocal square root here, 6 more in the caller for the three
- * sums: 23 per triplet against pot_atm_add's 34 plus its energy. */
-TB_HOSTDEV static inline void TB_NAME(pot_atm_part)(TB_REAL a, TB_REAL ah, TB_REAL a5, TB_REAL b,
-                                                     TB_REAL c, TB_REAL *v, TB_REAL *m,
+ * and alike dE/db with qb = XZ - bY, dE/dc with qc = XY - cZ. Since u^3 = v/u^2 = v abc/5,
+ * m = v mp with mp = abc/5 + XYZ, so that
+ *   dE/da = -(3/2) nu 5^(-5/2) v (qa + mp 5/a)
+ * and u^3 is never formed. E is homogeneous of degree -9/2 in (a, b, c), so
+ * E = -(2/9) (a dE/da + b dE/db + c dE/dc): the kernel gets the energy from the pair sums it
+ * forms anyway (Sum_k dE/da and so on) and nothing per triplet. Callers pass nah = -a/2 and
+ * a5 = a/5 (a belongs to a pair and is reused over a row) and form g = v (q + mp 5/r^2) with
+ * two fused multiply-adds per side, 5/r^2 also per pair. X comes from one add and one fused
+ * multiply-add, then Y = c - X and Z = b - X. 14 instructions and one reciprocal square root
+ * here, 6 more in the caller for the three sums: 21 per triplet against pot_atm_add's 34 plus
+ * its energy. */
+TB_HOSTDEV static inline void TB_NAME(pot_atm_part)(TB_REAL a, TB_REAL nah, TB_REAL a5, TB_REAL b,
+                                                     TB_REAL c, TB_REAL *v, TB_REAL *mp,
                                                      TB_REAL *qa, TB_REAL *qb, TB_REAL *qc)
 {
-    const TB_REAL sh = TB_NAME(tb_fma)((TB_REAL)0.5, b + c, ah); /* (a+b+c)/2 */
-    const TB_REAL X = sh - a, Y = sh - b, Z = sh - c;
-    const TB_REAL u = TB_NAME(tb_rsqrt_loop)(a5 * (b * c));
+    const TB_REAL X = TB_NAME(tb_fma)((TB_REAL)0.5, b + c, nah); /* (b+c-a)/2 */
+    const TB_REAL Y = c - X, Z = b - X;
+    const TB_REAL p5 = a5 * (b * c); /* abc/5 */
+    const TB_REAL u = TB_NAME(tb_rsqrt_loop)(p5);
     const TB_REAL u2 = u * u;
-    const TB_REAL u3 = u2 * u;
-    const TB_REAL u5 = u3 * u2;
     const TB_REAL YZ = Y * Z, XZ = X * Z, XY = X * Y;
-    *v = u5;
-    *m = TB_NAME(tb_fma)(u5, X * YZ, u3);
+    *v = (u2 * u2) * u;
+    *mp = TB_NAME(tb_fma)(X, YZ, p5);
     *qa = TB_NAME(tb_fma)(-a, X, YZ);
     *qb = TB_NAME(tb_fma)(-b, Y, XZ);
     *qc = TB_NAME(tb_fma)(-c, Z, XY);

@@ -57,18 +57,19 @@ TB_HOSTDEV static inline float tb_rsqrt_f(float x)
 }
 
 /* 1/sqrt(x) for the triplet kernel's hot loop, where x is a product of squared distances
- * (normal, positive, finite: far from the float range's ends): in double, the float hardware
- * approximation (rel. error < 2^-22.9) and two Newton steps in double, each squaring the
- * error (2^-44.6, then below the double rounding: within 2 ulp), without the special-case
- * selects and the slow-path branch of CUDA's rsqrt(double); in float, tb_rsqrt_f. */
+ * (normal, positive, finite): in double, the hardware's coarse approximation
+ * (rsqrt.approx.ftz.f64: the upper word only, relative error about 2^-20) and two Newton
+ * steps r <- r + r (1/2 - (x/2) r^2), each squaring the error (below 2^-39, then below the
+ * double rounding: within 2 ulp), without the special-case selects and the slow-path branch
+ * of CUDA's rsqrt(double); in float, tb_rsqrt_f. */
 TB_HOSTDEV static inline double tb_rsqrt_loop_d(double x)
 {
 #ifdef __CUDA_ARCH__
-    double r = (double)tb_rsqrt_f((float)x);
-    for (int it = 0; it < 2; it++) {
-        const double e = fma(-x * r, r, 1.0); /* 1 - x r^2 */
-        r = fma(0.5 * r, e, r);               /* r (1 + e/2) */
-    }
+    double r;
+    asm("rsqrt.approx.ftz.f64 %0, %1;" : "=d"(r) : "d"(x));
+    const double xh = 0.5 * x;
+    for (int it = 0; it < 2; it++)
+        r = fma(r, fma(-xh * r, r, 0.5), r);
     return r;
 #else
     return 1.0 / sqrt(x);
