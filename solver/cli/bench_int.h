@@ -21,12 +21,12 @@
 #define BENCH_NA 101             /* point status: the map cannot plan this nb */
 #define BENCH_HOST_WALK 50000000LL /* largest block + tile count walked on the host */
 /* Floating-point operations per triplet counted from the GPU kernel's code (docs/gpu.md):
- * pot_atm_part (pot_atm.h) has 5 FMA (2 flops each), 9 FMUL and 4 FADD = 23 flops plus one
+ * pot_atm_part (pot_atm.h) has 5 FMA (2 flops each), 8 FMUL and 3 FADD = 21 flops plus one
  * reciprocal square root; the kernel (gpu_atm.cuh) adds 5 FMA and 1 FMUL to sum the three
  * derivatives (11 flops) and about one per triplet in the butterfly that sums C_ik over j
- * ((7 + log2(rho/8)) adds per 8 triplets). (Before 2026-11-23 the kernel used pot_atm_add
- * and its energy: 50 flops a triplet; the %peak columns of older results use that count.) */
-#define BENCH_FLOPS_PER_TRIPLET 35.0
+ * (9 adds per 8 triplets at tile 32). Older results used other counts: 50 flops a triplet
+ * before 2026-11-23 (pot_atm_add and its energy), then 35 (the first half-cosine kernel). */
+#define BENCH_FLOPS_PER_TRIPLET 33.0
 
 enum { KSEL_SOLVER = 1, KSEL_MAP = 2, KSEL_BOTH = 3 };
 

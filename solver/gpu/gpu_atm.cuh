@@ -342,16 +342,23 @@ __device__ __forceinline__ void atm_tile_force(const gpu_args &a, const R *sx, c
     }
 }
 
-/* Blocks per multiprocessor the register allocation must allow, so that each instance keeps
- * the register budget it had before the virial epilogue was added (sm_90: float 128, 96, 96
- * and double 168, 152, 128 registers at tiles 32, 16, 8); left free, ptxas took up to 235
- * registers for the float tile-16 kernel, cutting its occupancy by more than half. */
-#ifndef TB_ATM_MINB32_F /* float, tile 32: a build knob, to measure other register budgets */
-#define TB_ATM_MINB32_F 4
+/* Blocks per multiprocessor the register allocation must allow (__launch_bounds__): sm_90
+ * float 96 registers at tile 32 (5 blocks of 128 threads; measured on the H100, mixed,
+ * n 16384: 7.43e11 triplets/s against 7.12e11 at 4 blocks and 128 registers) and double 168
+ * (3 blocks; 3.32e11 against 3.08e11 left free, when ptxas takes 255 registers and 2 blocks
+ * fit); tiles 16 and 8 keep the budgets they had before the virial epilogue was added (float
+ * 96, double 152 and 128; left free, ptxas took up to 235 registers for the float tile-16
+ * kernel, cutting its occupancy by more than half). The tile-32 figures are build knobs, to
+ * measure other budgets (scripts/build-variant). */
+#ifndef TB_ATM_MINB32_F
+#define TB_ATM_MINB32_F 5
+#endif
+#ifndef TB_ATM_MINB32_D
+#define TB_ATM_MINB32_D 3
 #endif
 template <typename R, int RHO> struct atm_min_blocks {
     static constexpr int value = sizeof(R) == 4 ? (RHO == 32 ? TB_ATM_MINB32_F : RHO == 16 ? 10 : 21)
-                                                : (RHO == 32 ? 3 : RHO == 16 ? 6 : 16);
+                                                : (RHO == 32 ? TB_ATM_MINB32_D : RHO == 16 ? 6 : 16);
 };
 
 /* The pair sums w of pot_atm_part to forces and energy: dE/dr^2 = -(3/2) nu 5^(-5/2) w for
@@ -394,16 +401,14 @@ __device__ __forceinline__ bool atm_next_in_range(const gpu_args &a, const map3d
 
 /* VIR: the instance that also sums the virial (the evaluations whose virial is asked for,
  * backend.h virial_next); the others are the kernel as it was before the virial, at full
- * speed (the virial epilogue costs ~10 % at tile 32). The float instances keep the register
- * budget of atm_min_blocks with or without the virial: left free, ptxas gives even the float
- * instance without the virial more registers and fewer resident blocks (measured on the H100,
- * mixed, n 16384: 4.0e11 instead of 5.1e11 triplets/s); the double instance without the
- * virial is faster left free (2.32e11 against 2.23e11 with the bound). */
-#ifndef TB_ATM_MINB_D_FREE /* double without the virial: a build knob, to measure a bound */
-#define TB_ATM_MINB_D_FREE 1
-#endif
+ * speed (the virial epilogue costs ~10 % at tile 32). Every float instance and every tile-32
+ * instance keeps the register budget of atm_min_blocks with or without the virial: left free,
+ * ptxas gives the float instance without the virial more registers and fewer resident blocks
+ * (4.0e11 instead of 5.1e11 triplets/s, H100, mixed, n 16384, before 2026-11-23) and the
+ * double tile-32 one 255 registers (above). The double instances of tiles 16 and 8 without
+ * the virial are left free. */
 template <typename R, int RHO, bool CUT, bool VIR>
-__global__ void __launch_bounds__(4 * RHO, ((sizeof(R) == 4 || VIR) ? atm_min_blocks<R, RHO>::value : TB_ATM_MINB_D_FREE))
+__global__ void __launch_bounds__(4 * RHO, ((sizeof(R) == 4 || VIR || RHO == 32) ? atm_min_blocks<R, RHO>::value : 1))
     atm_tiles_kernel(gpu_args a, map3d_launch L)
 {
     static_assert(RHO == 8 || RHO == 16 || RHO == 32, "tile edge must be 8, 16 or 32");
