@@ -308,7 +308,8 @@ void val_full_label(const sim_config *c, char *buf, size_t len)
 
 /* Virial rows of the full potential at precision p: the tensor against the reference's
  * (max component error over the largest component, tolerance that of the forces) and, in
- * double, the trace against -dE/ds under x -> s x, L -> s L (central difference, h = 1e-6:
+ * double, the trace against -dE/ds under x -> s x, L -> s L and the ATM cutoffs -> s times
+ * theirs (central difference, h = 1e-6:
  * truncation and rounding ~1e-10 relative; tolerance 1e-7). */
 static int virial_rows(val_ctx *v, const sim_config *c, const char *map, int prec,
                        const val_tol *t, const sim_state *s, const sim_state *got,
@@ -340,6 +341,11 @@ static int virial_rows(val_ctx *v, const sim_config *c, const char *map, int pre
         memcpy(sc.vel, s->vel, 3 * (size_t)s->n * sizeof *sc.vel);
         sc.box = s->box * f;
         cs.system.box = c->system.box * f;
+        /* the ATM cutoffs are lengths too: scaled with the box, the same triplets stay inside
+         * (the hard cutoff adds nothing to dE/ds, and none crosses it between the two
+         * points), and a cutoff at L/4 stays at L/4, as the GPU's all-triplets path requires */
+        cs.potential.atm.cutoff = c->potential.atm.cutoff * f;
+        cs.potential.atm.cutoff_triple = c->potential.atm.cutoff_triple * f;
         if (val_backend_eval(v, &cs, &sc, &out) != 0) {
             sim_state_free(&sc);
             sim_state_free(&out);

@@ -342,23 +342,26 @@ __device__ __forceinline__ void atm_tile_force(const gpu_args &a, const R *sx, c
     }
 }
 
-/* Blocks per multiprocessor the register allocation must allow (__launch_bounds__): sm_90
- * float 96 registers at tile 32 (5 blocks of 128 threads; measured on the H100, mixed,
- * n 16384: 7.43e11 triplets/s against 7.12e11 at 4 blocks and 128 registers) and double 168
- * (3 blocks; 3.32e11 against 3.08e11 left free, when ptxas takes 255 registers and 2 blocks
- * fit); tiles 16 and 8 keep the budgets they had before the virial epilogue was added (float
- * 96, double 152 and 128; left free, ptxas took up to 235 registers for the float tile-16
- * kernel, cutting its occupancy by more than half). The tile-32 figures are build knobs, to
+/* Blocks per multiprocessor the register allocation must allow (__launch_bounds__), measured
+ * on the H100 at n 16384 (scripts/gpu-check kernel, 2026-11-23): float tile 32 at 5 blocks of
+ * 128 threads, 96 registers (mixed 7.43e11 triplets/s; 7.12e11 at 4 blocks and 128 registers,
+ * 7.25e11 at 6 and 80), double tile 32 at 4 blocks, 128 registers (3.47e11; 3.39e11 at 3 blocks
+ * and 168, 3.08e11 left free, when ptxas takes 255 registers and 2 blocks fit): the spills
+ * this costs sit in the setup code, and more resident warps hide the latencies of the
+ * loop. The double cutoff instances stay at 3 blocks and 168 registers (at 128 they would
+ * spill 280-330 bytes). Tiles 16 and 8 keep the budgets they had before the virial epilogue
+ * was added (float 96, double 152 and 128; left free, ptxas took up to 235 registers for the
+ * float tile-16 kernel, cutting its occupancy by more than half). The tile-32 figures are build knobs, to
  * measure other budgets (scripts/build-variant). */
 #ifndef TB_ATM_MINB32_F
 #define TB_ATM_MINB32_F 5
 #endif
 #ifndef TB_ATM_MINB32_D
-#define TB_ATM_MINB32_D 3
+#define TB_ATM_MINB32_D 4
 #endif
-template <typename R, int RHO> struct atm_min_blocks {
+template <typename R, int RHO, bool CUT> struct atm_min_blocks {
     static constexpr int value = sizeof(R) == 4 ? (RHO == 32 ? TB_ATM_MINB32_F : RHO == 16 ? 10 : 21)
-                                                : (RHO == 32 ? TB_ATM_MINB32_D : RHO == 16 ? 6 : 16);
+                                                : (RHO == 32 ? (CUT ? 3 : TB_ATM_MINB32_D) : RHO == 16 ? 6 : 16);
 };
 
 /* The pair sums w of pot_atm_part to forces and energy: dE/dr^2 = -(3/2) nu 5^(-5/2) w for
@@ -408,7 +411,7 @@ __device__ __forceinline__ bool atm_next_in_range(const gpu_args &a, const map3d
  * double tile-32 one 255 registers (above). The double instances of tiles 16 and 8 without
  * the virial are left free. */
 template <typename R, int RHO, bool CUT, bool VIR>
-__global__ void __launch_bounds__(4 * RHO, ((sizeof(R) == 4 || VIR || RHO == 32) ? atm_min_blocks<R, RHO>::value : 1))
+__global__ void __launch_bounds__(4 * RHO, ((sizeof(R) == 4 || VIR || RHO == 32) ? atm_min_blocks<R, RHO, CUT>::value : 1))
     atm_tiles_kernel(gpu_args a, map3d_launch L)
 {
     static_assert(RHO == 8 || RHO == 16 || RHO == 32, "tile edge must be 8, 16 or 32");
