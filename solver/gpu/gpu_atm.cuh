@@ -346,9 +346,10 @@ __device__ __forceinline__ void atm_tile_force(const gpu_args &a, const R *sx, c
  * on the H100 at n 16384 (scripts/gpu-check kernel, 2026-11-23): float tile 32 at 5 blocks of
  * 128 threads, 96 registers (mixed 7.43e11 triplets/s; 7.12e11 at 4 blocks and 128 registers,
  * 7.25e11 at 6 and 80), double tile 32 at 4 blocks, 128 registers (3.47e11; 3.39e11 at 3 blocks
- * and 168, 3.08e11 left free, when ptxas takes 255 registers and 2 blocks fit): the spills
- * this costs sit in the setup code, and more resident warps hide the latencies of the
- * loop. The double cutoff instances stay at 3 blocks and 168 registers (at 128 they would
+ * and 168, 3.08e11 left free, when ptxas takes 255 registers and 2 blocks fit). More
+ * resident warps hide the latencies of the loop better than the spills cost: the float spills
+ * sit in the setup code, the double ones put 14 local-memory accesses in the loop body (0.44
+ * per triplet; docs/gpu.md). The double cutoff instances stay at 3 blocks and 168 registers (at 128 they would
  * spill 280-330 bytes). Tiles 16 and 8 keep the budgets they had before the virial epilogue
  * was added (float 96, double 152 and 128; left free, ptxas took up to 235 registers for the
  * float tile-16 kernel, cutting its occupancy by more than half). The tile-32 figures are build knobs, to
