@@ -352,10 +352,13 @@ static int integrate(run_ctx *r)
         if (stop_signal)
             return stop_on_signal(r, 0) == 0 ? 2 : -1;
         {
-            /* the virial only where it is written: a step that ends at an output */
+            /* the virial only where it is written: a step that ends at an output. Decided
+             * from the configuration, not from the open files, which rank 0 alone holds: every
+             * rank must ask for the virial of the same steps, or the other ranks' shares of it
+             * are missing (and the GPU kernels with and without it round differently) */
             const long nx = r->s.step + 1;
-            const int out = (is_multiple(nx, c->output.thermo_every) && r->thermo) ||
-                            (is_multiple(nx, c->output.trajectory_every) && r->traj) ||
+            const int out = (is_multiple(nx, c->output.thermo_every) && c->output.thermo[0]) ||
+                            (is_multiple(nx, c->output.trajectory_every) && c->output.trajectory[0]) ||
                             (is_multiple(nx, c->output.checkpoint_every) && c->output.checkpoint[0]) ||
                             nx == c->integrator.steps;
             if (r->ops->virial_next(r->b, out ? 1 : LONG_MAX) != 0 ||
@@ -373,8 +376,8 @@ static int integrate(run_ctx *r)
         if (nf.step >= 0)
             return report_nonfinite(r, &nf) == 0 ? 1 : -1;
 
-        const int th = is_multiple(r->s.step, c->output.thermo_every) && r->thermo;
-        const int tr = is_multiple(r->s.step, c->output.trajectory_every) && r->traj;
+        const int th = is_multiple(r->s.step, c->output.thermo_every) && c->output.thermo[0];
+        const int tr = is_multiple(r->s.step, c->output.trajectory_every) && c->output.trajectory[0];
         const int ck = is_multiple(r->s.step, c->output.checkpoint_every) && c->output.checkpoint[0];
         const int last = r->s.step == c->integrator.steps;
         if (th || tr || ck || last || stop_signal) {

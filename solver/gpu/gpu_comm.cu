@@ -7,14 +7,73 @@
  * needs it, which then says so if it is missing. nccl.h gives the types at compile time.
  *
  * Every NCCL call goes through NCCL_CHECK: on failure it reports the call, NCCL's error
- * string and last message, and returns -1 (the caller's failure then ends the job, mpi.h). */
+ * string and last message, and returns -1 (the caller's failure then ends the job, mpi.h).
+ *
+ * Ranks that share a GPU (TRIBODY_SHARE_GPUS=1 with more ranks on a node than GPUs) cannot be
+ * in one NCCL communicator: NCCL refuses two ranks on one device ("Duplicate GPU detected").
+ * Then, on every rank alike, the sums go through host memory and MPI (tb_mpi_sum_*): slower,
+ * the same numbers, and no NCCL needed — a way to run and check the decomposition on fewer
+ * GPUs than ranks, not a way to speed anything up. */
 #include <dlfcn.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "common/check.h"
 #include "solver/gpu/gpu_internal.h"
 #include "solver/par/mpi.h"
+
+/* The ranks share GPUs: sums through host memory and MPI (set by gpu_comm_init). */
+static struct {
+    int on, device;
+    void *buf;
+    size_t bytes;
+} g_host;
+
+/* Collective: 1 on every rank when some node holds more ranks than GPUs (only allowed with
+ * TRIBODY_SHARE_GPUS=1, gpu_backend.cu), else 0; -1 on a CUDA error. */
+static int ranks_share_gpus(void)
+{
+    int ngpu = 0;
+    CUDA_CHECK(cudaGetDeviceCount(&ngpu));
+    return tb_mpi_max_ll(tb_local_size() > ngpu) ? 1 : 0;
+}
+
+static int host_sum(void *d_buf, size_t count, int type, cudaStream_t s)
+{
+    const size_t bytes = count * (type == 1 ? sizeof(float) : sizeof(double));
+    if (bytes > g_host.bytes) {
+        void *p = realloc(g_host.buf, bytes);
+        if (!p)
+            return tb_error(NULL, 0, "%s: out of host memory for the sums over the ranks "
+                                     "(%zu bytes)", tb_rank_name(), bytes);
+        g_host.buf = p;
+        g_host.bytes = bytes;
+    }
+    CUDA_CHECK(cudaMemcpyAsync(g_host.buf, d_buf, bytes, cudaMemcpyDeviceToHost, s));
+    CUDA_CHECK(cudaStreamSynchronize(s));
+    const int rc = type == 0   ? tb_mpi_sum_d((double *)g_host.buf, count)
+                   : type == 1 ? tb_mpi_sum_f((float *)g_host.buf, count)
+                               : tb_mpi_sum_u64((unsigned long long *)g_host.buf, count);
+    if (rc != 0)
+        return -1;
+    CUDA_CHECK(cudaMemcpyAsync(d_buf, g_host.buf, bytes, cudaMemcpyHostToDevice, s));
+    CUDA_CHECK(cudaStreamSynchronize(s)); /* the buffer is reused by the next sum */
+    return 0;
+}
+
+/* Sets host mode when the ranks share GPUs: 1 (host mode), 0 (not), -1 (error). */
+static int host_mode_init(int device)
+{
+    if (g_host.on)
+        return 1;
+    const int shared = ranks_share_gpus();
+    if (shared < 0)
+        return -1;
+    g_host.on = shared;
+    g_host.device = device;
+    return shared;
+}
 
 #ifdef TB_NCCL
 #include <nccl.h>
@@ -85,6 +144,9 @@ int gpu_comm_init(int device)
                             g_nccl.device, device);
         return 0;
     }
+    rc = host_mode_init(device);
+    if (rc != 0)
+        return rc < 0 ? -1 : 0;
     g_nccl.device = device;
     /* every rank learns whether every rank could open NCCL before any waits on another */
     rc = nccl_open() != 0;
@@ -103,18 +165,24 @@ int gpu_comm_init(int device)
 
 int gpu_comm_begin(void)
 {
+    if (g_host.on)
+        return 0;
     NCCL_CHECK(g_nccl.group_start());
     return 0;
 }
 
 int gpu_comm_end(void)
 {
+    if (g_host.on)
+        return 0;
     NCCL_CHECK(g_nccl.group_end());
     return 0;
 }
 
 int gpu_comm_sum(void *d_buf, size_t count, int type, cudaStream_t s)
 {
+    if (g_host.on)
+        return host_sum(d_buf, count, type, s);
     const ncclDataType_t t = type == 0 ? ncclFloat64 : type == 1 ? ncclFloat32 : ncclUint64;
     if (!g_nccl.ready)
         return tb_error(NULL, 0, "internal: NCCL sum before gpu_comm_init");
@@ -126,22 +194,20 @@ int gpu_comm_sum(void *d_buf, size_t count, int type, cudaStream_t s)
 
 int gpu_comm_init(int device)
 {
-    (void)device;
-    if (tb_nranks() > 1)
-        return tb_error(NULL, 0, "this build has no NCCL (nccl.h was not found when it was "
-                                 "built): rebuild with NCCL_H=/path/to/nccl.h, or run one rank "
-                                 "per job on GPUs");
-    return 0;
+    if (tb_nranks() == 1)
+        return 0;
+    const int rc = host_mode_init(device);
+    if (rc != 0)
+        return rc < 0 ? -1 : 0;
+    return tb_error(NULL, 0, "this build has no NCCL (nccl.h was not found when it was "
+                             "built): rebuild with NCCL_H=/path/to/nccl.h, or run one rank "
+                             "per job on GPUs");
 }
 int gpu_comm_begin(void) { return 0; }
 int gpu_comm_end(void) { return 0; }
 int gpu_comm_sum(void *d_buf, size_t count, int type, cudaStream_t s)
 {
-    (void)d_buf;
-    (void)count;
-    (void)type;
-    (void)s;
-    return 0;
+    return g_host.on ? host_sum(d_buf, count, type, s) : 0;
 }
 
 #endif

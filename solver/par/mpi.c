@@ -217,6 +217,23 @@ int tb_mpi_sum_d(double *buf, size_t count)
     return 0;
 }
 
+int tb_mpi_sum_f(float *buf, size_t count)
+{
+#ifdef TB_MPI
+    if (g_nranks == 1 || count == 0)
+        return 0;
+    if (g_rank == 0)
+        MPI_CHECK(MPI_Reduce(MPI_IN_PLACE, buf, (int)count, MPI_FLOAT, MPI_SUM, 0, MPI_COMM_WORLD));
+    else
+        MPI_CHECK(MPI_Reduce(buf, NULL, (int)count, MPI_FLOAT, MPI_SUM, 0, MPI_COMM_WORLD));
+    MPI_CHECK(MPI_Bcast(buf, (int)count, MPI_FLOAT, 0, MPI_COMM_WORLD));
+#else
+    (void)buf;
+    (void)count;
+#endif
+    return 0;
+}
+
 int tb_mpi_sum_u64(unsigned long long *buf, size_t count)
 {
 #ifdef TB_MPI
@@ -293,9 +310,10 @@ const char *tb_ranks_desc(char *buf, size_t len, int gpu)
     const char *share = getenv("TRIBODY_SHARE_GPUS");
     if (g_nranks == 1)
         snprintf(buf, len, "1 process%s", gpu ? ", 1 GPU" : "");
+    else if (gpu && share && !strcmp(share, "1"))
+        snprintf(buf, len, "%d ranks on GPUs, shared where fewer (TRIBODY_SHARE_GPUS=1)", g_nranks);
     else if (gpu)
-        snprintf(buf, len, "%d ranks, %d GPUs%s", g_nranks, g_nranks,
-                 share && !strcmp(share, "1") ? " (shared where fewer)" : "");
+        snprintf(buf, len, "%d ranks, %d GPUs", g_nranks, g_nranks);
     else
         snprintf(buf, len, "%d ranks on CPUs", g_nranks);
     return buf;

@@ -57,6 +57,7 @@ int tb_mpi_agree(int rc);
  * in MPI's fixed order and broadcast (MPI_Allreduce does not promise every rank the same
  * rounding); 64-bit integers: MPI_Allreduce, exact. 0 or -1 (reported). */
 int tb_mpi_sum_d(double *buf, size_t count);
+int tb_mpi_sum_f(float *buf, size_t count); /* like tb_mpi_sum_d */
 int tb_mpi_sum_u64(unsigned long long *buf, size_t count);
 /* Collective maximum of one value (every rank gets it). */
 double tb_mpi_max_d(double v);
