@@ -62,8 +62,11 @@ typedef struct backend_ops {
     /* Of the next k force evaluations (compute, advance, or the integrators' steps) only the
      * k-th, the last of an advance over k steps, need sum the virial, which fetch() then
      * returns; evaluations after it compute it again. Without a call every evaluation
-     * computes it. Backends where the virial costs nothing worth saving ignore it (the CPU,
-     * the neighbour lists); the GPU's all-triplets kernel runs ~10 % faster without it. */
+     * computes it. The GPU's all-triplets kernel runs ~10 % faster without it; the CPU sums
+     * it anyway but drops this rank's share where it was not asked for, as the GPU does, so
+     * that ranks asking on different steps show in the sums (tests/test_mpi.c). Every rank
+     * must ask for the same evaluations. fetch() after an evaluation without it evaluates
+     * again, with it (collective under MPI: every rank fetches at the same steps). */
     int (*virial_next)(backend *b, long k);
     /* Looks at the backend's current energies, forces, positions and velocities (the state
      * after `step`) and fills nf with the first non-finite one, nf->step = step; nf->step =

@@ -83,6 +83,10 @@ struct backend {
     /* solver.deterministic: fixed-point words per thread, FIX_WORDS(n) each */
     int det;
     unsigned long long *fix_thr;
+    /* virial_next, as on the GPU: evaluations until the one whose virial is kept (0: all);
+     * vir_skip: the last evaluation dropped this rank's share of the virial */
+    long vir_countdown;
+    int vir_skip;
 };
 
 /* Fixed-point words of one accumulator set: forces 6n (x hi lo, y hi lo, z hi lo), then the
@@ -542,8 +546,31 @@ static void det_zero(backend *b)
 /* Forces through the neighbour lists (nbr.h): rebuild when stale, then every anchor of this
  * rank's share. Anchors are dealt statically in index order, so the sums do not depend on the
  * lists' build. */
+/* Whether this evaluation keeps the virial (virial_next). The CPU sums it anyway, a few
+ * operations per pair; an evaluation that was not asked for it drops this rank's share, as the
+ * GPU's kernel without the virial does, so that ranks which disagree on the steps of the
+ * virial show it in the sums (tests/test_mpi.c) instead of only on GPUs. */
+static int vir_wanted(backend *b)
+{
+    int vir = 1;
+    if (b->vir_countdown > 0)
+        vir = --b->vir_countdown == 0;
+    b->vir_skip = !vir;
+    return vir;
+}
+
+/* Drops this rank's virial share before the sums over the ranks (vir_wanted). */
+static void vir_drop(backend *b)
+{
+    if (b->det)
+        memset(b->fix_thr + FIX_W(b->s.n), 0, 12 * sizeof *b->fix_thr);
+    else
+        memset(b->s.virial, 0, sizeof b->s.virial);
+}
+
 static int nbr_compute(backend *b)
 {
+    const int keep_vir = vir_wanted(b);
     if (nbr_list_stale(&b->nl, b->s.pos) && nbr_list_build(&b->nl, b->s.pos) != 0)
         return -1;
     if (nbr_scratch_fit(b, b->nl.max_row) != 0)
@@ -588,6 +615,8 @@ static int nbr_compute(backend *b)
     }
     if (count_reduce(b) != 0)
         return -1;
+    if (!keep_vir)
+        vir_drop(b);
     if (b->det)
         return fix_reduce(b, b->s.virial);
     return rank_reduce(b, b->s.virial);
@@ -600,6 +629,7 @@ static int cpu_compute(backend *b)
         return -1;
     if (b->cull)
         return nbr_compute(b);
+    const int keep_vir = vir_wanted(b);
     if (b->x_f)
         for (long long i = 0; i < n3; i++)
             b->x_f[i] = (float)b->s.pos[i];
@@ -618,8 +648,11 @@ static int cpu_compute(backend *b)
         else
             sum_forces(b, nt);
     }
-    if (b->det)
+    if (b->det) {
+        if (!keep_vir)
+            vir_drop(b);
         return fix_reduce(b, b->s.virial);
+    }
     b->s.e_triplet = b->s.e_pair = 0.0;
     memset(b->s.virial, 0, sizeof b->s.virial);
     for (int t = 0; t < b->nthreads; t++) {
@@ -628,6 +661,8 @@ static int cpu_compute(backend *b)
         for (int c = 0; c < 6; c++)
             b->s.virial[c] += b->w_thr[8 * t + c];
     }
+    if (!keep_vir)
+        vir_drop(b);
     return rank_reduce(b, b->s.virial);
 }
 
@@ -676,6 +711,11 @@ static int cpu_advance(backend *b, long nsteps)
 static int cpu_fetch(backend *b, sim_state *s)
 {
     const size_t bytes = 3 * (size_t)b->s.n * sizeof *s->pos;
+    if (b->vir_skip) { /* the last evaluation dropped the virial: again, with it (as the GPU) */
+        b->vir_countdown = 0;
+        if (cpu_compute(b) != 0)
+            return -1;
+    }
     memcpy(s->pos, b->s.pos, bytes);
     memcpy(s->vel, b->s.vel, bytes);
     memcpy(s->force, b->s.force, bytes);
@@ -723,8 +763,7 @@ static int cpu_kinetic(backend *b, double *ke)
 
 static int cpu_virial_next(backend *b, long k)
 {
-    (void)b; /* the CPU tile loops always sum it: a few operations per pair */
-    (void)k;
+    b->vir_countdown = k > 0 ? k : 0; /* vir_wanted */
     return 0;
 }
 
