@@ -199,39 +199,42 @@ int tb_mpi_agree(int rc)
 #endif
 }
 
+#ifdef TB_MPI
+/* MPI_Reduce in place at the root, then the root's bits to everyone (floating-point sums that
+ * every rank must hold alike). */
+static int sum_at_root(void *buf, size_t count, MPI_Datatype type)
+{
+    if (g_nranks == 1 || count == 0)
+        return 0;
+    if (g_rank == 0)
+        MPI_CHECK(MPI_Reduce(MPI_IN_PLACE, buf, (int)count, type, MPI_SUM, 0, MPI_COMM_WORLD));
+    else
+        MPI_CHECK(MPI_Reduce(buf, NULL, (int)count, type, MPI_SUM, 0, MPI_COMM_WORLD));
+    MPI_CHECK(MPI_Bcast(buf, (int)count, type, 0, MPI_COMM_WORLD));
+    return 0;
+}
+#endif
+
 int tb_mpi_sum_d(double *buf, size_t count)
 {
 #ifdef TB_MPI
-    if (g_nranks == 1 || count == 0)
-        return 0;
-    /* MPI_Reduce in place at the root, then the root's bits to everyone */
-    if (g_rank == 0)
-        MPI_CHECK(MPI_Reduce(MPI_IN_PLACE, buf, (int)count, MPI_DOUBLE, MPI_SUM, 0, MPI_COMM_WORLD));
-    else
-        MPI_CHECK(MPI_Reduce(buf, NULL, (int)count, MPI_DOUBLE, MPI_SUM, 0, MPI_COMM_WORLD));
-    MPI_CHECK(MPI_Bcast(buf, (int)count, MPI_DOUBLE, 0, MPI_COMM_WORLD));
+    return sum_at_root(buf, count, MPI_DOUBLE);
 #else
     (void)buf;
     (void)count;
-#endif
     return 0;
+#endif
 }
 
 int tb_mpi_sum_f(float *buf, size_t count)
 {
 #ifdef TB_MPI
-    if (g_nranks == 1 || count == 0)
-        return 0;
-    if (g_rank == 0)
-        MPI_CHECK(MPI_Reduce(MPI_IN_PLACE, buf, (int)count, MPI_FLOAT, MPI_SUM, 0, MPI_COMM_WORLD));
-    else
-        MPI_CHECK(MPI_Reduce(buf, NULL, (int)count, MPI_FLOAT, MPI_SUM, 0, MPI_COMM_WORLD));
-    MPI_CHECK(MPI_Bcast(buf, (int)count, MPI_FLOAT, 0, MPI_COMM_WORLD));
+    return sum_at_root(buf, count, MPI_FLOAT);
 #else
     (void)buf;
     (void)count;
-#endif
     return 0;
+#endif
 }
 
 int tb_mpi_sum_u64(unsigned long long *buf, size_t count)
