@@ -74,6 +74,13 @@ typedef struct backend_ops {
     int (*check_finite)(backend *b, long step, tb_nonfinite *nf);
 } backend_ops;
 
+/* virial_next's countdown, for the backends: 1 when the evaluation about to run sums the
+ * virial (no request pending, or this is the k-th evaluation asked for), else 0. */
+static inline int backend_virial_due(long *countdown)
+{
+    return *countdown > 0 ? --*countdown == 0 : 1;
+}
+
 extern const backend_ops cpu_backend_ops;
 extern const backend_ops gpu_backend_ops;
 

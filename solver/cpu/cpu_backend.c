@@ -552,9 +552,7 @@ static void det_zero(backend *b)
  * virial show it in the sums (tests/test_mpi.c) instead of only on GPUs. */
 static int vir_wanted(backend *b)
 {
-    int vir = 1;
-    if (b->vir_countdown > 0)
-        vir = --b->vir_countdown == 0;
+    const int vir = backend_virial_due(&b->vir_countdown);
     b->vir_skip = !vir;
     return vir;
 }

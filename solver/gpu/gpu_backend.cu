@@ -534,9 +534,7 @@ static int gpu_create(backend **out, const sim_config *c, const sim_state *s)
 
 static int gpu_forces(backend *b)
 {
-    int vir = 1;
-    if (b->vir_countdown > 0)
-        vir = --b->vir_countdown == 0;
+    const int vir = backend_virial_due(&b->vir_countdown);
     b->vir_valid = vir;
     const int flags = (b->cut ? GPU_ATM_CUT : 0) | (vir ? GPU_ATM_VIRIAL : 0);
     const size_t n = (size_t)b->n;

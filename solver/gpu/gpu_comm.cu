@@ -20,6 +20,7 @@
 #include <string.h>
 
 #include "common/check.h"
+#include "solver/gpu/gpu.h"
 #include "solver/gpu/gpu_internal.h"
 #include "solver/par/mpi.h"
 
@@ -31,12 +32,10 @@ static struct {
 } g_host;
 
 /* Collective: 1 on every rank when some node holds more ranks than GPUs (only allowed with
- * TRIBODY_SHARE_GPUS=1, gpu_backend.cu), else 0; -1 on a CUDA error. */
+ * TRIBODY_SHARE_GPUS=1, gpu_backend.cu's gpu_pick_device), else 0. */
 static int ranks_share_gpus(void)
 {
-    int ngpu = 0;
-    CUDA_CHECK(cudaGetDeviceCount(&ngpu));
-    return tb_mpi_max_ll(tb_local_size() > ngpu) ? 1 : 0;
+    return tb_mpi_max_ll(tb_local_size() > gpu_count(NULL)) ? 1 : 0;
 }
 
 static int host_sum(void *d_buf, size_t count, int type, cudaStream_t s)
@@ -62,14 +61,12 @@ static int host_sum(void *d_buf, size_t count, int type, cudaStream_t s)
     return 0;
 }
 
-/* Sets host mode when the ranks share GPUs: 1 (host mode), 0 (not), -1 (error). */
+/* Sets host mode when the ranks share GPUs: 1 (host mode) or 0. Collective on its first call. */
 static int host_mode_init(int device)
 {
     if (g_host.on)
         return 1;
     const int shared = ranks_share_gpus();
-    if (shared < 0)
-        return -1;
     g_host.on = shared;
     g_host.device = device;
     return shared;
@@ -144,9 +141,8 @@ int gpu_comm_init(int device)
                             g_nccl.device, device);
         return 0;
     }
-    rc = host_mode_init(device);
-    if (rc != 0)
-        return rc < 0 ? -1 : 0;
+    if (host_mode_init(device))
+        return 0; /* ranks share GPUs: sums over MPI, no NCCL */
     g_nccl.device = device;
     /* every rank learns whether every rank could open NCCL before any waits on another */
     rc = nccl_open() != 0;
@@ -196,9 +192,8 @@ int gpu_comm_init(int device)
 {
     if (tb_nranks() == 1)
         return 0;
-    const int rc = host_mode_init(device);
-    if (rc != 0)
-        return rc < 0 ? -1 : 0;
+    if (host_mode_init(device))
+        return 0;
     return tb_error(NULL, 0, "this build has no NCCL (nccl.h was not found when it was "
                              "built): rebuild with NCCL_H=/path/to/nccl.h, or run one rank "
                              "per job on GPUs");

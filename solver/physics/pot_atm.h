@@ -75,7 +75,7 @@ TB_HOSTDEV static inline void TB_NAME(pot_atm_part)(TB_REAL a, TB_REAL nah, TB_R
     const TB_REAL X = TB_NAME(tb_fma)((TB_REAL)0.5, b + c, nah); /* (b+c-a)/2 */
     const TB_REAL Y = c - X, Z = b - X;
     const TB_REAL p5 = a5 * (b * c); /* abc/5 */
-    const TB_REAL u = TB_NAME(tb_rsqrt_loop)(p5);
+    const TB_REAL u = TB_NAME(tb_rsqrt)(p5);
     const TB_REAL u2 = u * u;
     const TB_REAL YZ = Y * Z, XZ = X * Z, XY = X * Y;
     *v = (u2 * u2) * u;

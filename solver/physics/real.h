@@ -34,35 +34,15 @@ TB_HOSTDEV static inline float tb_fma_f(float x, float y, float z)
 #endif
 }
 
-/* 1/sqrt(x): a hardware reciprocal square root on the GPU in single precision. */
+/* 1/sqrt(x) for the potentials, where x is a product of squared distances (positive, normal,
+ * finite; zero for overlapping particles, which gives a non-finite result either way and is
+ * reported by the finiteness checks). On the GPU, in double: the hardware's coarse
+ * approximation (rsqrt.approx.ftz.f64: the upper word only, relative error about 2^-20) and
+ * two Newton steps r <- r + r (1/2 - (x/2) r^2), each squaring the error (below 2^-39, then
+ * below the double rounding: within 2 ulp), without the special-case selects and the
+ * slow-path branch of CUDA's rsqrt(double); in float, the hardware approximation (relative
+ * error < 2^-22.9) without rsqrtf's denormal fix-up (3 instructions a triplet). */
 TB_HOSTDEV static inline double tb_rsqrt_d(double x)
-{
-#ifdef __CUDA_ARCH__
-    return rsqrt(x);
-#else
-    return 1.0 / sqrt(x);
-#endif
-}
-TB_HOSTDEV static inline float tb_rsqrt_f(float x)
-{
-#ifdef __CUDA_ARCH__
-    /* the hardware approximation (rel. error < 2^-22.9) without rsqrtf's denormal fix-up:
-     * squared distances are never denormal, and the fix-up costs 3 instructions a triplet */
-    float r;
-    asm("rsqrt.approx.ftz.f32 %0, %1;" : "=f"(r) : "f"(x));
-    return r;
-#else
-    return 1.0f / sqrtf(x);
-#endif
-}
-
-/* 1/sqrt(x) for the triplet kernel's hot loop, where x is a product of squared distances
- * (normal, positive, finite): in double, the hardware's coarse approximation
- * (rsqrt.approx.ftz.f64: the upper word only, relative error about 2^-20) and two Newton
- * steps r <- r + r (1/2 - (x/2) r^2), each squaring the error (below 2^-39, then below the
- * double rounding: within 2 ulp), without the special-case selects and the slow-path branch
- * of CUDA's rsqrt(double); in float, tb_rsqrt_f. */
-TB_HOSTDEV static inline double tb_rsqrt_loop_d(double x)
 {
 #ifdef __CUDA_ARCH__
     double r;
@@ -75,6 +55,15 @@ TB_HOSTDEV static inline double tb_rsqrt_loop_d(double x)
     return 1.0 / sqrt(x);
 #endif
 }
-TB_HOSTDEV static inline float tb_rsqrt_loop_f(float x) { return tb_rsqrt_f(x); }
+TB_HOSTDEV static inline float tb_rsqrt_f(float x)
+{
+#ifdef __CUDA_ARCH__
+    float r;
+    asm("rsqrt.approx.ftz.f32 %0, %1;" : "=f"(r) : "f"(x));
+    return r;
+#else
+    return 1.0f / sqrtf(x);
+#endif
+}
 
 #endif
