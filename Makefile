@@ -13,6 +13,7 @@
 #   make fuzz       the config loader and the XYZ reader under libFuzzer + ASan + UBSan
 #                   (clang), FUZZ_SECONDS each, from the seed corpus in tests/fuzz/
 #   make clean
+# Builds print one short line per file (CC, NVCC, AR, LINK); V=1 prints the commands.
 # Knobs (override on the command line: make DEBUG=1 CUDA_ARCH="80 90"):
 
 # `make` alone builds the binary (the first rule below would otherwise be the default).
@@ -36,6 +37,15 @@ BUILD     ?= build
 SAN       ?=
 # NVEXTRA: more nvcc flags, e.g. a kernel knob for a variant build (scripts/build-variant).
 NVEXTRA   ?=
+# V=1: print every command; by default one short line per file (warnings are still shown).
+V         ?= 0
+ifeq ($(V),1)
+Q       :=
+say      = @true
+else
+Q       := @
+say      = @printf '  %-6s %s\n' $(1) $(2)
+endif
 
 WARN   := -Wall -Wextra -Wshadow -Wundef -Wdouble-promotion -Wstrict-prototypes -Wmissing-prototypes
 ifeq ($(DEBUG),1)
@@ -120,14 +130,17 @@ deps:
 
 $(BUILD)/libtribody.a: $(OBJ_LIB)
 	@rm -f $@
-	ar rcs $@ $^
+	$(call say,AR,$@)
+	$(Q)ar rcs $@ $^
 
 $(BUILD)/tribody: $(BUILD)/obj/solver/cli/main.o $(BUILD)/libtribody.a
-	$(LINK) $(SAN) -o $@ $^ $(LDCUDA) $(LDLIBS)
+	$(call say,LINK,$@)
+	$(Q)$(LINK) $(SAN) -o $@ $^ $(LDCUDA) $(LDLIBS)
 
 $(BUILD)/obj/%.o: %.c
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) -c $< -o $@
+	$(call say,CC,$<)
+	$(Q)$(CC) $(CFLAGS) -c $< -o $@
 
 # The vectorized triplet tiles: sqrt in SIMD lanes needs no errno (solver/cpu/tile_simd.c).
 $(BUILD)/obj/solver/cpu/tile_simd.o: CFLAGS += -fno-math-errno
@@ -136,12 +149,14 @@ $(BUILD)/obj/solver/cpu/nbr_simd.o: CFLAGS += -fno-math-errno
 
 $(BUILD)/obj/%.o: %.cu
 	@mkdir -p $(dir $@)
-	$(NVCC) $(NVFLAGS) -c $< -o $@
+	$(call say,NVCC,$<)
+	$(Q)$(NVCC) $(NVFLAGS) -c $< -o $@
 
 # Tests: warnings are errors; every launch synchronizes.
 $(BUILD)/tests/%: tests/%.c $(BUILD)/libtribody.a $(wildcard tests/tb_*.h)
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) -Werror -DTB_SYNC_LAUNCHES $< -o $@ $(BUILD)/libtribody.a $(LDCUDA) $(LDLIBS) $(if $(HAVE_CUDA),-lstdc++)
+	$(call say,CC,$<)
+	$(Q)$(CC) $(CFLAGS) -Werror -DTB_SYNC_LAUNCHES $< -o $@ $(BUILD)/libtribody.a $(LDCUDA) $(LDLIBS) $(if $(HAVE_CUDA),-lstdc++)
 
 # The include rules (README, Architecture) are checked first: a violation fails the test run.
 test: check-includes check-deps $(BUILD)/tribody $(TESTS)
@@ -167,7 +182,8 @@ FUZZ_SRC     := config/config.c config/config_checks.c config/config_report.c co
                 solver/finite.c
 build-fuzz/fuzz_%: tests/fuzz/fuzz_%.c $(FUZZ_SRC) $(wildcard common/*.h config/*.h maps3d/*.h $(addsuffix /*.h,$(SOLVER_DIRS)))
 	@mkdir -p $(dir $@)
-	$(FUZZ_CC) $(FUZZ_FLAGS) $< $(FUZZ_SRC) -o $@ $(CFG_LIBS) $(GSL_LIBS) -lm
+	$(call say,FUZZ,$<)
+	$(Q)$(FUZZ_CC) $(FUZZ_FLAGS) $< $(FUZZ_SRC) -o $@ $(CFG_LIBS) $(GSL_LIBS) -lm
 
 ifeq ($(strip $(FUZZ_CC)),)
 fuzz:
