@@ -274,6 +274,10 @@ static void test_bench_ranks(void)
     gsl_test(!(w[0] > 0 && w[1] > 0 && w[0] + w[1] == 1313400.0),
              "the ranks' triplets sum to C(200,3) = 1313400 (%.0f + %.0f)", w[0], w[1]);
     gsl_test(u[0] + u[1] != 84.0, "the ranks' tiles sum to Tet(7) = 84 (%.0f + %.0f)", u[0], u[1]);
+    /* timed like an MD step: without the virial on every rank, as on one (issue 25: ranks > 1
+     * summed it on every evaluation, ~10 % of the GPU kernel) */
+    gsl_test(v[0] != 0.0 || v[1] != 0.0, "the timed evaluations on 2 ranks sum no virial, as on "
+                                         "one rank (%.0f, %.0f)", v[0], v[1]);
     gsl_test(!tb_test_file_has(d, "b.csv", "# rank,solver3d,lambda,200,32,mixed,rank=1,per=eval,count=2"),
              "the CSV holds rank 1's timers");
     snprintf(d, sizeof d, "%s", tb_test_fresh_dir(top, "bench_liquid"));
