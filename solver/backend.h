@@ -23,6 +23,23 @@ TB_BEGIN_DECLS
 typedef struct backend backend;
 
 /* What a backend reports about its force path (bench, validate, tests). */
+/* Per-rank timers (bench, docs/scaling.md): seconds accumulated since info() was last called
+ * with BACKEND_TIMERS. GPU: CUDA events around each phase on the stream (kernels only; the
+ * backend then waits for each evaluation's events, a few us per step); CPU: the wall clock. */
+typedef struct backend_times {
+    double force;      /* the force kernels (triplets, pairs, anchors) of this rank's share */
+    double sum;        /* the sum of the shares over the ranks (NCCL / MPI) */
+    double integrate;  /* kick and drift of advance() */
+    double lists;      /* neighbour lists: the staleness check and the builds */
+    long long evals, steps;
+    long long virials; /* evaluations that summed the virial (virial_next) */
+    long long units;   /* this rank's share: triplet tiles (blocks), or list anchors */
+    double work;       /* its triplets (all-triplets path) or list entries of its anchors */
+} backend_times;
+
+/* info()'s `counting` flag: switch the timers on (and zero them). */
+#define BACKEND_TIMERS 2
+
 typedef struct backend_info {
     int cull;          /* 1: the neighbour-list path (nbr.h) */
     long long builds;  /* neighbour-list builds so far */
@@ -30,6 +47,7 @@ typedef struct backend_info {
     int max_row;       /* longest list row of the last build */
     long long slots;   /* entry-pair slots of the last evaluation (GPU: when counting) */
     long long hits;    /* triplets within the cutoffs in the last evaluation (likewise) */
+    backend_times times; /* this rank's timers (zeros unless BACKEND_TIMERS switched them on) */
 } backend_info;
 
 typedef struct backend_ops {
@@ -56,8 +74,9 @@ typedef struct backend_ops {
     int (*scale)(backend *b, double c);
     int (*ostep)(backend *b, double c1, double c2, const double *xi);
     int (*kinetic)(backend *b, double *ke);
-    /* Fills *out (zeros where not applicable); counting = 1 asks the next evaluations to
-     * count slots and hits where that costs time (GPU). 0 or -1. */
+    /* Fills *out (zeros where not applicable); counting & 1 asks the next evaluations to
+     * count slots and hits where that costs time (GPU); counting & BACKEND_TIMERS switches the
+     * per-rank timers on and zeroes them (out->times: before the zeroing). 0 or -1. */
     int (*info)(backend *b, backend_info *out, int counting);
     /* Of the next k force evaluations (compute, advance, or the integrators' steps) only the
      * k-th, the last of an advance over k steps, need sum the virial, which fetch() then

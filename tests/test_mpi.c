@@ -227,6 +227,72 @@ static void test_failure(void)
     gsl_test(tb_test_read_file(d, "thermo.csv", &len) != NULL, "and no file written");
 }
 
+/* Reads the per-rank table that follows the first line holding `head` in dir/out.txt: rows
+ * "rank wall force sum integr lists other units work share"; up to 4 ranks into units[] and
+ * work[] (-1 where missing). Returns the rows read. */
+static int rank_rows(const char *dir, const char *head, double *units, double *work, double *vir)
+{
+    long len;
+    char *s = tb_test_read_file(dir, "out.txt", &len), *p;
+    int got = 0;
+    for (int r = 0; r < 4; r++)
+        units[r] = work[r] = vir[r] = -1.0;
+    if (s && (p = strstr(s, head)) && (p = strchr(p, '\n'))) {
+        for (int row = 0; row < 4; row++) {
+            double v[10];
+            int r;
+            p++;
+            if (sscanf(p, "%d %lf %lf %lf %lf %lf %lf %lf %lf %lf%% %lf", &r, &v[0], &v[1], &v[2],
+                       &v[3], &v[4], &v[5], &v[6], &v[7], &v[8], &v[9]) != 11 || r != row)
+                break;
+            units[r] = v[6];
+            work[r] = v[7];
+            vir[r] = v[9];
+            got++;
+            if (!(p = strchr(p, '\n')))
+                break;
+        }
+    }
+    free(s);
+    return got;
+}
+
+/* bench's per-rank timers on 2 ranks: one row per rank, and the work shares tile the whole:
+ * the triplets sum to C(n,3) and the tiles to Tet(nb) (all-triplets); the anchors to n and
+ * their entries to the lists' (liquid). */
+static void test_bench_ranks(void)
+{
+    char d[TB_TEST_PATH_MAX];
+    double u[4], w[4], v[4];
+    snprintf(d, sizeof d, "%s", tb_test_fresh_dir(top, "bench"));
+    gsl_test(run_np(d, 2, 1, "", "bench --cpu --kernel solver --n 200 --maps lambda,stride "
+                                 "--precisions mixed --tile 32 --repeat 2 --no-solo --csv b.csv") != 0,
+             "bench on 2 ranks exits 0");
+    int rows = rank_rows(d, "per rank, ms per eval:", u, w, v);
+    gsl_test(rows != 2, "bench on 2 ranks prints one per-rank row for each rank (%d rows)", rows);
+    /* C(200,3) = 1313400 triplets in Tet(7) = 84 tiles of 32 */
+    gsl_test(!(w[0] > 0 && w[1] > 0 && w[0] + w[1] == 1313400.0),
+             "the ranks' triplets sum to C(200,3) = 1313400 (%.0f + %.0f)", w[0], w[1]);
+    gsl_test(u[0] + u[1] != 84.0, "the ranks' tiles sum to Tet(7) = 84 (%.0f + %.0f)", u[0], u[1]);
+    /* timed like an MD step: without the virial on every rank, as on one (issue 25: ranks > 1
+     * summed it on every evaluation, ~10 % of the GPU kernel) */
+    gsl_test(v[0] != 0.0 || v[1] != 0.0, "the timed evaluations on 2 ranks sum no virial, as on "
+                                         "one rank (%.0f, %.0f)", v[0], v[1]);
+    gsl_test(!tb_test_file_has(d, "b.csv", "# rank,solver3d,lambda,200,32,mixed,rank=1,per=eval,count=2"),
+             "the CSV holds rank 1's timers");
+    snprintf(d, sizeof d, "%s", tb_test_fresh_dir(top, "bench_liquid"));
+    gsl_test(run_np(d, 2, 1, "", "bench --liquid --cpu --n 1000 --steps 3 --repeat 2") != 0,
+             "bench --liquid on 2 ranks exits 0");
+    rows = rank_rows(d, "per rank, ms per step:", u, w, v);
+    gsl_test(rows != 2, "bench --liquid on 2 ranks prints one per-rank row for each rank (%d)", rows);
+    gsl_test(u[0] + u[1] != 1000.0 || !(u[0] > 0 && u[1] > 0),
+             "the ranks' anchors sum to n = 1000 (%.0f + %.0f)", u[0], u[1]);
+    char sum[64];
+    snprintf(sum, sizeof sum, "work shares sum to %.0f entries of %.0f", w[0] + w[1], w[0] + w[1]);
+    gsl_test(!(w[0] > 0 && w[1] > 0) || !tb_test_output_has(d, sum),
+             "the ranks' list entries sum to the lists' entries (\"%s\")", sum);
+}
+
 int main(void)
 {
     tb_test_init();
@@ -261,6 +327,7 @@ int main(void)
     test_restart("liquid", liquid_cfg, 20, 2, 1);
     test_langevin();
     test_failure();
+    test_bench_ranks();
     tb_test_system("rm -rf '%s'", top);
     return tb_test_done();
 }

@@ -85,6 +85,8 @@ typedef struct bench_ctx {
     int st_n;
     double *t;               /* [repeat] */
     double *t1;              /* [repeat] ranks > 1: one rank alone (tb_mpi_solo) */
+    backend_times rt;        /* the last point's per-rank timers (bench_ranks.h) */
+    double rt_wall;          /* and this rank's seconds over its timed evaluations */
     bench_row *rows;
     int n_rows, cap_rows;
     bench_series series[512];

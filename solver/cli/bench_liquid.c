@@ -27,6 +27,7 @@
 #include "config/config.h"
 #include "solver/backend.h"
 #include "solver/cli/bench_liquid.h"
+#include "solver/cli/bench_ranks.h"
 #include "solver/par/mpi.h"
 #include "common/check.h"
 #include "solver/gpu/gpu.h"
@@ -221,6 +222,8 @@ typedef struct liquid_row {
     double step_ms, force_ms, hits, slots, entries;
     long long builds;
     double alt[3]; /* tile-triplet slots at rho = 8, 16, 32 (0: not measured) */
+    backend_times tf, ts; /* this rank's timers over the force evaluations, over the steps */
+    double wall_f, wall_s; /* and its seconds over them */
 } liquid_row;
 
 /* One point; 0, or nonzero (reported). */
@@ -244,18 +247,22 @@ static int liquid_point(const sim_config *base, const backend_ops *ops, int n, i
     }
     if ((rc = ops->create(&b, &c, &s)) != 0 || (rc = ops->compute(b)) != 0 ||
         (rc = ops->advance(b, 5)) != 0 || (rc = ops->info(b, &in, 1)) != 0 ||
-        (rc = ops->compute(b)) != 0 || (rc = ops->info(b, &in, 0)) != 0)
+        (rc = ops->compute(b)) != 0 || (rc = ops->info(b, &in, BACKEND_TIMERS)) != 0)
         goto done;
     double t0 = now_s();
     for (int r = 0; r < repeat && rc == 0; r++)
         rc = ops->compute(b);
-    const double force = (now_s() - t0) / repeat;
+    row->wall_f = now_s() - t0;
+    const double force = row->wall_f / repeat;
+    if (rc == 0 && (rc = ops->info(b, &in2, BACKEND_TIMERS)) == 0)
+        row->tf = in2.times; /* the timers over the evaluations; zeroed for the steps */
     t0 = now_s();
     if (rc == 0)
         rc = ops->advance(b, steps);
-    const double step = (now_s() - t0) / steps;
-    if (rc == 0)
-        rc = ops->info(b, &in2, 0);
+    row->wall_s = now_s() - t0;
+    const double step = row->wall_s / steps;
+    if (rc == 0 && (rc = ops->info(b, &in2, 0)) == 0)
+        row->ts = in2.times;
     if (rc == 0 && alt) {
         const double R = fmax(c.potential.atm.cutoff, c.potential.lj.cutoff) + c.solver.skin;
         for (int q = 0; q < 3; q++)
@@ -377,6 +384,7 @@ int bench_liquid(int argc, char **argv)
     for (int p = 0; p < n_p; p++)
         for (int k = 0; k < n_n; k++) {
             liquid_row r;
+            char key[64];
             memset(&r, 0, sizeof r);
             if (liquid_point(&c, ops, ns[k], precs[p], steps, repeat, alt && p == 0, &r) != 0) {
                 failed = 1;
@@ -396,6 +404,14 @@ int bench_liquid(int argc, char **argv)
                 fprintf(f, "%d,%s,%s,%.6g,%.6g,%.6g,%.6g,%.6g,%.6g,%.4g,%lld,%d\n", r.n, r.prec,
                         r.backend, r.step_ms, us, r.force_ms, r.hits, rate,
                         r.slots > 0 ? r.hits / r.slots : 0.0, r.entries / r.n, r.builds, steps);
+            /* per rank: the force evaluations at fixed positions, then the MD steps */
+            snprintf(key, sizeof key, "liquid-force,%d,%s", r.n, r.prec);
+            if (bench_rank_table(&r.tf, r.wall_f, 0, "anchors", "entries", 0.0, f, key) != 0)
+                failed = 1;
+            snprintf(key, sizeof key, "liquid-step,%d,%s", r.n, r.prec);
+            if (bench_rank_table(&r.ts, r.wall_s, 1, "anchors", "entries", r.entries, f, key) != 0)
+                failed = 1;
+            fflush(stdout);
         }
     if (f)
         fclose(f);

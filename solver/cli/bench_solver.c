@@ -16,6 +16,7 @@
 #include "maps3d/map3d.h"
 #include "solver/backend.h"
 #include "solver/cli/bench_liquid.h"
+#include "solver/cli/bench_ranks.h"
 #include "common/check.h"
 #include "solver/cli/cli.h"
 #include "solver/gpu/gpu.h"
@@ -44,24 +45,37 @@ static int ensure_state(bench_ctx *x, const sim_config *c)
 
 /* Times one solver point into x->t[]: warm-up, then repeats. 0; BENCH_SKIPPED (*sec_warm
  * says why); TB_EXIT_USAGE when the backend refuses the configuration; -1. */
-/* Under MPI: times x->o->repeat evaluations into t[] (the slowest rank's, between barriers). */
-static int solver_point_ranks(bench_ctx *x, const sim_config *c, double *t, double *sec_warm)
+/* Under MPI: times x->o->repeat evaluations into t[] (the slowest rank's, between barriers);
+ * rt (NULL: not wanted): this rank's timers over them, into x->rt and x->rt_wall. */
+static int solver_point_ranks(bench_ctx *x, const sim_config *c, double *t, double *sec_warm,
+                              int rt)
 {
     backend *b = NULL;
+    backend_info in;
     int rc = tb_mpi_agree(x->ops->create(&b, c, &x->st));
     double t0;
+    x->rt_wall = 0.0;
+    /* an MD step's evaluation, as on one rank (below): without the virial, which costs the
+     * GPU kernel ~10 % (until 2026-11, ranks > 1 summed it on every evaluation: issue 25) */
+    if (rc == 0)
+        rc = x->ops->virial_next(b, 1L << 62);
     if (rc == 0) {
         tb_mpi_barrier();
         t0 = bench_now_s();
         rc = x->ops->compute(b);
         *sec_warm = tb_mpi_max_d(bench_now_s() - t0);
     }
+    if (rc == 0 && rt)
+        rc = x->ops->info(b, &in, BACKEND_TIMERS);
     for (int r = 0; rc == 0 && r < x->o->repeat; r++) {
         tb_mpi_barrier();
         t0 = bench_now_s();
         rc = x->ops->compute(b); /* ends synchronized (GPU: the stream, NCCL sums included) */
+        x->rt_wall += bench_now_s() - t0;
         t[r] = tb_mpi_max_d(bench_now_s() - t0);
     }
+    if (rc == 0 && rt && (rc = x->ops->info(b, &in, 0)) == 0)
+        x->rt = in.times;
     if (b)
         x->ops->destroy(b);
     return rc;
@@ -70,17 +84,18 @@ static int solver_point_ranks(bench_ctx *x, const sim_config *c, double *t, doub
 int bench_solver_point(bench_ctx *x, const sim_config *c, double *sec_warm)
 {
     backend *b = NULL;
+    backend_info in;
     int rc = ensure_state(x, c);
     double t0;
     *sec_warm = 0.0;
     if (rc == 0 && tb_nranks() > 1) {
         double w1 = 0.0;
-        rc = solver_point_ranks(x, c, x->t, sec_warm);
+        rc = solver_point_ranks(x, c, x->t, sec_warm, 1);
         if (rc == 0 && bench_over_budget(x, *sec_warm, x->o->repeat))
             return BENCH_SKIPPED;
         if (rc == 0 && !x->o->no_solo) { /* the point on one rank alone, each on its device */
             tb_mpi_solo(1);
-            rc = solver_point_ranks(x, c, x->t1, &w1);
+            rc = solver_point_ranks(x, c, x->t1, &w1, 0);
             tb_mpi_solo(0);
         }
         return rc;
@@ -96,6 +111,9 @@ int bench_solver_point(bench_ctx *x, const sim_config *c, double *sec_warm)
         if (rc == 0 && bench_over_budget(x, *sec_warm, x->o->repeat))
             rc = BENCH_SKIPPED;
     }
+    x->rt_wall = 0.0;
+    if (rc == 0)
+        rc = x->ops->info(b, &in, BACKEND_TIMERS);
     for (int r = 0; rc == 0 && r < x->o->repeat; r++) {
         if (x->ops_gpu) {
             if (gpu_bench_timer_begin() != 0 || x->ops->compute(b) != 0 ||
@@ -106,7 +124,10 @@ int bench_solver_point(bench_ctx *x, const sim_config *c, double *sec_warm)
             rc = x->ops->compute(b);
             x->t[r] = bench_now_s() - t0;
         }
+        x->rt_wall += x->t[r];
     }
+    if (rc == 0 && (rc = x->ops->info(b, &in, 0)) == 0)
+        x->rt = in.times;
     if (b)
         x->ops->destroy(b);
     return rc;
@@ -220,6 +241,11 @@ void bench_solver_experiment(bench_ctx *x, const int *ns, int n_n, const int *ti
                                         cfg_precision_name(prec), P, med, med1,
                                         med1 / (P * med));
                         }
+                        snprintf(key, sizeof key, "solver3d,%s,%d,%d,%s", t->name, n, tile,
+                                 cfg_precision_name(prec));
+                        if (bench_rank_table(&x->rt, x->rt_wall, 0, "tiles", "triplets", items,
+                                             x->csv, key) != 0)
+                            x->failed++;
                         bench_add_row(x, "solver3d", t->name, n, nb, tile,
                                       cfg_precision_name(prec), 0, med, tmin, tmax, t_bb, items,
                                       "triplets/s", blocks, tet, x->ops_gpu ? "gpu" : "cpu");

@@ -87,6 +87,8 @@ struct backend {
      * vir_skip: the last evaluation dropped this rank's share of the virial */
     long vir_countdown;
     int vir_skip;
+    int timing;        /* per-rank timers on (info with BACKEND_TIMERS, bench): wall clock */
+    backend_times tm;
 };
 
 /* Fixed-point words of one accumulator set: forces 6n (x hi lo, y hi lo, z hi lo), then the
@@ -554,6 +556,7 @@ static int vir_wanted(backend *b)
 {
     const int vir = backend_virial_due(&b->vir_countdown);
     b->vir_skip = !vir;
+    b->tm.virials += b->timing && vir;
     return vir;
 }
 
@@ -569,8 +572,11 @@ static void vir_drop(backend *b)
 static int nbr_compute(backend *b)
 {
     const int keep_vir = vir_wanted(b);
+    double t0 = omp_get_wtime();
     if (nbr_list_stale(&b->nl, b->s.pos) && nbr_list_build(&b->nl, b->s.pos) != 0)
         return -1;
+    if (b->timing)
+        b->tm.lists += omp_get_wtime() - t0, t0 = omp_get_wtime();
     if (nbr_scratch_fit(b, b->nl.max_row) != 0)
         return -1;
     nbr_share(b);
@@ -611,13 +617,16 @@ static int nbr_compute(backend *b)
         for (int x = 0; x < 6; x++)
             b->s.virial[x] += b->w_thr[8 * t + x];
     }
+    if (b->timing)
+        b->tm.force += omp_get_wtime() - t0, t0 = omp_get_wtime();
     if (count_reduce(b) != 0)
         return -1;
     if (!keep_vir)
         vir_drop(b);
-    if (b->det)
-        return fix_reduce(b, b->s.virial);
-    return rank_reduce(b, b->s.virial);
+    const int rc = b->det ? fix_reduce(b, b->s.virial) : rank_reduce(b, b->s.virial);
+    if (b->timing)
+        b->tm.sum += omp_get_wtime() - t0, b->tm.evals++;
+    return rc;
 }
 
 static int cpu_compute(backend *b)
@@ -628,6 +637,9 @@ static int cpu_compute(backend *b)
     if (b->cull)
         return nbr_compute(b);
     const int keep_vir = vir_wanted(b);
+    const double t0 = omp_get_wtime();
+    double t1;
+    int rc;
     if (b->x_f)
         for (long long i = 0; i < n3; i++)
             b->x_f[i] = (float)b->s.pos[i];
@@ -646,10 +658,12 @@ static int cpu_compute(backend *b)
         else
             sum_forces(b, nt);
     }
+    t1 = omp_get_wtime();
     if (b->det) {
         if (!keep_vir)
             vir_drop(b);
-        return fix_reduce(b, b->s.virial);
+        rc = fix_reduce(b, b->s.virial);
+        goto timed;
     }
     b->s.e_triplet = b->s.e_pair = 0.0;
     memset(b->s.virial, 0, sizeof b->s.virial);
@@ -661,7 +675,14 @@ static int cpu_compute(backend *b)
     }
     if (!keep_vir)
         vir_drop(b);
-    return rank_reduce(b, b->s.virial);
+    rc = rank_reduce(b, b->s.virial);
+timed:
+    if (b->timing) {
+        b->tm.force += t1 - t0;
+        b->tm.sum += omp_get_wtime() - t1;
+        b->tm.evals++;
+    }
+    return rc;
 }
 
 /* v += (h/m) F */
@@ -697,11 +718,18 @@ static void drift_by(backend *b, double dt)
 static int cpu_advance(backend *b, long nsteps)
 {
     for (long s = 0; s < nsteps; s++) {
+        const double t0 = omp_get_wtime();
         half_kick(b);
         drift_by(b, b->dt);
+        const double t1 = omp_get_wtime();
         if (cpu_compute(b) != 0)
             return -1;
+        const double t2 = omp_get_wtime();
         half_kick(b);
+        if (b->timing) {
+            b->tm.integrate += (t1 - t0) + (omp_get_wtime() - t2);
+            b->tm.steps++;
+        }
     }
     return 0;
 }
@@ -767,7 +795,7 @@ static int cpu_virial_next(backend *b, long k)
 
 static int cpu_info(backend *b, backend_info *out, int counting)
 {
-    (void)counting; /* the CPU always counts */
+    /* the CPU always counts (counting & 1) */
     memset(out, 0, sizeof *out);
     out->cull = b->cull;
     if (b->cull) {
@@ -776,6 +804,19 @@ static int cpu_info(backend *b, backend_info *out, int counting)
         out->max_row = b->nl.max_row;
         out->slots = b->slots;
         out->hits = b->hits;
+    }
+    out->times = b->tm;
+    if (b->cull) { /* this rank's anchors (index order) and their entries */
+        out->times.units = b->a_hi - b->a_lo;
+        out->times.work = b->nl.off ? (double)(b->nl.off[b->a_hi] - b->nl.off[b->a_lo]) : 0.0;
+    } else if (b->pp.atm_on) { /* its triplet tiles and their triplets (split.h) */
+        out->times.units = b->w_hi - b->w_lo;
+        out->times.work = (double)(split_triplets_before(b->s.n, b->edge, b->w_hi) -
+                                   split_triplets_before(b->s.n, b->edge, b->w_lo));
+    }
+    if (counting & BACKEND_TIMERS) {
+        memset(&b->tm, 0, sizeof b->tm);
+        b->timing = 1;
     }
     return 0;
 }

@@ -62,6 +62,9 @@ struct backend {
     gpu_finite_rec *d_finite; /* the finiteness check's record (gpu_finite.cu) */
     int dev;           /* this rank's device */
     int nranks;        /* ranks summing their shares (gpu_comm) */
+    int timing;        /* per-rank timers on (info with BACKEND_TIMERS, bench) */
+    backend_times tm;  /* their sums */
+    cudaEvent_t ev[8]; /* evaluation: 0 lists 1 force 2 sum 3; step: 4 drift 5, 6 kick 7 */
 };
 
 static const char *gpu_why = "";
@@ -259,6 +262,9 @@ static void gpu_destroy(backend *b)
     cudaFree(b->d_ke);
     cudaFree(b->d_vfix);
     cudaFree(b->d_finite);
+    for (int e = 0; e < 8; e++)
+        if (b->ev[e])
+            cudaEventDestroy(b->ev[e]);
     if (b->st)
         cudaStreamDestroy(b->st);
     map3d_plan_free(&b->p3);
@@ -536,11 +542,19 @@ static int gpu_forces(backend *b)
 {
     const int vir = backend_virial_due(&b->vir_countdown);
     b->vir_valid = vir;
+    b->tm.virials += b->timing && vir;
     const int flags = (b->cut ? GPU_ATM_CUT : 0) | (vir ? GPU_ATM_VIRIAL : 0);
     const size_t n = (size_t)b->n;
     if (tb_mpi_fault())
         return -1;
     b->computed = 1;
+    if (b->timing)
+        CUDA_CHECK(cudaEventRecord(b->ev[0], b->st));
+    /* the lists first, on their own, so that the timers see them apart */
+    if (b->cull && gpu_nbr_refresh(b->nb, b->d_pos, b->st) != 0)
+        return -1;
+    if (b->timing)
+        CUDA_CHECK(cudaEventRecord(b->ev[1], b->st));
     CUDA_CHECK(cudaMemsetAsync(b->d_energy, 0, 2 * sizeof(double), b->st));
     CUDA_CHECK(cudaMemsetAsync(b->d_virial, 0, 6 * sizeof(double), b->st));
     switch (b->args.mode) {
@@ -565,10 +579,43 @@ static int gpu_forces(backend *b)
         if (gpu_pair_launch(&b->args, &b->p2, b->rho, b->dbl, b->threads, b->st) != 0)
             return -1;
     }
+    if (b->timing)
+        CUDA_CHECK(cudaEventRecord(b->ev[2], b->st));
     if (gpu_reduce(b, b->stats) != 0)
         return -1;
+    if (b->timing)
+        CUDA_CHECK(cudaEventRecord(b->ev[3], b->st));
     finalize_kernel<<<blocks_for(b->n, b->threads), b->threads, 0, b->st>>>(b->args, b->d_force);
     TB_LAUNCH_CHECK("finalize_kernel");
+    return 0;
+}
+
+/* Milliseconds between events e0 and e1 (both done), into *acc as seconds. */
+static int gpu_elapsed(const backend *b, int e0, int e1, double *acc)
+{
+    float ms = 0.0f;
+    CUDA_CHECK(cudaEventElapsedTime(&ms, b->ev[e0], b->ev[e1]));
+    *acc += 1e-3 * (double)ms;
+    return 0;
+}
+
+/* The timers of the evaluation just recorded (and of its step's kicks when step): waits for
+ * its last event, then adds the phases (bench only: a few us per evaluation). */
+static int gpu_time_read(backend *b, int step)
+{
+    if (!b->timing)
+        return 0;
+    CUDA_CHECK(cudaEventSynchronize(b->ev[step ? 7 : 3]));
+    if (gpu_elapsed(b, 0, 1, &b->tm.lists) != 0 || gpu_elapsed(b, 1, 2, &b->tm.force) != 0 ||
+        gpu_elapsed(b, 2, 3, &b->tm.sum) != 0)
+        return -1;
+    b->tm.evals++;
+    if (step) {
+        if (gpu_elapsed(b, 4, 5, &b->tm.integrate) != 0 ||
+            gpu_elapsed(b, 6, 7, &b->tm.integrate) != 0)
+            return -1;
+        b->tm.steps++;
+    }
     return 0;
 }
 
@@ -577,7 +624,7 @@ static int gpu_compute(backend *b)
     if (gpu_forces(b) != 0)
         return -1;
     CUDA_CHECK(cudaStreamSynchronize(b->st));
-    return 0;
+    return gpu_time_read(b, 0);
 }
 
 static int gpu_advance(backend *b, long nsteps)
@@ -585,14 +632,25 @@ static int gpu_advance(backend *b, long nsteps)
     const double h = 0.5 * b->dt / b->mass;
     const int nblk = blocks_for(b->n, b->threads);
     for (long s = 0; s < nsteps; s++) {
+        if (b->timing)
+            CUDA_CHECK(cudaEventRecord(b->ev[4], b->st));
         kick_drift_kernel<<<nblk, b->threads, 0, b->st>>>(b->d_pos, b->d_vel, b->d_force,
                                                           b->dbl ? NULL : b->d_posf, b->n, h,
                                                           b->dt, b->box);
         TB_LAUNCH_CHECK("kick_drift_kernel");
+        if (b->timing)
+            CUDA_CHECK(cudaEventRecord(b->ev[5], b->st));
         if (gpu_forces(b) != 0)
             return -1;
+        if (b->timing)
+            CUDA_CHECK(cudaEventRecord(b->ev[6], b->st));
         kick_kernel<<<nblk, b->threads, 0, b->st>>>(b->d_vel, b->d_force, b->n, h);
         TB_LAUNCH_CHECK("kick_kernel");
+        if (b->timing) {
+            CUDA_CHECK(cudaEventRecord(b->ev[7], b->st));
+            if (gpu_time_read(b, 1) != 0)
+                return -1;
+        }
     }
     CUDA_CHECK(cudaStreamSynchronize(b->st));
     return 0;
@@ -647,7 +705,24 @@ static int gpu_info(backend *b, backend_info *out, int counting)
 {
     memset(out, 0, sizeof *out);
     out->cull = b->cull;
-    b->stats = counting;
+    b->stats = counting & 1;
+    out->times = b->tm;
+    if (b->cull) {
+        long long entries = 0;
+        gpu_nbr_share(b->nb, &out->times.units, &entries);
+        out->times.work = (double)entries;
+    } else if (b->pp.atm_on) { /* this rank's tiles and their triplets (split.h) */
+        out->times.units = b->args.w_hi - b->args.w_lo;
+        out->times.work = (double)(split_triplets_before(b->n, b->rho, b->args.w_hi) -
+                                   split_triplets_before(b->n, b->rho, b->args.w_lo));
+    }
+    if (counting & BACKEND_TIMERS) {
+        for (int e = 0; e < 8; e++)
+            if (!b->ev[e])
+                CUDA_CHECK(cudaEventCreate(&b->ev[e]));
+        memset(&b->tm, 0, sizeof b->tm);
+        b->timing = 1;
+    }
     if (b->cull) {
         gpu_nbr_info in;
         if (gpu_nbr_stats(b->nb, &in, b->st) != 0)

@@ -88,6 +88,11 @@ int gpu_nbr_forces(gpu_nbr *b, const gpu_args *a, const pot_params *pp, int dbl,
 /* The device counters of stats (slots, hits) the ranks sum after an evaluation: for gpu_comm
  * (the lists' virial goes to the common a.virial / a.vfix, summed with the rest). */
 unsigned long long *gpu_nbr_counters(gpu_nbr *b);
+/* The staleness check and, when stale, the build, alone (so that the backend can time it);
+ * the next gpu_nbr_forces then skips its own check. 0 or -1. */
+int gpu_nbr_refresh(gpu_nbr *b, const tb_double4 *pos, cudaStream_t st);
+/* This rank's anchors of the last build and their list entries (the per-rank timers). */
+void gpu_nbr_share(const gpu_nbr *b, long long *anchors, long long *entries);
 
 /* The rank layer on GPUs (gpu_comm.cu): one NCCL communicator over the ranks, bootstrapped over
  * MPI, on the device of this rank. gpu_comm_init is collective (once per process; later calls

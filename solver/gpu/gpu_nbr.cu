@@ -58,6 +58,8 @@ struct gpu_nbr {
     int a_lo, a_hi;                       /* this rank's blocks (positions in perm) */
     int *h_off, *h_perm;                  /* [n + 1], [n]: host copies for the share */
     long long *h_prefix;                  /* [n + 1] */
+    long long share_entries;              /* list entries of this rank's anchors */
+    int fresh;                            /* gpu_nbr_refresh just ran: forces skip the check */
     int smem_max;                         /* largest dynamic shared memory per block */
 };
 
@@ -219,6 +221,7 @@ static int nbr_share(gpu_nbr *b, cudaStream_t st)
     const int n = b->n;
     b->a_lo = 0;
     b->a_hi = n;
+    b->share_entries = b->entries;
     if (tb_split_nranks() == 1)
         return 0;
     if (!b->h_off) {
@@ -240,6 +243,9 @@ static int nbr_share(gpu_nbr *b, cudaStream_t st)
         b->h_prefix[k + 1] = b->h_prefix[k] + c * (c + 1) + 1;
     }
     split_prefix(b->h_prefix, n, tb_split_rank(), tb_split_nranks(), &b->a_lo, &b->a_hi);
+    b->share_entries = 0; /* the per-rank timers' work share (bench) */
+    for (int k = b->a_lo; k < b->a_hi; k++)
+        b->share_entries += b->h_off[b->h_perm[k] + 1] - b->h_off[b->h_perm[k]];
     return 0;
 }
 
@@ -640,6 +646,10 @@ int gpu_nbr_create(gpu_nbr **out, int n, double box, double radius, double skin)
 /* Rebuilds when no list exists or a particle moved more than skin/2 since the last build. */
 static int nbr_refresh(gpu_nbr *b, const tb_double4 *pos, cudaStream_t st)
 {
+    if (b->fresh) { /* gpu_nbr_refresh checked these positions */
+        b->fresh = 0;
+        return 0;
+    }
     if (b->builds > 0) {
         unsigned flag = 0;
         CUDA_CHECK(cudaMemsetAsync(b->d_flag, 0, sizeof(unsigned), st));
@@ -712,4 +722,17 @@ int gpu_nbr_stats(gpu_nbr *b, gpu_nbr_info *info, cudaStream_t st)
     info->entries = b->entries;
     info->max_row = b->max_row;
     return 0;
+}
+
+int gpu_nbr_refresh(gpu_nbr *b, const tb_double4 *pos, cudaStream_t st)
+{
+    const int rc = nbr_refresh(b, pos, st);
+    b->fresh = rc == 0;
+    return rc;
+}
+
+void gpu_nbr_share(const gpu_nbr *b, long long *anchors, long long *entries)
+{
+    *anchors = b->a_hi - b->a_lo;
+    *entries = b->share_entries;
 }

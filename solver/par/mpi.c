@@ -276,6 +276,19 @@ long long tb_mpi_max_ll(long long v)
 #endif
 }
 
+int tb_mpi_gather_d(const double *mine, size_t count, double *all)
+{
+#ifdef TB_MPI
+    if (g_nranks > 1) {
+        MPI_CHECK(MPI_Gather(mine, (int)count, MPI_DOUBLE, all, (int)count, MPI_DOUBLE, 0,
+                             MPI_COMM_WORLD));
+        return 0;
+    }
+#endif
+    memcpy(all, mine, count * sizeof *mine);
+    return 0;
+}
+
 int tb_mpi_bcast(void *buf, size_t bytes, int root)
 {
 #ifdef TB_MPI

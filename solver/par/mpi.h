@@ -62,6 +62,9 @@ int tb_mpi_sum_u64(unsigned long long *buf, size_t count);
 /* Collective maximum of one value (every rank gets it). */
 double tb_mpi_max_d(double v);
 long long tb_mpi_max_ll(long long v);
+/* Collective: rank r's count doubles into all[r count ..] on rank 0 (all: nranks count doubles
+ * there; ignored elsewhere). 0 or -1. */
+int tb_mpi_gather_d(const double *mine, size_t count, double *all);
 /* Collective: copies bytes from root to every rank. 0 or -1. */
 int tb_mpi_bcast(void *buf, size_t bytes, int root);
 /* Collective: 1 when buf holds the same bytes on every rank. */
