@@ -536,7 +536,9 @@ int cmd_run(int argc, char **argv)
     if ((rc = tb_mpi_agree(cfg_load(&r->cfg, r->args.config, r->args.n_set, r->args.sets))) != 0)
         return rc;
     if (r->args.restart) {
-        (void)((rc = ckpt_read(r->args.restart, &r->s, &x)) != 0 || (rc = check_restart(r)) != 0 ||
+        (void)((rc = ckpt_read(r->args.restart, r->cfg.system.particles, r->cfg.path, &r->s,
+                               &x)) != 0 ||
+            (rc = check_restart(r)) != 0 ||
             (rc = restart_check_physics(r->args.restart, x.phys, &r->cfg,
                                         r->args.allow_change)) != 0 ||
             (rc = check_restart_files(r, &x)) != 0 ||

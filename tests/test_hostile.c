@@ -1,0 +1,196 @@
+/* test_hostile.c — tribody's outputs, checkpoints and restarts against a hostile user (issue
+ * 19, items 2, 3, 6, 7, 10 and 12): checkpoint paths that are devices, FIFOs, "-", a
+ * directory NAME.tmp or too long a name; two outputs on one path; --restart on a FIFO; a
+ * restart from an older checkpoint copy; forged checkpoint headers; a huge one-line thermo
+ * file; lock files left behind; rows and frames lost or torn by a fast death or a full disk.
+ * Every case runs the binary end to end. */
+#include <fcntl.h>
+#include <signal.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "tests/tb_test.h"
+
+static char top[256]; /* a fresh temporary directory for this program */
+
+/* tribody ARGS in dir, under `timeout 30` (a hang is a failure, not a stuck test), with a
+ * fixed run id; stdout and stderr to dir/out.txt. */
+static int tribody(const char *dir, const char *args)
+{
+    return tb_test_tribody(dir, "TRIBODY_RUN_ID=7e57 timeout 30 env", args, NULL);
+}
+
+static const char cfg12[] =
+    "system = { particles = 12; seed = 5; };\n"
+    "potential = { atm = { nu = 0.07; }; lj = {}; };\n"
+    "integrator = { steps = 50; };\n"
+    "solver = { backend = \"cpu\"; precision = \"double\"; tile = 8; };\n"
+    "output = { thermo_every = 10; trajectory_every = 10; };\n";
+
+/* A fresh scratch directory `name` with c.cfg = cfg12; its path in dir. */
+static void fresh(char *dir, size_t size, const char *name)
+{
+    snprintf(dir, size, "%.2000s", tb_test_fresh_dir(top, name)); /* top is short */
+    tb_test_write_file(dir, "c.cfg", cfg12);
+}
+
+/* Item 6: --restart on a FIFO is refused at once (it used to wait for a writer forever), in
+ * one process and under mpirun, where every rank reads the checkpoint. */
+static void test_restart_fifo(void)
+{
+    char dir[TB_TEST_PATH_MAX / 2];
+    double t0;
+    int rc;
+    fresh(dir, sizeof dir, "rfifo");
+    tb_test_system("mkfifo '%s/ck.tbck'", dir);
+    t0 = tb_test_now();
+    rc = tribody(dir, "run c.cfg --restart ck.tbck");
+    gsl_test(rc != 2, "--restart FIFO: exit 2 (got %d; 124 is the 30 s timeout)", rc);
+    gsl_test(!tb_test_output_has(dir, "ck.tbck: --restart: not a regular file"),
+             "--restart FIFO: the message says it is not a regular file");
+    gsl_test(tb_test_now() - t0 > 10, "--restart FIFO: refused within 10 s (%.1f s)", tb_test_now() - t0);
+    /* a thermo file that is a FIFO on a restart is not read either (nothing to continue) */
+    tb_test_system("rm '%s/ck.tbck'", dir);
+    tribody(dir, "run c.cfg --set integrator.steps=20");
+    tb_test_system("cd '%s' && mv thermo.csv t0.csv && mkfifo thermo.csv && "
+                   "(timeout 20 cat thermo.csv > t1.csv &)", dir);
+    rc = tribody(dir, "run c.cfg --restart checkpoint.tbck");
+    gsl_test(rc != 0, "restart with output.thermo a FIFO: exit 0 (got %d)", rc);
+
+    if (tb_test_system("command -v mpirun >/dev/null 2>&1") == 0) {
+        tb_test_system("mkfifo '%s/m.tbck'", dir);
+        rc = tb_test_tribody(dir, "timeout 60 mpirun -q --allow-run-as-root --oversubscribe "
+                                  "--mca btl_vader_single_copy_mechanism none -np 2 env",
+                             "run c.cfg --restart m.tbck", NULL);
+        gsl_test(rc != 2 || !tb_test_output_has(dir, "m.tbck: --restart: not a regular file"),
+                 "mpirun -np 2 --restart FIFO: exit 2 with the message (got %d)", rc);
+    }
+}
+
+/* FNV-1a 64 as checkpoint.c computes it. */
+static uint64_t fnv1a(const unsigned char *p, size_t len)
+{
+    uint64_t h = 0xcbf29ce484222325ULL;
+    for (size_t i = 0; i < len; i++) {
+        h ^= p[i];
+        h *= 0x100000001b3ULL;
+    }
+    return h;
+}
+
+/* Copies dir/from to dir/to with the 8 bytes at offset replaced by *val, the checksum made
+ * right again: a forged file that passes every integrity check. 0 or -1. */
+static int forge(const char *dir, const char *from, const char *to, long offset, const void *val)
+{
+    long len = 0;
+    char p[TB_TEST_PATH_MAX];
+    unsigned char *b = (unsigned char *)tb_test_read_file(dir, from, &len);
+    FILE *f;
+    uint64_t h;
+    if (!b || len < offset + 16 || tb_test_path(p, sizeof p, dir, to) != 0 || !(f = fopen(p, "wb"))) {
+        free(b);
+        gsl_test(1, "forge %s from %s", to, from);
+        return -1;
+    }
+    memcpy(b + offset, val, 8);
+    h = fnv1a(b, (size_t)len - 8);
+    memcpy(b + len - 8, &h, 8);
+    fwrite(b, 1, (size_t)len, f);
+    fclose(f);
+    free(b);
+    return 0;
+}
+
+/* Items 10 and 12: a header's particle count is compared with the configuration's (and the
+ * file's size) before anything is allocated; a forged step or energy is refused by name. */
+static void test_forged_checkpoints(void)
+{
+    char dir[TB_TEST_PATH_MAX / 2], p[TB_TEST_PATH_MAX];
+    const long long n8 = 100000000, n5 = 500000, neg = -5;
+    const double nan = NAN, inf = INFINITY;
+    double t0;
+    int rc;
+    fresh(dir, sizeof dir, "forged");
+    tribody(dir, "run c.cfg --set output.thermo= --set output.trajectory=");
+    /* 10^8 particles in a sparse file of 8.2 GB: the arrays would fit, so only the count
+     * stops it; under a 2 GiB address space an allocation of 8 GB would fail (exit 1) */
+    forge(dir, "checkpoint.tbck", "big.tbck", 16, &n8);
+    snprintf(p, sizeof p, "%s/big.tbck", dir);
+    if (truncate(p, 8200000000LL) != 0)
+        gsl_test(1, "make a sparse file of 8.2 GB");
+    t0 = tb_test_now();
+    rc = tb_test_tribody(dir, "ulimit -v 2097152; timeout 30 env", "run c.cfg --restart big.tbck",
+                         NULL);
+    gsl_test(rc != 2, "checkpoint claiming 10^8 particles in 8.2 GB: exit 2 (got %d)", rc);
+    gsl_test(!tb_test_output_has(dir, "big.tbck: --restart: checkpoint has 100000000 particles "
+                                      "but c.cfg sets system.particles = 12"),
+             "checkpoint claiming 10^8 particles: compared with system.particles first");
+    gsl_test(tb_test_now() - t0 > 5, "checkpoint claiming 10^8 particles: refused in %.2f s",
+             tb_test_now() - t0);
+    tb_test_system("rm -f '%s'", p);
+    /* a configuration of 500000 and a small file claiming as many: the size stops it */
+    forge(dir, "checkpoint.tbck", "small.tbck", 16, &n5);
+    rc = tribody(dir, "run c.cfg --restart small.tbck --set system.particles=500000");
+    gsl_test(rc != 2 || !tb_test_output_has(dir, "too few for the 500000 particles its header "
+                                                 "claims"),
+             "a small file claiming 500000 particles, as configured: exit 2, truncated (got %d)", rc);
+
+    forge(dir, "checkpoint.tbck", "neg.tbck", 24, &neg);
+    rc = tribody(dir, "run c.cfg --restart neg.tbck");
+    gsl_test(rc != 2 || !tb_test_output_has(dir, "neg.tbck: --restart: the checkpoint's step is "
+                                                 "out of range (got -5)"),
+             "forged negative step: exit 2 naming the step (got %d)", rc);
+    forge(dir, "checkpoint.tbck", "nan.tbck", 64, &nan);
+    rc = tribody(dir, "run c.cfg --restart nan.tbck --set integrator.steps=60");
+    gsl_test(rc != 2 || !tb_test_output_has(dir, "nan.tbck: --restart: the checkpoint's e0 (the "
+                                                 "drift reference energy) is not finite"),
+             "forged NaN reference energy: exit 2 naming e0 (got %d)", rc);
+    forge(dir, "checkpoint.tbck", "inf.tbck", 32, &inf);
+    rc = tribody(dir, "run c.cfg --restart inf.tbck --set integrator.steps=60");
+    gsl_test(rc != 2 || !tb_test_output_has(dir, "the checkpoint's time is not finite"),
+             "forged infinite time: exit 2 naming it (got %d)", rc);
+    gsl_test(tribody(dir, "run c.cfg --restart checkpoint.tbck --set integrator.steps=60 "
+                          "--set output.thermo= --set output.trajectory=") != 0,
+             "the genuine checkpoint still restarts (exit 0)");
+}
+
+/* Item 12: the thermo file's run id is looked for in a bounded head, not in a first line
+ * read whole (a 300 MB line took 300 MB). */
+static void test_huge_thermo_line(void)
+{
+    char dir[TB_TEST_PATH_MAX / 2], p[TB_TEST_PATH_MAX];
+    double t0;
+    int rc;
+    fresh(dir, sizeof dir, "hugeline");
+    tribody(dir, "run c.cfg --set integrator.steps=20");
+    /* 300 MB with no newline: 100 x, then zeros (a sparse file) */
+    tb_test_system("cd '%s' && printf 'x%%.0s' $(seq 100) >thermo.csv", dir);
+    snprintf(p, sizeof p, "%s/thermo.csv", dir);
+    if (truncate(p, 300000000) != 0)
+        gsl_test(1, "grow thermo.csv");
+    t0 = tb_test_now();
+    rc = tribody(dir, "run c.cfg --restart checkpoint.tbck");
+    gsl_test(rc != 2, "thermo.csv a 300 MB first line: exit 2 (got %d)", rc);
+    gsl_test(!tb_test_output_has(dir, "output.thermo = \"thermo.csv\" carries no run id (its first "
+                                      "lines are longer than 65536 bytes)"),
+             "thermo.csv a 300 MB first line: says only its head was read");
+    gsl_test(tb_test_now() - t0 > 5, "thermo.csv a 300 MB first line: refused in %.2f s",
+             tb_test_now() - t0);
+}
+
+int main(void)
+{
+    tb_test_init();
+    if (tb_test_temp_dir(top, sizeof top, "hostile") != 0)
+        return tb_test_done();
+    TB_TEST_RUN(test_restart_fifo);
+    TB_TEST_RUN(test_forged_checkpoints);
+    TB_TEST_RUN(test_huge_thermo_line);
+    tb_test_remove_dir(top);
+    return tb_test_done();
+}
