@@ -164,7 +164,7 @@ FUZZ_FLAGS   := -std=c11 -D_POSIX_C_SOURCE=200809L -I. -g -O1 -fno-omit-frame-po
                 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined
 FUZZ_SRC     := config/config.c config/config_checks.c config/config_report.c config/config_set.c config/input.c \
                 maps3d/map3d.c maps3d/map2d.c common/check.c solver/io/xyz.c solver/state.c solver/io/init.c \
-                solver/finite.c
+                solver/finite.c solver/io/output.c
 build-fuzz/fuzz_%: tests/fuzz/fuzz_%.c $(FUZZ_SRC) $(wildcard common/*.h config/*.h maps3d/*.h $(addsuffix /*.h,$(SOLVER_DIRS)))
 	@mkdir -p $(dir $@)
 	$(FUZZ_CC) $(FUZZ_FLAGS) $< $(FUZZ_SRC) -o $@ $(CFG_LIBS) $(GSL_LIBS) -lm

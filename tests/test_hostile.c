@@ -183,6 +183,116 @@ static void test_huge_thermo_line(void)
              tb_test_now() - t0);
 }
 
+/* Starts `tribody run c.cfg ARGS` in dir (stdout and stderr to err.txt) with a fixed run id;
+ * returns its pid, or -1. */
+static pid_t start_run(const char *dir, const char *a1, const char *a2, const char *a3,
+                       const char *a4)
+{
+    const char *bin = tb_test_bin();
+    pid_t pid;
+    if (!bin)
+        return -1;
+    pid = fork();
+    if (pid == 0) {
+        if (chdir(dir) != 0)
+            _exit(99);
+        setenv("OMP_NUM_THREADS", "1", 1);
+        setenv("TRIBODY_RUN_ID", "7e57", 1);
+        if (!freopen("err.txt", "w", stderr) || !freopen("/dev/null", "w", stdout))
+            _exit(97);
+        execl(bin, bin, "run", "c.cfg", a1, a2, a3, a4, (char *)NULL);
+        _exit(98);
+    }
+    return pid;
+}
+
+/* Waits (at most secs) until dir/name holds needle; 1 when it does. */
+static int wait_for(const char *dir, const char *name, const char *needle, double secs)
+{
+    const double t0 = tb_test_now();
+    for (;;) {
+        char *s = tb_test_read_file(dir, name, NULL);
+        const int has = s && strstr(s, needle);
+        free(s);
+        if (has)
+            return 1;
+        if (tb_test_now() - t0 > secs)
+            return 0;
+        tb_test_sleep_ms(10);
+    }
+}
+
+/* Item 3 (flushing) and item 12 (full disk): the header and every row are in the thermo file
+ * as soon as written, so a SIGKILL loses nothing; a write that a full disk cuts short
+ * leaves no torn row or frame. */
+static void test_flushing(void)
+{
+    char dir[TB_TEST_PATH_MAX / 2];
+    pid_t pid;
+    int st = 0, rc;
+    fresh(dir, sizeof dir, "flush");
+    /* no checkpoint before the kill: writing one flushed the thermo file, which hid this */
+    tb_test_write_file(dir, "c.cfg",
+                       "system = { particles = 12; seed = 5; };\n"
+                       "potential = { atm = { nu = 0.07; }; lj = {}; };\n"
+                       "integrator = { steps = 100000000; };\n"
+                       "solver = { backend = \"cpu\"; precision = \"double\"; tile = 8; };\n"
+                       "output = { thermo_every = 100000000; trajectory_every = 100000000;\n"
+                       "           checkpoint_every = 100000000; };\n");
+    pid = start_run(dir, NULL, NULL, NULL, NULL);
+    if (pid > 0) {
+        wait_for(dir, "thermo.csv", "\n0,", 10);
+        wait_for(dir, "trajectory.xyz", "run_id=", 2);
+        kill(pid, SIGKILL);
+        waitpid(pid, &st, 0);
+        gsl_test(!tb_test_file_has(dir, "thermo.csv", "# tribody run_id=0000000000007e57\n"
+                                                      "step,time,kinetic"),
+                 "SIGKILL: thermo.csv has its run-id line and header");
+        gsl_test(!tb_test_file_has(dir, "thermo.csv", "\n0,0,"), "SIGKILL: thermo.csv has step 0");
+        gsl_test(!tb_test_file_has(dir, "trajectory.xyz", "step=0 "), "SIGKILL: trajectory.xyz has frame 0");
+    }
+
+    /* A file size limit of 8 KiB (ulimit -f 16, in 512-byte blocks; SIGXFSZ ignored, so the
+     * write fails with EFBIG as on a full disk): frames of 12 particles are about 2.2 KiB. */
+    fresh(dir, sizeof dir, "full");
+    rc = tb_test_tribody(dir, "trap '' XFSZ; ulimit -f 16; timeout 30 env",
+                         "run c.cfg --set output.trajectory_every=1 --set integrator.steps=20", NULL);
+    gsl_test(rc != 1, "trajectory over the size limit: exit 1 (got %d)", rc);
+    gsl_test(!tb_test_output_has(dir, "cannot write an XYZ frame: File too large"),
+             "trajectory over the size limit: the error names the cause");
+    {
+        long len = 0;
+        char *t = tb_test_read_file(dir, "trajectory.xyz", &len);
+        int lines = 0;
+        for (long i = 0; t && i < len; i++)
+            lines += t[i] == '\n';
+        gsl_test(!(t && len > 0 && len < 8192 && t[len - 1] == '\n' && lines % 14 == 0),
+                 "trajectory over the size limit: ends on a whole frame (%ld bytes, %d lines)",
+                 len, lines);
+        free(t);
+    }
+    fresh(dir, sizeof dir, "fullt");
+    rc = tb_test_tribody(dir, "trap '' XFSZ; ulimit -f 16; timeout 30 env",
+                         "run c.cfg --set output.thermo_every=1 --set output.trajectory= "
+                         "--set integrator.steps=100", NULL);
+    gsl_test(rc != 1, "thermo over the size limit: exit 1 (got %d)", rc);
+    {
+        long len = 0;
+        char *t = tb_test_read_file(dir, "thermo.csv", &len);
+        const char *last = NULL;
+        int commas = 0;
+        for (long i = 0; t && i + 1 < len; i++)
+            if (t[i] == '\n')
+                last = t + i + 1;
+        for (const char *c = last; c && *c && *c != '\n'; c++)
+            commas += *c == ',';
+        gsl_test(!(t && len > 0 && t[len - 1] == '\n' && commas == 13),
+                 "thermo over the size limit: ends on a whole row (%ld bytes, %d commas)", len,
+                 commas);
+        free(t);
+    }
+}
+
 int main(void)
 {
     tb_test_init();
@@ -191,6 +301,7 @@ int main(void)
     TB_TEST_RUN(test_restart_fifo);
     TB_TEST_RUN(test_forged_checkpoints);
     TB_TEST_RUN(test_huge_thermo_line);
+    TB_TEST_RUN(test_flushing);
     tb_test_remove_dir(top);
     return tb_test_done();
 }

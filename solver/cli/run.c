@@ -172,8 +172,7 @@ static int open_outputs(run_ctx *r, const ckpt_extra *x)
                       : out_create(c->output.thermo);
         if (!r->thermo)
             return -1;
-        if (fresh && (fprintf(r->thermo, "# tribody run_id=%016llx\n", r->run_id) < 0 ||
-                      thermo_header(r->thermo, c->output.thermo) != 0))
+        if (fresh && thermo_header(r->thermo, c->output.thermo, r->run_id) != 0)
             return -1;
     }
     if (c->output.trajectory[0]) {

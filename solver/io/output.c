@@ -3,6 +3,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <math.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -140,6 +141,108 @@ int out_lock(const char *path)
     return 0; /* fd stays open: the lock lasts until the process exits */
 }
 
+int out_write_fd(int fd, const void *buf, size_t len)
+{
+    const char *p = buf;
+    while (len > 0) {
+        const ssize_t put = write(fd, p, len);
+        if (put < 0 && errno == EINTR)
+            continue;
+        if (put <= 0) {
+            if (put == 0)
+                errno = ENOSPC;
+            return -1;
+        }
+        p += put;
+        len -= (size_t)put;
+    }
+    return 0;
+}
+
+void out_rec_begin(out_rec *w, FILE *f)
+{
+    struct stat st;
+    w->f = f;
+    w->len = 0;
+    w->err = 0;
+    w->start = -1;
+    w->fd = fileno(f);
+    if (fflush(f) != 0 || ferror(f)) {
+        w->err = errno ? errno : EIO;
+        return;
+    }
+    if (w->fd >= 0 && fstat(w->fd, &st) == 0 && S_ISREG(st.st_mode))
+        w->start = st.st_size; /* outputs are written at their end */
+}
+
+/* Writes what the record's buffer holds. */
+static void rec_flush(out_rec *w)
+{
+    if (!w->err && w->len > 0) {
+        errno = 0;
+        if (w->fd >= 0 ? out_write_fd(w->fd, w->buf, w->len) != 0
+                       : fwrite(w->buf, 1, w->len, w->f) != w->len) /* a memory stream */
+            w->err = errno ? errno : EIO;
+    }
+    w->len = 0;
+}
+
+static void rec_put(out_rec *w, const void *p, size_t len)
+{
+    if (w->err)
+        return;
+    if (w->len + len > sizeof w->buf)
+        rec_flush(w);
+    if (len > sizeof w->buf) { /* a large piece goes out as it is */
+        errno = 0;
+        if (w->fd >= 0 ? out_write_fd(w->fd, p, len) != 0 : fwrite(p, 1, len, w->f) != len)
+            w->err = errno ? errno : EIO;
+        return;
+    }
+    memcpy(w->buf + w->len, p, len);
+    w->len += len;
+}
+
+void out_rec_printf(out_rec *w, const char *fmt, ...)
+{
+    char piece[1024];
+    va_list ap;
+    int n;
+    if (w->err)
+        return;
+    va_start(ap, fmt);
+    n = vsnprintf(piece, sizeof piece, fmt, ap);
+    va_end(ap);
+    if (n < 0 || (size_t)n >= sizeof piece) {
+        w->err = EOVERFLOW; /* a piece is a line of numbers: this is a caller's bug */
+        return;
+    }
+    rec_put(w, piece, (size_t)n);
+}
+
+int out_rec_end(out_rec *w)
+{
+    rec_flush(w);
+    if (!w->err && w->fd < 0 && fflush(w->f) != 0)
+        w->err = errno ? errno : EIO;
+    if (!w->err)
+        return 0;
+    /* A full disk (or a file size limit) took part of it: cut the file back to where the
+     * record began, so that the file ends on a whole row or frame. */
+    if (w->start >= 0 && ftruncate(w->fd, w->start) == 0)
+        lseek(w->fd, w->start, SEEK_SET);
+    errno = w->err;
+    return -1;
+}
+
+int out_write(FILE *f, const void *buf, size_t len)
+{
+    out_rec w;
+    out_rec_begin(&w, f);
+    rec_put(&w, buf, len);
+    return out_rec_end(&w);
+}
+
 int out_close(FILE *f, const char *path)
 {
     int bad;
@@ -155,10 +258,13 @@ int out_close(FILE *f, const char *path)
     return 0;
 }
 
-int thermo_header(FILE *f, const char *path)
+int thermo_header(FILE *f, const char *path, unsigned long long run_id)
 {
-    if (fprintf(f, "step,time,kinetic,pair,triplet,total,drift,temperature,virial,pressure,pxx,"
-                   "pyy,pzz,conserved\n") < 0)
+    char buf[256];
+    const int len = snprintf(buf, sizeof buf, "# tribody run_id=%016llx\n"
+                             "step,time,kinetic,pair,triplet,total,drift,temperature,virial,"
+                             "pressure,pxx,pyy,pzz,conserved\n", run_id);
+    if (out_write(f, buf, (size_t)len) != 0)
         return tb_error(path, 0, "write error: %s", strerror(errno));
     return 0;
 }
@@ -174,11 +280,15 @@ int thermo_row(FILE *f, const char *path, const sim_state *s)
     const double ke = sim_kinetic(s), epot = s->e_pair + s->e_triplet;
     double p[7];
     char press[128] = ",,,";
+    char row[1024];
+    int len;
     if (sim_pressure(s, p) == 0)
         snprintf(press, sizeof press, "%.15g,%.15g,%.15g,%.15g", p[0], p[1], p[2], p[3]);
-    if (fprintf(f, "%ld,%.10g,%.15g,%.15g,%.15g,%.15g,%.6e,%.10g,%.15g,%s,%.15g\n", s->step,
-                s->time, ke, s->e_pair, s->e_triplet, ke + epot, sim_drift(s), sim_temperature(s),
-                sim_virial_trace(s), press, sim_conserved(s)) < 0)
+    len = snprintf(row, sizeof row, "%ld,%.10g,%.15g,%.15g,%.15g,%.15g,%.6e,%.10g,%.15g,%s,%.15g\n",
+                   s->step, s->time, ke, s->e_pair, s->e_triplet, ke + epot, sim_drift(s),
+                   sim_temperature(s), sim_virial_trace(s), press, sim_conserved(s));
+    /* one write per row, straight to the file: a run that dies loses no row written */
+    if (len < 0 || (size_t)len >= sizeof row || out_write(f, row, (size_t)len) != 0)
         return tb_error(path, 0, "write error: %s", strerror(errno));
     return 0;
 }

@@ -5,6 +5,8 @@
  * Only regular files are backed up: a character device (/dev/null), a FIFO or "-" (stdout)
  * is written as it is, and a directory is refused. A run checks all its output paths
  * (out_check) before it computes anything, and locks them (out_lock) before it writes.
+ * Rows and frames are written whole, straight to the file (out_rec, out_write): a run that
+ * dies loses nothing it wrote, and a full disk leaves no torn row or frame.
  * Thermo CSV columns, in reduced LJ units:
  *   step, time [tau], kinetic, pair, triplet, total [epsilon], drift = (H - H0)/|H0| of the
  *   conserved quantity H (the total energy under nve), temperature [epsilon/k_B],
@@ -41,8 +43,37 @@ FILE *out_create(const char *path);
 /* Closes f (not stdout), reporting a write error on path. 0 or -1. */
 int out_close(FILE *f, const char *path);
 
-/* The CSV header line and one row for the state s. 0 or -1 (a write error, reported). */
-int thermo_header(FILE *f, const char *path);
+/* A record (a thermo row, a trajectory frame) written whole: out_rec_begin flushes f and
+ * notes where its file ends; out_rec_printf formats pieces (each under 1 KiB) into a 64 KiB
+ * buffer, written straight to the file descriptor as it fills; out_rec_end writes the rest.
+ * When a write fails part way (a full disk) on a regular file, the file is cut back to where
+ * the record began, so that no torn record is left. out_rec_end: 0, or -1 with errno set
+ * (not reported). */
+typedef struct out_rec {
+    FILE *f;
+    int fd;      /* f's descriptor (-1: a memory stream, written through stdio) */
+    int err;     /* the first error (errno value), 0 while none */
+    long long start; /* size of the regular file before the record (-1: not a regular file) */
+    size_t len;  /* bytes in buf */
+    char buf[1 << 16];
+} out_rec;
+void out_rec_begin(out_rec *w, FILE *f);
+void out_rec_printf(out_rec *w, const char *fmt, ...)
+#ifdef __GNUC__
+    __attribute__((format(printf, 2, 3)))
+#endif
+    ;
+int out_rec_end(out_rec *w);
+
+/* One record of len bytes (out_rec_begin, the bytes, out_rec_end). 0 or -1 with errno. */
+int out_write(FILE *f, const void *buf, size_t len);
+
+/* write(2) of all len bytes to fd. 0, or -1 with errno set. */
+int out_write_fd(int fd, const void *buf, size_t len);
+
+/* The run-id line and the CSV header line (one write); one row for the state s (one write).
+ * 0 or -1 (a write error, reported). */
+int thermo_header(FILE *f, const char *path, unsigned long long run_id);
 int thermo_row(FILE *f, const char *path, const sim_state *s);
 
 /* Relative drift (H - H0)/|H0| of the conserved quantity H = sim_conserved(s), H0 = s->e0
