@@ -293,6 +293,62 @@ static void test_flushing(void)
     }
 }
 
+/* Whether dir/out.txt contains needle (printing nothing either way). */
+static int output_has(const char *dir, const char *needle)
+{
+    char *s = tb_test_read_file(dir, "out.txt", NULL);
+    const int has = s && strstr(s, needle);
+    free(s);
+    return has;
+}
+
+/* Item 7: a restart from an older checkpoint copy keeps the longer thermo and trajectory
+ * whole as backups (NAME.~1~) before cutting them back, and says so. */
+static void test_restart_older_copy(void)
+{
+    char dir[TB_TEST_PATH_MAX / 2], keep[TB_TEST_PATH_MAX / 2];
+    long len50 = 0, len100 = 0, lenb = 0;
+    char *t50, *t100, *bak, *now;
+    fresh(dir, sizeof dir, "older");
+    snprintf(keep, sizeof keep, "%s", tb_test_fresh_dir(top, "older_keep"));
+    tribody(dir, "run c.cfg");
+    tb_test_system("cd '%s' && cp checkpoint.tbck old.tbck", dir);
+    t50 = tb_test_read_file(dir, "thermo.csv", &len50);
+    gsl_test(tribody(dir, "run c.cfg --restart checkpoint.tbck --set integrator.steps=100") != 0,
+             "older copy: the run continued to step 100");
+    tb_test_system("cp '%s/thermo.csv' '%s/trajectory.xyz' '%s/'", dir, dir, keep);
+    t100 = tb_test_read_file(dir, "thermo.csv", &len100);
+    gsl_test(tribody(dir, "run c.cfg --restart old.tbck --set integrator.steps=60") != 0,
+             "older copy: restart from the step-50 copy exits 0");
+    bak = tb_test_read_file(dir, "thermo.csv.~1~", &lenb);
+    gsl_test(!(bak && lenb == len100 && t100 && !memcmp(bak, t100, (size_t)lenb)),
+             "older copy: thermo.csv.~1~ holds the whole step-100 file (%ld bytes, %ld)", lenb,
+             len100);
+    free(bak);
+    {
+        char p1[TB_TEST_PATH_MAX], p2[TB_TEST_PATH_MAX];
+        snprintf(p1, sizeof p1, "%s/trajectory.xyz.~1~", dir);
+        snprintf(p2, sizeof p2, "%s/trajectory.xyz", keep);
+        gsl_test(tb_test_system("cmp -s '%s' '%s'", p1, p2) != 0,
+                 "older copy: trajectory.xyz.~1~ holds the whole step-100 trajectory");
+    }
+    gsl_test(!tb_test_output_has(dir, "thermo.csv runs past the checkpoint (") ||
+                 !tb_test_output_has(dir, "the whole file is kept as thermo.csv.~1~") ||
+                 !tb_test_output_has(dir, "kept as trajectory.xyz.~1~"),
+             "older copy: a notice names each backup");
+    now = tb_test_read_file(dir, "thermo.csv", NULL);
+    gsl_test(!(now && t50 && !strncmp(now, t50, (size_t)len50) && strstr(now, "\n60,") &&
+               !strstr(now, "\n70,")),
+             "older copy: thermo.csv is the step-50 file continued to step 60");
+    free(now);
+    free(t50);
+    free(t100);
+    /* a restart from the newest checkpoint, files as long as it recorded: no backup */
+    gsl_test(tribody(dir, "run c.cfg --restart checkpoint.tbck --set integrator.steps=70") != 0 ||
+                 tb_test_exists(dir, "thermo.csv.~2~") || output_has(dir, "runs past"),
+             "restart from the latest checkpoint: no backup, no notice");
+}
+
 int main(void)
 {
     tb_test_init();
@@ -302,6 +358,7 @@ int main(void)
     TB_TEST_RUN(test_forged_checkpoints);
     TB_TEST_RUN(test_huge_thermo_line);
     TB_TEST_RUN(test_flushing);
+    TB_TEST_RUN(test_restart_older_copy);
     tb_test_remove_dir(top);
     return tb_test_done();
 }

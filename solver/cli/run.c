@@ -129,19 +129,18 @@ static long long file_bytes(FILE *f)
     return (long long)ftell(f);
 }
 
-/* Opens an output to continue a restarted run: truncated back to `bytes` (its size at the
- * checkpoint) and appended to. A missing or shorter file is started anew (with header). */
+/* Opens an output to continue a restarted run: cut back to `bytes` (its size at the
+ * checkpoint) and appended to; a longer file (rows written after the checkpoint, or a
+ * restart from an older checkpoint) is kept whole as a backup first (out_cut_back). A
+ * missing or shorter file is started anew (with header). */
 static FILE *reopen_output(const char *path, long long bytes, int *fresh)
 {
     struct stat st;
     FILE *f;
     *fresh = 0;
     if (bytes >= 0 && stat(path, &st) == 0 && (long long)st.st_size >= bytes) {
-        if (truncate(path, (off_t)bytes) != 0) {
-            tb_error(path, 0, "cannot truncate to the checkpoint's %lld bytes: %s", bytes,
-                     strerror(errno));
+        if (out_cut_back(path, bytes) != 0)
             return NULL;
-        }
         f = fopen(path, "a");
         if (!f)
             tb_error(path, 0, "cannot append: %s", strerror(errno));

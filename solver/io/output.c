@@ -68,6 +68,22 @@ int out_check(const char *path, const char *cfg, const char *setting)
     return 0;
 }
 
+/* Renames path to its first free backup path.~k~ (left in bak). 0, or -1 reported. */
+static int move_to_backup(const char *path, char *bak, size_t size)
+{
+    struct stat st;
+    for (int k = 1; k < 100000; k++) {
+        snprintf(bak, size, "%s.~%d~", path, k);
+        if (lstat(bak, &st) != 0 && errno == ENOENT) {
+            if (rename(path, bak) != 0)
+                return tb_error(path, 0, "cannot back up existing output to %s: %s", bak,
+                                strerror(errno));
+            return 0;
+        }
+    }
+    return tb_error(path, 0, "too many backups of this output exist; remove some");
+}
+
 int out_backup(const char *path)
 {
     struct stat st;
@@ -78,17 +94,48 @@ int out_backup(const char *path)
         return tb_error(path, 0, "is a directory (expected a file name)");
     if (!S_ISREG(st.st_mode))
         return 0; /* a character device, FIFO or socket is written as it is, never moved */
-    for (int k = 1; k < 100000; k++) {
-        snprintf(bak, sizeof bak, "%s.~%d~", path, k);
-        if (lstat(bak, &st) != 0 && errno == ENOENT) {
-            if (rename(path, bak) != 0)
-                return tb_error(path, 0, "cannot back up existing output to %s: %s", bak,
-                                strerror(errno));
-            tb_notice("%s exists: kept as %s", path, bak);
-            return 0;
-        }
+    if (move_to_backup(path, bak, sizeof bak) != 0)
+        return -1;
+    tb_notice("%s exists: kept as %s", path, bak);
+    return 0;
+}
+
+int out_cut_back(const char *path, long long bytes)
+{
+    struct stat st;
+    char bak[4200], buf[1 << 16];
+    int in, out;
+    long long left = bytes;
+    if (stat(path, &st) != 0 || !S_ISREG(st.st_mode) || (long long)st.st_size <= bytes)
+        return 0;
+    /* The whole file moves to the backup (its own inode, untouched); the part up to the
+     * checkpoint is copied back under the name. */
+    if (move_to_backup(path, bak, sizeof bak) != 0)
+        return -1;
+    if ((in = open(bak, O_RDONLY | O_CLOEXEC)) < 0)
+        return tb_error(bak, 0, "cannot read the backup: %s", strerror(errno));
+    if ((out = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, st.st_mode & 07777)) < 0) {
+        close(in);
+        return tb_error(path, 0, "cannot create output file: %s", strerror(errno));
     }
-    return tb_error(path, 0, "too many backups of this output exist; remove some");
+    while (left > 0) {
+        const ssize_t got = read(in, buf, left < (long long)sizeof buf ? (size_t)left : sizeof buf);
+        if (got <= 0 || out_write_fd(out, buf, (size_t)got) != 0) {
+            const int e = got == 0 ? EIO : errno;
+            close(in);
+            close(out);
+            return tb_error(path, 0, "cannot copy the first %lld bytes back from %s: %s", bytes,
+                            bak, strerror(e));
+        }
+        left -= got;
+    }
+    close(in);
+    if (close(out) != 0)
+        return tb_error(path, 0, "write error: %s", strerror(errno));
+    tb_notice("%s runs past the checkpoint (%lld bytes, %lld at the checkpoint): the whole file "
+              "is kept as %s, and %s is continued from the checkpoint",
+              path, (long long)st.st_size, bytes, bak, path);
+    return 0;
 }
 
 FILE *out_create(const char *path)

@@ -37,6 +37,12 @@ int out_lock(const char *path);
  * device or FIFO is left alone; a directory is an error. 0 or -1. */
 int out_backup(const char *path);
 
+/* For a restart from a checkpoint that recorded path at `bytes` bytes: when path is a longer
+ * regular file (rows written after the checkpoint), moves it whole to the next free
+ * path.~k~ and copies its first `bytes` bytes back to path, with a notice naming the
+ * backup. Nothing when path is missing, not a regular file, or no longer. 0 or -1. */
+int out_cut_back(const char *path, long long bytes);
+
 /* out_backup(path), then opens path for writing ("-" is stdout). NULL on failure, reported. */
 FILE *out_create(const char *path);
 
