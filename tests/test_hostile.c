@@ -349,6 +349,124 @@ static void test_restart_older_copy(void)
              "restart from the latest checkpoint: no backup, no notice");
 }
 
+/* Whether dir/name is of the kind mode (S_IFIFO, S_IFCHR, ...), the link not followed. */
+static int is_kind(const char *dir, const char *name, mode_t kind)
+{
+    char p[TB_TEST_PATH_MAX];
+    struct stat st;
+    return tb_test_path(p, sizeof p, dir, name) == 0 && lstat(p, &st) == 0 &&
+           (st.st_mode & S_IFMT) == kind;
+}
+
+/* Item 2: a checkpoint path that is a FIFO or a device is refused at the path check (it
+ * would be replaced by the rename of NAME.tmp), as is a NAME.tmp that is not a regular file;
+ * nothing is computed or written. */
+static void test_checkpoint_kinds(void)
+{
+    char dir[TB_TEST_PATH_MAX / 2];
+    int before, rc;
+    fresh(dir, sizeof dir, "ckfifo");
+    tb_test_system("mkfifo '%s/ck'", dir);
+    before = tb_test_count_entries(dir);
+    rc = tribody(dir, "run c.cfg --set output.checkpoint=ck");
+    gsl_test(rc != 2, "output.checkpoint = a FIFO: exit 2 (got %d)", rc);
+    gsl_test(!tb_test_output_has(dir, "c.cfg: output.checkpoint = \"ck\" is a FIFO, not a regular "
+                                      "file (a checkpoint is written to ck.tmp and renamed over it)"),
+             "output.checkpoint = a FIFO: the message names the setting and why");
+    gsl_test(!is_kind(dir, "ck", S_IFIFO), "output.checkpoint = a FIFO: the FIFO is left in place");
+    gsl_test(tb_test_count_entries(dir) != before + 1,
+             "output.checkpoint = a FIFO: nothing written but out.txt");
+    /* the interrupt checkpoint (output.checkpoint = "") is checked the same way */
+    tb_test_system("mkfifo '%s/interrupted.tbck'", dir);
+    rc = tribody(dir, "run c.cfg --set output.checkpoint= --set output.thermo=t.csv");
+    gsl_test(rc != 2 || !tb_test_output_has(dir, "the interrupt checkpoint = \"interrupted.tbck\" "
+                                                  "is a FIFO"),
+             "interrupted.tbck a FIFO: exit 2 naming the interrupt checkpoint (got %d)", rc);
+
+    /* A character device of our own (/dev/null's numbers), never the system's: only root. */
+    if (getuid() == 0 && tb_test_system("mknod '%s/nul' c 1 3", dir) == 0) {
+        rc = tribody(dir, "run c.cfg --set output.checkpoint=nul");
+        gsl_test(rc != 2 || !tb_test_output_has(dir, "output.checkpoint = \"nul\" is a character "
+                                                     "device, not a regular file"),
+                 "output.checkpoint = a character device: exit 2 naming it (got %d)", rc);
+        gsl_test(!is_kind(dir, "nul", S_IFCHR), "output.checkpoint = a device: the node stays");
+    }
+
+    fresh(dir, sizeof dir, "cktmp");
+    tb_test_system("mkdir '%s/checkpoint.tbck.tmp'", dir);
+    before = tb_test_count_entries(dir);
+    rc = tribody(dir, "run c.cfg");
+    gsl_test(rc != 2, "checkpoint.tbck.tmp a directory: exit 2 before step 0 (got %d)", rc);
+    gsl_test(!tb_test_output_has(dir, "c.cfg: output.checkpoint = \"checkpoint.tbck\": "
+                                      "checkpoint.tbck.tmp, where the checkpoint is written first, "
+                                      "is a directory"),
+             "checkpoint.tbck.tmp a directory: the message names it");
+    gsl_test(tb_test_count_entries(dir) != before + 1, "checkpoint.tbck.tmp a directory: nothing written");
+    /* a link there would be followed by the write: refused too */
+    tb_test_system("rmdir '%s/checkpoint.tbck.tmp' && ln -s elsewhere '%s/checkpoint.tbck.tmp'",
+                   dir, dir);
+    rc = tribody(dir, "run c.cfg");
+    gsl_test(rc != 2 || !tb_test_output_has(dir, "is a symbolic link"),
+             "checkpoint.tbck.tmp a symbolic link: exit 2 (got %d)", rc);
+    gsl_test(tb_test_exists(dir, "elsewhere"), "checkpoint.tbck.tmp a symbolic link: its target not made");
+    /* a stale regular NAME.tmp (a run killed while writing) is simply replaced */
+    tb_test_system("rm '%s/checkpoint.tbck.tmp' && echo stale > '%s/checkpoint.tbck.tmp'", dir, dir);
+    gsl_test(tribody(dir, "run c.cfg") != 0 || tb_test_exists(dir, "checkpoint.tbck.tmp") ||
+                 !tb_test_exists(dir, "checkpoint.tbck"),
+             "a stale regular checkpoint.tbck.tmp: the run writes its checkpoint (exit 0)");
+}
+
+/* Item 12: "-" as the checkpoint, two outputs on one path, names too long for the lock and
+ * backup names beside them: exit 2 at the path check, one line. */
+static void test_paths(void)
+{
+    char dir[TB_TEST_PATH_MAX / 2], args[1024], name[300];
+    int before, rc;
+    fresh(dir, sizeof dir, "paths");
+    before = tb_test_count_entries(dir);
+    rc = tribody(dir, "run c.cfg --set output.checkpoint=-");
+    gsl_test(rc != 2, "output.checkpoint = \"-\": exit 2 (got %d)", rc);
+    gsl_test(!tb_test_output_has(dir, "c.cfg: output.checkpoint = \"-\": a checkpoint is a binary "
+                                      "file, not standard output"),
+             "output.checkpoint = \"-\": the message says why");
+    gsl_test(tb_test_exists(dir, "-") || tb_test_count_entries(dir) != before + 1,
+             "output.checkpoint = \"-\": no file named - and nothing else written");
+
+    rc = tribody(dir, "run c.cfg --set output.trajectory=thermo.csv");
+    gsl_test(rc != 2, "output.trajectory = output.thermo: exit 2 (got %d)", rc);
+    gsl_test(!tb_test_output_has(dir, "c.cfg: output.thermo = \"thermo.csv\" and "
+                                      "output.trajectory = \"thermo.csv\" are the same path"),
+             "output.trajectory = output.thermo: says \"same path\" naming both settings");
+    gsl_test(output_has(dir, "pid"), "output.trajectory = output.thermo: no pid named");
+    rc = tribody(dir, "run c.cfg --set output.checkpoint=./thermo.csv");
+    gsl_test(rc != 2 || !tb_test_output_has(dir, "output.thermo = \"thermo.csv\" and "
+                                                 "output.checkpoint = \"./thermo.csv\" are the "
+                                                 "same path"),
+             "output.checkpoint = ./thermo.csv: the same path written two ways (got %d)", rc);
+    gsl_test(tb_test_count_entries(dir) != before + 1, "same paths: nothing written");
+
+    /* 250 bytes: .NAME.lock would be 256, over NAME_MAX (255) */
+    memset(name, 'a', 250);
+    name[250] = '\0';
+    snprintf(args, sizeof args, "run c.cfg --set output.thermo=%s", name);
+    rc = tribody(dir, args);
+    gsl_test(rc != 2, "output.thermo of 250 bytes: exit 2 (got %d)", rc);
+    gsl_test(!tb_test_output_has(dir, "the file name is 250 bytes long; at most 247 leave room"),
+             "output.thermo of 250 bytes: the message gives the length and the limit");
+    memset(name, 'c', 252);
+    name[252] = '\0';
+    snprintf(args, sizeof args, "run c.cfg --set output.checkpoint=%s", name);
+    rc = tribody(dir, args);
+    gsl_test(rc != 2 || !tb_test_output_has(dir, "output.checkpoint = \"ccc"),
+             "output.checkpoint of 252 bytes (NAME.tmp 256): exit 2 naming it (got %d)", rc);
+    gsl_test(tb_test_count_entries(dir) != before + 1, "names too long: nothing written");
+    gsl_test(tribody(dir, "run c.cfg --set output.thermo=bbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb"
+                          "bbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb"
+                          "bbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb"
+                          "bbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb") != 0,
+             "output.thermo of 240 bytes: runs (exit 0)");
+}
+
 int main(void)
 {
     tb_test_init();
@@ -359,6 +477,8 @@ int main(void)
     TB_TEST_RUN(test_huge_thermo_line);
     TB_TEST_RUN(test_flushing);
     TB_TEST_RUN(test_restart_older_copy);
+    TB_TEST_RUN(test_checkpoint_kinds);
+    TB_TEST_RUN(test_paths);
     tb_test_remove_dir(top);
     return tb_test_done();
 }

@@ -393,8 +393,9 @@ static int integrate(run_ctx *r)
     return 0;
 }
 
-/* Every output path can be written (before anything is computed), then all are locked
- * against a second run writing the same files (before anything is written). */
+/* Every output path can be written (before anything is computed), no two are the same file,
+ * then all are locked against a second run writing the same files (before anything is
+ * written). */
 static int check_outputs(const run_ctx *r)
 {
     const sim_config *c = &r->cfg;
@@ -404,8 +405,17 @@ static int check_outputs(const run_ctx *r)
                                                    : "the interrupt checkpoint"};
     int rc;
     for (int i = 0; i < 3; i++)
-        if (path[i][0] && (rc = out_check(path[i], c->path, name[i])) != 0)
+        if (path[i][0] && (rc = i == 2 ? out_check_checkpoint(path[i], c->path, name[i])
+                                       : out_check(path[i], c->path, name[i])) != 0)
             return rc;
+    for (int i = 0; i < 3; i++)
+        for (int j = i + 1; j < 3; j++)
+            if (path[i][0] && path[j][0] && out_same_path(path[i], path[j])) {
+                tb_error(c->path, 0, "%s = \"%s\" and %s = \"%s\" are the same path (each "
+                                     "output needs a file of its own)",
+                         name[i], path[i], name[j], path[j]);
+                return TB_EXIT_USAGE;
+            }
     for (int i = 0; i < 3; i++)
         if (path[i][0] && (rc = out_lock(path[i])) != 0)
             return rc < 0 ? 1 : rc;

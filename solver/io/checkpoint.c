@@ -78,9 +78,24 @@ int ckpt_write(const char *path, const sim_state *s, const ckpt_extra *x)
     hd.traj_bytes = x->traj_bytes;
 
     snprintf(tmp, sizeof tmp, "%s.tmp", path);
-    f = fopen(tmp, "wb");
-    if (!f)
-        return tb_error(tmp, 0, "cannot write checkpoint: %s", strerror(errno));
+    /* NAME.tmp is the run's own scratch file: never followed through a link, and written only
+     * when it is a regular file (run.c checks this before step 0; this holds it later too) */
+    {
+        struct stat st;
+        const int fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC,
+                            0644);
+        if (fd < 0)
+            return tb_error(tmp, 0, "cannot write checkpoint: %s", strerror(errno));
+        if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+            close(fd);
+            return tb_error(tmp, 0, "cannot write checkpoint: not a regular file");
+        }
+        if (!(f = fdopen(fd, "wb"))) {
+            const int e = errno;
+            close(fd);
+            return tb_error(tmp, 0, "cannot write checkpoint: %s", strerror(e));
+        }
+    }
     bad |= put(f, magic, sizeof magic, &h);
     bad |= put(f, &hd, sizeof hd, &h);
     bad |= put(f, s->species, (size_t)s->n * TB_SPECIES_MAX, &h);

@@ -19,7 +19,8 @@
  * the thermostat's state (integrate.h), present only with a thermostat.
  * Version 1 files ("TBCKPT01") recorded neither and are refused with a message.
  * Written to FILE.tmp, flushed to disk and renamed over FILE, so a crash never leaves a
- * torn file. */
+ * torn file; so FILE must be a regular file or absent (run.c refuses a device or FIFO
+ * there before step 0, and a FILE.tmp that is not a regular file). */
 #ifndef TB_CHECKPOINT_H
 #define TB_CHECKPOINT_H
 

@@ -2,6 +2,7 @@
  * lock on a run's output set, and the thermo CSV (see output.h). */
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -27,6 +28,16 @@ static void split_path(const char *path, char *dir, size_t dlen, const char **ba
     *base = slash + 1;
 }
 
+/* The longest file name the directory dir takes (NAME_MAX where it cannot say). */
+static long name_max(const char *dir)
+{
+    const long m = pathconf(*dir ? dir : ".", _PC_NAME_MAX);
+    return m > 0 ? m : NAME_MAX;
+}
+
+/* Room a file name needs beside it: ".NAME.lock" (6 bytes more) and "NAME.~99999~" (8). */
+#define OUT_NAME_ROOM 8
+
 int out_check(const char *path, const char *cfg, const char *setting)
 {
     struct stat st;
@@ -36,6 +47,13 @@ int out_check(const char *path, const char *cfg, const char *setting)
     const char *name = setting ? setting : "output";
     if (strcmp(path, "-") == 0)
         return 0;
+    /* the lock file and the backups are made beside it: their paths must fit too */
+    if (strlen(path) + OUT_NAME_ROOM + 2 >= sizeof dir || strlen(path) + OUT_NAME_ROOM >= PATH_MAX) {
+        tb_error(where, 0, "%s: the path is %zu bytes long, more than the %d that leave room for "
+                           "its lock file and backups (got \"%.40s...\")",
+                 name, strlen(path), PATH_MAX - OUT_NAME_ROOM - 1, path);
+        return TB_EXIT_USAGE;
+    }
     if (stat(path, &st) == 0) {
         if (S_ISDIR(st.st_mode)) {
             tb_error(where, 0, "%s = \"%s\" is a directory (expected a file name)", name, path);
@@ -65,7 +83,78 @@ int out_check(const char *path, const char *cfg, const char *setting)
                  strerror(errno));
         return TB_EXIT_USAGE;
     }
+    if ((long)strlen(base) + OUT_NAME_ROOM > name_max(dir)) {
+        tb_error(where, 0, "%s = \"%s\": the file name is %zu bytes long; at most %ld leave room "
+                           "in directory %s for its lock file .NAME.lock and backups NAME.~k~",
+                 name, path, strlen(base), name_max(dir) - OUT_NAME_ROOM, dir);
+        return TB_EXIT_USAGE;
+    }
     return 0;
+}
+
+/* What kind of file st is, for a message. */
+static const char *kind_of(const struct stat *st)
+{
+    if (S_ISDIR(st->st_mode))
+        return "a directory";
+    if (S_ISFIFO(st->st_mode))
+        return "a FIFO";
+    if (S_ISCHR(st->st_mode))
+        return "a character device";
+    if (S_ISBLK(st->st_mode))
+        return "a block device";
+    if (S_ISSOCK(st->st_mode))
+        return "a socket";
+    if (S_ISLNK(st->st_mode))
+        return "a symbolic link";
+    return "not a regular file";
+}
+
+int out_check_checkpoint(const char *path, const char *cfg, const char *setting)
+{
+    struct stat st;
+    char tmp[4200];
+    const char *where = cfg ? cfg : path;
+    int rc;
+    if (strcmp(path, "-") == 0) {
+        tb_error(where, 0, "%s = \"-\": a checkpoint is a binary file, not standard output "
+                           "(expected a file name)", setting);
+        return TB_EXIT_USAGE;
+    }
+    if ((rc = out_check(path, cfg, setting)) != 0)
+        return rc;
+    /* A checkpoint is written to NAME.tmp and renamed over NAME: a device or FIFO there would
+     * be replaced by a regular file (as root, even /dev/null). */
+    if (stat(path, &st) == 0 && !S_ISREG(st.st_mode)) {
+        tb_error(where, 0, "%s = \"%s\" is %s, not a regular file (a checkpoint is written to "
+                           "%s.tmp and renamed over it)", setting, path, kind_of(&st), path);
+        return TB_EXIT_USAGE;
+    }
+    snprintf(tmp, sizeof tmp, "%s.tmp", path);
+    if (lstat(tmp, &st) == 0 && !S_ISREG(st.st_mode)) {
+        tb_error(where, 0, "%s = \"%s\": %s, where the checkpoint is written first, is %s "
+                           "(move it away)", setting, path, tmp, kind_of(&st));
+        return TB_EXIT_USAGE;
+    }
+    return 0;
+}
+
+int out_same_path(const char *a, const char *b)
+{
+    struct stat sa, sb;
+    char da[4200], db[4200];
+    const char *ba, *bb;
+    if (!strcmp(a, "-") || !strcmp(b, "-"))
+        return 0; /* standard output: no file, no lock */
+    if (!strcmp(a, b))
+        return 1;
+    if (stat(a, &sa) == 0 && stat(b, &sb) == 0)
+        return sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino && S_ISREG(sa.st_mode);
+    /* not both there yet: the same name in the same directory ("x.csv", "./x.csv") */
+    split_path(a, da, sizeof da, &ba);
+    split_path(b, db, sizeof db, &bb);
+    return !strcmp(ba, bb) && stat(*da ? da : ".", &sa) == 0 && stat(*db ? db : ".", &sb) == 0 &&
+           sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
 }
 
 /* Renames path to its first free backup path.~k~ (left in bak). 0, or -1 reported. */

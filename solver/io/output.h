@@ -22,10 +22,21 @@ TB_BEGIN_DECLS
 
 /* Checks, writing nothing, that path can be an output: "-", a writable device or FIFO, or
  * a file name (existing regular file or not) in an existing writable directory; not a
- * directory. cfg and setting name where the path came from, for the message
- * ("tribody: CFG: SETTING = "PATH": directory nodir/ does not exist"). Returns 0, or
+ * directory; a name short enough that its lock file and backups (.NAME.lock, NAME.~k~)
+ * fit in the directory's NAME_MAX, and a path that fits in PATH_MAX with them. cfg and
+ * setting name where the path came from, for the message ("tribody: CFG: SETTING = "PATH": directory nodir/ does not exist"). Returns 0, or
  * TB_EXIT_USAGE after one line. */
 int out_check(const char *path, const char *cfg, const char *setting);
+
+/* out_check for a checkpoint, which is written to PATH.tmp and renamed over PATH: also
+ * refuses "-", an existing PATH that is not a regular file (a device or FIFO would be
+ * replaced) and a PATH.tmp that is not one (a directory there would stop the run at its first
+ * checkpoint). 0, or TB_EXIT_USAGE after one line. */
+int out_check_checkpoint(const char *path, const char *cfg, const char *setting);
+
+/* Whether output paths a and b name the same file (the same name, or the same existing
+ * regular file, or the same name in the same directory); never for "-". */
+int out_same_path(const char *a, const char *b);
 
 /* Takes an exclusive flock on the hidden lock file DIR/.BASE.lock of output path (kept
  * until the process exits; nothing for "-" and devices), so that two runs cannot write the
