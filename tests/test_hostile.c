@@ -467,6 +467,48 @@ static void test_paths(void)
              "output.thermo of 240 bytes: runs (exit 0)");
 }
 
+/* Whether dir holds a lock file (.NAME.lock); lists them when it does. */
+static int has_locks(const char *dir)
+{
+    return tb_test_system("ls -a '%s' | grep '\\.lock$'", dir) == 0;
+}
+
+/* Item 12: a run removes the lock files it holds when it ends: done, failed or stopped by a
+ * signal; and it does not remove another run's. */
+static void test_locks_removed(void)
+{
+    char dir[TB_TEST_PATH_MAX / 2];
+    pid_t pid;
+    int st = 0;
+    fresh(dir, sizeof dir, "locks");
+    gsl_test(tribody(dir, "run c.cfg") != 0 || has_locks(dir),
+             "a clean run leaves no .NAME.lock files");
+    gsl_test(tribody(dir, "run c.cfg --set output.checkpoint= ") != 0 || has_locks(dir),
+             "a clean run with output.checkpoint = \"\" leaves no .interrupted.tbck.lock");
+    /* errors after the locks are taken: a bad initial state (exit 2), a full disk (exit 1) */
+    tb_test_write_file(dir, "same.xyz", "12\nplain\nAr 0 0 0\nAr 0 0 0\nAr 1 0 0\nAr 2 0 0\n"
+                                        "Ar 3 0 0\nAr 4 0 0\nAr 5 0 0\nAr 6 0 0\nAr 7 0 0\n"
+                                        "Ar 8 0 0\nAr 9 0 0\nAr 10 0 0\n");
+    gsl_test(tribody(dir, "run c.cfg --set system.init.type=xyz --set system.init.file=same.xyz") != 2 ||
+                 has_locks(dir),
+             "a non-finite initial state (exit 2, after the locks) leaves no lock files");
+    gsl_test(tb_test_tribody(dir, "trap '' XFSZ; ulimit -f 16; timeout 30 env",
+                             "run c.cfg --set output.trajectory_every=1", NULL) != 1 ||
+                 has_locks(dir),
+             "a full disk (exit 1) leaves no lock files");
+    pid = start_run(dir, "--set", "integrator.steps=100000000", "--set", "system.particles=40");
+    if (pid > 0) {
+        gsl_test(!wait_for(dir, ".thermo.csv.lock", "", 10), "the long run took its locks");
+        /* a second run is refused while the first holds them, and leaves them in place */
+        gsl_test(tribody(dir, "run c.cfg") != 2 || !tb_test_exists(dir, ".thermo.csv.lock"),
+                 "a refused second run leaves the first run's locks alone");
+        kill(pid, SIGTERM);
+        waitpid(pid, &st, 0);
+        gsl_test(!(WIFSIGNALED(st) && WTERMSIG(st) == SIGTERM) || has_locks(dir),
+                 "a run stopped by SIGTERM leaves no lock files");
+    }
+}
+
 int main(void)
 {
     tb_test_init();
@@ -479,6 +521,7 @@ int main(void)
     TB_TEST_RUN(test_restart_older_copy);
     TB_TEST_RUN(test_checkpoint_kinds);
     TB_TEST_RUN(test_paths);
+    TB_TEST_RUN(test_locks_removed);
     tb_test_remove_dir(top);
     return tb_test_done();
 }

@@ -520,6 +520,7 @@ static int finish(run_ctx *r, int rc)
     else if (r->traj && out_close(r->traj, r->cfg.output.trajectory) != 0 && rc == 0)
         rc = 1;
     r->thermo = r->traj = NULL;
+    out_unlock_all(); /* the lock files go too, as the run ends (a signal's death included) */
     if (r->ops && r->b)
         r->ops->destroy(r->b);
     integ_destroy(r->g);

@@ -240,41 +240,74 @@ FILE *out_create(const char *path)
     return f;
 }
 
+/* The lock files this process holds (out_lock), removed by out_unlock_all. */
+#define OUT_LOCKS_MAX 8
+static struct {
+    char path[8500];
+    int fd;
+} held[OUT_LOCKS_MAX];
+static int n_held;
+
 int out_lock(const char *path)
 {
     char dir[4200], lock[8500], pid[32];
     const char *base;
-    struct stat st;
+    struct stat st, now;
     int fd;
     ssize_t got;
     if (strcmp(path, "-") == 0 || (stat(path, &st) == 0 && !S_ISREG(st.st_mode)))
         return 0;
+    if (n_held == OUT_LOCKS_MAX)
+        return tb_error(path, 0, "too many outputs locked at once (%d)", OUT_LOCKS_MAX);
     split_path(path, dir, sizeof dir, &base);
     snprintf(lock, sizeof lock, "%s.%s.lock", dir, base);
-    fd = open(lock, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
-    if (fd < 0) {
-        tb_error(lock, 0, "cannot create the lock file of %s: %s", path, strerror(errno));
-        return -1;
-    }
-    if (flock(fd, LOCK_EX | LOCK_NB) != 0) {
-        const int e = errno;
-        got = read(fd, pid, sizeof pid - 1);
-        pid[got > 0 ? got : 0] = '\0';
-        pid[strcspn(pid, "\n")] = '\0';
-        close(fd);
-        if (e == EWOULDBLOCK) {
-            tb_error(path, 0, "in use by another tribody run (pid %s, lock %s): wait for it to "
-                              "finish or choose other output paths", *pid ? pid : "?", lock);
-            return TB_EXIT_USAGE;
+    for (;;) {
+        fd = open(lock, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+        if (fd < 0) {
+            tb_error(lock, 0, "cannot create the lock file of %s: %s", path, strerror(errno));
+            return -1;
         }
-        tb_error(lock, 0, "cannot lock: %s", strerror(e));
-        return -1;
+        if (flock(fd, LOCK_EX | LOCK_NB) != 0) {
+            const int e = errno;
+            got = read(fd, pid, sizeof pid - 1);
+            pid[got > 0 ? got : 0] = '\0';
+            pid[strcspn(pid, "\n")] = '\0';
+            close(fd);
+            if (e == EWOULDBLOCK) {
+                tb_error(path, 0, "in use by another tribody run (pid %s, lock %s): wait for it "
+                                  "to finish or choose other output paths", *pid ? pid : "?", lock);
+                return TB_EXIT_USAGE;
+            }
+            tb_error(lock, 0, "cannot lock: %s", strerror(e));
+            return -1;
+        }
+        /* A run that held the lock removes the file when it ends (out_unlock_all): if it did
+         * so between our open and our flock, we hold a lock on a name no longer there, and
+         * a third run could lock a new file of that name. Only a lock on the file the name
+         * still points to counts. */
+        if (fstat(fd, &st) == 0 && stat(lock, &now) == 0 && st.st_dev == now.st_dev &&
+            st.st_ino == now.st_ino)
+            break;
+        close(fd);
     }
     snprintf(pid, sizeof pid, "%ld\n", (long)getpid());
     if (ftruncate(fd, 0) != 0 || write(fd, pid, strlen(pid)) < 0) {
         /* the pid is only a courtesy for the message of a second run */
     }
-    return 0; /* fd stays open: the lock lasts until the process exits */
+    snprintf(held[n_held].path, sizeof held[n_held].path, "%s", lock);
+    held[n_held++].fd = fd; /* fd stays open: the lock lasts until out_unlock_all or exit */
+    return 0;
+}
+
+void out_unlock_all(void)
+{
+    /* Removed while still held, then released: a run waiting on the old file sees, after
+     * its flock, that the name no longer points to it (out_lock), and tries again. */
+    for (int i = 0; i < n_held; i++) {
+        unlink(held[i].path);
+        close(held[i].fd);
+    }
+    n_held = 0;
 }
 
 int out_write_fd(int fd, const void *buf, size_t len)

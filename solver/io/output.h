@@ -4,9 +4,10 @@
  * PATH.~1~ (or the next free PATH.~k~, GNU numbered-backup style) first and says so.
  * Only regular files are backed up: a character device (/dev/null), a FIFO or "-" (stdout)
  * is written as it is, and a directory is refused. A run checks all its output paths
- * (out_check) before it computes anything, and locks them (out_lock) before it writes.
- * Rows and frames are written whole, straight to the file (out_rec, out_write): a run that
- * dies loses nothing it wrote, and a full disk leaves no torn row or frame.
+ * (out_check) before it computes anything, and locks them (out_lock) before it writes; it
+ * removes its lock files when it ends (out_unlock_all). Rows and frames are written whole,
+ * straight to the file (out_rec, out_write): a run that dies loses nothing it wrote, and a full
+ * disk leaves no torn row or frame.
  * Thermo CSV columns, in reduced LJ units:
  *   step, time [tau], kinetic, pair, triplet, total [epsilon], drift = (H - H0)/|H0| of the
  *   conserved quantity H (the total energy under nve), temperature [epsilon/k_B],
@@ -24,8 +25,8 @@ TB_BEGIN_DECLS
  * a file name (existing regular file or not) in an existing writable directory; not a
  * directory; a name short enough that its lock file and backups (.NAME.lock, NAME.~k~)
  * fit in the directory's NAME_MAX, and a path that fits in PATH_MAX with them. cfg and
- * setting name where the path came from, for the message ("tribody: CFG: SETTING = "PATH": directory nodir/ does not exist"). Returns 0, or
- * TB_EXIT_USAGE after one line. */
+ * setting name where the path came from, for the message ("tribody: CFG: SETTING =
+ * "PATH": directory nodir/ does not exist"). Returns 0, or TB_EXIT_USAGE after one line. */
 int out_check(const char *path, const char *cfg, const char *setting);
 
 /* out_check for a checkpoint, which is written to PATH.tmp and renamed over PATH: also
@@ -39,10 +40,13 @@ int out_check_checkpoint(const char *path, const char *cfg, const char *setting)
 int out_same_path(const char *a, const char *b);
 
 /* Takes an exclusive flock on the hidden lock file DIR/.BASE.lock of output path (kept
- * until the process exits; nothing for "-" and devices), so that two runs cannot write the
- * same outputs. Returns 0; TB_EXIT_USAGE when another process holds it (one line naming
- * its pid); -1 when the lock file cannot be made. */
+ * until out_unlock_all or the process exits; nothing for "-" and devices), so that two runs
+ * cannot write the same outputs. Returns 0; TB_EXIT_USAGE when another process holds it
+ * (one line naming its pid); -1 when the lock file cannot be made. */
 int out_lock(const char *path);
+
+/* Removes the lock files this process holds (and only those) and releases them. */
+void out_unlock_all(void);
 
 /* If path is a regular file, renames it to the first free path.~k~ and prints a notice. A
  * device or FIFO is left alone; a directory is an error. 0 or -1. */
