@@ -10,8 +10,9 @@
 #                   leak checking on, a CPU-only one-process build in build-asan/ (MPI=0:
 #                   Open MPI's own allocations at exit would read as leaks; test_mpi covers
 #                   the MPI build in `make test`)
-#   make fuzz       the config loader and the XYZ reader under libFuzzer + ASan + UBSan
-#                   (clang), FUZZ_SECONDS each, from the seed corpus in tests/fuzz/
+#   make fuzz       the config loader, the XYZ reader, the checkpoint reader and the restart's
+#                   file matching under libFuzzer + ASan + UBSan (clang), FUZZ_SECONDS in all
+#                   (split evenly), from the seed corpus in tests/fuzz/
 #   make clean
 # Builds print one short line per file (CC, NVCC, AR, LINK); V=1 prints the commands.
 # Knobs (override on the command line: make DEBUG=1 CUDA_ARCH="80 90"):
@@ -172,14 +173,15 @@ test-asan: check-deps
 	$(ASAN_ENV) TB_TEST_LOGS=build-asan/test-logs $(MAKE) BUILD=build-asan NVCC= MPI=0 SAN="$(ASAN_FLAGS)" test
 
 # Fuzzing (tests/fuzz/): libFuzzer targets built with clang, ASan and UBSan, run for
-# FUZZ_SECONDS each from the seed corpus; findings land in build-fuzz/artifacts/.
+# FUZZ_SECONDS in all (each target an equal share) from the seed corpus; findings land in
+# build-fuzz/artifacts/.
 FUZZ_CC      ?= $(shell command -v clang 2>/dev/null || command -v clang-14 2>/dev/null)
-FUZZ_SECONDS ?= 60
+FUZZ_SECONDS ?= 240
 FUZZ_FLAGS   := -std=c11 -D_POSIX_C_SOURCE=200809L -I. -g -O1 -fno-omit-frame-pointer \
                 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined
 FUZZ_SRC     := config/config.c config/config_checks.c config/config_report.c config/config_set.c config/input.c \
                 maps3d/map3d.c maps3d/map2d.c common/check.c solver/io/xyz.c solver/state.c solver/io/init.c \
-                solver/finite.c
+                solver/finite.c solver/io/output.c solver/io/checkpoint.c solver/io/restart.c
 build-fuzz/fuzz_%: tests/fuzz/fuzz_%.c $(FUZZ_SRC) $(wildcard common/*.h config/*.h maps3d/*.h $(addsuffix /*.h,$(SOLVER_DIRS)))
 	@mkdir -p $(dir $@)
 	$(call say,FUZZ,$<)
@@ -189,8 +191,9 @@ ifeq ($(strip $(FUZZ_CC)),)
 fuzz:
 	@echo "tribody: make fuzz needs clang with libFuzzer (Debian: apt-get install clang libclang-rt-14-dev); skipped"
 else
-fuzz: check-deps build-fuzz/fuzz_config build-fuzz/fuzz_xyz
-	@scripts/run-fuzz $(FUZZ_SECONDS) config xyz
+FUZZ_TARGETS := config xyz ckpt restart
+fuzz: check-deps $(addprefix build-fuzz/fuzz_,$(FUZZ_TARGETS))
+	@scripts/run-fuzz $(FUZZ_SECONDS) $(FUZZ_TARGETS)
 endif
 
 example: all

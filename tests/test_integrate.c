@@ -219,7 +219,7 @@ static void test_restart(int type)
     run_close(&b);
     /* a fresh process's view: state, backend and integrator from the file alone */
     memset(&b, 0, sizeof b);
-    bad |= ckpt_read(path, &rs, &x) != 0;
+    bad |= ckpt_read(path, 0, NULL, &rs, &x) != 0;
     gsl_test(x.thermostat_len == 0, "%s restart: checkpoint carries a THRM section (%zu bytes)",
              name, x.thermostat_len);
     bad |= cpu_backend_ops.create(&b.b, &c, &rs) != 0 || integ_create(&b.g, &c, &rs) != 0;

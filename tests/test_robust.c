@@ -501,7 +501,8 @@ static void test_restart_trust(void)
         fclose(f);
     }
     gsl_test(tribody(dir, "run c.cfg --restart checkpoint.tbck") != 2 ||
-                 !tb_test_output_has(dir, "too few for the 100000000 particles its header claims"),
+                 !tb_test_output_has(dir, "checkpoint has 100000000 particles but c.cfg sets "
+                                          "system.particles = 12"),
              "a header claiming 10^8 particles is refused before allocating them");
 }
 

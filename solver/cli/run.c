@@ -129,19 +129,18 @@ static long long file_bytes(FILE *f)
     return (long long)ftell(f);
 }
 
-/* Opens an output to continue a restarted run: truncated back to `bytes` (its size at the
- * checkpoint) and appended to. A missing or shorter file is started anew (with header). */
+/* Opens an output to continue a restarted run: cut back to `bytes` (its size at the
+ * checkpoint) and appended to; a longer file (rows written after the checkpoint, or a
+ * restart from an older checkpoint) is kept whole as a backup first (out_cut_back). A
+ * missing or shorter file is started anew (with header). */
 static FILE *reopen_output(const char *path, long long bytes, int *fresh)
 {
     struct stat st;
     FILE *f;
     *fresh = 0;
     if (bytes >= 0 && stat(path, &st) == 0 && (long long)st.st_size >= bytes) {
-        if (truncate(path, (off_t)bytes) != 0) {
-            tb_error(path, 0, "cannot truncate to the checkpoint's %lld bytes: %s", bytes,
-                     strerror(errno));
+        if (out_cut_back(path, bytes) != 0)
             return NULL;
-        }
         f = fopen(path, "a");
         if (!f)
             tb_error(path, 0, "cannot append: %s", strerror(errno));
@@ -172,8 +171,7 @@ static int open_outputs(run_ctx *r, const ckpt_extra *x)
                       : out_create(c->output.thermo);
         if (!r->thermo)
             return -1;
-        if (fresh && (fprintf(r->thermo, "# tribody run_id=%016llx\n", r->run_id) < 0 ||
-                      thermo_header(r->thermo, c->output.thermo) != 0))
+        if (fresh && thermo_header(r->thermo, c->output.thermo, r->run_id) != 0)
             return -1;
     }
     if (c->output.trajectory[0]) {
@@ -395,8 +393,9 @@ static int integrate(run_ctx *r)
     return 0;
 }
 
-/* Every output path can be written (before anything is computed), then all are locked
- * against a second run writing the same files (before anything is written). */
+/* Every output path can be written (before anything is computed), no two are the same file,
+ * then all are locked against a second run writing the same files (before anything is
+ * written). */
 static int check_outputs(const run_ctx *r)
 {
     const sim_config *c = &r->cfg;
@@ -406,8 +405,17 @@ static int check_outputs(const run_ctx *r)
                                                    : "the interrupt checkpoint"};
     int rc;
     for (int i = 0; i < 3; i++)
-        if (path[i][0] && (rc = out_check(path[i], c->path, name[i])) != 0)
+        if (path[i][0] && (rc = i == 2 ? out_check_checkpoint(path[i], c->path, name[i])
+                                       : out_check(path[i], c->path, name[i])) != 0)
             return rc;
+    for (int i = 0; i < 3; i++)
+        for (int j = i + 1; j < 3; j++)
+            if (path[i][0] && path[j][0] && out_same_path(path[i], path[j])) {
+                tb_error(c->path, 0, "%s = \"%s\" and %s = \"%s\" are the same path (each "
+                                     "output needs a file of its own)",
+                         name[i], path[i], name[j], path[j]);
+                return TB_EXIT_USAGE;
+            }
     for (int i = 0; i < 3; i++)
         if (path[i][0] && (rc = out_lock(path[i])) != 0)
             return rc < 0 ? 1 : rc;
@@ -512,6 +520,7 @@ static int finish(run_ctx *r, int rc)
     else if (r->traj && out_close(r->traj, r->cfg.output.trajectory) != 0 && rc == 0)
         rc = 1;
     r->thermo = r->traj = NULL;
+    out_unlock_all(); /* the lock files go too, as the run ends (a signal's death included) */
     if (r->ops && r->b)
         r->ops->destroy(r->b);
     integ_destroy(r->g);
@@ -536,7 +545,9 @@ int cmd_run(int argc, char **argv)
     if ((rc = tb_mpi_agree(cfg_load(&r->cfg, r->args.config, r->args.n_set, r->args.sets))) != 0)
         return rc;
     if (r->args.restart) {
-        (void)((rc = ckpt_read(r->args.restart, &r->s, &x)) != 0 || (rc = check_restart(r)) != 0 ||
+        (void)((rc = ckpt_read(r->args.restart, r->cfg.system.particles, r->cfg.path, &r->s,
+                               &x)) != 0 ||
+            (rc = check_restart(r)) != 0 ||
             (rc = restart_check_physics(r->args.restart, x.phys, &r->cfg,
                                         r->args.allow_change)) != 0 ||
             (rc = check_restart_files(r, &x)) != 0 ||

@@ -1,5 +1,8 @@
 /* checkpoint.c — exact binary restart files, version 2 with tagged sections (see checkpoint.h). */
 #include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <math.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -75,9 +78,24 @@ int ckpt_write(const char *path, const sim_state *s, const ckpt_extra *x)
     hd.traj_bytes = x->traj_bytes;
 
     snprintf(tmp, sizeof tmp, "%s.tmp", path);
-    f = fopen(tmp, "wb");
-    if (!f)
-        return tb_error(tmp, 0, "cannot write checkpoint: %s", strerror(errno));
+    /* NAME.tmp is the run's own scratch file: never followed through a link, and written only
+     * when it is a regular file (run.c checks this before step 0; this holds it later too) */
+    {
+        struct stat st;
+        const int fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC,
+                            0644);
+        if (fd < 0)
+            return tb_error(tmp, 0, "cannot write checkpoint: %s", strerror(errno));
+        if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+            close(fd);
+            return tb_error(tmp, 0, "cannot write checkpoint: not a regular file");
+        }
+        if (!(f = fdopen(fd, "wb"))) {
+            const int e = errno;
+            close(fd);
+            return tb_error(tmp, 0, "cannot write checkpoint: %s", strerror(e));
+        }
+    }
     bad |= put(f, magic, sizeof magic, &h);
     bad |= put(f, &hd, sizeof hd, &h);
     bad |= put(f, s->species, (size_t)s->n * TB_SPECIES_MAX, &h);
@@ -153,7 +171,61 @@ static int get_sections(FILE *f, ckpt_extra *x, long long left, uint64_t *h)
     }
 }
 
-int ckpt_read(const char *path, sim_state *s, ckpt_extra *x)
+/* Opens path for reading without blocking (a FIFO would wait for a writer forever, on
+ * every rank) and only when it is a regular file. NULL after one line. */
+static FILE *open_regular(const char *path)
+{
+    struct stat st;
+    FILE *f;
+    const int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+    if (fd < 0) {
+        tb_error(path, 0, "--restart: cannot read checkpoint: %s", strerror(errno));
+        return NULL;
+    }
+    if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+        close(fd);
+        tb_error(path, 0, "--restart: not a regular file");
+        return NULL;
+    }
+    if (fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK) != 0 || !(f = fdopen(fd, "rb"))) {
+        tb_error(path, 0, "--restart: cannot read checkpoint: %s", strerror(errno));
+        close(fd);
+        return NULL;
+    }
+    return f;
+}
+
+/* The header fields a forged or damaged (but checksummed) file could hold: a negative step,
+ * non-finite numbers. 0, or TB_EXIT_USAGE after one line naming the field. */
+static int check_header(const char *path, const ckpt_header *hd)
+{
+    const char *bad = NULL;
+    const double v[] = {hd->time, hd->dt, hd->mass, hd->box, hd->e0, hd->e_pair, hd->e_triplet};
+    const char *name[] = {"time", "dt", "mass", "box", "e0 (the drift reference energy)",
+                          "pair energy", "triplet energy"};
+    for (int i = 0; i < 7 && !bad; i++)
+        if (!isfinite(v[i]))
+            bad = name[i];
+    if (bad) {
+        tb_error(path, 0, "--restart: the checkpoint's %s is not finite", bad);
+        return TB_EXIT_USAGE;
+    }
+    if (hd->step < 0 || hd->step > LONG_MAX / 2) {
+        tb_error(path, 0, "--restart: the checkpoint's step is out of range (got %lld)",
+                 (long long)hd->step);
+        return TB_EXIT_USAGE;
+    }
+    if (!(hd->dt > 0) || !(hd->mass > 0) || hd->box < 0 || hd->thermo_bytes < -1 ||
+        hd->traj_bytes < -1) {
+        tb_error(path, 0, "--restart: the checkpoint's %s is out of range",
+                 !(hd->dt > 0) ? "dt" : !(hd->mass > 0) ? "mass" : hd->box < 0 ? "box"
+                 : hd->thermo_bytes < -1 ? "thermo file size" : "trajectory file size");
+        return TB_EXIT_USAGE;
+    }
+    return 0;
+}
+
+int ckpt_read(const char *path, int n_expected, const char *cfg, sim_state *s, ckpt_extra *x)
 {
     char m[8];
     uint64_t h = FNV_SEED, stored;
@@ -161,17 +233,13 @@ int ckpt_read(const char *path, sim_state *s, ckpt_extra *x)
     size_t n3;
     struct stat st;
     long long size, arrays;
-    FILE *f = fopen(path, "rb");
+    FILE *f;
 
     memset(s, 0, sizeof *s);
     memset(x, 0, sizeof *x);
-    if (!f) {
-        tb_error(path, 0, "--restart: cannot read checkpoint: %s", strerror(errno));
-        return TB_EXIT_USAGE;
-    }
-    if (fstat(fileno(f), &st) != 0 || !S_ISREG(st.st_mode)) {
-        fclose(f);
-        tb_error(path, 0, "--restart: not a regular file");
+    if (!(f = open_regular(path)) || fstat(fileno(f), &st) != 0) {
+        if (f)
+            fclose(f);
         return TB_EXIT_USAGE;
     }
     size = (long long)st.st_size;
@@ -191,7 +259,15 @@ int ckpt_read(const char *path, sim_state *s, ckpt_extra *x)
         tb_error(path, 0, "--restart: checkpoint header is truncated or from another machine");
         return TB_EXIT_USAGE;
     }
-    /* The arrays must fit in the file before they are allocated. */
+    /* The count must be the configuration's, and the arrays must fit in the file, before
+     * they are allocated (a header may claim 10^8 particles: 8 GB). */
+    if (n_expected > 0 && hd.n != n_expected) {
+        fclose(f);
+        tb_error(path, 0, "--restart: checkpoint has %lld particles but %s sets "
+                          "system.particles = %d", (long long)hd.n, cfg ? cfg : "the configuration",
+                 n_expected);
+        return TB_EXIT_USAGE;
+    }
     arrays = (long long)hd.n * (TB_SPECIES_MAX + 9 * (long long)sizeof(double));
     if (size < (long long)(sizeof m + sizeof hd) + arrays + 8 + (long long)sizeof stored) {
         fclose(f);
@@ -225,6 +301,12 @@ int ckpt_read(const char *path, sim_state *s, ckpt_extra *x)
         free(x->thermostat);
         x->thermostat = NULL;
         tb_error(path, 0, "--restart: checkpoint is corrupt (checksum mismatch)");
+        return TB_EXIT_USAGE;
+    }
+    if (check_header(path, &hd) != 0) {
+        sim_state_free(s);
+        free(x->thermostat);
+        x->thermostat = NULL;
         return TB_EXIT_USAGE;
     }
     for (int64_t i = 0; i < hd.n; i++)

@@ -19,7 +19,8 @@
  * the thermostat's state (integrate.h), present only with a thermostat.
  * Version 1 files ("TBCKPT01") recorded neither and are refused with a message.
  * Written to FILE.tmp, flushed to disk and renamed over FILE, so a crash never leaves a
- * torn file. */
+ * torn file; so FILE must be a regular file or absent (run.c refuses a device or FIFO
+ * there before step 0, and a FILE.tmp that is not a regular file). */
 #ifndef TB_CHECKPOINT_H
 #define TB_CHECKPOINT_H
 
@@ -44,11 +45,14 @@ typedef struct ckpt_extra {
 /* Writes s atomically to path. 0 or -1 (reported). */
 int ckpt_write(const char *path, const sim_state *s, const ckpt_extra *x);
 
-/* Reads path into s (allocated here; free with sim_state_free). Returns 0, or
- * TB_EXIT_USAGE with a one-line message when the file is missing, not a checkpoint, of an
- * older version, truncated (checked against the file size before anything is allocated) or
- * corrupt. */
-int ckpt_read(const char *path, sim_state *s, ckpt_extra *x);
+/* Reads path into s (allocated here; free with sim_state_free). n_expected > 0: the particle
+ * count the configuration cfg (a name for the message) sets, compared with the header's
+ * before anything is allocated. Returns 0, or TB_EXIT_USAGE with a one-line message when
+ * the file is missing, not a regular file (a FIFO is refused without waiting on it), not a
+ * checkpoint, of an older version, of another particle count, truncated (checked against
+ * the file size before anything is allocated), corrupt, or holds a field out of range (a
+ * negative step, a non-finite energy, time, dt, mass or box). */
+int ckpt_read(const char *path, int n_expected, const char *cfg, sim_state *s, ckpt_extra *x);
 
 TB_END_DECLS
 

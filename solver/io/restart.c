@@ -1,10 +1,12 @@
 /* restart.c — run ids, the physics settings a restart must keep, and which files a restart
  * may continue (see restart.h). */
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/random.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -103,32 +105,56 @@ int restart_check_physics(const char *ckpt, const char *stored, const sim_config
     return bad ? TB_EXIT_USAGE : 0;
 }
 
+/* Bytes of a file's head that restart_check_file reads: the thermo file's first line, or a
+ * trajectory's count line and first comment line (about 700 bytes as tribody writes them). */
+#define HEAD_MAX 65536
+
 int restart_check_file(const char *path, const char *setting, const char *cfg,
                        unsigned long long id, int traj)
 {
-    char want[64], *line = NULL;
-    size_t cap = 0;
-    int ok = 0, found = 0;
-    FILE *f = fopen(path, "r");
-    if (!f)
+    static char head[HEAD_MAX + 1];
+    char want[64];
+    char *line, *end = NULL;
+    size_t got = 0;
+    ssize_t k;
+    int ok = 0, found = 0, fd;
+    struct stat st;
+    /* not blocking: a FIFO there would wait for a writer forever */
+    if ((fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)) < 0)
         return errno == ENOENT ? 0 : (tb_error(path, 0, "cannot read: %s", strerror(errno)),
                                       TB_EXIT_USAGE);
+    if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+        close(fd); /* a device or FIFO is written as it is: there is nothing to continue */
+        return 0;
+    }
+    /* only the head, whatever the file's size: a first line of 300 MB is not read whole */
+    while (got < HEAD_MAX && (k = read(fd, head + got, HEAD_MAX - got)) > 0)
+        got += (size_t)k;
+    close(fd);
+    head[got] = '\0';
     snprintf(want, sizeof want, "run_id=%016llx", id);
-    /* the run id is on line 1 (thermo) or 2 (a trajectory frame's comment line); lines are
-     * read with getline, but only the first two, of a file this run wrote */
-    for (int i = 0; i < (traj ? 2 : 1) && getline(&line, &cap, f) >= 0; i++)
-        if (i == (traj ? 1 : 0)) {
-            found = strstr(line, "run_id=") != NULL;
-            ok = strstr(line, want) != NULL;
-        }
-    free(line);
-    fclose(f);
+    /* the run id is on line 1 (thermo) or 2 (a trajectory frame's comment line) */
+    line = head;
+    if (traj)
+        line = memchr(head, '\n', got) ? (char *)memchr(head, '\n', got) + 1 : NULL;
+    if (line)
+        end = memchr(line, '\n', got - (size_t)(line - head));
+    if (line && (end || got < HEAD_MAX)) { /* a whole line (or the file's end) */
+        if (end)
+            *end = '\0'; /* (a NUL byte in the line ends it early: no id past it) */
+        found = strstr(line, "run_id=") != NULL;
+        ok = strstr(line, want) != NULL;
+    }
     if (ok)
         return 0;
     tb_error(cfg, 0, "%s = \"%s\" %s, not to the run of this checkpoint (%s): refusing to "
                      "extend it; move it away (the restart then starts it anew) or set %s to "
                      "another file",
-             setting, path, found ? "belongs to another run" : "carries no run id",
+             setting, path,
+             found ? "belongs to another run"
+             : line && !end && got == HEAD_MAX
+                 ? "carries no run id (its first lines are longer than 65536 bytes)"
+                 : "carries no run id",
              want, setting);
     return TB_EXIT_USAGE;
 }

@@ -23,6 +23,7 @@
 #include <sys/types.h>
 
 #include "common/check.h"
+#include "solver/io/output.h"
 #include "solver/io/xyz.h"
 
 #define XYZ_PROP_MAX 128 /* properties in one Properties= spec */
@@ -433,52 +434,44 @@ int xyz_read(const char *path, const char *setting, int n_expected, sim_state *s
 
 int xyz_write_frame(FILE *f, const sim_state *s, int with_forces, const char *extra)
 {
-    errno = 0;
-    if (fprintf(f, "%d\n", s->n) < 0)
-        goto fail;
-    if (s->box > 0) {
-        if (fprintf(f, "Lattice=\"%.17g 0 0 0 %.17g 0 0 0 %.17g\" ", s->box, s->box, s->box) < 0)
-            goto fail;
-    }
-    if (fprintf(f,
-                "Properties=species:S:1:pos:R:3:vel:R:3%s Time=%.17g step=%ld energy=%.17g "
-                "pbc=\"%s\"",
-                with_forces ? ":forces:R:3" : "", s->time, s->step, s->e_pair + s->e_triplet,
-                s->box > 0 ? "T T T" : "F F F") < 0)
-        goto fail;
+    /* One record: a frame that a full disk cuts short is removed whole (out_rec_end), so
+     * a trajectory always ends on a whole frame; and it goes straight to the file, so a run
+     * that dies leaves every frame it wrote. */
+    static out_rec w; /* 64 KiB: not on the stack */
+    out_rec_begin(&w, f);
+    out_rec_printf(&w, "%d\n", s->n);
+    if (s->box > 0)
+        out_rec_printf(&w, "Lattice=\"%.17g 0 0 0 %.17g 0 0 0 %.17g\" ", s->box, s->box, s->box);
+    out_rec_printf(&w,
+                   "Properties=species:S:1:pos:R:3:vel:R:3%s Time=%.17g step=%ld energy=%.17g "
+                   "pbc=\"%s\"",
+                   with_forces ? ":forces:R:3" : "", s->time, s->step, s->e_pair + s->e_triplet,
+                   s->box > 0 ? "T T T" : "F F F");
     if (s->box > 0) {
         /* ASE's stress: the configurational part -W/V, 3x3 row-major (ASE adds the kinetic
          * part itself with get_stress(include_ideal_gas=True)) */
-        const double *w = s->virial, iv = -1.0 / (s->box * s->box * s->box);
-        if (fprintf(f, " stress=\"%.17g %.17g %.17g %.17g %.17g %.17g %.17g %.17g %.17g\"",
-                    w[0] * iv, w[3] * iv, w[4] * iv, w[3] * iv, w[1] * iv, w[5] * iv, w[4] * iv,
-                    w[5] * iv, w[2] * iv) < 0)
-            goto fail;
+        const double *w9 = s->virial, iv = -1.0 / (s->box * s->box * s->box);
+        out_rec_printf(&w, " stress=\"%.17g %.17g %.17g %.17g %.17g %.17g %.17g %.17g %.17g\"",
+                       w9[0] * iv, w9[3] * iv, w9[4] * iv, w9[3] * iv, w9[1] * iv, w9[5] * iv,
+                       w9[4] * iv, w9[5] * iv, w9[2] * iv);
     }
-    if (extra && *extra && fprintf(f, " %s", extra) < 0)
-        goto fail;
-    if (fputc('\n', f) == EOF)
-        goto fail;
-    for (int i = 0; i < s->n; i++) {
+    if (extra && *extra)
+        out_rec_printf(&w, " %.900s", extra);
+    out_rec_printf(&w, "\n");
+    for (int i = 0; i < s->n && !w.err; i++) {
         const double *r = s->pos + 3 * i, *v = s->vel + 3 * i;
         const char *sp = s->species[i][0] ? s->species[i] : "X";
-        if (fprintf(f, "%s %.17g %.17g %.17g %.17g %.17g %.17g", sp, r[0], r[1], r[2], v[0], v[1],
-                    v[2]) < 0)
-            goto fail;
         if (with_forces) {
             const double *F = s->force + 3 * i;
-            if (fprintf(f, " %.17g %.17g %.17g", F[0], F[1], F[2]) < 0)
-                goto fail;
+            out_rec_printf(&w, "%s %.17g %.17g %.17g %.17g %.17g %.17g %.17g %.17g %.17g\n", sp,
+                           r[0], r[1], r[2], v[0], v[1], v[2], F[0], F[1], F[2]);
+        } else {
+            out_rec_printf(&w, "%s %.17g %.17g %.17g %.17g %.17g %.17g\n", sp, r[0], r[1], r[2],
+                           v[0], v[1], v[2]);
         }
-        if (fputc('\n', f) == EOF)
-            goto fail;
     }
-    /* Flushed per frame: a full disk is reported at the frame that hit it, and a run that
-     * dies leaves whole frames behind. */
-    if (fflush(f) != 0 || ferror(f))
-        goto fail;
-    return 0;
-fail:
+    if (out_rec_end(&w) == 0)
+        return 0;
     return tb_error(NULL, 0, "cannot write an XYZ frame: %s",
                     errno ? strerror(errno) : "write error");
 }
