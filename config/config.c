@@ -691,7 +691,7 @@ static void walk_group(cfg_ctx *x, const config_setting_t *g, const char *prefix
 /* Reads and parses the file; reports a missing file or a syntax error. 0 or -1. */
 static int read_file(cfg_ctx *x, config_t *cf)
 {
-    if (cfg_check_input_file(x->path, x->dir, NULL, 0, 0) != 0)
+    if (cfg_check_input_file(x->path, x->dir) != 0)
         return -1;
     if (config_read_file(cf, x->path) == CONFIG_TRUE)
         return 0;
