@@ -496,21 +496,22 @@ static int check_restart_files(const run_ctx *r, const ckpt_extra *x)
     return rc;
 }
 
-/* Checks that a checkpoint belongs to this configuration. */
-static int check_restart(const run_ctx *r)
+/* Checks that a checkpoint belongs to this configuration: the same number of particles, and
+ * every physics setting (config.h, cfg_physics_text) the same unless --allow-change names it.
+ * An allowed change of system.box or system.mass is applied to the checkpoint's state. */
+static int check_restart(run_ctx *r, const ckpt_extra *x)
 {
     const sim_config *c = &r->cfg;
-    const double box = c->system.boundary == CFG_BOUNDARY_PERIODIC ? c->system.box : 0.0;
+    int rc;
     if (r->s.n != c->system.particles) {
         tb_error(r->args.restart, 0, "--restart: checkpoint has %d particles but %s sets "
                                      "system.particles = %d", r->s.n, c->path, c->system.particles);
         return TB_EXIT_USAGE;
     }
-    if (r->s.box != box || r->s.mass != c->system.mass) {
-        tb_error(r->args.restart, 0, "--restart: checkpoint has box %g and mass %g but %s sets "
-                                     "%g and %g", r->s.box, r->s.mass, c->path, box, c->system.mass);
-        return TB_EXIT_USAGE;
-    }
+    if ((rc = restart_check_physics(r->args.restart, x->phys, c, r->args.allow_change)) != 0)
+        return rc;
+    r->s.box = c->system.boundary == CFG_BOUNDARY_PERIODIC ? c->system.box : 0.0;
+    r->s.mass = c->system.mass;
     return 0;
 }
 
@@ -586,10 +587,8 @@ int cmd_run(int argc, char **argv)
     if ((rc = tb_mpi_agree(cfg_load(&r->cfg, r->args.config, r->args.n_set, r->args.sets))) != 0)
         return rc;
     if (r->args.restart) {
-        (void)((rc = ckpt_read(r->args.restart, &r->s, &x)) != 0 || (rc = check_restart(r)) != 0 ||
-            (rc = restart_check_physics(r->args.restart, x.phys, &r->cfg,
-                                        r->args.allow_change)) != 0 ||
-            (rc = check_restart_files(r, &x)) != 0 ||
+        (void)((rc = ckpt_read(r->args.restart, &r->s, &x)) != 0 ||
+            (rc = check_restart(r, &x)) != 0 || (rc = check_restart_files(r, &x)) != 0 ||
             (rc = sim_check_extent(&r->s, r->cfg.solver.precision, r->args.restart)) != 0 ||
             (rc = integ_create(&r->g, &r->cfg, &r->s)) != 0 ||
             (rc = integ_restore(r->g, x.thermostat, x.thermostat_len, r->args.restart)) != 0);
