@@ -353,7 +353,8 @@ static int stop_on_signal(run_ctx *r, int saved)
     if (tb_rank() == 0)
         tb_error(NULL, 0, "interrupted by signal %d at step %ld; state saved to %s; resume "
                           "with: %s", (int)stop_signal, r->s.step, path, cmd);
-    return 0;
+    /* and for its message: mpirun may drop the output of the job once a rank has ended */
+    return tb_mpi_agree(0) == 0 ? 0 : -1;
 }
 
 /* The first non-finite value: fetch the state it is in and say where. Returns 0, or -1
