@@ -49,7 +49,9 @@ static int threads_ok(long long v)
 
 #define FIELD(m) .off = offsetof(sim_config, m), .size = sizeof(((sim_config *)0)->m)
 
-/* The schema: every setting tribody reads. Order is the order of docs/config.md. */
+/* The schema: every setting tribody reads. Order is the order of docs/config.md. Rows marked
+ * CF_PHYSICS define the dynamics: a restart compares them with its checkpoint's (the one list;
+ * system.particles is compared on its own, as a checkpoint of another N cannot continue). */
 static const cfg_row schema[] = {
     {.path = "system", .kind = K_GROUP, .doc = "the particles, their box and their initial state"},
     {.path = "system.particles", .kind = K_INT, .range = "3 .. 10000000", .unit = "particles",
@@ -57,10 +59,12 @@ static const cfg_row schema[] = {
     {.path = "system.seed", .kind = K_ULONG, .def = "1", .range = ">= 0", FIELD(system.seed),
      .doc = "seed of the random initial positions and velocities"},
     {.path = "system.mass", .kind = K_FLOAT, .def = "1.0", .range = "> 0", .unit = "m",
-     FIELD(system.mass), .doc = "mass of every particle"},
+     .flags = CF_PHYSICS, FIELD(system.mass), .doc = "mass of every particle"},
     {.path = "system.boundary", .kind = K_CHOICE, .def = "open", .choices = boundary_names,
-     FIELD(system.boundary), .doc = "open (a cluster in vacuum) or periodic (a cubic box)"},
-    {.path = "system.box", .kind = K_FLOAT, .range = "> 0", .unit = "sigma", FIELD(system.box),
+     .flags = CF_PHYSICS, FIELD(system.boundary),
+     .doc = "open (a cluster in vacuum) or periodic (a cubic box)"},
+    {.path = "system.box", .kind = K_FLOAT, .range = "> 0", .unit = "sigma", .flags = CF_PHYSICS,
+     FIELD(system.box),
      .doc = "edge L of the cubic box; required with periodic, an error with open"},
     {.path = "system.init", .kind = K_GROUP, .doc = "the initial state"},
     {.path = "system.init.type", .kind = K_CHOICE, .def = "random", .choices = init_names,
@@ -78,44 +82,50 @@ static const cfg_row schema[] = {
     {.path = "potential", .kind = K_GROUP, .doc = "the interactions"},
     {.path = "potential.atm", .kind = K_GROUP, .doc = "Axilrod-Teller-Muto triple-dipole term"},
     {.path = "potential.atm.nu", .kind = K_FLOAT, .def = "0.0703", .range = ">= 0",
-     .unit = "epsilon sigma^9", FIELD(potential.atm.nu),
+     .unit = "epsilon sigma^9", .flags = CF_PHYSICS, FIELD(potential.atm.nu),
      .doc = "ATM coefficient nu (argon: 0.0703); 0 disables the term"},
     {.path = "potential.atm.cutoff", .kind = K_FLOAT, .def = "0", .range = ">= 0", .unit = "sigma",
-     FIELD(potential.atm.cutoff),
+     .flags = CF_PHYSICS, .follows = "system.box", FIELD(potential.atm.cutoff),
      .doc = "triplet kept iff all three distances are at most it; 0 = none (periodic: L/4)"},
     {.path = "potential.atm.cutoff_triple", .kind = K_FLOAT, .def = "0", .range = ">= 0",
-     .unit = "sigma", FIELD(potential.atm.cutoff_triple),
+     .unit = "sigma", .flags = CF_PHYSICS, FIELD(potential.atm.cutoff_triple),
      .doc = "also r_ij r_jk r_ki <= cutoff_triple^3 (LAMMPS's cutoff_triple); 0 = no such limit"},
-    {.path = "potential.lj", .kind = K_GROUP, .doc = "Lennard-Jones pair term; present = enabled"},
+    {.path = "potential.lj", .kind = K_GROUP, .flags = CF_PHYSICS, FIELD(potential.lj.enabled),
+     .doc = "Lennard-Jones pair term; present = enabled"},
     {.path = "potential.lj.epsilon", .kind = K_FLOAT, .def = "1.0", .range = "> 0",
-     .unit = "epsilon", FIELD(potential.lj.epsilon), .doc = "well depth"},
+     .unit = "epsilon", .flags = CF_PHYSICS, FIELD(potential.lj.epsilon), .doc = "well depth"},
     {.path = "potential.lj.sigma", .kind = K_FLOAT, .def = "1.0", .range = "> 0", .unit = "sigma",
-     FIELD(potential.lj.sigma), .doc = "distance where the pair energy is zero"},
+     .flags = CF_PHYSICS, FIELD(potential.lj.sigma),
+     .doc = "distance where the pair energy is zero"},
     {.path = "potential.lj.cutoff", .kind = K_FLOAT, .def = "2.5", .range = "> 0", .unit = "sigma",
-     FIELD(potential.lj.cutoff), .doc = "pair cutoff distance"},
-    {.path = "potential.lj.shift", .kind = K_BOOL, .def = "true", FIELD(potential.lj.shift),
+     .flags = CF_PHYSICS, FIELD(potential.lj.cutoff), .doc = "pair cutoff distance"},
+    {.path = "potential.lj.shift", .kind = K_BOOL, .def = "true", .flags = CF_PHYSICS,
+     FIELD(potential.lj.shift),
      .doc = "shift the pair energy to 0 at the cutoff"},
     {.path = "integrator", .kind = K_GROUP, .doc = "velocity Verlet time stepping"},
     {.path = "integrator.dt", .kind = K_FLOAT, .def = "0.002", .range = "> 0", .unit = "tau",
-     FIELD(integrator.dt), .doc = "time step"},
+     .flags = CF_PHYSICS, FIELD(integrator.dt), .doc = "time step"},
     {.path = "integrator.steps", .kind = K_LONG, .def = "1000", .range = ">= 0", .unit = "steps",
      FIELD(integrator.steps), .doc = "number of steps"},
     {.path = "integrator.type", .kind = K_CHOICE, .def = "nve", .choices = integrator_names,
-     FIELD(integrator.type),
+     .flags = CF_PHYSICS, FIELD(integrator.type),
      .doc = "nve (velocity Verlet), langevin (BAOAB) or nose-hoover (a Nose-Hoover chain)"},
     {.path = "integrator.temperature", .kind = K_FLOAT, .range = ">= 0", .unit = "epsilon/k_B",
-     FIELD(integrator.temperature),
+     .flags = CF_PHYSICS, FIELD(integrator.temperature),
      .doc = "thermostat target temperature; required with langevin and nose-hoover"},
     {.path = "integrator.temperature_end", .kind = K_FLOAT, .range = ">= 0",
-     .unit = "epsilon/k_B", FIELD(integrator.temperature_end),
+     .unit = "epsilon/k_B", .flags = CF_PHYSICS, .follows = "integrator.temperature",
+     FIELD(integrator.temperature_end),
      .doc = "target at the last step: a linear ramp from temperature; default no ramp"},
     {.path = "integrator.gamma", .kind = K_FLOAT, .def = "1.0", .range = "> 0", .unit = "1/tau",
-     FIELD(integrator.gamma), .doc = "Langevin friction coefficient"},
+     .flags = CF_PHYSICS, FIELD(integrator.gamma), .doc = "Langevin friction coefficient"},
     {.path = "integrator.nh", .kind = K_GROUP, .doc = "Nose-Hoover chain settings"},
     {.path = "integrator.nh.chain", .kind = K_INT, .def = "3", .range = "1 .. 16",
-     .unit = "thermostats", FIELD(integrator.nh.chain), .doc = "chain length M"},
+     .unit = "thermostats", .flags = CF_PHYSICS, FIELD(integrator.nh.chain),
+     .doc = "chain length M"},
     {.path = "integrator.nh.period", .kind = K_FLOAT, .def = "0.5", .range = "> 0", .unit = "tau",
-     FIELD(integrator.nh.period), .doc = "thermostat period tau_T (masses Q_1 = N_f k T tau_T^2)"},
+     .flags = CF_PHYSICS, FIELD(integrator.nh.period),
+     .doc = "thermostat period tau_T (masses Q_1 = N_f k T tau_T^2)"},
     {.path = "solver", .kind = K_GROUP, .doc = "how the forces are computed"},
     {.path = "solver.backend", .kind = K_CHOICE, .def = "auto", .choices = backend_names,
      FIELD(solver.backend), .doc = "auto (the GPU when there is one), cpu or gpu"},
@@ -691,7 +701,7 @@ static void walk_group(cfg_ctx *x, const config_setting_t *g, const char *prefix
 /* Reads and parses the file; reports a missing file or a syntax error. 0 or -1. */
 static int read_file(cfg_ctx *x, config_t *cf)
 {
-    if (cfg_check_input_file(x->path, x->dir, NULL, 0, 0) != 0)
+    if (cfg_check_input_file(x->path, x->dir) != 0)
         return -1;
     if (config_read_file(cf, x->path) == CONFIG_TRUE)
         return 0;

@@ -13,6 +13,8 @@
 #ifndef TB_CONFIG_H
 #define TB_CONFIG_H
 
+#include <stddef.h>
+
 #include "common/tb.h"
 
 TB_BEGIN_DECLS
@@ -119,6 +121,21 @@ const char *cfg_init_name(int t);
 const char *cfg_backend_name(int b);
 const char *cfg_precision_name(int p);
 const char *cfg_integrator_name(int t);
+
+/* The settings that define the physics (the schema rows marked so, config.c) with c's values,
+ * as "name=value\n" lines in schema order: floats as the shortest text that reads back as
+ * the value (at most 17 digits), choices by name, a group that
+ * is present or not (potential.lj) as 1 or 0, and a setting inside an absent group as 0.
+ * A checkpoint stores it; a restart compares it (solver/io/restart.c). Returns 0, or -1 when
+ * it does not fit in size bytes. */
+int cfg_physics_text(const sim_config *c, char *buf, size_t size);
+
+/* Whether the setting named path (dotted) is one of those. */
+int cfg_is_physics(const char *path);
+
+/* The physics setting whose value the default of path follows (potential.atm.cutoff: L/4 of
+ * system.box; integrator.temperature_end: integrator.temperature), or NULL. */
+const char *cfg_physics_follows(const char *path);
 
 /* The schema: every setting cfg_load() knows, groups included, in the order of
  * docs/config.md. Exposed so that the docs can be checked against it (tests/test_config.c)

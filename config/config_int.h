@@ -27,6 +27,9 @@ enum cfg_kind {
 };
 
 #define CF_REQUIRED 1u /* no default: the file (or a --set) must give it */
+/* Defines the physics: a restart must keep it, unless --allow-change names it (config_physics.c,
+ * solver/io/restart.c). Adding a setting that changes the dynamics means marking its row. */
+#define CF_PHYSICS 2u
 
 /* One row of the schema. `def` is the default as a config file would write it (strings without
  * quotes; NULL: no default, the field stays 0). `range` is one of "> X", ">= X", "LO .. HI" for
@@ -40,9 +43,13 @@ typedef struct cfg_row {
     const char *const *choices; /* K_CHOICE: NULL-terminated value names, in enum order */
     const char *unit;
     const char *doc;
-    size_t off, size;           /* the field in sim_config */
+    size_t off, size;           /* the field in sim_config; K_GROUP: 0, or an int field that
+                                   says whether the group was given (potential.lj) */
     unsigned flags;
     int (*check)(long long v);  /* extra rule on an integer (1 = fine), replacing `range` */
+    const char *follows;        /* a physics row whose default is derived from this setting
+                                   (potential.atm.cutoff: L/4 of system.box): allowing a change
+                                   of that setting on restart allows this one's too */
 } cfg_row;
 
 #define CFG_MAX_ROWS 128 /* at least the schema's rows (checked in config.c) */

@@ -4,6 +4,7 @@
  * while the tests run, so messages read "sim.cfg:LINE:" exactly as a user sees them), loads it
  * with stderr captured, and compares the status (0 or 2) and the exact message text. */
 #include <dirent.h>
+#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -345,6 +346,73 @@ static void test_include(void)
                  0, NULL, "tribody: sim.cfg:2: duplicate setting name");
 }
 
+/* `tribody eval NAME` in the temporary directory within 5 s (timeout): exit 2, one line that
+ * starts with `want`, in less than 2 s. */
+static void expect_fast_refusal(const char *what, const char *name, const char *want)
+{
+    char args[256], line[1024];
+    const double t0 = tb_test_now();
+    snprintf(args, sizeof args, "eval %s", name);
+    const int rc = tb_test_tribody(".", "timeout 5 env", args, NULL);
+    const double t = tb_test_now() - t0;
+    char *out = tb_test_read_file(".", "out.txt", NULL);
+    snprintf(line, sizeof line, "tribody: %s", want);
+    gsl_test(rc != TB_EXIT_USAGE || t > 2.0, "%s: exit 2 in %.3f s (got %d; at most 2 s)", what,
+             t, rc);
+    gsl_test(!out || strncmp(out, line, strlen(line)) != 0 || strchr(out, '\n') != out + strlen(out) - 1,
+             "%s: one line '%s' (got '%s')", what, line, out ? one_line(out) : "(nothing)");
+    free(out);
+}
+
+/* Include cycles and files that cannot be read as text (issue 19, items 5 and 12): one line
+ * naming the @include, exit 2, in milliseconds. The old pre-check walked a file that includes
+ * itself ten times to depth 10 (10^10 reads, a hang); /proc/self/mem made libconfig's scanner
+ * exit with flex's own "input in flex scanner failed". */
+static void test_include_limits(void)
+{
+    char self[512] = "";
+    for (int i = 0; i < 10; i++)
+        strcat(self, "@include \"self.cfg\"\n");
+    strcat(self, MIN_CFG);
+    put("self.cfg", self);
+    expect_fast_refusal("a file that includes itself ten times", "self.cfg",
+                        "self.cfg:1: @include \"self.cfg\": an include cycle");
+    put("ring_a.cfg", MIN_CFG "@include \"ring_b.cfg\"\n");
+    put("ring_b.cfg", "@include \"ring_a.cfg\"\n");
+    expect_fast_refusal("a cycle through two files", "ring_a.cfg",
+                        "ring_b.cfg:1: @include \"ring_a.cfg\": an include cycle");
+    /* no cycle, but ten includes of the next file at each of ten levels: 10^10 reads */
+    for (int i = 0; i < 10; i++) {
+        char name[32], text[512] = "";
+        snprintf(name, sizeof name, "lvl%d.cfg", i);
+        for (int k = 0; k < 10 && i < 9; k++)
+            snprintf(text + strlen(text), sizeof text - strlen(text), "@include \"lvl%d.cfg\"\n",
+                     i + 1);
+        put(name, i < 9 ? text : "# the last level\n");
+    }
+    put("fan.cfg", "@include \"lvl0.cfg\"\n" MIN_CFG);
+    expect_fast_refusal("ten includes at each of ten levels", "fan.cfg",
+                        "lvl5.cfg:10: @include \"lvl6.cfg\": the includes expand to more than "
+                        "10000 file reads");
+    put("fan3.cfg", "@include \"lvl7.cfg\"\n" MIN_CFG); /* 111 reads: fine */
+    gsl_test(tb_test_tribody(".", "timeout 5 env", "eval fan3.cfg --set solver.backend=cpu",
+                             NULL) != 0,
+             "ten includes at each of three levels (111 reads): eval exits 0");
+    put("mem.cfg", "@include \"/proc/self/mem\"\n" MIN_CFG);
+    expect_fast_refusal("@include \"/proc/self/mem\"", "mem.cfg",
+                        "mem.cfg:1: @include \"/proc/self/mem\": cannot read: Input/output error");
+    if (mkfifo("fifo", 0600) == 0) {
+        put("fifo.cfg", "@include \"fifo\"\n" MIN_CFG);
+        expect_fast_refusal("@include of a FIFO (nothing writes it)", "fifo.cfg",
+                            "fifo.cfg:1: @include \"fifo\": cannot read: not a regular file");
+    }
+    if (mkdir("incdir", 0700) == 0 || errno == EEXIST) {
+        put("dir.cfg", MIN_CFG "@include \"incdir\"\n");
+        expect_fast_refusal("@include of a directory", "dir.cfg",
+                            "dir.cfg:2: @include \"incdir\": cannot read: Is a directory");
+    }
+}
+
 static void test_file_errors(void)
 {
     sim_config c;
@@ -669,19 +737,17 @@ static void test_names_helpers(void)
 /* Removes what put() wrote, then the directory. */
 static void cleanup(const char *dir)
 {
-    const char *files[] = {"sub/init.xyz", "sub/sim.cfg", "sub/main.cfg", "sub/more.cfg",
-                           "sim.cfg"};
-    for (size_t i = 0; i < sizeof files / sizeof files[0]; i++)
-        unlink(files[i]);
-    rmdir("sub");
-    if (chdir(root) != 0 || rmdir(dir) != 0)
+    if (chdir(root) != 0)
         fprintf(stderr, "test_config: could not remove %s\n", dir);
+    else
+        tb_test_remove_dir(dir);
 }
 
 int main(void)
 {
     char dir[] = "/tmp/tb_test_config.XXXXXX";
     tb_test_init();
+    tb_test_bin(); /* its path, from the repository root, before the chdir below */
     if (!getcwd(root, sizeof root) || !mkdtemp(dir) || chdir(dir) != 0) {
         perror("test_config: temporary directory");
         return 2;
@@ -698,6 +764,7 @@ int main(void)
     test_xyz();
     test_file_errors();
     test_include();
+    test_include_limits();
     test_unknown();
     test_types();
     test_ranges();

@@ -59,18 +59,61 @@ static const char run_help[] =
     "velocities are checked: a non-finite start is a bad input, a later one stops the run.\n"
     "Exit status: 0 done, 1 runtime failure (a non-finite value: the last checkpoint is kept),\n"
     "2 bad usage, config or input; on SIGINT/SIGTERM the state is saved at the next step\n"
-    "boundary and the run then dies of the signal (the shell sees 130 or 143).\n";
+    "boundary and the run then dies of the signal (the shell sees 130 or 143). Repeats\n"
+    "within a second are ignored (GNU timeout and job launchers signal the process, then its\n"
+    "group); a second Ctrl-C or SIGTERM after that stops at once, without saving.\n"
+    "Under mpirun: docs/scaling.md, \"Signals\".\n";
 
 static volatile sig_atomic_t stop_signal = 0;
+static long long stop_first_ms; /* monotonic time of the first signal [ms] */
+static int stop_notes;          /* this process says what it does with a signal (rank 0) */
+static int stop_tty;            /* stderr is a terminal (rank 0): the first signal is answered */
 
-/* First SIGINT/SIGTERM: finish the step, save, then die of the signal. Second: die at once. */
+/* A repeat within this time of the first signal is the same request delivered twice (GNU
+ * timeout and job launchers signal the process and then its group): it is ignored. */
+#define STOP_REPEAT_MS 1000
+
+static long long monotonic_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts); /* async-signal-safe */
+    return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+/* Writes msg to stderr from a signal handler (write(2) is async-signal-safe, stdio is not). */
+static void signal_note(const char *msg)
+{
+    if (stop_notes && write(STDERR_FILENO, msg, strlen(msg)) < 0)
+        return;
+}
+
+/* First SIGINT/SIGTERM: finish the step, save, then die of the signal (on a terminal a note
+ * says so at once: a step may take minutes). A repeat within STOP_REPEAT_MS: ignored (a
+ * double delivery). A later one (a deliberate second Ctrl-C): die at once without saving;
+ * the last checkpoint written stays as it is. The handler runs with both signals blocked
+ * (catch_signals), so it never interrupts itself. */
 static void on_signal(int sig)
 {
-    if (stop_signal) {
-        signal(sig, SIG_DFL);
-        raise(sig);
+    if (!stop_signal) {
+        stop_first_ms = monotonic_ms();
+        stop_signal = sig;
+        if (!stop_tty) /* a log gets the one line saying where the state was saved */
+            return;
+        signal_note(sig == SIGINT
+                        ? "\ntribody: SIGINT: saving the state at the end of this step (Ctrl-C "
+                          "again, after a second, stops at once without saving)\n"
+                        : "\ntribody: SIGTERM: saving the state at the end of this step (a "
+                          "second signal, after a second, stops at once without saving)\n");
+        return;
     }
-    stop_signal = sig;
+    if (monotonic_ms() - stop_first_ms < STOP_REPEAT_MS)
+        return;
+    if (stop_tty)
+        signal_note("\n");
+    signal_note("tribody: a second signal: stopped at once, without saving (the last checkpoint "
+                "written, if any, is kept)\n");
+    signal(sig, SIG_DFL);
+    raise(sig); /* delivered when the handler returns: the signal stays blocked until then */
 }
 
 /* Installs on_signal for SIGINT and SIGTERM (h = on_signal), or the defaults (h = SIG_DFL). */
@@ -80,7 +123,10 @@ static void catch_signals(void (*h)(int))
     memset(&sa, 0, sizeof sa);
     sa.sa_handler = h;
     sigemptyset(&sa.sa_mask);
+    sigaddset(&sa.sa_mask, SIGINT);
+    sigaddset(&sa.sa_mask, SIGTERM);
     sa.sa_flags = SA_RESTART;
+    stop_notes = tb_rank() == 0;
     sigaction(SIGINT, &sa, NULL);
     sigaction(SIGTERM, &sa, NULL);
 }
@@ -286,22 +332,27 @@ static int stop_on_signal(run_ctx *r, int saved)
 {
     const char *path = stop_checkpoint(r);
     char cmd[16384];
+    int rc = 0;
     if (r->progress)
         fputc('\n', stderr);
     if (!saved) {
-        if (r->ops->fetch(r->b, &r->s) != 0)
-            return -1;
+        rc = r->ops->fetch(r->b, &r->s);
         /* interrupted.tbck is not a configured output: an earlier one is kept, not replaced */
-        if (!r->cfg.output.checkpoint[0] && tb_rank() == 0 && out_backup(path) != 0)
-            return -1;
-        if (save_checkpoint(r, path) != 0)
-            return -1;
+        if (rc == 0 && !r->cfg.output.checkpoint[0] && tb_rank() == 0)
+            rc = out_backup(path);
+        if (rc == 0)
+            rc = save_checkpoint(r, path);
     }
+    /* Every rank waits for rank 0's checkpoint before any dies: under mpirun the first rank
+     * to end makes mpirun kill the others, rank 0 in the middle of its write. */
+    if (tb_mpi_agree(rc) != 0)
+        return -1;
     resume_command(r, path, cmd, sizeof cmd);
     if (tb_rank() == 0)
         tb_error(NULL, 0, "interrupted by signal %d at step %ld; state saved to %s; resume "
                           "with: %s", (int)stop_signal, r->s.step, path, cmd);
-    return 0;
+    /* and for its message: mpirun may drop the output of the job once a rank has ended */
+    return tb_mpi_agree(0) == 0 ? 0 : -1;
 }
 
 /* The first non-finite value: fetch the state it is in and say where. Returns 0, or -1
@@ -454,21 +505,17 @@ static int check_restart_files(const run_ctx *r, const ckpt_extra *x)
     return rc;
 }
 
-/* Checks that a checkpoint belongs to this configuration. */
-static int check_restart(const run_ctx *r)
+/* Checks that a checkpoint belongs to this configuration: every physics setting (config.h, cfg_physics_text) the same unless --allow-change names it.
+ * An allowed change of system.box or system.mass is applied to the checkpoint's state. */
+static int check_restart(run_ctx *r, const ckpt_extra *x)
 {
     const sim_config *c = &r->cfg;
-    const double box = c->system.boundary == CFG_BOUNDARY_PERIODIC ? c->system.box : 0.0;
-    if (r->s.n != c->system.particles) {
-        tb_error(r->args.restart, 0, "--restart: checkpoint has %d particles but %s sets "
-                                     "system.particles = %d", r->s.n, c->path, c->system.particles);
-        return TB_EXIT_USAGE;
-    }
-    if (r->s.box != box || r->s.mass != c->system.mass) {
-        tb_error(r->args.restart, 0, "--restart: checkpoint has box %g and mass %g but %s sets "
-                                     "%g and %g", r->s.box, r->s.mass, c->path, box, c->system.mass);
-        return TB_EXIT_USAGE;
-    }
+    int rc;
+    /* the particle count was compared by ckpt_read, before it allocated anything */
+    if ((rc = restart_check_physics(r->args.restart, x->phys, c, r->args.allow_change)) != 0)
+        return rc;
+    r->s.box = c->system.boundary == CFG_BOUNDARY_PERIODIC ? c->system.box : 0.0;
+    r->s.mass = c->system.mass;
     return 0;
 }
 
@@ -547,10 +594,7 @@ int cmd_run(int argc, char **argv)
     if (r->args.restart) {
         (void)((rc = ckpt_read(r->args.restart, r->cfg.system.particles, r->cfg.path, &r->s,
                                &x)) != 0 ||
-            (rc = check_restart(r)) != 0 ||
-            (rc = restart_check_physics(r->args.restart, x.phys, &r->cfg,
-                                        r->args.allow_change)) != 0 ||
-            (rc = check_restart_files(r, &x)) != 0 ||
+            (rc = check_restart(r, &x)) != 0 || (rc = check_restart_files(r, &x)) != 0 ||
             (rc = sim_check_extent(&r->s, r->cfg.solver.precision, r->args.restart)) != 0 ||
             (rc = integ_create(&r->g, &r->cfg, &r->s)) != 0 ||
             (rc = integ_restore(r->g, x.thermostat, x.thermostat_len, r->args.restart)) != 0);
@@ -591,6 +635,7 @@ int cmd_run(int argc, char **argv)
     /* From here a signal is acted on at the next step boundary (step 0 included). */
     r->ckpt_step = -1;
     r->progress = isatty(STDERR_FILENO) && tb_rank() == 0; /* one progress line */
+    stop_tty = r->progress;
     catch_signals(on_signal);
     /* The starting state is evaluated and checked before any file is written: an input
      * that is non-finite from the start is a bad input. */

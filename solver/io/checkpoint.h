@@ -6,7 +6,8 @@
  * to that point and continues them: the continued run equals an uninterrupted one. It also
  * records what a restart must not change silently: the run's id (written into the thermo and
  * trajectory files too, so a restart never extends another run's file) and the settings that
- * define the physics, as "name=value" lines (run.c compares them with the configuration).
+ * define the physics, as "name=value" lines (config.h's cfg_physics_text; restart.c compares
+ * them with the configuration: a file of an older tribody holds fewer, still compared).
  *
  * Layout, version 2 (native little-endian x86-64; an endianness marker is checked): the
  * 8-byte magic "TBCKPT02", a fixed header (ckpt_header in checkpoint.c), species [n][8],

@@ -28,28 +28,10 @@ unsigned long long run_id_new(void)
     return id;
 }
 
-/* Appends "name=value\n" (value %.17g) to buf. */
-static void put_num(char *buf, size_t size, const char *name, double v)
-{
-    const size_t len = strlen(buf);
-    snprintf(buf + len, size - len, "%s=%.17g\n", name, v);
-}
-
 void run_physics(const sim_config *c, char *buf, size_t size)
 {
-    const int lj = c->potential.lj.enabled;
-    buf[0] = '\0';
-    put_num(buf, size, "system.mass", c->system.mass);
-    put_num(buf, size, "system.box",
-            c->system.boundary == CFG_BOUNDARY_PERIODIC ? c->system.box : 0.0);
-    put_num(buf, size, "integrator.dt", c->integrator.dt);
-    put_num(buf, size, "potential.atm.nu", c->potential.atm.nu);
-    put_num(buf, size, "potential.atm.cutoff", c->potential.atm.cutoff);
-    put_num(buf, size, "potential.lj", lj);
-    put_num(buf, size, "potential.lj.epsilon", lj ? c->potential.lj.epsilon : 0.0);
-    put_num(buf, size, "potential.lj.sigma", lj ? c->potential.lj.sigma : 0.0);
-    put_num(buf, size, "potential.lj.cutoff", lj ? c->potential.lj.cutoff : 0.0);
-    put_num(buf, size, "potential.lj.shift", lj ? c->potential.lj.shift : 0);
+    if (cfg_physics_text(c, buf, size) != 0)
+        buf[0] = '\0'; /* cannot happen with CKPT_PHYS_MAX: the list is about 800 bytes */
 }
 
 /* The value of `name` in a physics text (copied into val); 1 when found. */
@@ -62,6 +44,17 @@ static int phys_value(const char *text, const char *name, char *val, size_t size
             return 1;
         }
     return 0;
+}
+
+/* Whether two values of the physics text are the same: the same text, or numbers that read
+ * as the same double (a checkpoint of an older tribody wrote every float to 17 digits). */
+static int same_value(const char *a, const char *b)
+{
+    char *ea, *eb;
+    if (!strcmp(a, b))
+        return 1;
+    const double x = strtod(a, &ea), y = strtod(b, &eb);
+    return ea != a && eb != b && !*ea && !*eb && x == y;
 }
 
 /* Whether the comma-separated list allow names `name` (or is "all"). */
@@ -78,23 +71,54 @@ static int allowed(const char *allow, const char *name)
     return 0;
 }
 
+/* Every name in allow is a physics setting: a misspelt one would allow nothing, silently. */
+static int check_allow(const char *allow)
+{
+    char name[128];
+    if (!allow || !strcmp(allow, "all"))
+        return 0;
+    for (const char *p = allow; p && *p; p = strchr(p, ',') ? strchr(p, ',') + 1 : NULL) {
+        snprintf(name, sizeof name, "%.*s", (int)strcspn(p, ","), p);
+        if (!cfg_is_physics(name)) {
+            tb_error(NULL, 0, "--allow-change: %s is not a physics setting (every other setting "
+                              "may change on a restart; docs/config.md lists the physics ones)",
+                     name);
+            return TB_EXIT_USAGE;
+        }
+    }
+    return 0;
+}
+
 int restart_check_physics(const char *ckpt, const char *stored, const sim_config *c,
                           const char *allow)
 {
-    char now[4096], name[128], old[64], cur[64];
+    char now[4096], name[128], old[256], cur[256], f_old[256], f_cur[256], missing[1024] = "";
     int bad = 0;
+    if (check_allow(allow) != 0)
+        return TB_EXIT_USAGE;
     run_physics(c, now, sizeof now);
     for (const char *p = now; p && *p; p = strchr(p, '\n') ? strchr(p, '\n') + 1 : NULL) {
         snprintf(name, sizeof name, "%.*s", (int)strcspn(p, "="), p);
         if (!phys_value(now, name, cur, sizeof cur))
             continue;
-        if (!phys_value(stored, name, old, sizeof old))
-            snprintf(old, sizeof old, "(not recorded)");
-        if (!strcmp(old, cur))
+        if (!phys_value(stored, name, old, sizeof old)) { /* a checkpoint of an older tribody */
+            const size_t len = strlen(missing);
+            snprintf(missing + len, sizeof missing - len, "%s%s", len ? ", " : "", name);
+            continue;
+        }
+        if (same_value(old, cur))
             continue;
         if (allowed(allow, name)) {
             tb_notice("%s: %s changes from %s to %s at the restart (--allow-change)", ckpt, name,
                       old, cur);
+            continue;
+        }
+        /* a default derived from a setting whose change is allowed follows it */
+        const char *src = cfg_physics_follows(name);
+        if (src && allowed(allow, src) && phys_value(stored, src, f_old, sizeof f_old) &&
+            phys_value(now, src, f_cur, sizeof f_cur) && !same_value(f_old, f_cur)) {
+            tb_notice("%s: %s changes from %s to %s with %s (--allow-change %s)", ckpt, name, old,
+                      cur, src, src);
             continue;
         }
         tb_error(c->path, 0, "%s = %s, but the checkpoint %s was run with %s = %s; to continue "
@@ -102,6 +126,9 @@ int restart_check_physics(const char *ckpt, const char *stored, const sim_config
                  name, cur, ckpt, name, old, name);
         bad = 1;
     }
+    if (!bad && missing[0])
+        tb_notice("%s records no %s (written by an older tribody): those settings are not "
+                  "compared", ckpt, missing);
     return bad ? TB_EXIT_USAGE : 0;
 }
 

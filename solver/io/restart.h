@@ -5,9 +5,11 @@
  * and its files carry it: the thermo CSV as a first line "# tribody run_id=HEX", every
  * trajectory frame as "run_id=HEX" in its comment line. A restart continues (truncates
  * and appends to) only files that carry the checkpoint's id, and keeps the id.
- * The physics settings are written as "name=value" lines (value printed to 17 digits)
- * into the checkpoint (section PHYS); a restart whose configuration differs in one of them
- * is refused, naming the setting, unless --allow-change names it (or says "all"). */
+ * The physics settings, the schema rows marked so (config.h, cfg_physics_text), are written
+ * as "name=value" lines (floats to 17 digits) into the checkpoint (section PHYS); a restart
+ * whose configuration differs in one of them is refused, naming the setting, unless
+ * --allow-change names it (or says "all"). A checkpoint of an older tribody records fewer
+ * settings: those it records are compared, and a notice names the others. */
 #ifndef TB_RESTART_H
 #define TB_RESTART_H
 
@@ -28,7 +30,9 @@ void run_physics(const sim_config *c, char *buf, size_t size);
 /* Compares the stored physics text (from checkpoint ckpt) with c's. A setting that differs
  * is refused (TB_EXIT_USAGE, one line per setting naming it, both values and the way to
  * allow it) unless allow ("a,b,..." or "all"; NULL for none) names it; an allowed change is
- * announced. Returns 0 or TB_EXIT_USAGE. */
+ * announced; a name in allow that is not a physics setting is refused. Settings the stored
+ * text lacks (an older checkpoint) are not compared, and named in one notice. Returns 0 or
+ * TB_EXIT_USAGE. */
 int restart_check_physics(const char *ckpt, const char *stored, const sim_config *c,
                           const char *allow);
 

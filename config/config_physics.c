@@ -1,0 +1,87 @@
+/* config_physics.c — the settings that define the physics, as text: the schema rows marked
+ * CF_PHYSICS (config.c) with a configuration's values, one "name=value" line each. A checkpoint
+ * stores this text and a restart compares it with its configuration's (solver/io/restart.c),
+ * so a setting is checked on restart by marking its row, not by a list kept elsewhere. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "config/config.h"
+
+#include "config/config_int.h"
+
+/* Whether row r sits inside a group that records its presence (potential.lj) and was not
+ * given: its setting is then not in effect, written as 0 whatever its default. */
+static int in_absent_group(const sim_config *c, const cfg_row *r)
+{
+    for (int i = 0; i < cfg_n_rows; i++) {
+        const cfg_row *g = &cfg_rows[i];
+        const size_t n = strlen(g->path);
+        if (g->kind == K_GROUP && g->size == sizeof(int) && g != r &&
+            !strncmp(r->path, g->path, n) && r->path[n] == '.' &&
+            !*(const int *)((const char *)c + g->off))
+            return 1;
+    }
+    return 0;
+}
+
+/* Row r's value in c as the physics text writes it, into buf. */
+static void physics_value(const sim_config *c, const cfg_row *r, char *buf, size_t size)
+{
+    const char *f = (const char *)c + r->off;
+    if (in_absent_group(c, r)) {
+        snprintf(buf, size, "0");
+        return;
+    }
+    switch (r->kind) {
+    case K_FLOAT: /* the shortest text that reads back as the value: "0.7", not 0.6999... */
+        snprintf(buf, size, "%.15g", *(const double *)f);
+        if (strtod(buf, NULL) != *(const double *)f)
+            snprintf(buf, size, "%.17g", *(const double *)f);
+        break;
+    case K_LONG: snprintf(buf, size, "%ld", *(const long *)f); break;
+    case K_ULONG: snprintf(buf, size, "%lu", *(const unsigned long *)f); break;
+    case K_CHOICE: {
+        const int v = *(const int *)f;
+        int n = 0;
+        while (r->choices[n])
+            n++;
+        snprintf(buf, size, "%s", v >= 0 && v < n ? r->choices[v] : "?");
+        break;
+    }
+    case K_INT:
+    case K_BOOL:
+    case K_GROUP: snprintf(buf, size, "%d", *(const int *)f); break;
+    default: snprintf(buf, size, "%.*s", (int)r->size, f); break;
+    }
+}
+
+int cfg_physics_text(const sim_config *c, char *buf, size_t size)
+{
+    size_t used = 0;
+    char v[256];
+    buf[0] = '\0';
+    for (int i = 0; i < cfg_n_rows; i++) {
+        const cfg_row *r = &cfg_rows[i];
+        if (!(r->flags & CF_PHYSICS))
+            continue;
+        physics_value(c, r, v, sizeof v);
+        const int n = snprintf(buf + used, size - used, "%s=%s\n", r->path, v);
+        if (n < 0 || (size_t)n >= size - used)
+            return -1;
+        used += (size_t)n;
+    }
+    return 0;
+}
+
+const char *cfg_physics_follows(const char *path)
+{
+    const int i = cfg_row_find(path);
+    return i >= 0 ? cfg_rows[i].follows : NULL;
+}
+
+int cfg_is_physics(const char *path)
+{
+    const int i = cfg_row_find(path);
+    return i >= 0 && (cfg_rows[i].flags & CF_PHYSICS) != 0;
+}

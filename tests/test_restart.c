@@ -1,0 +1,229 @@
+/* test_restart.c — what a restart compares with its checkpoint (solver/io/restart.c): every
+ * setting the schema marks physics (config/config.c, cfg_physics_text), refused when changed
+ * unless --allow-change names it, mass and box included; every other setting free; a
+ * checkpoint of an older tribody compared on the settings it records. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "config/config.h"
+#include "solver/io/checkpoint.h"
+#include "tests/tb_test.h"
+
+static char top[256]; /* a fresh temporary directory for this program */
+
+static const char cluster_cfg[] =
+    "system = { particles = 40; seed = 11; init = { temperature = 0.6; }; };\n"
+    "potential = { atm = { nu = 0.0731; }; lj = { cutoff = 3.0; }; };\n"
+    "integrator = { dt = 0.002; steps = 50; };\n"
+    "solver = { backend = \"cpu\"; precision = \"double\"; tile = 8; };\n"
+    "output = { thermo_every = 10; trajectory_every = 50; checkpoint_every = 100; };\n";
+
+static const char box_cfg[] =
+    "system = { particles = 40; seed = 11; boundary = \"periodic\"; box = 6.0;\n"
+    "  init = { min_distance = 0.9; temperature = 0.6; }; };\n"
+    "potential = { atm = { nu = 0.0731; }; lj = { cutoff = 2.5; }; };\n"
+    "integrator = { dt = 0.002; steps = 50; };\n"
+    "solver = { backend = \"cpu\"; precision = \"double\"; };\n"
+    "output = { thermo_every = 10; trajectory_every = 50; checkpoint_every = 100; };\n";
+
+static int tribody(const char *dir, const char *args)
+{
+    return tb_test_tribody(dir, "TRIBODY_RUN_ID=8e57", args, NULL);
+}
+
+/* A directory with c.cfg (text) run to step 50: checkpoint.tbck. */
+static const char *first_run(const char *name, const char *text)
+{
+    static char dir[TB_TEST_PATH_MAX];
+    snprintf(dir, sizeof dir, "%s", tb_test_fresh_dir(top, name));
+    tb_test_write_file(dir, "c.cfg", text);
+    gsl_test(tribody(dir, "run c.cfg") != 0, "%s: the first run to step 50 exits 0", name);
+    return dir;
+}
+
+/* A restart with `args` is refused: exit 2, the message, nothing written. */
+static void refused(const char *dir, const char *what, const char *args, const char *msg)
+{
+    char cmd[1024];
+    const int before = tb_test_count_entries(dir);
+    snprintf(cmd, sizeof cmd, "run c.cfg --restart checkpoint.tbck --set integrator.steps=60 %s",
+             args);
+    const int rc = tribody(dir, cmd);
+    gsl_test(rc != 2, "%s: refused, exit 2 (got %d)", what, rc);
+    gsl_test(!tb_test_output_has(dir, msg), "%s: the message says '%s'", what, msg);
+    gsl_test(tb_test_count_entries(dir) != before, "%s: nothing written", what);
+}
+
+/* A restart with `args` continues to step 60 (exit 0) and says `msg` (NULL: nothing asked). */
+static void accepted(const char *dir, const char *what, const char *args, const char *msg)
+{
+    char cmd[1024];
+    snprintf(cmd, sizeof cmd, "run c.cfg --restart checkpoint.tbck --set integrator.steps=60 %s",
+             args);
+    const int rc = tribody(dir, cmd);
+    gsl_test(rc != 0, "%s: continues, exit 0 (got %d)", what, rc);
+    if (msg)
+        gsl_test(!tb_test_output_has(dir, msg), "%s: says '%s'", what, msg);
+}
+
+/* The mass and box of checkpoint dir/name. */
+static void ckpt_mass_box(const char *dir, const char *name, double *mass, double *box)
+{
+    char path[TB_TEST_PATH_MAX + 32];
+    sim_state s;
+    ckpt_extra x;
+    memset(&s, 0, sizeof s);
+    memset(&x, 0, sizeof x);
+    *mass = *box = -1;
+    snprintf(path, sizeof path, "%s/%s", dir, name);
+    if (ckpt_read(path, 0, NULL, &s, &x) == 0) {
+        *mass = s.mass;
+        *box = s.box;
+    }
+    free(x.thermostat);
+    sim_state_free(&s);
+}
+
+/* Issue 19, item 8: cutoff_triple was not compared (the old hand-kept subset lacked it). */
+static void test_physics_changes(void)
+{
+    const char *d = first_run("cluster", cluster_cfg);
+    char dir[TB_TEST_PATH_MAX];
+    double mass, box;
+    snprintf(dir, sizeof dir, "%s", d);
+    refused(dir, "potential.atm.cutoff_triple changed", "--set potential.atm.cutoff_triple=3",
+            "c.cfg: potential.atm.cutoff_triple = 3, but the checkpoint checkpoint.tbck was run "
+            "with potential.atm.cutoff_triple = 0; to continue with the change, add "
+            "--allow-change potential.atm.cutoff_triple");
+    refused(dir, "system.mass changed", "--set system.mass=2",
+            "system.mass = 2, but the checkpoint checkpoint.tbck was run with system.mass = 1;");
+    refused(dir, "integrator.type changed", "--set integrator.type=langevin --set "
+            "integrator.temperature=0.7", "add --allow-change integrator.type");
+    refused(dir, "a misspelt --allow-change", "--allow-change integrator.td",
+            "--allow-change: integrator.td is not a physics setting");
+    accepted(dir, "--allow-change potential.atm.cutoff_triple",
+             "--set potential.atm.cutoff_triple=3 --allow-change potential.atm.cutoff_triple",
+             "potential.atm.cutoff_triple changes from 0 to 3 at the restart (--allow-change)");
+    /* the run is at step 60 now: a new first run for each of the next */
+    snprintf(dir, sizeof dir, "%s", first_run("mass", cluster_cfg));
+    accepted(dir, "--allow-change system.mass", "--set system.mass=2 --allow-change system.mass",
+             "system.mass changes from 1 to 2");
+    ckpt_mass_box(dir, "checkpoint.tbck", &mass, &box);
+    gsl_test(mass != 2.0, "--allow-change system.mass: the continued state has mass 2 (got %g)",
+             mass);
+    snprintf(dir, sizeof dir, "%s", first_run("thermostat", cluster_cfg));
+    accepted(dir, "--allow-change integrator.type,integrator.temperature",
+             "--set integrator.type=langevin --set integrator.temperature=0.7 "
+             "--allow-change integrator.type,integrator.temperature",
+             "integrator.temperature_end changes from 0 to 0.7 with "
+             "integrator.temperature (--allow-change integrator.temperature)");
+    snprintf(dir, sizeof dir, "%s", first_run("box", box_cfg));
+    refused(dir, "system.box changed", "--set system.box=6.2",
+            "system.box = 6.2, but the checkpoint checkpoint.tbck was run with "
+            "system.box = 6;");
+    accepted(dir, "--allow-change system.box", "--set system.box=6.2 --allow-change system.box",
+             "potential.atm.cutoff changes from 1.5 to 1.55 with system.box");
+    ckpt_mass_box(dir, "checkpoint.tbck", &mass, &box);
+    gsl_test(box != 6.2, "--allow-change system.box: the continued state has box 6.2 (got %g)", box);
+}
+
+/* Settings that are not physics never stop a restart. */
+static void test_free_changes(void)
+{
+    const char *d = first_run("free", cluster_cfg);
+    char dir[TB_TEST_PATH_MAX];
+    snprintf(dir, sizeof dir, "%s", d);
+    accepted(dir, "output paths, intervals, precision, seed and init changed",
+             "--set output.thermo_every=5 --set output.trajectory=other.xyz "
+             "--set output.checkpoint_every=7 --set solver.precision=mixed --set system.seed=99 "
+             "--set system.init.temperature=2 --set solver.tile=4", NULL);
+    char *out = tb_test_read_file(dir, "out.txt", NULL);
+    gsl_test(!out || strstr(out, "but the checkpoint") || strstr(out, "changes from"),
+             "and no setting is named as changed");
+    free(out);
+}
+
+/* A checkpoint of the tribody before this list (5ae3f34): its PHYS section holds ten settings.
+ * Those are compared; the rest are named in a notice and not compared. */
+static void test_older_checkpoint(void)
+{
+    const char *d = first_run("older", cluster_cfg);
+    char dir[TB_TEST_PATH_MAX], path[TB_TEST_PATH_MAX + 32];
+    sim_state s;
+    ckpt_extra x;
+    snprintf(dir, sizeof dir, "%s", d);
+    memset(&s, 0, sizeof s);
+    memset(&x, 0, sizeof x);
+    snprintf(path, sizeof path, "%s/checkpoint.tbck", dir);
+    if (ckpt_read(path, 0, NULL, &s, &x) != 0) {
+        gsl_test(1, "older checkpoint: the first run's checkpoint reads");
+        return;
+    }
+    snprintf(x.phys, sizeof x.phys,
+             "system.mass=1\nsystem.box=0\nintegrator.dt=0.002\n"
+             "potential.atm.nu=0.073099999999999998\n"
+             "potential.atm.cutoff=0\npotential.lj=1\npotential.lj.epsilon=1\n"
+             "potential.lj.sigma=1\npotential.lj.cutoff=3\npotential.lj.shift=1\n");
+    gsl_test(ckpt_write(path, &s, &x) != 0, "older checkpoint: written");
+    free(x.thermostat);
+    sim_state_free(&s);
+    refused(dir, "older checkpoint, integrator.dt changed", "--set integrator.dt=0.001",
+            "integrator.dt = 0.001, but the checkpoint checkpoint.tbck was run with "
+            "integrator.dt = 0.002");
+    accepted(dir, "older checkpoint, cutoff_triple changed", "--set potential.atm.cutoff_triple=3",
+             "checkpoint.tbck records no system.boundary, potential.atm.cutoff_triple, "
+             "integrator.type, integrator.temperature, integrator.temperature_end, "
+             "integrator.gamma, integrator.nh.chain, integrator.nh.period (written by an older "
+             "tribody): those settings are not compared");
+}
+
+/* The one list: the physics text has one line per physics row, and docs/config.md names each
+ * of them in its restart paragraph. */
+static void test_one_list(void)
+{
+    sim_config c;
+    char text[CKPT_PHYS_MAX];
+    int rows = 0, lines = 0, missing = 0;
+    cfg_defaults(&c);
+    gsl_test(cfg_physics_text(&c, text, sizeof text) != 0, "the physics text fits a checkpoint");
+    for (const char *p = text; (p = strchr(p, '\n')); p++)
+        lines++;
+    char *doc = tb_test_read_file(".", "docs/config.md", NULL);
+    char *par = doc ? strstr(doc, "- A restart is checked against the checkpoint") : NULL;
+    char *end = par ? strstr(par + 1, "\n- ") : NULL;
+    if (end)
+        *end = '\0';
+    for (int i = 0; i < cfg_schema_count(); i++) {
+        const char *name = cfg_schema_path(i);
+        char quoted[160];
+        if (!cfg_is_physics(name))
+            continue;
+        rows++;
+        snprintf(quoted, sizeof quoted, "`%s`", name);
+        if (!par || !strstr(par, quoted)) {
+            printf("  docs/config.md's restart paragraph lacks %s\n", quoted);
+            missing++;
+        }
+    }
+    free(doc);
+    gsl_test(rows < 18 || lines != rows, "one line per physics row (%d rows, %d lines)", rows,
+             lines);
+    gsl_test(!cfg_is_physics("potential.atm.cutoff_triple") || cfg_is_physics("integrator.steps") ||
+                 cfg_is_physics("output.thermo") || cfg_is_physics("solver.precision"),
+             "cutoff_triple is physics; steps, output paths and precision are not");
+    gsl_test(missing != 0, "docs/config.md names every physics setting (%d missing)", missing);
+}
+
+int main(void)
+{
+    tb_test_init();
+    if (!tb_test_bin() || tb_test_temp_dir(top, sizeof top, "restart") != 0)
+        return tb_test_done();
+    test_one_list();
+    TB_TEST_RUN(test_physics_changes);
+    TB_TEST_RUN(test_free_changes);
+    TB_TEST_RUN(test_older_checkpoint);
+    tb_test_remove_dir(top);
+    return tb_test_done();
+}
