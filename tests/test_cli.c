@@ -312,6 +312,75 @@ static void test_empty_lists(void)
                "3\none pair\nAr 0 0 0\nAr 1.5 0 0\nAr 0 10 0\n", e15, w15);
 }
 
+/* tribody ARGS in dir under `timeout secs`: a binary that starts a step of days is killed
+ * (exit 124) instead of hanging the test. */
+static int tribody_within(const char *dir, int secs, const char *args)
+{
+    const char *bin = tb_test_bin();
+    const int st = bin ? tb_test_system("cd '%s' && OMP_NUM_THREADS=2 timeout -k 5 %d '%s' %s "
+                                        ">out.txt 2>&1", dir, secs, bin, args)
+                       : -1;
+    return st != -1 && WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+}
+
+/* Issue 19, item 11: before step 0 the time of one step is estimated (solver/cli/step_cost.c)
+ * and a step beyond solver.max_step_seconds (default a day) is refused, in well under a
+ * second, naming what makes it cheaper; raising the setting runs it. */
+static void test_step_cost(void)
+{
+    char d[512];
+    double t0;
+    int rc;
+    snprintf(d, sizeof d, "%s", tb_test_fresh_dir(top, "cost"));
+    /* 10^6 atoms of a periodic lattice through all triplets: C(n,3) = 1.7e17 triplets at
+     * 2 x 1e9 per second is 8.3e7 s, about 1000 days; the old binary started computing it */
+    tb_test_write_file(d, "big.cfg",
+                       "system = { particles = 1000000; boundary = \"periodic\"; box = 107.7; "
+                       "init = { type = \"lattice\"; }; };\n"
+                       "potential = { lj = { }; };\n"
+                       "solver = { backend = \"cpu\"; cull = false; };\n");
+    t0 = tb_test_now();
+    rc = tribody_within(d, 30, "run big.cfg");
+    gsl_test(rc != 2, "10^6 atoms through all triplets: run exits 2 (got %d)", rc);
+    gsl_test(!tb_test_output_has(d, "big.cfg: solver.max_step_seconds: one step of n = 1000000 on "
+                                    "the all-triplets path (1.67e+17 triplets and pairs) is "
+                                    "estimated at 8.33e+07 s or more on 2 CPU threads") ||
+                 !tb_test_output_has(d, "beyond 86400 s: set solver.cull = true"),
+             "10^6 atoms through all triplets: the message gives the estimate and names "
+             "solver.cull");
+    gsl_test(tb_test_now() - t0 > 20.0, "10^6 atoms: refused before any force evaluation "
+                                        "(%.1f s)", tb_test_now() - t0);
+    gsl_test(tb_test_exists(d, "thermo.csv"), "10^6 atoms: nothing written");
+    /* through the lists at the periodic default cutoff L/4 = 26.9: m = 3.4e4 partners */
+    rc = tribody_within(d, 30, "eval big.cfg --set solver.cull=true");
+    gsl_test(rc != 2 || !tb_test_output_has(d, "lower potential.atm.cutoff (26.925 sigma; the "
+                                               "periodic default is L/4)"),
+             "10^6 atoms through the lists at cutoff L/4: eval exits 2 naming the ATM cutoff "
+             "(got %d)", rc);
+    /* a small cluster: 1.7e8 triplets and pairs, 0.083 s estimated */
+    tb_test_write_file(d, "small.cfg", "system = { particles = 1000; };\npotential = { lj = { }; };\n"
+                                       "solver = { backend = \"cpu\"; };\n");
+    rc = tribody(d, "eval small.cfg --set solver.max_step_seconds=0.05");
+    gsl_test(rc != 2 || !tb_test_output_has(d, "is estimated at 0.0833 s or more on 2 CPU threads "
+                                               "(at most 1e+09 per second each), beyond 0.05 s: "
+                                               "give the ATM term a cutoff (potential.atm.cutoff)"),
+             "n = 1000 all triplets with solver.max_step_seconds = 0.05: exit 2 naming the ATM "
+             "cutoff (got %d)", rc);
+    rc = tribody(d, "eval small.cfg --set solver.max_step_seconds=0.1");
+    gsl_test(rc != 0 || !tb_test_output_has(d, "E_triplet = "),
+             "n = 1000 with solver.max_step_seconds = 0.1 (above the estimate): eval runs (got %d)",
+             rc);
+    rc = tribody(d, "run small.cfg --set solver.max_step_seconds=0.05 --set integrator.steps=1");
+    gsl_test(rc != 2 || tb_test_exists(d, "thermo.csv"),
+             "run refuses the same step (exit %d), nothing written", rc);
+    rc = tribody(d, "run small.cfg --set solver.max_step_seconds=0.1 --set integrator.steps=1");
+    gsl_test(rc != 0 || !tb_test_exists(d, "thermo.csv"),
+             "run with the limit raised runs (exit %d)", rc);
+    rc = tribody(d, "eval small.cfg --set solver.max_step_seconds=0");
+    gsl_test(rc != 2 || !tb_test_output_has(d, "solver.max_step_seconds: must be > 0 s (got 0)"),
+             "solver.max_step_seconds = 0 is a bad setting (exit %d)", rc);
+}
+
 int main(void)
 {
     tb_test_init();
@@ -323,6 +392,7 @@ int main(void)
     test_eval();
     test_bad_input();
     test_empty_lists();
+    test_step_cost();
     tb_test_remove_dir(top);
     return tb_test_done();
 }

@@ -8,6 +8,7 @@
 #include "solver/backend.h"
 #include "common/check.h"
 #include "solver/cli/cli.h"
+#include "solver/cli/step_cost.h"
 #include "solver/finite.h"
 #include "solver/io/init.h"
 #include "solver/par/mpi.h"
@@ -54,6 +55,7 @@ int cmd_eval(int argc, char **argv)
     if ((rc = tb_mpi_agree(sim_init(&s, &cfg))) != 0)
         goto done;
     if ((rc = tb_mpi_agree(backend_select(&cfg, &ops))) != 0 ||
+        (rc = tb_mpi_agree(step_cost_check(&cfg, &s, ops))) != 0 ||
         (rc = tb_mpi_agree(ops->create(&b, &cfg, &s))) != 0 ||
         (out && (rc = out_check(out, NULL, "-o")) != 0))
         goto done;

@@ -24,6 +24,7 @@
 #include "solver/io/checkpoint.h"
 #include "solver/finite.h"
 #include "solver/cli/cli.h"
+#include "solver/cli/step_cost.h"
 #include "solver/io/init.h"
 #include "solver/physics/integrate.h"
 #include "solver/par/mpi.h"
@@ -571,7 +572,8 @@ int cmd_run(int argc, char **argv)
             return finish(r, rc < 0 ? 1 : rc);
         r->run_id = run_id_new();
     }
-    if ((rc = tb_mpi_agree(backend_select(&r->cfg, &r->ops))) != 0)
+    if ((rc = tb_mpi_agree(backend_select(&r->cfg, &r->ops))) != 0 ||
+        (rc = tb_mpi_agree(step_cost_check(&r->cfg, &r->s, r->ops))) != 0)
         return finish(r, rc);
     if ((rc = tb_mpi_agree(r->ops->create(&r->b, &r->cfg, &r->s))) != 0)
         return finish(r, rc);
