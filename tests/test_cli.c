@@ -381,6 +381,35 @@ static void test_step_cost(void)
              "solver.max_step_seconds = 0 is a bad setting (exit %d)", rc);
 }
 
+/* Issue 19, item 11: a random placement that takes more than a second says how far it is on
+ * stderr when that is a terminal (script(1) gives the run one), and nothing when it is not. */
+static void test_setup_progress(void)
+{
+    char d[512];
+    const char *bin = tb_test_bin();
+    snprintf(d, sizeof d, "%s", tb_test_fresh_dir(top, "progress"));
+    /* 10^5 atoms at packing 0.31: about 2 s of placement on one core */
+    tb_test_write_file(d, "p.cfg",
+                       "system = { particles = 100000; boundary = \"periodic\"; box = 50.0; "
+                       "init = { type = \"random\"; min_distance = 0.9; }; };\n"
+                       "potential = { lj = { }; atm = { cutoff = 2.5; }; };\n"
+                       "solver = { backend = \"cpu\"; max_step_seconds = 1e-9; };\n");
+    if (!bin || tb_test_system("command -v script >/dev/null 2>&1") != 0) {
+        printf("SKIP: script(1) is missing: no terminal for the progress line\n");
+        return;
+    }
+    tb_test_system("cd '%s' && OMP_NUM_THREADS=2 script -qec \"'%s' eval p.cfg\" /dev/null "
+                   ">tty.txt 2>&1", d, bin);
+    gsl_test(!tb_test_file_has(d, "tty.txt", "system.init: placing particles at random: ") ||
+                 !tb_test_file_has(d, "tty.txt", "100000 of 100000 (100%)"),
+             "on a terminal a placement of 10^5 atoms shows a progress line that ends at 100%%");
+    tribody(d, "eval p.cfg");
+    char *o = tb_test_read_file(d, "out.txt", NULL);
+    gsl_test(!o || strstr(o, "placing particles") != NULL,
+             "without a terminal there is no progress line");
+    free(o);
+}
+
 int main(void)
 {
     tb_test_init();
@@ -393,6 +422,7 @@ int main(void)
     test_bad_input();
     test_empty_lists();
     test_step_cost();
+    test_setup_progress();
     tb_test_remove_dir(top);
     return tb_test_done();
 }
