@@ -92,6 +92,7 @@ typedef struct sim_config {
         int deterministic;        /* 1: bitwise repeatable force sums */
         int cull;                 /* 1: neighbour-list path when every term has a cutoff */
         double skin;              /* neighbour-list skin [sigma], >= 0 */
+        double max_step_seconds;  /* refuse a step estimated longer than this [s], > 0 */
     } solver;
 
     struct {

@@ -1,14 +1,16 @@
-/* finite.c — finding the first non-finite energy, force, position or velocity of a host
- * state (see finite.h). */
+/* finite.c — finding the first non-finite energy, force, position, velocity, kinetic energy
+ * or thermo column of a host state (see finite.h). */
 #include <math.h>
 
 #include "solver/finite.h"
 
 const char *tb_nonfinite_term(int term)
 {
-    static const char *const names[] = {"triplet energy", "pair energy", "force", "position",
-                                        "velocity"};
-    return term >= 0 && term <= TB_NF_VEL ? names[term] : "value";
+    static const char *const names[] = {
+        "triplet energy", "pair energy",        "force", "position",    "velocity",
+        "kinetic energy", "virial",             "total energy",         "conserved quantity",
+        "drift",          "temperature",        "pressure"};
+    return term >= 0 && term <= TB_NF_PRESSURE ? names[term] : "value";
 }
 
 static int vec_finite(const double *v)
@@ -19,12 +21,46 @@ static int vec_finite(const double *v)
 int sim_nonfinite_particle(const sim_state *s, int *term)
 {
     const double *arr[3] = {s->force, s->pos, s->vel};
+    const double bound = tb_ke_bound(s->n);
     for (int t = 0; t < 3; t++)
         for (int i = 0; i < s->n; i++)
             if (arr[t] && !vec_finite(arr[t] + 3 * (long)i)) {
                 *term = TB_NF_FORCE + t;
                 return i;
             }
+    for (int i = 0; s->vel && i < s->n; i++) {
+        const double *v = s->vel + 3 * (long)i;
+        if (!tb_ke_ok(v[0] * v[0] + v[1] * v[1] + v[2] * v[2], s->mass, bound)) {
+            *term = TB_NF_KINETIC;
+            return i;
+        }
+    }
+    return -1;
+}
+
+/* The first non-finite column of the thermo file (output.c's thermo_row), -1 when none. */
+static int thermo_nonfinite(const sim_state *s)
+{
+    double p[7];
+    for (int c = 0; c < 6; c++)
+        if (!isfinite(s->virial[c]))
+            return TB_NF_VIRIAL;
+    const double k = sim_kinetic(s), h = sim_conserved(s);
+    if (!isfinite(k))
+        return TB_NF_KINETIC;
+    if (!isfinite(k + s->e_pair + s->e_triplet))
+        return TB_NF_TOTAL;
+    if (!isfinite(h))
+        return TB_NF_CONSERVED;
+    /* as sim_drift (output.c) */
+    if (!isfinite(s->e0 != 0.0 ? (h - s->e0) / fabs(s->e0) : h - s->e0))
+        return TB_NF_DRIFT;
+    if (!isfinite(sim_temperature(s)))
+        return TB_NF_TEMPERATURE;
+    if (sim_pressure(s, p) == 0)
+        for (int c = 0; c < 7; c++)
+            if (!isfinite(p[c]))
+                return TB_NF_PRESSURE;
     return -1;
 }
 
@@ -37,8 +73,8 @@ int sim_find_nonfinite(const sim_state *s, tb_nonfinite *nf)
         nf->term = TB_NF_TRIPLET;
     else if (!isfinite(s->e_pair))
         nf->term = TB_NF_PAIR;
-    else
-        nf->particle = sim_nonfinite_particle(s, &nf->term);
+    else if ((nf->particle = sim_nonfinite_particle(s, &nf->term)) < 0)
+        nf->term = thermo_nonfinite(s);
     if (nf->term < 0)
         return 0;
     nf->step = s->step;

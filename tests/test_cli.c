@@ -203,6 +203,213 @@ static void test_bad_input(void)
               "solver.backend");
 }
 
+/* ---- Empty neighbour lists (issue 19, item 1) ----------------------------------------------
+ * Systems in which no particle (or only some) has a partner within the cutoffs plus the skin
+ * at the first evaluation: the CPU list scratch was never allocated when the longest row was
+ * empty, and run and eval died of SIGSEGV. Empty rows are a valid state: their terms are zero. */
+
+/* The value of `key = NUMBER` in dir/out.txt (eval's summary); NAN when missing. */
+static double out_number(const char *dir, const char *key)
+{
+    char *s = tb_test_read_file(dir, "out.txt", NULL), *p = s ? strstr(s, key) : NULL;
+    double v = NAN;
+    if (p && (p = strchr(p, '=')))
+        v = strtod(p + 1, NULL);
+    free(s);
+    return v;
+}
+
+/* Column col (0 = step) of the data row of step `step` in dir/thermo.csv; NAN when missing. */
+static double thermo_at(const char *dir, long step, int col)
+{
+    char *s = tb_test_read_file(dir, "thermo.csv", NULL), *line = s;
+    double v = NAN;
+    while (line && *line) {
+        char *end;
+        if (*line != '#' && strtol(line, &end, 10) == step && end != line && *end == ',') {
+            const char *p = line;
+            for (int c = 0; c < col && p; c++)
+                p = strchr(p, ',') ? strchr(p, ',') + 1 : NULL;
+            if (p)
+                v = strtod(p, NULL);
+            break;
+        }
+        line = strchr(line, '\n');
+        line = line ? line + 1 : NULL;
+    }
+    free(s);
+    return v;
+}
+
+/* One system: eval and a run of 10 steps in every precision, deterministic or not, and a
+ * restart from step 5; the pair energy and virial at step 0 are e_pair and w, the triplet
+ * energy 0. tol: relative, for the float precisions (the double one is held to 1e-12). */
+static void empty_case(const char *what, const char *cfg, const char *xyz, double e_pair,
+                       double w)
+{
+    static const char *const prec[3] = {"double", "mixed", "single"};
+    char d[512], args[512];
+    snprintf(d, sizeof d, "%s", tb_test_fresh_dir(top, "empty"));
+    tb_test_write_file(d, "sim.cfg", cfg);
+    if (xyz)
+        tb_test_write_file(d, "three.xyz", xyz);
+    for (int p = 0; p < 3; p++)
+        for (int det = 0; det < 2; det++) {
+            const double tol = p == 0 ? 1e-12 : 1e-6; /* float LJ: ~1e-7 relative */
+            const char *set_fmt = "--set solver.backend=cpu --set solver.precision=%s "
+                                  "--set solver.deterministic=%s";
+            char set[160];
+            snprintf(set, sizeof set, set_fmt, prec[p], det ? "true" : "false");
+            snprintf(args, sizeof args, "eval sim.cfg %s", set);
+            int rc = tribody(d, args);
+            const double ep = out_number(d, "E_pair"), et = out_number(d, "E_triplet");
+            const double wv = out_number(d, "virial ");
+            gsl_test(!(rc == 0 && fabs(ep - e_pair) <= tol * (1e-300 + fabs(e_pair)) &&
+                       et == 0.0 && fabs(wv - w) <= tol * (1e-300 + fabs(w))),
+                     "%s, %s%s: eval exits 0 (got %d), E_pair %.15g (hand: %.15g), E_triplet "
+                     "%g (0), virial %.15g (hand: %.15g)", what, prec[p], det ? ", deterministic" : "",
+                     rc, ep, e_pair, et, wv, w);
+            tb_test_system("cd '%s' && rm -f thermo.csv* trajectory.xyz* checkpoint.tbck*", d);
+            snprintf(args, sizeof args,
+                     "run sim.cfg %s --set integrator.steps=5 --set output.thermo_every=5", set);
+            rc = tribody(d, args);
+            snprintf(args, sizeof args, "run sim.cfg %s --set integrator.steps=10 "
+                                        "--set output.thermo_every=5 --restart checkpoint.tbck", set);
+            const int rc2 = rc == 0 ? tribody(d, args) : -1;
+            const double p0 = thermo_at(d, 0, 3), t0 = thermo_at(d, 0, 4), t10 = thermo_at(d, 10, 4);
+            const double k10 = thermo_at(d, 10, 2);
+            gsl_test(!(rc == 0 && rc2 == 0 && fabs(p0 - e_pair) <= tol * (1e-300 + fabs(e_pair)) &&
+                       t0 == 0.0 && t10 == 0.0 && isfinite(k10)),
+                     "%s, %s%s: run of 5 steps and its restart to 10 exit 0 (got %d, %d), pair at "
+                     "step 0 %.15g (hand: %.15g), triplet 0 at steps 0 and 10 (%g, %g)", what,
+                     prec[p], det ? ", deterministic" : "", rc, rc2, p0, e_pair, t0, t10);
+        }
+}
+
+static void test_empty_lists(void)
+{
+    /* LJ at r = 1.5, shifted at r_c = 2.5: E = 4 (r^-12 - r^-6) - 4 (rc^-12 - rc^-6); the
+     * virial W = r F(r) = 24 (2 r^-12 - r^-6) */
+    const double r = 1.5, rc = 2.5;
+    const double e15 = 4 * (pow(r, -12) - pow(r, -6)) - 4 * (pow(rc, -12) - pow(rc, -6));
+    const double w15 = 24 * (2 * pow(r, -12) - pow(r, -6));
+    /* fcc of 3 atoms filling a box of 5: 3.54 apart, beyond the default ATM cutoff L/4 + skin */
+    empty_case("3 atoms, lattice, periodic box 5",
+               "system = { particles = 3; boundary = \"periodic\"; box = 5.0; "
+               "init = { type = \"lattice\"; }; };\n", NULL, 0.0, 0.0);
+    /* 20 atoms in 10^6 sigma^3: no pair within 2.5 + 0.3 for this seed (zero LJ energy) */
+    empty_case("dilute gas, 20 atoms in a periodic box of 100",
+               "system = { particles = 20; boundary = \"periodic\"; box = 100.0; };\n"
+               "potential = { lj = { }; atm = { cutoff = 2.5; }; };\n", NULL, 0.0, 0.0);
+    empty_case("3 atoms 10 sigma apart, LJ + ATM with cutoffs",
+               "system = { particles = 3; init = { type = \"xyz\"; file = \"three.xyz\"; }; };\n"
+               "potential = { lj = { }; atm = { cutoff = 4.5; }; };\n",
+               "3\nten apart\nAr 0 0 0\nAr 10 0 0\nAr 0 10 0\n", 0.0, 0.0);
+    /* one pair within the LJ cutoff, the third atom's row empty */
+    empty_case("2 atoms 1.5 apart and one 10 away",
+               "system = { particles = 3; init = { type = \"xyz\"; file = \"three.xyz\"; }; };\n"
+               "potential = { lj = { }; atm = { cutoff = 4.5; }; };\n",
+               "3\none pair\nAr 0 0 0\nAr 1.5 0 0\nAr 0 10 0\n", e15, w15);
+}
+
+/* tribody ARGS in dir under `timeout secs`: a binary that starts a step of days is killed
+ * (exit 124) instead of hanging the test. */
+static int tribody_within(const char *dir, int secs, const char *args)
+{
+    const char *bin = tb_test_bin();
+    const int st = bin ? tb_test_system("cd '%s' && OMP_NUM_THREADS=2 timeout -k 5 %d '%s' %s "
+                                        ">out.txt 2>&1", dir, secs, bin, args)
+                       : -1;
+    return st != -1 && WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+}
+
+/* Issue 19, item 11: before step 0 the time of one step is estimated (solver/cli/step_cost.c)
+ * and a step beyond solver.max_step_seconds (default a day) is refused, in well under a
+ * second, naming what makes it cheaper; raising the setting runs it. */
+static void test_step_cost(void)
+{
+    char d[512];
+    double t0;
+    int rc;
+    snprintf(d, sizeof d, "%s", tb_test_fresh_dir(top, "cost"));
+    /* 10^6 atoms of a periodic lattice through all triplets: C(n,3) = 1.7e17 triplets at
+     * 2 x 1e9 per second is 8.3e7 s, about 1000 days; the old binary started computing it */
+    tb_test_write_file(d, "big.cfg",
+                       "system = { particles = 1000000; boundary = \"periodic\"; box = 107.7; "
+                       "init = { type = \"lattice\"; }; };\n"
+                       "potential = { lj = { }; };\n"
+                       "solver = { backend = \"cpu\"; cull = false; };\n");
+    t0 = tb_test_now();
+    rc = tribody_within(d, 30, "run big.cfg");
+    gsl_test(rc != 2, "10^6 atoms through all triplets: run exits 2 (got %d)", rc);
+    gsl_test(!tb_test_output_has(d, "big.cfg: solver.max_step_seconds: one step of n = 1000000 on "
+                                    "the all-triplets path (1.67e+17 triplets and pairs) is "
+                                    "estimated at 8.33e+07 s or more on 2 CPU threads") ||
+                 !tb_test_output_has(d, "beyond 86400 s: set solver.cull = true"),
+             "10^6 atoms through all triplets: the message gives the estimate and names "
+             "solver.cull");
+    gsl_test(tb_test_now() - t0 > 20.0, "10^6 atoms: refused before any force evaluation "
+                                        "(%.1f s)", tb_test_now() - t0);
+    gsl_test(tb_test_exists(d, "thermo.csv"), "10^6 atoms: nothing written");
+    /* through the lists at the periodic default cutoff L/4 = 26.9: m = 3.4e4 partners */
+    rc = tribody_within(d, 30, "eval big.cfg --set solver.cull=true");
+    gsl_test(rc != 2 || !tb_test_output_has(d, "lower potential.atm.cutoff (26.925 sigma; the "
+                                               "periodic default is L/4)"),
+             "10^6 atoms through the lists at cutoff L/4: eval exits 2 naming the ATM cutoff "
+             "(got %d)", rc);
+    /* a small cluster: 1.7e8 triplets and pairs, 0.083 s estimated */
+    tb_test_write_file(d, "small.cfg", "system = { particles = 1000; };\npotential = { lj = { }; };\n"
+                                       "solver = { backend = \"cpu\"; };\n");
+    rc = tribody(d, "eval small.cfg --set solver.max_step_seconds=0.05");
+    gsl_test(rc != 2 || !tb_test_output_has(d, "is estimated at 0.0833 s or more on 2 CPU threads "
+                                               "(at most 1e+09 per second each), beyond 0.05 s: "
+                                               "give the ATM term a cutoff (potential.atm.cutoff)"),
+             "n = 1000 all triplets with solver.max_step_seconds = 0.05: exit 2 naming the ATM "
+             "cutoff (got %d)", rc);
+    rc = tribody(d, "eval small.cfg --set solver.max_step_seconds=0.1");
+    gsl_test(rc != 0 || !tb_test_output_has(d, "E_triplet = "),
+             "n = 1000 with solver.max_step_seconds = 0.1 (above the estimate): eval runs (got %d)",
+             rc);
+    rc = tribody(d, "run small.cfg --set solver.max_step_seconds=0.05 --set integrator.steps=1");
+    gsl_test(rc != 2 || tb_test_exists(d, "thermo.csv"),
+             "run refuses the same step (exit %d), nothing written", rc);
+    rc = tribody(d, "run small.cfg --set solver.max_step_seconds=0.1 --set integrator.steps=1");
+    gsl_test(rc != 0 || !tb_test_exists(d, "thermo.csv"),
+             "run with the limit raised runs (exit %d)", rc);
+    rc = tribody(d, "eval small.cfg --set solver.max_step_seconds=0");
+    gsl_test(rc != 2 || !tb_test_output_has(d, "solver.max_step_seconds: must be > 0 s (got 0)"),
+             "solver.max_step_seconds = 0 is a bad setting (exit %d)", rc);
+}
+
+/* Issue 19, item 11: a random placement that takes more than a second says how far it is on
+ * stderr when that is a terminal (script(1) gives the run one), and nothing when it is not. */
+static void test_setup_progress(void)
+{
+    char d[512];
+    const char *bin = tb_test_bin();
+    snprintf(d, sizeof d, "%s", tb_test_fresh_dir(top, "progress"));
+    /* 10^5 atoms at packing 0.31: about 2 s of placement on one core */
+    tb_test_write_file(d, "p.cfg",
+                       "system = { particles = 100000; boundary = \"periodic\"; box = 50.0; "
+                       "init = { type = \"random\"; min_distance = 0.9; }; };\n"
+                       "potential = { lj = { }; atm = { cutoff = 2.5; }; };\n"
+                       "solver = { backend = \"cpu\"; max_step_seconds = 1e-9; };\n");
+    if (!bin || tb_test_system("command -v script >/dev/null 2>&1") != 0) {
+        printf("SKIP: script(1) is missing: no terminal for the progress line\n");
+        return;
+    }
+    tb_test_system("cd '%s' && OMP_NUM_THREADS=2 script -qec \"'%s' eval p.cfg\" /dev/null "
+                   ">tty.txt 2>&1", d, bin);
+    gsl_test(!tb_test_file_has(d, "tty.txt", "system.init: placing particles at random: ") ||
+                 !tb_test_file_has(d, "tty.txt", "100000 of 100000 (100%)"),
+             "on a terminal a placement of 10^5 atoms shows a progress line that ends at 100%%");
+    tribody(d, "eval p.cfg");
+    char *o = tb_test_read_file(d, "out.txt", NULL);
+    gsl_test(!o || strstr(o, "placing particles") != NULL,
+             "without a terminal there is no progress line");
+    free(o);
+}
+
 int main(void)
 {
     tb_test_init();
@@ -213,6 +420,9 @@ int main(void)
     test_backups();
     test_eval();
     test_bad_input();
+    test_empty_lists();
+    test_step_cost();
+    test_setup_progress();
     tb_test_remove_dir(top);
     return tb_test_done();
 }

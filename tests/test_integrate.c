@@ -9,6 +9,7 @@
 
 #include "config/config.h"
 #include "solver/backend.h"
+#include "solver/finite.h"
 #include "solver/io/checkpoint.h"
 #include "solver/io/init.h"
 #include "solver/physics/integrate.h"
@@ -238,9 +239,81 @@ static void test_restart(int type)
     tb_test_remove_dir(dir);
 }
 
+/* integ_check_start at its threshold (|F| dt^2 / 2m against the shortest range) and
+ * sim_find_nonfinite's thermo columns, on hand-made states of 3 particles. */
+static void test_start_checks(void)
+{
+    sim_config c;
+    sim_state s;
+    tb_nonfinite nf;
+    char err[512];
+    int found;
+    base_config(&c, 3, CFG_INTEG_NVE);
+    c.potential.lj.cutoff = 2.5;
+    c.integrator.dt = 0.01;
+    if (sim_state_alloc(&s, 3) != 0)
+        return;
+    s.mass = 2.0;
+    s.pos[3] = 1.2; /* particles 0 and 1 are 1.2 apart, particle 2 at 7 */
+    s.pos[7] = 7.0;
+    /* reach = |F| dt^2 / 2m = |F| 2.5e-5: exactly 2.5 at |F| = 1e5 */
+    s.force[3] = 1e5;
+    gsl_test(integ_check_start(&s, &c, "t.cfg") != 0,
+             "a force that moves a particle exactly the LJ cutoff in one step passes");
+    s.force[3] = 1.001e5;
+    tb_test_capture_begin();
+    const int rc = integ_check_start(&s, &c, "t.cfg");
+    tb_test_capture_end(err, sizeof err);
+    gsl_test(rc != 2 || !strstr(err, "the force on particle 1 (1e+05 epsilon/sigma) moves it "
+                                     "2.5 sigma") ||
+                 !strstr(err, "its closest particle is 0, 1.2 sigma away"),
+             "0.1 %% more: exit 2 naming particle 1 and its closest, 0 (%s)", err);
+    c.potential.atm.nu = 0.07;
+    c.potential.atm.cutoff = 2.0; /* the shorter range now */
+    tb_test_capture_begin();
+    const int rc2 = integ_check_start(&s, &c, "t.cfg");
+    tb_test_capture_end(err, sizeof err);
+    gsl_test(rc2 != 2 || !strstr(err, "range, 2 sigma (potential.atm.cutoff)"),
+             "with an ATM cutoff of 2 the range is 2 (%s)", err);
+    s.force[3] = 0;
+
+    gsl_test(sim_find_nonfinite(&s, &nf) != 0, "a finite state has no non-finite value");
+    s.virial[4] = NAN;
+    found = sim_find_nonfinite(&s, &nf);
+    gsl_test(!(found == 1 && nf.term == TB_NF_VIRIAL && nf.particle < 0),
+             "a NaN virial component is found (term %d)", nf.term);
+    s.virial[4] = 0;
+    s.vel[0] = 1e154; /* v.v = 1e308 > DBL_MAX / 12: the sum of m v^2 / 2 could overflow */
+    found = sim_find_nonfinite(&s, &nf);
+    gsl_test(!(found == 1 && nf.term == TB_NF_KINETIC && nf.particle == 0),
+             "a finite velocity beyond the kinetic bound is found (term %d, particle %d)", nf.term,
+             nf.particle);
+    s.vel[0] = 0;
+    s.e_pair = 1.5e308;
+    s.e_triplet = 1.5e308; /* each finite, their total not */
+    found = sim_find_nonfinite(&s, &nf);
+    gsl_test(!(found == 1 && nf.term == TB_NF_TOTAL),
+             "a total energy that overflows is found (term %d)", nf.term);
+    s.e_triplet = 0;
+    s.e_bath = 1.5e308; /* K + U finite, + E_bath not */
+    found = sim_find_nonfinite(&s, &nf);
+    gsl_test(!(found == 1 && nf.term == TB_NF_CONSERVED),
+             "a conserved quantity that overflows is found (term %d)", nf.term);
+    s.e_bath = 0;
+    s.e_pair = 0;
+    s.box = 1e-110; /* V = 1e-330 underflows to 0: the pressure divides by it */
+    s.vel[0] = 1.0;
+    found = sim_find_nonfinite(&s, &nf);
+    gsl_test(!(found == 1 && nf.term == TB_NF_PRESSURE),
+             "a pressure that overflows is found (term %d, %s)", nf.term,
+             tb_nonfinite_term(nf.term));
+    sim_state_free(&s);
+}
+
 int main(void)
 {
     tb_test_init();
+    test_start_checks();
     test_ramp();
     test_langevin_canonical();
     test_nh_conserved();

@@ -115,6 +115,15 @@ static const char liquid_cfg[] =
     "solver = { backend = \"cpu\"; precision = \"mixed\"; };\n"
     "output = { thermo_every = 10; trajectory_every = 20; checkpoint_every = 20; };\n";
 
+/* A dilute gas in which no particle has a partner within the cutoffs plus the skin: every
+ * neighbour row is empty (issue 19: it crashed with SIGSEGV on every rank count). */
+static const char gas_cfg[] =
+    "system = { particles = 20; boundary = \"periodic\"; box = 100.0; };\n"
+    "potential = { lj = { }; atm = { cutoff = 2.5; }; };\n"
+    "integrator = { steps = 40; };\n"
+    "solver = { backend = \"cpu\"; };\n"
+    "output = { thermo_every = 10; trajectory_every = 20; checkpoint_every = 20; };\n";
+
 /* eval on 1 and 2 ranks: bitwise with deterministic, within tol without (sums in another
  * order: rounding of ~1e-16 per double term, ~6e-8 per float term in single precision). */
 static void test_eval(const char *what, const char *cfg, const char *set, double tol)
@@ -420,6 +429,8 @@ int main(void)
     test_restart("cluster", cluster_cfg, 100, 2, 1);
     test_restart("cluster", cluster_cfg, 100, 1, 2);
     test_restart("liquid", liquid_cfg, 20, 2, 1);
+    test_eval("dilute gas, empty neighbour lists", gas_cfg, "", 1e-12);
+    test_restart("dilute gas, empty neighbour lists", gas_cfg, 20, 2, 1);
     test_langevin();
     test_failure();
     test_bench_ranks();

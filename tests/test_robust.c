@@ -530,6 +530,72 @@ static void test_late_errors(void)
              "random initial state that cannot be packed: exit 2, the message names the config");
 }
 
+/* Issue 19, item 4: every thermo column is checked, not only energies, forces, positions and
+ * velocities (a kinetic energy that overflows with finite velocities, its total, drift,
+ * temperature), and an initial state whose forces move a particle past the interaction range
+ * in one step is refused (exit 2) with the particles named. */
+static void test_nonfinite_thermo(void)
+{
+    const char *d = tb_test_fresh_dir(top, "nonfinite_thermo");
+    char dir[TB_TEST_PATH_MAX / 2];
+    int before, rc;
+    long len = 0;
+    snprintf(dir, sizeof dir, "%s", d);
+    tb_test_write_file(dir, "close.xyz", "3\nplain\nAr 0 0 0\nAr 1e-13 0 0\nAr 0 5 0\n");
+    tb_test_write_file(dir, "far.xyz", "3\nplain\nAr 0 0 0\nAr 10 0 0\nAr 0 10 0\n");
+    tb_test_write_file(dir, "close.cfg",
+                       "system = { particles = 3; init = { type = \"xyz\"; file = \"close.xyz\"; }; };\n"
+                       "potential = { lj = {}; };\n"
+                       "solver = { backend = \"cpu\"; precision = \"double\"; };\n");
+    before = tb_test_count_entries(dir);
+    /* LJ at 1e-13 sigma: E = 4e156, |F| = 4.8e170, all finite in double; one step would move
+     * the atoms 9.6e164 sigma (old: exit 0, kinetic inf from step 1) */
+    rc = tribody(dir, "run close.cfg");
+    gsl_test(rc != 2, "two atoms 1e-13 sigma apart: run exits 2 (got %d)", rc);
+    gsl_test(!tb_test_output_has(dir, "close.cfg: the initial state cannot be integrated at "
+                                      "integrator.dt = 0.002: the force on particle 0 "
+                                      "(4.8e+170 epsilon/sigma) moves it 9.6e+164 sigma") ||
+                 !tb_test_output_has(dir, "more than the shortest interaction range, 2.5 sigma "
+                                          "(potential.lj.cutoff); its closest particle is 1, "
+                                          "1e-13 sigma away"),
+             "two atoms 1e-13 sigma apart: the message names both atoms, the step's reach and "
+             "the range");
+    gsl_test(tb_test_count_entries(dir) != before + 1, "two atoms 1e-13 sigma apart: nothing written");
+    /* a mass of 1e-300: |F| ~ 20 moves a particle 4e295 sigma in one step */
+    tb_test_write_file(dir, "light.cfg",
+                       "system = { particles = 16; seed = 3; mass = 1e-300; };\n"
+                       "potential = { lj = {}; };\n"
+                       "solver = { backend = \"cpu\"; precision = \"double\"; };\n");
+    rc = tribody(dir, "run light.cfg");
+    gsl_test(rc != 2 || !tb_test_output_has(dir, "system.mass = 1e-300), more than the shortest "
+                                                 "interaction range, 2.5 sigma"),
+             "system.mass = 1e-300: run exits 2 naming the mass and the range (got %d)", rc);
+    gsl_test(tb_test_count_entries(dir) != before + 2, "system.mass = 1e-300: nothing written");
+
+    /* a Langevin ramp to 1e15 at mass 1e-293: v.v passes DBL_MAX / 12 (tb_ke_bound) at step
+     * 223 while every velocity is finite (old: exit 0, inf and nan in the thermo from there) */
+    tb_test_write_file(dir, "ramp.cfg",
+                       "system = { particles = 3; mass = 1e-293; init = { type = \"xyz\"; "
+                       "file = \"far.xyz\"; }; };\n"
+                       "potential = { lj = {}; atm = { cutoff = 3.0; }; };\n"
+                       "integrator = { steps = 1000; type = \"langevin\"; temperature = 1.0; "
+                       "temperature_end = 1e15; };\n"
+                       "solver = { backend = \"cpu\"; precision = \"double\"; cull = false; };\n"
+                       "output = { thermo_every = 10; checkpoint_every = 100; };\n");
+    rc = tribody(dir, "run ramp.cfg");
+    gsl_test(rc != 1, "kinetic energy overflowing mid-run: exit 1 (got %d)", rc);
+    gsl_test(!tb_test_output_has(dir, "ramp.cfg: non-finite kinetic energy of particle 0 at step "
+                                      "223 (time 0.446): the run is stopped and the last "
+                                      "checkpoint, checkpoint.tbck at step 200, is kept"),
+             "kinetic energy overflowing mid-run: the message names the term, particle, step and "
+             "checkpoint");
+    char *t = tb_test_read_file(dir, "thermo.csv", &len);
+    gsl_test(!(t && strstr(t, "\n220,") && !strstr(t, "\n230,") && !strstr(t, "inf") &&
+               !strstr(t, "nan")),
+             "kinetic energy overflowing mid-run: thermo.csv ends at step 220, no inf or nan");
+    free(t);
+}
+
 int main(void)
 {
     tb_test_init();
@@ -544,6 +610,7 @@ int main(void)
     test_far_coordinates();
     test_restart_trust();
     test_late_errors();
+    test_nonfinite_thermo();
     tb_test_remove_dir(top);
     return tb_test_done();
 }

@@ -8,6 +8,7 @@
 #include "solver/backend.h"
 #include "common/check.h"
 #include "solver/cli/cli.h"
+#include "solver/cli/step_cost.h"
 #include "solver/finite.h"
 #include "solver/io/init.h"
 #include "solver/par/mpi.h"
@@ -54,6 +55,7 @@ int cmd_eval(int argc, char **argv)
     if ((rc = tb_mpi_agree(sim_init(&s, &cfg))) != 0)
         goto done;
     if ((rc = tb_mpi_agree(backend_select(&cfg, &ops))) != 0 ||
+        (rc = tb_mpi_agree(step_cost_check(&cfg, &s, ops))) != 0 ||
         (rc = tb_mpi_agree(ops->create(&b, &cfg, &s))) != 0 ||
         (out && (rc = out_check(out, NULL, "-o")) != 0))
         goto done;
@@ -61,14 +63,19 @@ int cmd_eval(int argc, char **argv)
         rc = 1;
         goto done;
     }
+    if (nf.step < 0) /* the kinetic energy, virial and pressure printed below, too */
+        sim_find_nonfinite(&s, &nf);
     if (nf.step >= 0) { /* an input whose energy or forces overflow is a bad input */
         int t = nf.term;
+        char who[96] = "";
         if (nf.particle < 0)
             nf.particle = sim_nonfinite_particle(&s, &t);
-        tb_error(a.config, 0, "the initial state has a non-finite %s (particle %d%s%s): "
-                              "overlapping particles or values too large; nothing written",
-                 tb_nonfinite_term(nf.term), nf.particle, t != nf.term ? ", its " : "",
-                 t != nf.term ? tb_nonfinite_term(t) : "");
+        if (nf.particle >= 0)
+            snprintf(who, sizeof who, " (particle %d%s%s)", nf.particle,
+                     t != nf.term ? ", its " : "", t != nf.term ? tb_nonfinite_term(t) : "");
+        tb_error(a.config, 0, "the initial state has a non-finite %s%s: overlapping particles "
+                              "or values too large; nothing written", tb_nonfinite_term(nf.term),
+                 who);
         rc = TB_EXIT_USAGE;
         goto done;
     }

@@ -24,6 +24,7 @@
 #include "solver/io/checkpoint.h"
 #include "solver/finite.h"
 #include "solver/cli/cli.h"
+#include "solver/cli/step_cost.h"
 #include "solver/io/init.h"
 #include "solver/physics/integrate.h"
 #include "solver/par/mpi.h"
@@ -55,8 +56,9 @@ static const char run_help[] =
     "  -h, --help         this help\n"
     "\n"
     "Units are reduced Lennard-Jones units (sigma, epsilon, m, tau). A progress line is shown\n"
-    "on stderr when it is a terminal. After every step all energies, forces, positions and\n"
-    "velocities are checked: a non-finite start is a bad input, a later one stops the run.\n"
+    "on stderr when it is a terminal. After every step all energies, forces, positions,\n"
+    "velocities and thermo columns are checked: a non-finite start, or one whose forces move\n"
+    "a particle past the shortest cutoff in one step, is a bad input; a later one stops the run.\n"
     "Exit status: 0 done, 1 runtime failure (a non-finite value: the last checkpoint is kept),\n"
     "2 bad usage, config or input; on SIGINT/SIGTERM the state is saved at the next step\n"
     "boundary and the run then dies of the signal (the shell sees 130 or 143). Repeats\n"
@@ -432,6 +434,8 @@ static int integrate(run_ctx *r)
         if (th || tr || ck || last || stop_signal) {
             if (r->ops->fetch(r->b, &r->s) != 0)
                 return -1;
+            if (sim_find_nonfinite(&r->s, &nf)) /* and the columns the host derives from it */
+                return report_nonfinite(r, &nf) == 0 ? 1 : -1;
         }
         if (write_outputs(r, th, tr) != 0)
             return -1;
@@ -473,23 +477,28 @@ static int check_outputs(const run_ctx *r)
     return 0;
 }
 
-/* The starting state (step 0, or the checkpoint's) holds only finite numbers; else it is a
- * bad input: TB_EXIT_USAGE with the term and particle named. */
+/* The starting state (step 0, or the checkpoint's) holds only finite numbers, also in the
+ * thermo columns derived from it, and a fresh one can be integrated (integ_check_start);
+ * else it is a bad input: TB_EXIT_USAGE with the term and particle named. */
 static int check_start(run_ctx *r)
 {
     tb_nonfinite nf;
+    char who[64] = "";
     if (r->ops->check_finite(r->b, r->s.step, &nf) != 0)
         return 1;
     if (nf.step < 0)
-        return 0;
+        sim_find_nonfinite(&r->s, &nf);
+    if (nf.step < 0)
+        return r->args.restart ? 0 : integ_check_start(&r->s, &r->cfg, r->cfg.path);
     if (nf.particle < 0) {
         int t = -1;
         nf.particle = sim_nonfinite_particle(&r->s, &t);
     }
+    if (nf.particle >= 0)
+        snprintf(who, sizeof who, " (particle %d)", nf.particle);
     tb_error(r->args.restart ? r->args.restart : r->cfg.path, 0,
-             "the %s state has a non-finite %s (particle %d): overlapping particles or values "
-             "too large", r->args.restart ? "checkpoint's" : "initial",
-             tb_nonfinite_term(nf.term), nf.particle);
+             "the %s state has a non-finite %s%s: overlapping particles or values too large",
+             r->args.restart ? "checkpoint's" : "initial", tb_nonfinite_term(nf.term), who);
     return TB_EXIT_USAGE;
 }
 
@@ -618,7 +627,8 @@ int cmd_run(int argc, char **argv)
             return finish(r, rc < 0 ? 1 : rc);
         r->run_id = run_id_new();
     }
-    if ((rc = tb_mpi_agree(backend_select(&r->cfg, &r->ops))) != 0)
+    if ((rc = tb_mpi_agree(backend_select(&r->cfg, &r->ops))) != 0 ||
+        (rc = tb_mpi_agree(step_cost_check(&r->cfg, &r->s, r->ops))) != 0)
         return finish(r, rc);
     if ((rc = tb_mpi_agree(r->ops->create(&r->b, &r->cfg, &r->s))) != 0)
         return finish(r, rc);

@@ -393,10 +393,13 @@ static void sum_forces(backend *b, int nt)
     }
 }
 
-/* Scratch for anchors of up to cap entries in every thread; 0 or -1. */
+/* Scratch for anchors of up to cap entries in every thread; 0 or -1. Lists with no entry at
+ * all (cap 0: a dilute gas, atoms farther apart than every cutoff) are a valid state, and an
+ * anchor still writes its NBR_SIMD_PAD entries of padding (nbr_cpu.h), so the scratch is
+ * allocated whenever there is none, whatever cap. */
 static int nbr_scratch_fit(backend *b, int cap)
 {
-    if (cap <= b->scr_cap)
+    if (b->scr && cap <= b->scr_cap)
         return 0;
     cap = cap + cap / 4 + NBR_TILE;
     /* each thread's block starts 64-byte aligned: eight SoA arrays of nbr_simd_stride(cap)

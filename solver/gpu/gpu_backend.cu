@@ -788,10 +788,12 @@ static int gpu_kinetic(backend *b, double *ke)
 
 static int gpu_check_finite(backend *b, long step, tb_nonfinite *nf)
 {
-    /* Energies are in d_energy except for fixed-point sums (and before any force call). */
-    const double *energy = b->computed && b->args.mode != ACC_FIXED ? b->d_energy : NULL;
-    return gpu_finite_check(b->d_pos, b->d_vel, b->d_force, energy, b->n, step, b->d_finite,
-                            b->st, &nf->step, &nf->term, &nf->particle);
+    /* Energies and the virial are in d_energy and d_virial except for fixed-point sums (and
+     * before any force call). */
+    const int dbl = b->computed && b->args.mode != ACC_FIXED;
+    return gpu_finite_check(b->d_pos, b->d_vel, b->d_force, dbl ? b->d_energy : NULL,
+                            dbl ? b->d_virial : NULL, b->mass, b->n, step, b->d_finite, b->st,
+                            &nf->step, &nf->term, &nf->particle);
 }
 
 const backend_ops gpu_backend_ops = {"gpu",       gpu_create, gpu_compute, gpu_advance, gpu_fetch,

@@ -1,16 +1,20 @@
 /* gpu_finite.cu — the per-step finiteness check of the GPU backend (see finite.h).
  *
  * One kernel over the particles, launched after each step on the backend's stream: a thread
- * checks its particle's force, position and velocity (and thread 0 the two energies) and,
- * only when it finds a non-finite value, atomicMin's the key term * 2^32 + particle into
- * the record with the step. A kernel that finds the record already filled by an earlier step
- * returns at once, so the record keeps the first bad step. Nothing is atomic on the usual
- * (all finite) path: a step costs one read of pos, vel and force. */
+ * checks its particle's force, position, velocity and kinetic energy (within tb_ke_bound, so
+ * that the host's and the thermostats' sums of m v^2 / 2 cannot overflow), and thread 0 the
+ * two energies and the virial, and, only when it finds a non-finite value, atomicMin's the
+ * key term * 2^32 + particle into the record with the step. A kernel that finds the record
+ * already filled by an earlier step returns at once, so the record keeps the first bad step.
+ * Nothing is atomic on the usual (all finite) path: a step costs one read of pos, vel and
+ * force, and the one read-back of the record the check always had. */
 #include "common/check.h"
+#include "solver/finite.h"
 #include "solver/gpu/gpu_internal.h"
 
 __global__ void finite_kernel(const tb_double4 *pos, const tb_double4 *vel,
-                              const tb_double4 *force, const double *energy, int n,
+                              const tb_double4 *force, const double *energy,
+                              const double *virial, double mass, double ke_bound, int n,
                               long long step, gpu_finite_rec *rec)
 {
     const long long seen = *(volatile long long *)&rec->step;
@@ -18,20 +22,26 @@ __global__ void finite_kernel(const tb_double4 *pos, const tb_double4 *vel,
     unsigned long long key = ~0ULL;
     if (seen >= 0 && seen != step)
         return;
-    if (i == 0 && energy) {
-        if (!isfinite(energy[0]))
-            key = 0ULL;
-        else if (!isfinite(energy[1]))
-            key = 1ULL << 32;
-    }
-    if (key == ~0ULL && i < n) {
+    if (i < n) { /* the particle's terms first: each key below those of later terms */
         const tb_double4 f = force[i], p = pos[i], v = vel[i];
         if (!(isfinite(f.x) && isfinite(f.y) && isfinite(f.z)))
-            key = (2ULL << 32) | (unsigned)i;
+            key = ((unsigned long long)TB_NF_FORCE << 32) | (unsigned)i;
         else if (!(isfinite(p.x) && isfinite(p.y) && isfinite(p.z)))
-            key = (3ULL << 32) | (unsigned)i;
+            key = ((unsigned long long)TB_NF_POS << 32) | (unsigned)i;
         else if (!(isfinite(v.x) && isfinite(v.y) && isfinite(v.z)))
-            key = (4ULL << 32) | (unsigned)i;
+            key = ((unsigned long long)TB_NF_VEL << 32) | (unsigned)i;
+        else if (!tb_ke_ok(v.x * v.x + v.y * v.y + v.z * v.z, mass, ke_bound))
+            key = ((unsigned long long)TB_NF_KINETIC << 32) | (unsigned)i;
+    }
+    if (i == 0 && virial)
+        for (int c = 0; c < 6; c++)
+            if (!isfinite(virial[c]) && key > ((unsigned long long)TB_NF_VIRIAL << 32))
+                key = (unsigned long long)TB_NF_VIRIAL << 32;
+    if (i == 0 && energy) { /* keys 0 and 1 << 32: below every other */
+        if (!isfinite(energy[0]))
+            key = (unsigned long long)TB_NF_TRIPLET << 32;
+        else if (!isfinite(energy[1]))
+            key = (unsigned long long)TB_NF_PAIR << 32;
     }
     if (key != ~0ULL) {
         atomicMin(&rec->key, key);
@@ -48,18 +58,22 @@ int gpu_finite_reset(gpu_finite_rec *d_rec, cudaStream_t st)
 }
 
 int gpu_finite_check(const tb_double4 *pos, const tb_double4 *vel, const tb_double4 *force,
-                     const double *energy, int n, long step, gpu_finite_rec *d_rec,
-                     cudaStream_t st, long *bad_step, int *term, int *particle)
+                     const double *energy, const double *virial, double mass, int n, long step,
+                     gpu_finite_rec *d_rec, cudaStream_t st, long *bad_step, int *term,
+                     int *particle)
 {
     const int threads = 256;
     gpu_finite_rec h;
-    finite_kernel<<<(n + threads - 1) / threads, threads, 0, st>>>(pos, vel, force, energy, n,
+    finite_kernel<<<(n + threads - 1) / threads, threads, 0, st>>>(pos, vel, force, energy, virial,
+                                                                  mass, tb_ke_bound(n), n,
                                                                   (long long)step, d_rec);
     TB_LAUNCH_CHECK("finite_kernel");
     CUDA_CHECK(cudaMemcpyAsync(&h, d_rec, sizeof h, cudaMemcpyDeviceToHost, st));
     CUDA_CHECK(cudaStreamSynchronize(st));
     *bad_step = (long)h.step;
     *term = h.step >= 0 ? (int)(h.key >> 32) : -1;
-    *particle = h.step >= 0 && *term >= 2 ? (int)(h.key & 0xffffffffULL) : -1;
+    *particle = h.step >= 0 && *term >= TB_NF_FORCE && *term <= TB_NF_KINETIC
+                    ? (int)(h.key & 0xffffffffULL)
+                    : -1;
     return 0;
 }

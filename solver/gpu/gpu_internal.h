@@ -115,11 +115,13 @@ typedef struct gpu_finite_rec {
 /* Empties the record (synchronously); 0 or -1. */
 int gpu_finite_reset(gpu_finite_rec *d_rec, cudaStream_t st);
 
-/* Checks the state after `step` (energy: the [triplet, pair] energies, NULL when they are
- * not kept in double) and reads the record back: *bad_step = -1 when everything so far was
- * finite, else the first bad step with its term and particle (-1 for an energy). 0 or -1. */
+/* Checks the state after `step` (energy: the [triplet, pair] energies and virial its [6]
+ * components, NULL when they are not kept in double; mass: for each particle's kinetic
+ * energy) and reads the record back: *bad_step = -1 when everything so far was finite, else
+ * the first bad step with its term and particle (-1 for a whole-state value). 0 or -1. */
 int gpu_finite_check(const tb_double4 *pos, const tb_double4 *vel, const tb_double4 *force,
-                     const double *energy, int n, long step, gpu_finite_rec *d_rec,
-                     cudaStream_t st, long *bad_step, int *term, int *particle);
+                     const double *energy, const double *virial, double mass, int n, long step,
+                     gpu_finite_rec *d_rec, cudaStream_t st, long *bad_step, int *term,
+                     int *particle);
 
 #endif

@@ -201,10 +201,13 @@ template <typename T> static int grow(T **p, long long *cap, long long need, con
     return 0;
 }
 
+/* cub's temporary storage: never left NULL, since cub reads a NULL d_temp_storage as a size
+ * query and would then silently do nothing (a call that needs 0 bytes, as on 0 items). */
 static int tmp_fit(gpu_nbr *b, size_t bytes)
 {
-    if (bytes <= b->tmp_bytes)
+    if (b->d_tmp && bytes <= b->tmp_bytes)
         return 0;
+    bytes = bytes > 256 ? bytes : 256;
     cudaFree(b->d_tmp);
     b->d_tmp = NULL;
     b->tmp_bytes = 0;

@@ -4,7 +4,8 @@
  * random: n points uniform in a sphere of radius R (system.init.radius; default from a
  *   number density of 0.7 sigma^-3, R = (3n / (4 pi 0.7))^(1/3)), no two closer than
  *   system.init.min_distance, by seeded rejection sampling (GSL mt19937, system.seed).
- *   Periodic boundaries: uniform in the box instead of a sphere.
+ *   Periodic boundaries: uniform in the box instead of a sphere. A placement that takes
+ *   more than a second shows a progress line on stderr when it is a terminal.
  * lattice: fcc with nearest-neighbour distance system.init.min_distance; open boundaries
  *   take the n sites nearest the centre (a compact cluster), periodic boundaries fill the
  *   box with the smallest fcc lattice of >= n sites, scaled to the box.

@@ -304,3 +304,86 @@ int integ_restore(integ *g, const unsigned char *buf, size_t len, const char *pa
         memcpy(gsl_rng_state(g->rng), buf + sizeof hd, hd.rng_size);
     return 0;
 }
+
+/* ---- can the first step be taken ------------------------------------------------------- */
+
+/* Minimum-image distance between particles i and j of s. */
+static double pair_distance(const sim_state *s, int i, int j)
+{
+    double r2 = 0.0;
+    for (int a = 0; a < 3; a++) {
+        double x = s->pos[3 * j + a] - s->pos[3 * i + a];
+        if (s->box > 0)
+            x -= s->box * nearbyint(x / s->box);
+        r2 += x * x;
+    }
+    return sqrt(r2);
+}
+
+/* The shortest interaction range of c and s [sigma] and the setting it comes from. */
+static double interaction_range(const sim_state *s, const sim_config *c, const char **what)
+{
+    double range = HUGE_VAL;
+    *what = "the extent of the initial cluster";
+    if (c->potential.lj.enabled && c->potential.lj.cutoff < range) {
+        range = c->potential.lj.cutoff;
+        *what = "potential.lj.cutoff";
+    }
+    if (c->potential.atm.nu > 0 && c->potential.atm.cutoff > 0 && c->potential.atm.cutoff < range) {
+        range = c->potential.atm.cutoff;
+        *what = "potential.atm.cutoff";
+    }
+    if (s->box > 0 && 0.5 * s->box < range) {
+        range = 0.5 * s->box;
+        *what = "half of system.box";
+    }
+    if (range == HUGE_VAL) { /* an open cluster without cutoffs: its largest bounding-box edge */
+        range = 0.0;
+        for (int a = 0; a < 3; a++) {
+            double lo = HUGE_VAL, hi = -HUGE_VAL;
+            for (int i = 0; i < s->n; i++) {
+                lo = fmin(lo, s->pos[3 * i + a]);
+                hi = fmax(hi, s->pos[3 * i + a]);
+            }
+            range = fmax(range, hi - lo);
+        }
+    }
+    return range;
+}
+
+int integ_check_start(const sim_state *s, const sim_config *c, const char *where)
+{
+    const double dt = c->integrator.dt, k = dt * dt / (2.0 * s->mass);
+    const char *what;
+    double worst = 0.0;
+    int far = -1;
+    for (int i = 0; i < s->n; i++) {
+        const double *f = s->force + 3 * i;
+        const double d = k * hypot(hypot(f[0], f[1]), f[2]); /* |F| up to DBL_MAX */
+        if (far < 0 || d > worst || (isnan(d) && !isnan(worst))) {
+            worst = d;
+            far = i;
+        }
+    }
+    const double range = interaction_range(s, c, &what);
+    if (far < 0 || worst <= range) /* a NaN displacement is not <= range */
+        return 0;
+    int near = -1;
+    double dmin = HUGE_VAL;
+    for (int j = 0; j < s->n; j++) {
+        const double r = j == far ? HUGE_VAL : pair_distance(s, far, j);
+        if (r < dmin) {
+            dmin = r;
+            near = j;
+        }
+    }
+    const double *f = s->force + 3 * far;
+    tb_error(where, 0, "the initial state cannot be integrated at integrator.dt = %g: the force "
+                       "on particle %d (%.3g epsilon/sigma) moves it %.3g sigma in one step "
+                       "(|F| dt^2 / 2m, system.mass = %g), more than the shortest interaction "
+                       "range, %g sigma (%s); its closest particle is %d, %.3g sigma away "
+                       "(overlapping particles, too small a mass or too long a step)",
+             dt, far, hypot(hypot(f[0], f[1]), f[2]), worst, s->mass, range, what,
+             near, dmin);
+    return TB_EXIT_USAGE;
+}

@@ -180,7 +180,8 @@ int nbr_list_build(nbr_list *l, const double *pos)
                                      "solver.skin or the cutoffs", total);
         l->off[i + 1] = (int)total;
     }
-    if (total > l->cap) {
+    if (total > l->cap || !l->idx) { /* an empty list (total 0) still gets an array: rows
+                                        * of no entry point into it (l->idx + off[i]) */
         const long long cap = total + total / 4 + 64;
         int *p = realloc(l->idx, (size_t)cap * sizeof *p);
         if (!p)
