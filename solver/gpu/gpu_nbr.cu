@@ -34,7 +34,6 @@
 #include "solver/gpu/gpu_internal.h"
 #include "solver/par/mpi.h"
 #include "solver/physics/nbr.h"
-#include "solver/par/split.h"
 
 #define NBR_NT 128
 #define NBR_NW (NBR_NT / 32)
@@ -331,10 +330,10 @@ static int nbr_build(gpu_nbr *b, const tb_double4 *pos, cudaStream_t st)
         return -1;
     CUDA_CHECK(cub::DeviceReduce::Max(b->d_tmp, need, b->d_cnt, b->d_meta + 4, n, st));
     if (P > 1) {
-        if (!b->d_work) {
+        if (!b->d_work)
             CUDA_CHECK(cudaMalloc(&b->d_work, ((size_t)n + 1) * sizeof(long long)));
+        if (!b->d_wpre)
             CUDA_CHECK(cudaMalloc(&b->d_wpre, ((size_t)n + 1) * sizeof(long long)));
-        }
         nbr_work_kernel<<<grid_for(n + 1, T), T, 0, st>>>(b->d_cnt, n, b->d_work);
         TB_LAUNCH_CHECK("nbr_work_kernel");
         CUDA_CHECK(cub::DeviceScan::ExclusiveSum(NULL, need, b->d_work, b->d_wpre, n + 1, st));
