@@ -35,6 +35,7 @@ typedef struct backend_times {
     long long virials; /* evaluations that summed the virial (virial_next) */
     long long units;   /* this rank's share: triplet tiles (blocks), or list anchors */
     double work;       /* its triplets (all-triplets path) or list entries of its anchors */
+    double held;       /* list entries this rank built and holds (its anchors' rows only) */
 } backend_times;
 
 /* info()'s `counting` flag: switch the timers on (and zero them). */

@@ -293,7 +293,7 @@ static void test_bench_ranks(void)
     gsl_test(!tb_test_file_has(d, "b.csv", "# rank,solver3d,lambda,200,32,mixed,rank=1,per=eval,count=2"),
              "the CSV holds rank 1's timers");
     snprintf(d, sizeof d, "%s", tb_test_fresh_dir(top, "bench_liquid"));
-    gsl_test(run_np(d, 2, 1, "", "bench --liquid --cpu --n 1000 --steps 3 --repeat 2") != 0,
+    gsl_test(run_np(d, 2, 1, "", "bench --liquid --cpu --n 1000 --steps 3 --repeat 2 --csv l.csv") != 0,
              "bench --liquid on 2 ranks exits 0");
     rows = rank_rows(d, "per rank, ms per step:", u, w, v);
     gsl_test(rows != 2, "bench --liquid on 2 ranks prints one per-rank row for each rank (%d)", rows);
@@ -303,6 +303,21 @@ static void test_bench_ranks(void)
     snprintf(sum, sizeof sum, "work shares sum to %.0f entries of %.0f", w[0] + w[1], w[0] + w[1]);
     gsl_test(!(w[0] > 0 && w[1] > 0) || !tb_test_output_has(d, sum),
              "the ranks' list entries sum to the lists' entries (\"%s\")", sum);
+    /* issue 25: a rank builds only its anchors' rows (before, every rank built them all) */
+    double held[2] = {-1, -1};
+    long len;
+    char *csv = tb_test_read_file(d, "l.csv", &len), *p = csv;
+    while (p && (p = strstr(p, "# rank,")) != NULL) {
+        int r;
+        const char *h = strstr(p, "held="), *q = strstr(p, "rank="), *e = strchr(p, '\n');
+        if (h && q && e && h < e && sscanf(q, "rank=%d", &r) == 1 && r >= 0 && r < 2)
+            held[r] = strtod(h + 5, NULL);
+        p++;
+    }
+    free(csv);
+    gsl_test(held[0] != w[0] || held[1] != w[1],
+             "each of 2 ranks holds only its anchors' rows: %.0f and %.0f entries (its shares "
+             "%.0f and %.0f of %.0f)", held[0], held[1], w[0], w[1], w[0] + w[1]);
 }
 
 /* Starts `mpirun -np 2 tribody run sim.cfg` in dir (stdout and stderr to out.txt); returns

@@ -195,6 +195,39 @@ static void test_list_invariants(void)
 
 /* The same system through the lists and through the all-triplets maps (both CPU, double):
  * rounding apart, the same terms. */
+/* A rank's lists (issue 25): nbr_list_count + nbr_list_fill(lo, hi) give rows lo..hi-1 equal
+ * to the whole build's, counts and max_row of every row, and hold only those rows' entries. */
+static void test_list_range(void)
+{
+    sim_config c;
+    sim_state s;
+    pot_params pp;
+    nbr_list whole, part;
+    liquid(&c, 500, 0.8, 3.1);
+    sim_init(&s, &c);
+    pot_params_init(&pp, &c);
+    const double R = nbr_radius(&c, &pp);
+    int bad = nbr_list_init(&whole, s.n, s.box, R, c.solver.skin) ||
+              nbr_list_init(&part, s.n, s.box, R, c.solver.skin) ||
+              nbr_list_build(&whole, s.pos) || nbr_list_count(&part, s.pos) ||
+              nbr_list_fill(&part, s.pos, 123, 311);
+    long long diff = 0;
+    for (int i = 0; i <= s.n && !bad; i++)
+        diff += whole.off[i] != part.off[i];
+    for (int i = 123; i < 311 && !bad; i++)
+        diff += memcmp(nbr_list_row(&whole, i), nbr_list_row(&part, i),
+                       (size_t)(whole.off[i + 1] - whole.off[i]) * sizeof(int)) != 0;
+    const long long held = bad ? -1 : (long long)part.off[311] - part.off[123];
+    gsl_test(bad || diff || whole.max_row != part.max_row || part.lo != 123 || part.hi != 311 ||
+                 part.cap > held + held / 4 + 64 || held >= whole.off[s.n] / 2,
+             "rows 123..310 of a 500-particle liquid alone: %lld rows or offsets differ from the "
+             "whole build, %lld of %d entries held (capacity %lld)", diff, held,
+             bad ? -1 : whole.off[s.n], part.cap);
+    nbr_list_free(&whole);
+    nbr_list_free(&part);
+    sim_state_free(&s);
+}
+
 static void test_vs_all_triplets(void)
 {
     sim_config c;
@@ -297,6 +330,7 @@ int main(void)
 {
     tb_test_init();
     test_list_invariants();
+    test_list_range();
     test_vs_reference();
     test_vs_all_triplets();
     test_run_rebuilds();

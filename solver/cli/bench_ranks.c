@@ -10,14 +10,14 @@
 #include "common/check.h"
 #include "solver/par/mpi.h"
 
-enum { F_WALL, F_FORCE, F_SUM, F_INT, F_LISTS, F_EVALS, F_STEPS, F_UNITS, F_WORK, F_VIR, F_N };
+enum { F_WALL, F_FORCE, F_SUM, F_INT, F_LISTS, F_EVALS, F_STEPS, F_UNITS, F_WORK, F_VIR, F_HELD, F_N };
 
 int bench_rank_table(const backend_times *t, double wall, int per_step, const char *units_name,
                      const char *work_name, double total_work, FILE *csv, const char *key)
 {
     const int P = tb_nranks();
     const double mine[F_N] = {wall, t->force, t->sum, t->integrate, t->lists, (double)t->evals,
-                              (double)t->steps, (double)t->units, t->work, (double)t->virials};
+                              (double)t->steps, (double)t->units, t->work, (double)t->virials, t->held};
     double *all = malloc((size_t)P * F_N * sizeof *all), sum_work = 0.0;
     if (!all)
         return tb_error(NULL, 0, "bench: out of host memory for the per-rank table");
@@ -44,9 +44,9 @@ int bench_rank_table(const backend_times *t, double wall, int per_step, const ch
                sum_work > 0 ? 100.0 * v[F_WORK] / sum_work : 0.0, v[F_VIR]);
         if (csv)
             fprintf(csv, "# rank,%s,rank=%d,per=%s,count=%.0f,wall_s=%.9g,force_s=%.9g,sum_s=%.9g,"
-                         "integrate_s=%.9g,lists_s=%.9g,units=%.0f,work=%.0f,virials=%.0f\n", key, r,
+                         "integrate_s=%.9g,lists_s=%.9g,units=%.0f,work=%.0f,virials=%.0f,held=%.0f\n", key, r,
                     per_step ? "step" : "eval", per, v[F_WALL], v[F_FORCE], v[F_SUM], v[F_INT],
-                    v[F_LISTS], v[F_UNITS], v[F_WORK], v[F_VIR]);
+                    v[F_LISTS], v[F_UNITS], v[F_WORK], v[F_VIR], v[F_HELD]);
     }
     if (total_work > 0)
         printf("%9s %22s work shares sum to %.0f %s of %.0f\n", "", "", sum_work, work_name,

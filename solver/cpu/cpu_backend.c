@@ -77,7 +77,6 @@ struct backend {
     long long w_lo, w_hi;   /* triplet tiles, lambda order */
     long long q_lo, q_hi;   /* pair tiles, omega2 = T2(J) + I */
     int a_lo, a_hi;         /* anchors (neighbour lists), index order */
-    long long a_builds;     /* the list build the anchor share was cut for */
     long long *a_prefix;    /* [n + 1] running work of the anchors */
     double *red;            /* [3n + 8] the sums sent over the ranks */
     /* solver.deterministic: fixed-point words per thread, FIX_WORDS(n) each */
@@ -187,7 +186,6 @@ static int cpu_create(backend **out, const sim_config *c, const sim_state *s)
     split_pairs(s->n, b->edge, b->rank, b->nranks, &b->q_lo, &b->q_hi);
     b->a_lo = 0;
     b->a_hi = s->n;
-    b->a_builds = -1;
     b->red = malloc((3 * (size_t)s->n + 8) * sizeof *b->red);
     if (b->det)
         b->fix_thr = calloc(FIX_WORDS(s->n) * (size_t)b->nthreads, sizeof *b->fix_thr);
@@ -424,7 +422,7 @@ static double nbr_run_anchor(backend *b, int t, int i, double *ep, double vir[6]
 {
     const size_t off = 3 * (size_t)b->s.n * t;
     unsigned char *raw = (unsigned char *)b->scr + b->scr_bytes * (size_t)t;
-    const int *row = b->nl.idx + b->nl.off[i], cnt = b->nl.off[i + 1] - b->nl.off[i];
+    const int *row = nbr_list_row(&b->nl, i), cnt = b->nl.off[i + 1] - b->nl.off[i];
     const int cap = b->scr_cap;
     const size_t st = (size_t)nbr_simd_stride(cap);
     int *tix = (int *)(raw + 8 * st * sizeof(double));
@@ -449,8 +447,9 @@ static void nbr_det_anchor(backend *b, int t, int i, long long *h, long long *sl
     double ep = 0.0, vir[6] = {0, 0, 0, 0, 0, 0};
     const double et = nbr_run_anchor(b, t, i, &ep, vir, h, sl);
     unsigned long long *fx = b->fix_thr + FIX_WORDS(b->s.n) * (size_t)t;
-    for (int q = b->nl.off[i]; q < b->nl.off[i + 1]; q++) /* the anchor's partners */
-        fix_flush(b, t, b->nl.idx[q], b->nl.idx[q] + 1);
+    const int *row = nbr_list_row(&b->nl, i);
+    for (int q = 0; q < b->nl.off[i + 1] - b->nl.off[i]; q++) /* the anchor's partners */
+        fix_flush(b, t, row[q], row[q] + 1);
     fix_flush(b, t, i, i + 1);
     fix_add_host(fx + FIX_E(b->s.n), et);
     fix_add_host(fx + FIX_E(b->s.n) + 2, ep);
@@ -458,11 +457,12 @@ static void nbr_det_anchor(backend *b, int t, int i, long long *h, long long *sl
         fix_add_host(fx + FIX_W(b->s.n) + 2 * c, vir[c]);
 }
 
-/* This rank's anchors for the current lists: a contiguous index range of equal work, the work
- * of anchor i taken as c (c + 1) + 1 for a row of c entries (its entry pairs and entries). */
+/* This rank's anchors for the lists just counted: a contiguous index range of equal work, the
+ * work of anchor i taken as c (c + 1) + 1 for a row of c entries (its entry pairs and entries).
+ * Cut before the rows are filled, so that a rank fills only its own (nbr_list_fill). */
 static void nbr_share(backend *b)
 {
-    if (b->nranks == 1 || b->a_builds == b->nl.builds)
+    if (b->nranks == 1)
         return;
     b->a_prefix[0] = 0;
     for (int i = 0; i < b->s.n; i++) {
@@ -470,7 +470,17 @@ static void nbr_share(backend *b)
         b->a_prefix[i + 1] = b->a_prefix[i] + c * (c + 1) + 1;
     }
     split_prefix(b->a_prefix, b->s.n, b->rank, b->nranks, &b->a_lo, &b->a_hi);
-    b->a_builds = b->nl.builds;
+}
+
+/* Rebuilds the lists when stale: every row counted, this rank's rows filled. 0 or -1. */
+static int nbr_refresh(backend *b)
+{
+    if (!nbr_list_stale(&b->nl, b->s.pos))
+        return 0;
+    if (nbr_list_count(&b->nl, b->s.pos) != 0)
+        return -1;
+    nbr_share(b);
+    return nbr_list_fill(&b->nl, b->s.pos, b->a_lo, b->a_hi);
 }
 
 /* Inside the parallel region, after its barrier: adds the fixed-point words of threads
@@ -576,13 +586,12 @@ static int nbr_compute(backend *b)
 {
     const int keep_vir = vir_wanted(b);
     double t0 = omp_get_wtime();
-    if (nbr_list_stale(&b->nl, b->s.pos) && nbr_list_build(&b->nl, b->s.pos) != 0)
+    if (nbr_refresh(b) != 0)
         return -1;
     if (b->timing)
         b->tm.lists += omp_get_wtime() - t0, t0 = omp_get_wtime();
     if (nbr_scratch_fit(b, b->nl.max_row) != 0)
         return -1;
-    nbr_share(b);
     det_zero(b);
 #pragma omp parallel num_threads(b->nthreads)
     {
@@ -812,6 +821,7 @@ static int cpu_info(backend *b, backend_info *out, int counting)
     if (b->cull) { /* this rank's anchors (index order) and their entries */
         out->times.units = b->a_hi - b->a_lo;
         out->times.work = b->nl.off ? (double)(b->nl.off[b->a_hi] - b->nl.off[b->a_lo]) : 0.0;
+        out->times.held = b->nl.off ? (double)(b->nl.off[b->nl.hi] - b->nl.off[b->nl.lo]) : 0.0;
     } else if (b->pp.atm_on) { /* its triplet tiles and their triplets (split.h) */
         out->times.units = b->w_hi - b->w_lo;
         out->times.work = (double)(split_triplets_before(b->s.n, b->edge, b->w_hi) -

@@ -711,6 +711,7 @@ static int gpu_info(backend *b, backend_info *out, int counting)
         long long entries = 0;
         gpu_nbr_share(b->nb, &out->times.units, &entries);
         out->times.work = (double)entries;
+        out->times.held = (double)entries; /* a rank builds and holds only its anchors' rows */
     } else if (b->pp.atm_on) { /* this rank's tiles and their triplets (split.h) */
         out->times.units = b->args.w_hi - b->args.w_lo;
         out->times.work = (double)(split_triplets_before(b->n, b->rho, b->args.w_hi) -

@@ -2,9 +2,12 @@
  * skin test, and the force kernel with one block per anchor.
  *
  * Build (every CUB call deterministic, so the same positions give the same lists): cell keys,
- * a stable radix sort of (cell, particle), the cells' ranges, a count pass, an exclusive scan
- * into row offsets, a fill pass, and a segmented sort of each row by particle index. Device
- * memory is O(N): the rows hold ~ (2 pi / 3) rho R^3 entries per particle.
+ * a stable radix sort of (cell, particle), the cells' ranges, a count pass over every anchor in
+ * cell order, an exclusive scan into row offsets, this rank's cut of the anchors (on the device,
+ * from a scan of the rows' work: docs/scaling.md), a fill pass over this rank's anchors only and
+ * a segmented sort of each of its rows by particle index. Rows are stored in cell order, so a
+ * rank's rows are contiguous and it holds only those (the other ranks' rows are never read
+ * here). Device memory is O(N / P) for the rows: ~ (2 pi / 3) rho R^3 entries per particle.
  *
  * Force kernel: block b takes anchor perm[b] (particles in cell order, so neighbouring blocks
  * read neighbouring particles). Its 128 threads filter the row at the current positions into
@@ -31,7 +34,6 @@
 #include "solver/gpu/gpu_internal.h"
 #include "solver/par/mpi.h"
 #include "solver/physics/nbr.h"
-#include "solver/par/split.h"
 
 #define NBR_NT 128
 #define NBR_NW (NBR_NT / 32)
@@ -43,22 +45,22 @@ struct gpu_nbr {
     int *d_key, *d_key2, *d_seq, *d_perm; /* [n] */
     int *d_start, *d_end;                 /* [cells] */
     long long cells_cap;
-    int *d_cnt, *d_off;                   /* [n + 1] */
-    int *d_idx, *d_idx2;                  /* [cap] */
+    int *d_cnt, *d_off;                   /* [n + 1]: row lengths, offsets (cell order) */
+    int *d_roff;                          /* [n + 1]: this rank's rows' offsets in d_idx */
+    long long *d_work, *d_wpre;           /* [n + 1]: anchors' work and its scan (P > 1) */
+    int *d_meta;                          /* [6]: a_lo, a_hi, off[a_lo], off[a_hi], max, total */
+    int *d_idx, *d_idx2;                  /* [cap]: this rank's rows */
     long long cap, entries;
     tb_double4 *d_xref;                   /* [n] positions at the build */
     double *d_part;                       /* [256 * 6] bounding-box partials */
     unsigned *d_flag;                     /* skin test */
-    int *d_maxrow;
     unsigned long long *d_stats;          /* [2]: entry-pair slots, triplets that counted */
     void *d_tmp;
     size_t tmp_bytes;
     int max_row;
     long long builds;
     int a_lo, a_hi;                       /* this rank's blocks (positions in perm) */
-    int *h_off, *h_perm;                  /* [n + 1], [n]: host copies for the share */
-    long long *h_prefix;                  /* [n + 1] */
-    long long share_entries;              /* list entries of this rank's anchors */
+    long long share_entries;              /* list entries of this rank's anchors (held here) */
     int fresh;                            /* gpu_nbr_refresh just ran: forces skip the check */
     int smem_max;                         /* largest dynamic shared memory per block */
 };
@@ -147,24 +149,78 @@ __device__ int nbr_scan_row(const tb_double4 *pos, const int *perm, const int *s
     return m;
 }
 
+/* cnt[k]: the row length of anchor perm[k] (cell order, the force kernel's block order). */
 __global__ void nbr_count_kernel(const tb_double4 *pos, const int *perm, const int *start,
                                  const int *end, nbr_grid g, double R2, double skin, int n,
                                  int *cnt)
 {
-    const int i = blockIdx.x * blockDim.x + threadIdx.x;
-    if (i < n)
-        cnt[i] = nbr_scan_row(pos, perm, start, end, g, R2, skin, i, NULL);
-    else if (i == n)
+    const int k = blockIdx.x * blockDim.x + threadIdx.x;
+    if (k < n)
+        cnt[k] = nbr_scan_row(pos, perm, start, end, g, R2, skin, perm[k], NULL);
+    else if (k == n)
         cnt[n] = 0;
 }
 
-__global__ void nbr_fill_kernel(const tb_double4 *pos, const int *perm, const int *start,
-                                const int *end, nbr_grid g, double R2, double skin, int n,
-                                const int *off, int *idx)
+/* The work of anchor k, c (c + 1) + 1 for a row of c entries (split.h), 0 at k = n. */
+__global__ void nbr_work_kernel(const int *cnt, int n, long long *work)
 {
-    const int i = blockIdx.x * blockDim.x + threadIdx.x;
-    if (i < n)
-        nbr_scan_row(pos, perm, start, end, g, R2, skin, i, idx + off[i]);
+    const int k = blockIdx.x * blockDim.x + threadIdx.x;
+    if (k <= n) {
+        const long long c = cnt[k];
+        work[k] = k < n ? c * (c + 1) + 1 : 0;
+    }
+}
+
+/* The least a in [0, n] with prefix[a] >= r prefix[n] / nranks: split.c's prefix_boundary,
+ * the same integers, so the cut is the host's to the anchor. */
+__device__ int nbr_cut_at(const long long *prefix, int n, int r, int nranks)
+{
+    if (r <= 0)
+        return 0;
+    if (r >= nranks)
+        return n;
+    const long long target = (long long)((__int128)prefix[n] * r / nranks);
+    int lo = 0, hi = n;
+    while (lo < hi) {
+        const int mid = lo + (hi - lo) / 2;
+        if (prefix[mid] >= target)
+            hi = mid;
+        else
+            lo = mid + 1;
+    }
+    return lo;
+}
+
+/* One thread: this rank's anchors [a_lo, a_hi) (all of them when prefix is NULL, one rank),
+ * their rows' first and end offsets, and the total, into meta[0..3] and meta[5]. */
+__global__ void nbr_cut_kernel(const long long *prefix, const int *off, int n, int r, int nranks,
+                               int *meta)
+{
+    const int lo = prefix ? nbr_cut_at(prefix, n, r, nranks) : 0;
+    const int hi = prefix ? nbr_cut_at(prefix, n, r + 1, nranks) : n;
+    meta[0] = lo;
+    meta[1] = hi;
+    meta[2] = off[lo];
+    meta[3] = off[hi];
+    meta[5] = off[n];
+}
+
+/* roff[j] = off[lo + j] - off[lo], j = 0..hi-lo: this rank's rows in its own buffer. */
+__global__ void nbr_roff_kernel(const int *off, int lo, int m, int *roff)
+{
+    const int j = blockIdx.x * blockDim.x + threadIdx.x;
+    if (j <= m)
+        roff[j] = off[lo + j] - off[lo];
+}
+
+/* Rows of anchors perm[lo + j], j < m, written at idx + roff[j]. */
+__global__ void nbr_fill_kernel(const tb_double4 *pos, const int *perm, const int *start,
+                                const int *end, nbr_grid g, double R2, double skin, int lo, int m,
+                                const int *roff, int *idx)
+{
+    const int j = blockIdx.x * blockDim.x + threadIdx.x;
+    if (j < m)
+        nbr_scan_row(pos, perm, start, end, g, R2, skin, perm[lo + j], idx + roff[j]);
 }
 
 __global__ void nbr_stale_kernel(const tb_double4 *pos, const tb_double4 *xref, int n, double box,
@@ -216,42 +272,6 @@ static int tmp_fit(gpu_nbr *b, size_t bytes)
     return 0;
 }
 
-/* This rank's anchors after a build: a contiguous range of blocks (anchors in cell order perm)
- * of equal work, c (c + 1) + 1 for a row of c entries (split.h). Every rank builds the same
- * lists from the same positions, so the ranges tile [0, n). */
-static int nbr_share(gpu_nbr *b, cudaStream_t st)
-{
-    const int n = b->n;
-    b->a_lo = 0;
-    b->a_hi = n;
-    b->share_entries = b->entries;
-    if (tb_split_nranks() == 1)
-        return 0;
-    if (!b->h_off) {
-        b->h_off = (int *)malloc(((size_t)n + 1) * sizeof(int));
-        b->h_perm = (int *)malloc(((size_t)n + 1) * sizeof(int));
-        b->h_prefix = (long long *)malloc(((size_t)n + 1) * sizeof(long long));
-        if (!b->h_off || !b->h_perm || !b->h_prefix)
-            return tb_error(NULL, 0, "out of host memory for the anchor share (n = %d)", n);
-    }
-    CUDA_CHECK(cudaMemcpyAsync(b->h_off, b->d_off, ((size_t)n + 1) * sizeof(int),
-                               cudaMemcpyDeviceToHost, st));
-    CUDA_CHECK(cudaMemcpyAsync(b->h_perm, b->d_perm, (size_t)n * sizeof(int),
-                               cudaMemcpyDeviceToHost, st));
-    CUDA_CHECK(cudaStreamSynchronize(st));
-    b->h_prefix[0] = 0;
-    for (int k = 0; k < n; k++) {
-        const int i = b->h_perm[k];
-        const long long c = b->h_off[i + 1] - b->h_off[i];
-        b->h_prefix[k + 1] = b->h_prefix[k] + c * (c + 1) + 1;
-    }
-    split_prefix(b->h_prefix, n, tb_split_rank(), tb_split_nranks(), &b->a_lo, &b->a_hi);
-    b->share_entries = 0; /* the per-rank timers' work share (bench) */
-    for (int k = b->a_lo; k < b->a_hi; k++)
-        b->share_entries += b->h_off[b->h_perm[k] + 1] - b->h_off[b->h_perm[k]];
-    return 0;
-}
-
 static int nbr_build(gpu_nbr *b, const tb_double4 *pos, cudaStream_t st)
 {
     const int n = b->n, T = 256;
@@ -296,7 +316,11 @@ static int nbr_build(gpu_nbr *b, const tb_double4 *pos, cudaStream_t st)
     nbr_range_kernel<<<grid_for(n, T), T, 0, st>>>(b->d_key2, n, b->d_start, b->d_end);
     TB_LAUNCH_CHECK("nbr_range_kernel");
 
+    /* every row counted (cell order), then this rank's cut: on the device, the same integers
+     * as split_prefix on the host (rows' work c (c + 1) + 1, equal-work boundaries), so that
+     * neither the row lengths nor the anchors go to the host */
     const double R2 = b->radius * b->radius;
+    const int P = tb_split_nranks();
     nbr_count_kernel<<<grid_for(n + 1, T), T, 0, st>>>(pos, b->d_perm, b->d_start, b->d_end, b->g,
                                                         R2, b->skin, n, b->d_cnt);
     TB_LAUNCH_CHECK("nbr_count_kernel");
@@ -304,32 +328,52 @@ static int nbr_build(gpu_nbr *b, const tb_double4 *pos, cudaStream_t st)
     if (tmp_fit(b, need) != 0)
         return -1;
     CUDA_CHECK(cub::DeviceScan::ExclusiveSum(b->d_tmp, need, b->d_cnt, b->d_off, n + 1, st));
-    CUDA_CHECK(cub::DeviceReduce::Max(NULL, need, b->d_cnt, b->d_maxrow, n, st));
+    CUDA_CHECK(cub::DeviceReduce::Max(NULL, need, b->d_cnt, b->d_meta + 4, n, st));
     if (tmp_fit(b, need) != 0)
         return -1;
-    CUDA_CHECK(cub::DeviceReduce::Max(b->d_tmp, need, b->d_cnt, b->d_maxrow, n, st));
-    int total = 0, maxrow = 0;
-    CUDA_CHECK(cudaMemcpyAsync(&total, b->d_off + n, sizeof total, cudaMemcpyDeviceToHost, st));
-    CUDA_CHECK(cudaMemcpyAsync(&maxrow, b->d_maxrow, sizeof maxrow, cudaMemcpyDeviceToHost, st));
+    CUDA_CHECK(cub::DeviceReduce::Max(b->d_tmp, need, b->d_cnt, b->d_meta + 4, n, st));
+    if (P > 1) {
+        if (!b->d_work)
+            CUDA_CHECK(cudaMalloc(&b->d_work, ((size_t)n + 1) * sizeof(long long)));
+        if (!b->d_wpre)
+            CUDA_CHECK(cudaMalloc(&b->d_wpre, ((size_t)n + 1) * sizeof(long long)));
+        nbr_work_kernel<<<grid_for(n + 1, T), T, 0, st>>>(b->d_cnt, n, b->d_work);
+        TB_LAUNCH_CHECK("nbr_work_kernel");
+        CUDA_CHECK(cub::DeviceScan::ExclusiveSum(NULL, need, b->d_work, b->d_wpre, n + 1, st));
+        if (tmp_fit(b, need) != 0)
+            return -1;
+        CUDA_CHECK(cub::DeviceScan::ExclusiveSum(b->d_tmp, need, b->d_work, b->d_wpre, n + 1, st));
+    }
+    nbr_cut_kernel<<<1, 1, 0, st>>>(P > 1 ? b->d_wpre : NULL, b->d_off, n, tb_split_rank(), P,
+                                    b->d_meta);
+    TB_LAUNCH_CHECK("nbr_cut_kernel");
+    int meta[6];
+    CUDA_CHECK(cudaMemcpyAsync(meta, b->d_meta, sizeof meta, cudaMemcpyDeviceToHost, st));
     CUDA_CHECK(cudaStreamSynchronize(st));
+    const int total = meta[5], maxrow = meta[4], a0 = meta[0], m = meta[1] - meta[0];
+    const int held = meta[3] - meta[2];
     if (total < 0)
         return tb_error(NULL, 0, "neighbour lists exceed 2^31 entries: lower solver.skin or the "
                                  "cutoffs");
     long long cap1 = b->cap, cap2 = b->cap;
-    if (grow(&b->d_idx, &cap1, total > 0 ? total : 1, "neighbour entries") != 0 ||
-        grow(&b->d_idx2, &cap2, total > 0 ? total : 1, "neighbour entries") != 0)
+    if (grow(&b->d_idx, &cap1, held > 0 ? held : 1, "neighbour entries") != 0 ||
+        grow(&b->d_idx2, &cap2, held > 0 ? held : 1, "neighbour entries") != 0)
         return -1;
     b->cap = cap1 < cap2 ? cap1 : cap2;
-    nbr_fill_kernel<<<grid_for(n, T), T, 0, st>>>(pos, b->d_perm, b->d_start, b->d_end, b->g, R2,
-                                                   b->skin, n, b->d_off, b->d_idx);
-    TB_LAUNCH_CHECK("nbr_fill_kernel");
-    if (total > 0) {
-        CUDA_CHECK(cub::DeviceSegmentedSort::SortKeys(NULL, need, b->d_idx, b->d_idx2, total, n,
-                                                      b->d_off, b->d_off + 1, st));
+    nbr_roff_kernel<<<grid_for(m + 1, T), T, 0, st>>>(b->d_off, a0, m, b->d_roff);
+    TB_LAUNCH_CHECK("nbr_roff_kernel");
+    if (m > 0) {
+        nbr_fill_kernel<<<grid_for(m, T), T, 0, st>>>(pos, b->d_perm, b->d_start, b->d_end, b->g,
+                                                      R2, b->skin, a0, m, b->d_roff, b->d_idx);
+        TB_LAUNCH_CHECK("nbr_fill_kernel");
+    }
+    if (held > 0) {
+        CUDA_CHECK(cub::DeviceSegmentedSort::SortKeys(NULL, need, b->d_idx, b->d_idx2, held, m,
+                                                      b->d_roff, b->d_roff + 1, st));
         if (tmp_fit(b, need) != 0)
             return -1;
-        CUDA_CHECK(cub::DeviceSegmentedSort::SortKeys(b->d_tmp, need, b->d_idx, b->d_idx2, total, n,
-                                                      b->d_off, b->d_off + 1, st));
+        CUDA_CHECK(cub::DeviceSegmentedSort::SortKeys(b->d_tmp, need, b->d_idx, b->d_idx2, held, m,
+                                                      b->d_roff, b->d_roff + 1, st));
         int *t = b->d_idx;
         b->d_idx = b->d_idx2;
         b->d_idx2 = t;
@@ -338,8 +382,11 @@ static int nbr_build(gpu_nbr *b, const tb_double4 *pos, cudaStream_t st)
                                cudaMemcpyDeviceToDevice, st));
     b->entries = total;
     b->max_row = maxrow;
+    b->a_lo = a0;
+    b->a_hi = a0 + m;
+    b->share_entries = held;
     b->builds++;
-    return nbr_share(b, st);
+    return 0;
 }
 
 /* ---- forces ------------------------------------------------------------------------ */
@@ -379,7 +426,7 @@ template <> struct nbr_real<double> {
 };
 
 struct nbr_args {
-    const int *perm, *off, *idx;
+    const int *perm, *off, *idx; /* off: this rank's rows, block b's at idx + off[b] */
     double box, rca2, rcl2; /* rca2 / rcl2 < 0 when the term is off */
     int cap;                /* entries the shared arrays hold (a multiple of 32) */
     int b0;                 /* block b takes anchor perm[b0 + b] (this rank's range) */
@@ -409,7 +456,7 @@ __global__ void __launch_bounds__(NBR_NT) nbr_kernel(gpu_args a, nbr_args q)
     const auto &kc = nbr_real<R>::coef(a);
     const int i = q.perm[q.b0 + blockIdx.x];
     const tb_double4 xi = a.posd[i];
-    const int *row = q.idx + q.off[i], cnt = q.off[i + 1] - q.off[i];
+    const int *row = q.idx + q.off[blockIdx.x], cnt = q.off[blockIdx.x + 1] - q.off[blockIdx.x];
 
     /* entries: ATM partners, then LJ-only partners, order kept */
     int m = 0, ma = 0;
@@ -598,12 +645,12 @@ void gpu_nbr_destroy(gpu_nbr *b)
     cudaFree(b->d_xref);
     cudaFree(b->d_part);
     cudaFree(b->d_flag);
-    cudaFree(b->d_maxrow);
+    cudaFree(b->d_roff);
+    cudaFree(b->d_work);
+    cudaFree(b->d_wpre);
+    cudaFree(b->d_meta);
     cudaFree(b->d_stats);
     cudaFree(b->d_tmp);
-    free(b->h_off);
-    free(b->h_perm);
-    free(b->h_prefix);
     free(b);
 }
 
@@ -619,7 +666,8 @@ static int nbr_alloc(gpu_nbr *b)
     CUDA_CHECK(cudaMalloc(&b->d_xref, n * sizeof(tb_double4)));
     CUDA_CHECK(cudaMalloc(&b->d_part, 256 * 6 * sizeof(double)));
     CUDA_CHECK(cudaMalloc(&b->d_flag, sizeof(unsigned)));
-    CUDA_CHECK(cudaMalloc(&b->d_maxrow, sizeof(int)));
+    CUDA_CHECK(cudaMalloc(&b->d_roff, (n + 1) * sizeof(int)));
+    CUDA_CHECK(cudaMalloc(&b->d_meta, 6 * sizeof(int)));
     CUDA_CHECK(cudaMalloc(&b->d_stats, 2 * sizeof(unsigned long long)));
     CUDA_CHECK(cudaMemset(b->d_stats, 0, 2 * sizeof(unsigned long long)));
     return 0;
@@ -692,7 +740,7 @@ int gpu_nbr_forces(gpu_nbr *b, const gpu_args *a, const pot_params *pp, int dbl,
     if (nbr_refresh(b, a->posd, st) != 0)
         return -1;
     q.perm = b->d_perm;
-    q.off = b->d_off;
+    q.off = b->d_roff;
     q.idx = b->d_idx;
     q.box = b->box;
     q.rca2 = pp->atm_on ? pp->d.atm_rc2 : -1.0;

@@ -161,7 +161,7 @@ static int cmp_int(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
-int nbr_list_build(nbr_list *l, const double *pos)
+int nbr_list_count(nbr_list *l, const double *pos)
 {
     const int n = l->n;
     long long total = 0;
@@ -180,24 +180,39 @@ int nbr_list_build(nbr_list *l, const double *pos)
                                      "solver.skin or the cutoffs", total);
         l->off[i + 1] = (int)total;
     }
-    if (total > l->cap || !l->idx) { /* an empty list (total 0) still gets an array: rows
-                                        * of no entry point into it (l->idx + off[i]) */
-        const long long cap = total + total / 4 + 64;
+    l->max_row = max_row;
+    l->lo = l->hi = 0; /* no rows until nbr_list_fill */
+    return 0;
+}
+
+int nbr_list_fill(nbr_list *l, const double *pos, int lo, int hi)
+{
+    const long long held = (long long)l->off[hi] - l->off[lo];
+    if (held > l->cap || !l->idx) { /* an empty list (held 0) still gets an array: rows of
+                                       * no entry point into it (l->idx + off[i] - off[lo]) */
+        const long long cap = held + held / 4 + 64;
         int *p = realloc(l->idx, (size_t)cap * sizeof *p);
         if (!p)
             return tb_error(NULL, 0, "out of host memory for %lld neighbour entries", cap);
         l->idx = p;
         l->cap = cap;
     }
+    l->lo = lo;
+    l->hi = hi;
 #pragma omp parallel for schedule(static)
-    for (int i = 0; i < n; i++) {
-        scan_row(l, pos, i, l->idx + l->off[i]);
-        qsort(l->idx + l->off[i], (size_t)(l->off[i + 1] - l->off[i]), sizeof(int), cmp_int);
+    for (int i = lo; i < hi; i++) {
+        int *row = l->idx + (l->off[i] - l->off[lo]);
+        scan_row(l, pos, i, row);
+        qsort(row, (size_t)(l->off[i + 1] - l->off[i]), sizeof(int), cmp_int);
     }
-    memcpy(l->xref, pos, 3 * (size_t)n * sizeof *pos);
-    l->max_row = max_row;
+    memcpy(l->xref, pos, 3 * (size_t)l->n * sizeof *pos);
     l->builds++;
     return 0;
+}
+
+int nbr_list_build(nbr_list *l, const double *pos)
+{
+    return nbr_list_count(l, pos) != 0 ? -1 : nbr_list_fill(l, pos, 0, l->n);
 }
 
 int nbr_list_stale(const nbr_list *l, const double *pos)

@@ -15,8 +15,9 @@ typedef struct nbr_list {
     double radius;  /* R = max(cutoffs) + skin [sigma] */
     double skin;    /* [sigma] */
     int *off;       /* [n + 1]: row i is idx[off[i] .. off[i+1]) */
-    int *idx;       /* neighbours, each row ascending */
+    int *idx;       /* rows lo..hi-1 only, each ascending: row i at idx + off[i] - off[lo] */
     long long cap;  /* entries idx can hold */
+    int lo, hi;     /* the rows filled by the last build (a rank's anchors; 0, n on one rank) */
     int max_row;    /* longest row of the last build */
     double *xref;   /* [3n] positions at the last build */
     long long builds; /* builds so far */
@@ -40,6 +41,19 @@ void nbr_list_free(nbr_list *l);
 
 /* Builds the lists at positions pos[3n] (wrapped into the box when periodic). 0 or -1. */
 int nbr_list_build(nbr_list *l, const double *pos);
+
+/* The same build in two halves, for ranks that fill only their anchors' rows: nbr_list_count
+ * bins the particles and counts every row (off[], max_row: the same on every rank); the caller
+ * cuts its anchors from off[]; nbr_list_fill writes rows lo..hi-1 only (the other rows are
+ * never read on this rank). nbr_list_build = count + fill(0, n). 0 or -1. */
+int nbr_list_count(nbr_list *l, const double *pos);
+int nbr_list_fill(nbr_list *l, const double *pos, int lo, int hi);
+
+/* Row i (lo <= i < hi of the last build). */
+static inline const int *nbr_list_row(const nbr_list *l, int i)
+{
+    return l->idx + (l->off[i] - l->off[l->lo]);
+}
 
 /* 1 when no list was built yet or some particle has moved more than skin/2 since. */
 int nbr_list_stale(const nbr_list *l, const double *pos);
