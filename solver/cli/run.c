@@ -391,6 +391,19 @@ static int report_nonfinite(run_ctx *r, tb_nonfinite *nf)
 /* The stepping loop, one step at a time: after each step the backend checks that every
  * value is finite (one reduction), and a signal is acted on at the next step boundary.
  * Returns 0 when done, 1 on a non-finite value, 2 on a signal (state saved), -1 on failure. */
+/* The signal the ranks act on from here to the next call: every rank's, agreed (the largest),
+ * read once. The stepping loop decides from this value alone, never from stop_signal, which
+ * a handler may set on one rank between two decisions: that rank would then fetch, or stop,
+ * where the others step on, and their collectives would no longer match (MPI_ERR_TRUNCATE,
+ * or a hang, under mpirun with a signal sent to the ranks). */
+static int agreed_stop(void)
+{
+    int sig = (int)stop_signal;
+    if (tb_nranks() > 1 && (sig = (int)tb_mpi_max_ll((long long)sig)) != 0)
+        stop_signal = (sig_atomic_t)sig;
+    return sig;
+}
+
 static int integrate(run_ctx *r)
 {
     const sim_config *c = &r->cfg;
@@ -398,9 +411,8 @@ static int integrate(run_ctx *r)
     r->t0 = now_seconds();
     r->step0 = r->s.step;
     while (r->s.step < c->integrator.steps) {
-        if (tb_nranks() > 1)
-            stop_signal = (sig_atomic_t)tb_mpi_max_ll((long long)stop_signal);
-        if (stop_signal)
+        int stop = agreed_stop();
+        if (stop)
             return stop_on_signal(r, 0) == 0 ? 2 : -1;
         {
             /* the virial only where it is written: a step that ends at an output. Decided
@@ -417,9 +429,7 @@ static int integrate(run_ctx *r)
                 return -1;
         }
         r->s.e_bath = integ_bath(r->g);
-        /* ranks stop at the same step: they decide together */
-        if (tb_nranks() > 1)
-            stop_signal = (sig_atomic_t)tb_mpi_max_ll((long long)stop_signal);
+        stop = agreed_stop();
         r->s.step += 1;
         r->s.time = (double)r->s.step * c->integrator.dt;
         if (r->ops->check_finite(r->b, r->s.step, &nf) != 0)
@@ -431,7 +441,7 @@ static int integrate(run_ctx *r)
         const int tr = is_multiple(r->s.step, c->output.trajectory_every) && c->output.trajectory[0];
         const int ck = is_multiple(r->s.step, c->output.checkpoint_every) && c->output.checkpoint[0];
         const int last = r->s.step == c->integrator.steps;
-        if (th || tr || ck || last || stop_signal) {
+        if (th || tr || ck || last || stop) {
             if (r->ops->fetch(r->b, &r->s) != 0)
                 return -1;
             if (sim_find_nonfinite(&r->s, &nf)) /* and the columns the host derives from it */
@@ -442,7 +452,7 @@ static int integrate(run_ctx *r)
         if ((ck || last) && c->output.checkpoint[0] && save_checkpoint(r, c->output.checkpoint) != 0)
             return -1;
         show_progress(r, last);
-        if (stop_signal && !last)
+        if (stop && !last)
             return stop_on_signal(r, ck) == 0 ? 2 : -1;
     }
     return 0;
