@@ -24,6 +24,11 @@
  * LJ. E(r) = 4 eps (s^12 - s^6) - E_shift with s = sigma/r, r = |d_ij|, d_ij = mic(r_j - r_i):
  *     dE/dr = -(24 eps / r) (2 s^12 - s^6),   F_j = -dE/dr d_ij / r = -F_i.
  *
+ * General form (reference.h): the same sums with eps, sigma, the LJ cutoff and shift looked
+ * up per species pair and nu per species triplet (the single-species form is the one-entry
+ * table, the same arithmetic), and the minimum image of LAMMPS's restricted triclinic cell
+ * (val_cell_mic, which says why it is exact within the allowed cutoffs).
+ *
  * Cutoffs compare squared lengths with the squared cutoff (the same test as "all three
  * sides < atm_cutoff"). lj_cutoff <= 0 means no LJ cutoff (and then no shift); the
  * configuration never asks for that, but the tests may.
