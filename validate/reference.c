@@ -24,6 +24,11 @@
  * LJ. E(r) = 4 eps (s^12 - s^6) - E_shift with s = sigma/r, r = |d_ij|, d_ij = mic(r_j - r_i):
  *     dE/dr = -(24 eps / r) (2 s^12 - s^6),   F_j = -dE/dr d_ij / r = -F_i.
  *
+ * General form (reference.h): the same sums with eps, sigma, the LJ cutoff and shift looked
+ * up per species pair and nu per species triplet (the single-species form is the one-entry
+ * table, the same arithmetic), and the minimum image of LAMMPS's restricted triclinic cell
+ * (val_cell_mic, which says why it is exact within the allowed cutoffs).
+ *
  * Cutoffs compare squared lengths with the squared cutoff (the same test as "all three
  * sides < atm_cutoff"). lj_cutoff <= 0 means no LJ cutoff (and then no shift); the
  * configuration never asks for that, but the tests may.
@@ -50,9 +55,46 @@ static double val_mic(double d, double box)
     return box > 0.0 ? d - box * rint(d / box) : d;
 }
 
+/* Minimum image in the restricted triclinic cell (a = (lx,0,0), b = (xy,ly,0),
+ * c = (xz,yz,lz)), the reference's own way: remove whole c's to bring d_z into
+ * [-lz/2, lz/2], then whole b's for d_y (b has no z part), then whole a's for d_x, each on
+ * a periodic axis only. The result is the representative of d + lattice in the box
+ * Q = [-lx/2,lx/2] x [-ly/2,ly/2] x [-lz/2,lz/2], a fundamental domain of the lattice
+ * (volume lx ly lz = det h, and the three steps pick exactly one point per coset). For a
+ * tilted cell that representative need not be the shortest image; but the perpendicular
+ * widths are w_x = V/|b x c| <= lx, w_y = V/|a x c| <= ly, w_z = lz, so a cutoff
+ * rc <= min(w)/2 makes any image with |d| <= rc lie in Q, and two distinct images differ by
+ * a lattice vector of length >= min(w) >= 2 rc: when some image is within rc it is unique
+ * and it is the one returned. Images beyond rc do not interact, so which one is returned
+ * there does not matter. Triplets keep d_jk = d_ik - d_ij (the image of k seen from the
+ * image of j, as in LAMMPS's ghost atoms). With zero tilts every step is the cubic
+ * d - L rint(d / L) per axis, bit for bit (subtracting n * 0 changes nothing). */
+static void val_cell_mic(const val_cell *c, double d[3])
+{
+    if (c->periodic[2]) {
+        const double m = rint(d[2] / c->lz);
+        d[0] -= m * c->xz;
+        d[1] -= m * c->yz;
+        d[2] -= m * c->lz;
+    }
+    if (c->periodic[1]) {
+        const double m = rint(d[1] / c->ly);
+        d[0] -= m * c->xy;
+        d[1] -= m * c->ly;
+    }
+    if (c->periodic[0])
+        d[0] -= c->lx * rint(d[0] / c->lx);
+}
+
 /* d = mic(r_j - r_i). */
 static void val_sep(const val_system *s, int i, int j, double d[3])
 {
+    if (s->cell) {
+        for (int x = 0; x < 3; x++)
+            d[x] = s->pos[3 * j + x] - s->pos[3 * i + x];
+        val_cell_mic(s->cell, d);
+        return;
+    }
     for (int x = 0; x < 3; x++)
         d[x] = val_mic(s->pos[3 * j + x] - s->pos[3 * i + x], s->box);
 }
@@ -132,17 +174,54 @@ static void val_outer_add(double *w, const double p[3], const double f[3])
     w[5] += p[1] * f[2];
 }
 
+/* One species pair's LJ coefficients: squared cutoff (HUGE_VAL: none, -1: no LJ) and shift. */
+typedef struct val_ljc {
+    double eps, sigma, rc2, shift;
+} val_ljc;
+
 int val_reference_virial(const val_system *s, double *force, double *e_pair, double *e_triplet,
                          double *virial)
 {
     const int n = s->n;
-    const int atm = s->nu != 0.0 && n >= 3;
+    /* The single-species form is the 1-species table {eps, sigma, lj_cutoff} / {nu}: the
+     * same arithmetic as before the general form existed. */
+    const int nt = s->n_types > 0 ? s->n_types : 1;
+    const size_t nt2 = (size_t)nt * (size_t)nt;
+    val_ljc *ljc = malloc(nt2 * sizeof *ljc);
+    double *nut = malloc(nt2 * (size_t)nt * sizeof *nut);
+    if (!ljc || !nut) {
+        free(ljc);
+        free(nut);
+        fprintf(stderr, "tribody: validate: out of host memory for %d species\n", nt);
+        return -1;
+    }
+    int any_nu = 0;
+    for (size_t t = 0; t < nt2 * (size_t)nt; t++) {
+        nut[t] = s->n_types > 0 ? s->nu_t[t] : s->nu;
+        any_nu |= nut[t] != 0.0;
+    }
+    const int atm = any_nu && n >= 3;
     const int lj = s->lj && n >= 2;
     const double atm_rc2 = s->atm_cutoff > 0.0 ? s->atm_cutoff * s->atm_cutoff : HUGE_VAL;
-    const double lj_rc2 = s->lj_cutoff > 0.0 ? s->lj_cutoff * s->lj_cutoff : HUGE_VAL;
-    double lj_shift = 0.0, unused;
-    if (lj && s->lj_shift && s->lj_cutoff > 0.0)
-        lj_shift = val_lj(s->eps, s->sigma, s->lj_cutoff, &unused);
+    for (size_t p = 0; p < nt2; p++) {
+        val_ljc *c = &ljc[p];
+        double unused;
+        if (s->n_types > 0) {
+            c->eps = s->lj_eps[p];
+            c->sigma = s->lj_sigma[p];
+            c->rc2 = s->lj_rc[p] > 0.0 ? s->lj_rc[p] * s->lj_rc[p] : -1.0;
+            c->shift = lj && s->lj_shift && s->lj_rc[p] > 0.0
+                           ? val_lj(c->eps, c->sigma, s->lj_rc[p], &unused)
+                           : 0.0;
+        } else {
+            c->eps = s->eps;
+            c->sigma = s->sigma;
+            c->rc2 = s->lj_cutoff > 0.0 ? s->lj_cutoff * s->lj_cutoff : HUGE_VAL;
+            c->shift = lj && s->lj_shift && s->lj_cutoff > 0.0
+                           ? val_lj(s->eps, s->sigma, s->lj_cutoff, &unused)
+                           : 0.0;
+        }
+    }
 
     int nthreads = 1;
 #ifdef _OPENMP
@@ -158,6 +237,8 @@ int val_reference_virial(const val_system *s, double *force, double *e_pair, dou
         free(et);
         free(ft);
         free(wv);
+        free(ljc);
+        free(nut);
         fprintf(stderr, "tribody: validate: out of host memory for %d particles\n", n);
         return -1;
     }
@@ -173,14 +254,17 @@ int val_reference_virial(const val_system *s, double *force, double *e_pair, dou
         for (int i = 0; i < n; i++) {
             double sum_p = 0.0, sum_t = 0.0;
             double *w = wv ? wv + 6 * (size_t)i : NULL;
+            const size_t ti = s->n_types > 0 ? (size_t)s->type[i] : 0;
             for (int j = i + 1; j < n; j++) {
                 double dij[3];
+                const size_t tj = s->n_types > 0 ? (size_t)s->type[j] : 0;
+                const val_ljc *c = &ljc[ti * (size_t)nt + tj];
                 val_sep(s, i, j, dij);
                 const double r2_ij = val_dot(dij, dij);
-                if (lj && r2_ij < lj_rc2) {
+                if (lj && r2_ij < c->rc2) {
                     double dedr;
                     const double r = sqrt(r2_ij);
-                    sum_p += val_lj(s->eps, s->sigma, r, &dedr) - lj_shift;
+                    sum_p += val_lj(c->eps, c->sigma, r, &dedr) - c->shift;
                     double fj[3];
                     for (int x = 0; x < 3; x++)
                         fj[x] = -dedr * dij[x] / r;
@@ -197,6 +281,10 @@ int val_reference_virial(const val_system *s, double *force, double *e_pair, dou
                     continue; /* every triplet i<j<k with this side is out */
                 for (int k = j + 1; k < n; k++) {
                     double p[3][3], fl[3][3], djk[3];
+                    const size_t tk = s->n_types > 0 ? (size_t)s->type[k] : 0;
+                    const double nu = nut[(ti * (size_t)nt + tj) * (size_t)nt + tk];
+                    if (nu == 0.0)
+                        continue; /* LAMMPS's atm skips a triplet whose nu is 0 */
                     memset(p[0], 0, sizeof p[0]); /* P0 = r_i, taken as origin */
                     val_sep(s, i, k, p[2]);       /* P2 - P0 = d_ik */
                     memcpy(p[1], dij, sizeof dij);
@@ -209,7 +297,7 @@ int val_reference_virial(const val_system *s, double *force, double *e_pair, dou
                             s->atm_cutoff_triple * s->atm_cutoff_triple * s->atm_cutoff_triple)
                         continue;
                     memset(fl, 0, sizeof fl);
-                    sum_t += val_atm_triangle(s->nu, (const double(*)[3])p, f || w ? fl : NULL);
+                    sum_t += val_atm_triangle(nu, (const double(*)[3])p, f || w ? fl : NULL);
                     if (w) /* sum_m P_m (x) F_m with P_0 = 0 */
                         for (int m = 1; m < 3; m++)
                             val_outer_add(w, p[m], fl[m]);
@@ -255,5 +343,22 @@ int val_reference_virial(const val_system *s, double *force, double *e_pair, dou
     free(et);
     free(ft);
     free(wv);
+    free(ljc);
+    free(nut);
     return 0;
+}
+
+void val_lj_mix(int nt, const unsigned char *given, int arithmetic, double *eps, double *sigma,
+                double *rc)
+{
+    for (int a = 0; a < nt; a++)
+        for (int b = 0; b < nt; b++) {
+            const size_t ab = (size_t)a * (size_t)nt + (size_t)b, ba = (size_t)b * (size_t)nt + (size_t)a;
+            if (a == b || given[ab] || given[ba])
+                continue;
+            const size_t aa = (size_t)a * (size_t)(nt + 1), bb = (size_t)b * (size_t)(nt + 1);
+            eps[ab] = sqrt(eps[aa] * eps[bb]);
+            sigma[ab] = arithmetic ? 0.5 * (sigma[aa] + sigma[bb]) : sqrt(sigma[aa] * sigma[bb]);
+            rc[ab] = arithmetic ? 0.5 * (rc[aa] + rc[bb]) : sqrt(rc[aa] * rc[bb]);
+        }
 }

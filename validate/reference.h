@@ -13,7 +13,21 @@
  *    minus its value at lj_cutoff when lj_shift != 0.
  *  - Periodic (box > 0): minimum image in a cubic box of edge box; a triplet i<j<k uses
  *    d_ij = mic(r_j - r_i), d_ik = mic(r_k - r_i) and d_jk = d_ik - d_ij (anchored at the
- *    lowest index). Pairs use mic(r_j - r_i). */
+ *    lowest index). Pairs use mic(r_j - r_i).
+ *
+ * General form (several species, a general box; every field below zero/NULL = the form
+ * above, bit for bit; docs/validate.md, "The general reference"):
+ *  - cell != NULL replaces box: LAMMPS's restricted triclinic cell with edge vectors
+ *    a = (lx, 0, 0), b = (xy, ly, 0), c = (xz, yz, lz) and per-axis periodicity (an open axis
+ *    is never wrapped; the origin does not enter energies, forces or the virial).
+ *  - n_types > 0: particle m has species type[m] in 0..n_types-1; LJ uses the symmetric
+ *    n_types x n_types tables lj_eps, lj_sigma, lj_rc (rc <= 0: no LJ for that pair; the
+ *    shift, when lj_shift, is each pair's value at its own rc) in place of eps, sigma,
+ *    lj_cutoff, and ATM uses the n_types^3 table nu_t (every permutation the same value; a
+ *    triplet with nu 0 is skipped, LAMMPS's pair_style atm) in place of nu. atm_cutoff and
+ *    atm_cutoff_triple stay global, as in LAMMPS.
+ *  Cutoffs must not exceed half the smallest perpendicular width of the cell along a
+ *  periodic axis (LAMMPS's requirement): the minimum image is then exact (reference.c). */
 #ifndef TB_REFERENCE_H
 #define TB_REFERENCE_H
 
@@ -27,7 +41,25 @@ typedef struct val_system {
     int lj;            /* 1 = include the LJ pair term */
     double eps, sigma, lj_cutoff;
     int lj_shift;
+    /* General form: see the opening comment. */
+    const struct val_cell *cell; /* NULL: the cubic box above */
+    int n_types;                 /* 0: the single-species coefficients above */
+    const int *type;             /* [n] */
+    const double *lj_eps, *lj_sigma, *lj_rc; /* [n_types * n_types], symmetric */
+    const double *nu_t;                      /* [n_types^3], symmetric */
 } val_system;
+
+/* LAMMPS's restricted triclinic cell (orthorhombic with xy = xz = yz = 0). */
+typedef struct val_cell {
+    double lx, ly, lz, xy, xz, yz;
+    int periodic[3]; /* per axis x, y, z: 1 = periodic, 0 = open */
+} val_cell;
+
+/* Fills the LJ cross pairs I != J with given[I * nt + J] == 0 (both orders) from the pure
+ * pairs by LAMMPS's mixing rule: eps = sqrt(eps_I eps_J) either way; sigma and rc
+ * sqrt(x_I x_J) (geometric, LAMMPS's default) or (x_I + x_J) / 2 (arithmetic != 0). */
+void val_lj_mix(int nt, const unsigned char *given, int arithmetic, double *eps, double *sigma,
+                double *rc);
 
 /* Computes the pair and triplet energies and, when force != NULL, the total force on each
  * particle (3n doubles). Returns 0, or -1 on allocation failure. */
