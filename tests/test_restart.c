@@ -2,6 +2,7 @@
  * setting the schema marks physics (config/config.c, cfg_physics_text), refused when changed
  * unless --allow-change names it, mass and box included; every other setting free; a
  * checkpoint of an older tribody compared on the settings it records. */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -65,6 +66,51 @@ static void accepted(const char *dir, const char *what, const char *args, const 
     gsl_test(rc != 0, "%s: continues, exit 0 (got %d)", what, rc);
     if (msg)
         gsl_test(!tb_test_output_has(dir, msg), "%s: says '%s'", what, msg);
+}
+
+/* The time column of dir/thermo.csv at `step` (NAN when there is no such row). */
+static double thermo_time(const char *dir, long step)
+{
+    char *t = tb_test_read_file(dir, "thermo.csv", NULL), *line = t;
+    double v = NAN;
+    while (line && *line) {
+        char *end;
+        if (*line != '#' && strtol(line, &end, 10) == step && end != line && *end == ',') {
+            v = strtod(end + 1, NULL);
+            break;
+        }
+        line = strchr(line, '\n');
+        line = line ? line + 1 : NULL;
+    }
+    free(t);
+    return v;
+}
+
+/* A restart that changes integrator.dt (allowed) continues the time from the checkpoint's,
+ * 0.1 tau at step 50: step 60 at dt 0.001 is 0.11 (before, step * dt: 0.06, backwards), and
+ * the checkpoint carries the time origin, so a second restart (same dt) writes the same times
+ * as one run from the change. */
+static void test_dt_change_time(void)
+{
+    const char *d = first_run("dt_time", cluster_cfg);
+    const double t50 = thermo_time(d, 50);
+    gsl_test(t50 != 50 * 0.002, "dt change: step 50 at time 0.1 (got %.17g)", t50);
+    tb_test_system("cd '%s' && cp checkpoint.tbck at50.tbck", d);
+    int rc = tribody(d, "run c.cfg --restart checkpoint.tbck --set integrator.steps=80 "
+                        "--set integrator.dt=0.001 --set output.checkpoint_every=10 "
+                        "--allow-change integrator.dt");
+    const double t60 = thermo_time(d, 60), t80 = thermo_time(d, 80);
+    gsl_test(rc != 0 || fabs(t60 - 0.11) > 1e-15 || fabs(t80 - 0.13) > 1e-15,
+             "dt change: exit 0 (%d), time runs on from 0.1 at the new dt: 0.11 at step 60 (got "
+             "%.17g), 0.13 at step 80 (%.17g)", rc, t60, t80);
+    /* from the checkpoint at step 80: the run that changed dt at step 50 goes on */
+    rc = tribody(d, "run c.cfg --restart checkpoint.tbck --set integrator.steps=90 "
+                    "--set integrator.dt=0.001 --set output.checkpoint_every=10 "
+                    "--allow-change integrator.dt");
+    const double t90 = thermo_time(d, 90);
+    gsl_test(rc != 0 || t90 != 0.1 + (double)(90 - 50) * 0.001,
+             "dt change, then a restart at the new dt: the time origin stays at step 50, 0.1 "
+             "(step 90: %.17g, want 0.1 + 40 x 0.001 = %.17g)", t90, 0.1 + 40 * 0.001);
 }
 
 /* The mass and box of checkpoint dir/name. */
@@ -224,6 +270,7 @@ int main(void)
     TB_TEST_RUN(test_physics_changes);
     TB_TEST_RUN(test_free_changes);
     TB_TEST_RUN(test_older_checkpoint);
+    TB_TEST_RUN(test_dt_change_time);
     tb_test_remove_dir(top);
     return tb_test_done();
 }

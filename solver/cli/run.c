@@ -155,7 +155,16 @@ typedef struct run_ctx {
     long ckpt_step;    /* step of the last checkpoint written (-1: none) */
     const char *ckpt_path; /* where it is */
     unsigned long long run_id; /* this run's id (restart.h), kept across restarts */
+    long long step_origin;     /* time = time_origin + (step - step_origin) dt: (0, 0) unless */
+    double time_origin;        /* a restart changed dt (checkpoint.h, "TORG") */
 } run_ctx;
+
+/* The time at a step [tau]. With the origin (0, 0), as in every run whose dt never changed,
+ * 0 + step dt is step dt bit for bit. */
+static double step_time(const run_ctx *r, long step)
+{
+    return r->time_origin + (double)(step - r->step_origin) * r->cfg.integrator.dt;
+}
 
 /* The checkpoint written on a signal: output.checkpoint, or interrupted.tbck when that is "". */
 static const char *stop_checkpoint(const run_ctx *r)
@@ -246,6 +255,8 @@ static int save_checkpoint(run_ctx *r, const char *path)
     x.traj_bytes = file_bytes(r->traj);
     x.dt = r->cfg.integrator.dt;
     x.run_id = r->run_id;
+    x.step_origin = r->step_origin;
+    x.time_origin = r->time_origin;
     run_physics(&r->cfg, x.phys, sizeof x.phys);
     if (integ_save(r->g, &x.thermostat, &x.thermostat_len) != 0)
         return -1;
@@ -384,7 +395,7 @@ static int report_nonfinite(run_ctx *r, tb_nonfinite *nf)
     tb_error(r->cfg.path, 0, "non-finite %s%s at step %ld (time %g): the run is stopped and %s "
                              "(lower integrator.dt, or check the initial state)",
              tb_nonfinite_term(nf->term), who, nf->step,
-             (double)nf->step * r->cfg.integrator.dt, last);
+             step_time(r, nf->step), last);
     return 0;
 }
 
@@ -431,7 +442,7 @@ static int integrate(run_ctx *r)
         r->s.e_bath = integ_bath(r->g);
         stop = agreed_stop();
         r->s.step += 1;
-        r->s.time = (double)r->s.step * c->integrator.dt;
+        r->s.time = step_time(r, r->s.step);
         if (r->ops->check_finite(r->b, r->s.step, &nf) != 0)
             return -1;
         if (nf.step >= 0)
@@ -625,6 +636,12 @@ int cmd_run(int argc, char **argv)
         x.thermostat = NULL;
         r->s.e_bath = integ_bath(r->g);
         r->run_id = x.run_id;
+        r->step_origin = x.step_origin;
+        r->time_origin = x.time_origin;
+        if (x.dt != r->cfg.integrator.dt) { /* allowed (--allow-change): time runs on from here */
+            r->step_origin = r->s.step;
+            r->time_origin = r->s.time;
+        }
         if (r->s.step >= r->cfg.integrator.steps) {
             tb_notice("checkpoint %s is at step %ld >= integrator.steps = %ld: nothing to do",
                       r->args.restart, r->s.step, r->cfg.integrator.steps);

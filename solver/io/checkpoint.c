@@ -104,6 +104,10 @@ int ckpt_write(const char *path, const sim_state *s, const ckpt_extra *x)
     bad |= put(f, s->force, n3, &h);
     bad |= put_section(f, "RUNI", &x->run_id, sizeof x->run_id, &h);
     bad |= put_section(f, "PHYS", x->phys, (uint32_t)strnlen(x->phys, sizeof x->phys), &h);
+    {
+        const struct { int64_t step; double time; } org = {x->step_origin, x->time_origin};
+        bad |= put_section(f, "TORG", &org, sizeof org, &h);
+    }
     if (x->thermostat_len > 0)
         bad |= put_section(f, "THRM", x->thermostat, (uint32_t)x->thermostat_len, &h);
     bad |= put_section(f, "END ", NULL, 0, &h);
@@ -155,6 +159,12 @@ static int get_sections(FILE *f, ckpt_extra *x, long long left, uint64_t *h)
             if (get(f, x->phys, len, h) != 0)
                 return -1;
             x->phys[len] = '\0';
+        } else if (!memcmp(tag, "TORG", 4) && len == 16) {
+            struct { int64_t step; double time; } org;
+            if (get(f, &org, sizeof org, h) != 0)
+                return -1;
+            x->step_origin = org.step;
+            x->time_origin = org.time;
         } else if (!memcmp(tag, "THRM", 4) && !x->thermostat) {
             if (!(x->thermostat = malloc(len ? len : 1)) || get(f, x->thermostat, len, h) != 0)
                 return -1;
@@ -220,6 +230,18 @@ static int check_header(const char *path, const ckpt_header *hd)
         tb_error(path, 0, "--restart: the checkpoint's %s is out of range",
                  !(hd->dt > 0) ? "dt" : !(hd->mass > 0) ? "mass" : hd->box < 0 ? "box"
                  : hd->thermo_bytes < -1 ? "thermo file size" : "trajectory file size");
+        return TB_EXIT_USAGE;
+    }
+    return 0;
+}
+
+/* The time origin lies at or before the checkpoint's step, at a finite time. 0, or
+ * TB_EXIT_USAGE after one line. */
+static int check_origin(const char *path, const ckpt_header *hd, const ckpt_extra *x)
+{
+    if (x->step_origin < 0 || x->step_origin > hd->step || !isfinite(x->time_origin)) {
+        tb_error(path, 0, "--restart: the checkpoint's time origin is out of range (step %lld, "
+                          "time %g)", x->step_origin, x->time_origin);
         return TB_EXIT_USAGE;
     }
     return 0;
@@ -303,7 +325,7 @@ int ckpt_read(const char *path, int n_expected, const char *cfg, sim_state *s, c
         tb_error(path, 0, "--restart: checkpoint is corrupt (checksum mismatch)");
         return TB_EXIT_USAGE;
     }
-    if (check_header(path, &hd) != 0) {
+    if (check_header(path, &hd) != 0 || check_origin(path, &hd, x) != 0) {
         sim_state_free(s);
         free(x->thermostat);
         x->thermostat = NULL;

@@ -17,7 +17,8 @@
  * know, so a new kind of state (a thermostat's, say) is one more tag: add a field to
  * ckpt_extra, write it in ckpt_write's section list and read it in ckpt_read's switch.
  * Sections now: "RUNI" the run id (8 bytes), "PHYS" the physics settings (text), "THRM"
- * the thermostat's state (integrate.h), present only with a thermostat.
+ * the thermostat's state (integrate.h), present only with a thermostat, "TORG" the time
+ * origin (a step and a time, 16 bytes).
  * Version 1 files ("TBCKPT01") recorded neither and are refused with a message.
  * Written to FILE.tmp, flushed to disk and renamed over FILE, so a crash never leaves a
  * torn file; so FILE must be a regular file or absent (run.c refuses a device or FIFO
@@ -41,6 +42,12 @@ typedef struct ckpt_extra {
     size_t thermostat_len;
     unsigned long long run_id;  /* the run's id, also in its thermo and trajectory files */
     char phys[CKPT_PHYS_MAX];   /* "name=value\n" per setting that defines the physics */
+    /* The time origin (section "TORG"): time = time_origin + (step - step_origin) dt. (0, 0)
+     * unless a restart changed integrator.dt (--allow-change), which moves the origin to the
+     * checkpoint's step and time so that time keeps running forward; absent in older files,
+     * read as (0, 0). */
+    long long step_origin;
+    double time_origin;
 } ckpt_extra;
 
 /* Writes s atomically to path. 0 or -1 (reported). */
