@@ -33,6 +33,7 @@
 #include "solver/gpu/gpu_atm.cuh"
 #include "solver/gpu/gpu_internal.h"
 #include "solver/par/mpi.h"
+#include "solver/par/split.h"
 #include "solver/physics/nbr.h"
 
 #define NBR_NT 128
@@ -171,33 +172,14 @@ __global__ void nbr_work_kernel(const int *cnt, int n, long long *work)
     }
 }
 
-/* The least a in [0, n] with prefix[a] >= r prefix[n] / nranks: split.c's prefix_boundary,
- * the same integers, so the cut is the host's to the anchor. */
-__device__ int nbr_cut_at(const long long *prefix, int n, int r, int nranks)
-{
-    if (r <= 0)
-        return 0;
-    if (r >= nranks)
-        return n;
-    const long long target = (long long)((__int128)prefix[n] * r / nranks);
-    int lo = 0, hi = n;
-    while (lo < hi) {
-        const int mid = lo + (hi - lo) / 2;
-        if (prefix[mid] >= target)
-            hi = mid;
-        else
-            lo = mid + 1;
-    }
-    return lo;
-}
-
-/* One thread: this rank's anchors [a_lo, a_hi) (all of them when prefix is NULL, one rank),
+/* One thread: this rank's anchors [a_lo, a_hi) (all of them when prefix is NULL, one rank), cut
+ * by split_prefix_at as on the host (the same integers: the same anchor),
  * their rows' first and end offsets, and the total, into meta[0..3] and meta[5]. */
 __global__ void nbr_cut_kernel(const long long *prefix, const int *off, int n, int r, int nranks,
                                int *meta)
 {
-    const int lo = prefix ? nbr_cut_at(prefix, n, r, nranks) : 0;
-    const int hi = prefix ? nbr_cut_at(prefix, n, r + 1, nranks) : n;
+    const int lo = prefix ? split_prefix_at(prefix, n, r, nranks) : 0;
+    const int hi = prefix ? split_prefix_at(prefix, n, r + 1, nranks) : n;
     meta[0] = lo;
     meta[1] = hi;
     meta[2] = off[lo];

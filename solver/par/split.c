@@ -72,25 +72,6 @@ void split_pairs(int n, int rho, int r, int nranks, long long *lo, long long *hi
     *hi = boundary(n, rho, t2, tot, r + 1, nranks, split_pairs_before);
 }
 
-/* The least index a in [0, m] with prefix[a] >= r total / nranks. */
-static int prefix_boundary(const long long *prefix, int m, int r, int nranks)
-{
-    const long long target = (long long)((__int128)prefix[m] * r / nranks);
-    int lo = 0, hi = m;
-    if (r <= 0)
-        return 0;
-    if (r >= nranks)
-        return m;
-    while (lo < hi) {
-        const int mid = lo + (hi - lo) / 2;
-        if (prefix[mid] >= target)
-            hi = mid;
-        else
-            lo = mid + 1;
-    }
-    return lo;
-}
-
 void split_even(long long total, int r, int nranks, long long *lo, long long *hi)
 {
     *lo = (long long)((__int128)total * r / nranks);
@@ -99,6 +80,6 @@ void split_even(long long total, int r, int nranks, long long *lo, long long *hi
 
 void split_prefix(const long long *prefix, int m, int r, int nranks, int *lo, int *hi)
 {
-    *lo = prefix_boundary(prefix, m, r, nranks);
-    *hi = prefix_boundary(prefix, m, r + 1, nranks);
+    *lo = split_prefix_at(prefix, m, r, nranks);
+    *hi = split_prefix_at(prefix, m, r + 1, nranks);
 }

@@ -33,6 +33,27 @@ void split_even(long long total, int r, int nranks, long long *lo, long long *hi
  * (prefix[0] = 0, non-decreasing). */
 void split_prefix(const long long *prefix, int m, int r, int nranks, int *lo, int *hi);
 
+/* The least index a in [0, m] with prefix[a] >= r prefix[m] / nranks: rank r's first anchor,
+ * for the host (split_prefix) and the device (gpu_nbr.cu cuts the anchors where their row
+ * counts are), one text so that both cut at the same anchor. */
+TB_HOSTDEV static inline int split_prefix_at(const long long *prefix, int m, int r, int nranks)
+{
+    if (r <= 0)
+        return 0;
+    if (r >= nranks)
+        return m;
+    const long long target = (long long)((__int128)prefix[m] * r / nranks);
+    int lo = 0, hi = m;
+    while (lo < hi) {
+        const int mid = lo + (hi - lo) / 2;
+        if (prefix[mid] >= target)
+            hi = mid;
+        else
+            lo = mid + 1;
+    }
+    return lo;
+}
+
 /* Triplets in the tiles before omega (P above), and pairs before omega2 (Q); exposed for the
  * tests. */
 long long split_triplets_before(int n, int rho, long long omega);
