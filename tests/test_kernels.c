@@ -56,8 +56,7 @@ static void params_from(const val_system *s, pot_params *p)
         const double s6 = pow(s->sigma / s->lj_cutoff, 6);
         d->lj_eshift = 4.0 * s->eps * (s6 * s6 - s6);
     }
-    d->box = s->box > 0.0 ? s->box : 0.0;
-    d->inv_box = s->box > 0.0 ? 1.0 / s->box : 0.0;
+    d->box = box_cube_d(s->box);
     pot_params_round(p);
 }
 

@@ -47,7 +47,6 @@ typedef struct {
 static void run(const pot_params *pp, const sim_state *s, int prec, int scalar, sums *r)
 {
     const int n = s->n, cap = n, st = nbr_simd_stride(cap);
-    const double box = pp->d.box;
     int *row = malloc((size_t)n * sizeof *row), *tix = malloc(2 * (size_t)cap * sizeof *tix);
     double *scr = aligned_alloc(64, 8 * (size_t)st * sizeof(double));
     float *ff = calloc(3 * (size_t)n, sizeof *ff);
@@ -68,15 +67,15 @@ static void run(const pot_params *pp, const sim_state *s, int prec, int scalar, 
         if (prec == PREC_D) {
             nbr_scratch_dd sc = {scr, scr + 4 * (size_t)st, tix, cap};
             r->e_trip += (scalar ? nbr_anchor_scalar_dd : nbr_anchor_dd)(
-                pp, &pp->d, s->pos, box, i, row, cnt, &sc, r->f, &r->e_pair, r->w, &h, &sl);
+                pp, &pp->d, s->pos, i, row, cnt, &sc, r->f, &r->e_pair, r->w, &h, &sl);
         } else if (prec == PREC_MIXED) {
             nbr_scratch_fd sc = {(float *)scr, (float *)scr + 4 * (size_t)st, tix, cap};
             r->e_trip += (scalar ? nbr_anchor_scalar_fd : nbr_anchor_fd)(
-                pp, &pp->f, s->pos, box, i, row, cnt, &sc, r->f, &r->e_pair, r->w, &h, &sl);
+                pp, &pp->f, s->pos, i, row, cnt, &sc, r->f, &r->e_pair, r->w, &h, &sl);
         } else {
             nbr_scratch_ff sc = {(float *)scr, (float *)scr + 4 * (size_t)st, tix, cap};
             r->e_trip += (scalar ? nbr_anchor_scalar_ff : nbr_anchor_ff)(
-                pp, &pp->f, s->pos, box, i, row, cnt, &sc, ff, &r->e_pair, r->w, &h, &sl);
+                pp, &pp->f, s->pos, i, row, cnt, &sc, ff, &r->e_pair, r->w, &h, &sl);
         }
         r->hits[i] = h;
         r->slots[i] = sl;
@@ -118,7 +117,7 @@ static void entry_stats(const pot_params *pp, const sim_state *s, int *odd, int 
         for (int t = 0; t < n; t++)
             if (t != i)
                 row[cnt++] = t;
-        nbr_entries_dd(pp, s->pos, pp->d.box, i, row, cnt, &sc, &ma);
+        nbr_entries_dd(pp, s->pos, i, row, cnt, &sc, &ma);
         *odd += ma % NBR_SIMD_PAD != 0;
         *big += ma > NBR_TILE && ma % NBR_TILE != 0; /* several tiles, the last clipped */
         *mx = ma > *mx ? ma : *mx;

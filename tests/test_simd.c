@@ -53,13 +53,11 @@ static void coef(const simd_case *c, double nu, pot_params *p)
     d->nu = nu;
     d->atm_rc2 = c->rc > 0.0 ? c->rc * c->rc : TB_NO_CUTOFF2;
     d->atm_rct6 = c->rct > 0.0 ? pow(c->rct, 6) : TB_NO_CUTOFF6;
-    d->box = c->box;
-    d->inv_box = c->box > 0.0 ? 1.0 / c->box : 0.0;
+    d->box = box_cube_d(c->box);
     p->f.nu = (float)d->nu;
     p->f.atm_rc2 = (float)d->atm_rc2;
     p->f.atm_rct6 = (float)d->atm_rct6;
-    p->f.box = (float)d->box;
-    p->f.inv_box = (float)d->inv_box;
+    p->f.box = box_to_f(&d->box);
 }
 
 /* n positions, no two closer than dmin (in the box: by minimum image), in [0, side)^3. */

@@ -81,14 +81,14 @@ static int liquid_state(sim_state *s, int n, double T, unsigned long seed)
         pick[u] = t;
     }
     const double a = L / k;
+    const tb_box_d box = box_cube_d(L);
     for (int i = 0; i < n; i++) {
         const int q = pick[i], b = q % 4, c = q / 4;
         const int cx = c % k, cy = c / k % k, cz = c / (k * k);
         const double site[3] = {cx + basis[b][0], cy + basis[b][1], cz + basis[b][2]};
-        for (int x = 0; x < 3; x++) {
-            double v = a * site[x] + 0.1 * (gsl_rng_uniform(r) - 0.5);
-            s->pos[3 * i + x] = v - L * floor(v / L);
-        }
+        for (int x = 0; x < 3; x++)
+            s->pos[3 * i + x] = a * site[x] + 0.1 * (gsl_rng_uniform(r) - 0.5);
+        box_wrap_d(&box, s->pos + 3 * i);
     }
     s->box = L;
     s->mass = 1.0;
@@ -147,6 +147,7 @@ static double tile_alternative(const sim_state *s, int rho, double R)
 {
     const int n = s->n, nb = (n + rho - 1) / rho;
     const double L = s->box;
+    const tb_box_d box = box_cube_d(L);
     mkey *k = malloc((size_t)n * sizeof *k);
     double(*lo)[3] = malloc((size_t)nb * sizeof *lo), (*hi)[3] = malloc((size_t)nb * sizeof *hi);
     int *cnt = calloc((size_t)nb, sizeof *cnt), **nl = calloc((size_t)nb, sizeof *nl);
@@ -169,10 +170,14 @@ static double tile_alternative(const sim_state *s, int rho, double R)
             hi[t][d] = -1e300;
         }
         for (int p = t * rho; p < (t + 1) * rho && p < n; p++)
-            for (int d = 0; d < 3; d++) {
-                const double v = r0[d] + nbr_mic(s->pos[3 * k[p].i + d] - r0[d], L);
-                lo[t][d] = fmin(lo[t][d], v);
-                hi[t][d] = fmax(hi[t][d], v);
+            {
+                const double *x = s->pos + 3 * k[p].i;
+                double e[3] = {x[0] - r0[0], x[1] - r0[1], x[2] - r0[2]};
+                box_min_image_d(&box, e);
+                for (int d = 0; d < 3; d++) {
+                    lo[t][d] = fmin(lo[t][d], r0[d] + e[d]);
+                    hi[t][d] = fmax(hi[t][d], r0[d] + e[d]);
+                }
             }
     }
     for (int a = 0; a < nb; a++) {
@@ -180,9 +185,12 @@ static double tile_alternative(const sim_state *s, int rho, double R)
         if (!nl[a])
             goto done;
         for (int b = a; b < nb; b++) {
-            double g2 = 0.0;
+            double g2 = 0.0, c[3];
+            for (int d = 0; d < 3; d++)
+                c[d] = 0.5 * (lo[b][d] + hi[b][d]) - 0.5 * (lo[a][d] + hi[a][d]);
+            box_min_image_d(&box, c);
             for (int d = 0; d < 3; d++) {
-                const double dc = fabs(nbr_mic(0.5 * (lo[b][d] + hi[b][d]) - 0.5 * (lo[a][d] + hi[a][d]), L));
+                const double dc = fabs(c[d]);
                 const double g = dc - 0.5 * (hi[a][d] - lo[a][d]) - 0.5 * (hi[b][d] - lo[b][d]);
                 g2 += g > 0 ? g * g : 0.0;
             }

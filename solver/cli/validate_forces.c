@@ -220,7 +220,7 @@ static int symmetry_rows(val_ctx *v, const sim_config *c, const char *map, int p
                          const val_tol *t, const sim_state *s, const sim_state *got)
 {
     const char *pn = cfg_precision_name(prec);
-    const int periodic = s->box > 0.0;
+    const tb_box_d box = box_cube_d(s->box);
     double sum[3] = {0, 0, 0}, abs_sum = 0.0, R[3][3], tr[3], fmax = 0.0, dmax = 0.0;
     sim_state moved, got2;
     int rc;
@@ -241,12 +241,9 @@ static int symmetry_rows(val_ctx *v, const sim_config *c, const char *map, int p
     for (int i = 0; i < s->n; i++) {
         rotate(R, s->pos + 3 * i, moved.pos + 3 * i);
         rotate(R, s->vel + 3 * i, moved.vel + 3 * i);
-        for (int a = 0; a < 3; a++) {
-            double x = moved.pos[3 * i + a] + tr[a];
-            if (periodic)
-                x -= s->box * floor(x / s->box);
-            moved.pos[3 * i + a] = x;
-        }
+        for (int a = 0; a < 3; a++)
+            moved.pos[3 * i + a] += tr[a];
+        box_wrap_d(&box, moved.pos + 3 * i);
     }
     rc = val_backend_eval(v, c, &moved, &got2);
     if (rc == 0) {
@@ -261,11 +258,11 @@ static int symmetry_rows(val_ctx *v, const sim_config *c, const char *map, int p
             if (fn > fmax)
                 fmax = fn;
         }
-        rc = val_add_row(v, periodic ? "translation: energy" : "rotation+translation: E", map, pn,
+        rc = val_add_row(v, box_periodic_d(&box) ? "translation: energy" : "rotation+translation: E", map, pn,
                      rel_err(got2.e_pair + got2.e_triplet, got->e_pair + got->e_triplet), CMP_LE,
                      0, t->rot_e, 0);
         if (rc == 0)
-            rc = val_add_row(v, periodic ? "translation: forces" : "rotation+translation: F", map, pn,
+            rc = val_add_row(v, box_periodic_d(&box) ? "translation: forces" : "rotation+translation: F", map, pn,
                          fmax > 0 ? dmax / fmax : dmax, CMP_LE, 0, t->rot_f, 0);
     }
     sim_state_free(&moved);

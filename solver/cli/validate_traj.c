@@ -36,14 +36,13 @@
 /* max_i |a_i - b_i| over particles, through the minimum image when box > 0. */
 static double max_dist(const double *a, const double *b, int n, double box)
 {
+    const tb_box_d bx = box_cube_d(box);
     double m = 0.0;
     for (int i = 0; i < n; i++) {
         double d[3];
-        for (int x = 0; x < 3; x++) {
+        for (int x = 0; x < 3; x++)
             d[x] = a[3 * i + x] - b[3 * i + x];
-            if (box > 0.0)
-                d[x] -= box * rint(d[x] / box);
-        }
+        box_min_image_d(&bx, d);
         const double dn = val_norm3(d);
         if (!(dn <= m))
             m = dn;

@@ -198,7 +198,7 @@ static int cpu_create(backend **out, const sim_config *c, const sim_state *s)
     if (b->cull) {
         b->hits_thr = calloc((size_t)b->nthreads, sizeof *b->hits_thr);
         b->slots_thr = calloc((size_t)b->nthreads, sizeof *b->slots_thr);
-        if (nbr_list_init(&b->nl, s->n, s->box, nbr_radius(c, &b->pp), c->solver.skin) != 0 ||
+        if (nbr_list_init(&b->nl, s->n, &b->pp.d.box, nbr_radius(c, &b->pp), c->solver.skin) != 0 ||
             !b->hits_thr || !b->slots_thr) {
             cpu_destroy(b);
             return tb_error(NULL, 0, "out of host memory for the neighbour lists");
@@ -428,16 +428,16 @@ static double nbr_run_anchor(backend *b, int t, int i, double *ep, double vir[6]
     int *tix = (int *)(raw + 8 * st * sizeof(double));
     if (b->precision == CFG_PREC_DOUBLE) {
         nbr_scratch_dd s = {(double *)raw, (double *)raw + 4 * st, tix, cap};
-        return nbr_anchor_dd(&b->pp, &b->pp.d, b->s.pos, b->s.box, i, row, cnt, &s,
+        return nbr_anchor_dd(&b->pp, &b->pp.d, b->s.pos, i, row, cnt, &s,
                              b->acc_d + off, ep, vir, h, slots);
     }
     if (b->precision == CFG_PREC_MIXED) {
         nbr_scratch_fd s = {(float *)raw, (float *)raw + 4 * st, tix, cap};
-        return nbr_anchor_fd(&b->pp, &b->pp.f, b->s.pos, b->s.box, i, row, cnt, &s,
+        return nbr_anchor_fd(&b->pp, &b->pp.f, b->s.pos, i, row, cnt, &s,
                              b->acc_d + off, ep, vir, h, slots);
     }
     nbr_scratch_ff s = {(float *)raw, (float *)raw + 4 * st, tix, cap};
-    return nbr_anchor_ff(&b->pp, &b->pp.f, b->s.pos, b->s.box, i, row, cnt, &s, b->acc_f + off,
+    return nbr_anchor_ff(&b->pp, &b->pp.f, b->s.pos, i, row, cnt, &s, b->acc_f + off,
                          ep, vir, h, slots);
 }
 
@@ -713,17 +713,17 @@ static void half_kick(backend *b)
     kick_by(b, 0.5 * b->dt);
 }
 
-/* x += dt v, wrapped into [0, L) in a periodic box. */
+/* x += dt v, wrapped into the box (box_wrap_d). */
 static void drift_by(backend *b, double dt)
 {
-    const double L = b->s.box;
-    const long long n3 = 3LL * b->s.n;
+    const tb_box_d *box = &b->pp.d.box;
 #pragma omp parallel for schedule(static) num_threads(b->nthreads)
-    for (long long i = 0; i < n3; i++) {
-        double x = b->s.pos[i] + dt * b->s.vel[i];
-        if (L > 0.0)
-            x -= L * floor(x / L);
-        b->s.pos[i] = x;
+    for (int i = 0; i < b->s.n; i++) {
+        double *x = b->s.pos + 3 * i;
+        const double *v = b->s.vel + 3 * i;
+        for (int a = 0; a < 3; a++)
+            x[a] += dt * v[a];
+        box_wrap_d(box, x);
     }
 }
 

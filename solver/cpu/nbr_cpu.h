@@ -27,7 +27,7 @@ typedef struct TB_TNAME(nbr_scratch) {
  * row, without branches on the class of a partner: each is written to the next ATM slot and
  * to the next LJ-only slot (parked in v and t + cap), and only the counter of its class
  * advances; the LJ-only entries are then moved behind the ATM ones. */
-static int TB_TNAME(nbr_entries)(const pot_params *pp, const double *pos, double box, int i,
+static int TB_TNAME(nbr_entries)(const pot_params *pp, const double *pos, int i,
                                  const int *row, int cnt, TB_TNAME(nbr_scratch) *s, int *ma)
 {
     const double *xi = pos + 3 * i;
@@ -39,9 +39,9 @@ static int TB_TNAME(nbr_entries)(const pot_params *pp, const double *pos, double
     int m = 0, l = 0;
     for (int q = 0; q < cnt; q++) {
         const int t = row[q];
-        const double ex = nbr_mic(pos[3 * t] - xi[0], box);
-        const double ey = nbr_mic(pos[3 * t + 1] - xi[1], box);
-        const double ez = nbr_mic(pos[3 * t + 2] - xi[2], box);
+        double e[3] = {pos[3 * t] - xi[0], pos[3 * t + 1] - xi[1], pos[3 * t + 2] - xi[2]};
+        box_min_image_d(&pp->d.box, e); /* the lists work in double whatever the precision */
+        const double ex = e[0], ey = e[1], ez = e[2];
         const double r2 = ex * ex + ey * ey + ez * ez;
         const int after = nbr_after(ex, ey, ez, i, t), atm = r2 <= rca2;
         const TB_REAL rx = (TB_REAL)ex, ry = (TB_REAL)ey, rz = (TB_REAL)ez;
@@ -124,12 +124,12 @@ static double TB_TNAME(nbr_finish)(const TB_NAME(pot_coef) *kc, int i, int m, in
  * pair energy to *e_pair, the virial to vir[6] (xx yy zz xy xz yz), the triplets that
  * counted to *hits and the entry-pair slots of its tiles to *slots. */
 static double TB_TNAME(nbr_anchor)(const pot_params *pp, const TB_NAME(pot_coef) *kc,
-                                   const double *pos, double box, int i, const int *row,
+                                   const double *pos, int i, const int *row,
                                    int cnt, TB_TNAME(nbr_scratch) *s, TB_ACC *f, double *e_pair,
                                    double vir[6], long long *hits, long long *slots)
 {
     int ma;
-    const int m = TB_TNAME(nbr_entries)(pp, pos, box, i, row, cnt, s, &ma);
+    const int m = TB_TNAME(nbr_entries)(pp, pos, i, row, cnt, s, &ma);
     const double e = TB_TNAME(nbr_simd_triangle)(kc, s->d, s->v, nbr_simd_stride(s->cap), ma,
                                                  hits);
     const long long mb = (ma + NBR_TILE - 1) / NBR_TILE;
@@ -189,13 +189,13 @@ static double TB_TNAME(nbr_scalar_triangle)(const TB_NAME(pot_coef) *kc, const T
 
 /* nbr_anchor around the scalar triangle (tests only). */
 static double TB_TNAME(nbr_anchor_scalar)(const pot_params *pp, const TB_NAME(pot_coef) *kc,
-                                          const double *pos, double box, int i, const int *row,
+                                          const double *pos, int i, const int *row,
                                           int cnt, TB_TNAME(nbr_scratch) *s, TB_ACC *f,
                                           double *e_pair, double vir[6], long long *hits,
                                           long long *slots)
 {
     int ma;
-    const int m = TB_TNAME(nbr_entries)(pp, pos, box, i, row, cnt, s, &ma);
+    const int m = TB_TNAME(nbr_entries)(pp, pos, i, row, cnt, s, &ma);
     const double e = TB_TNAME(nbr_scalar_triangle)(kc, s->d, s->v, nbr_simd_stride(s->cap), ma,
                                                    hits);
     const long long mb = (ma + NBR_TILE - 1) / NBR_TILE;

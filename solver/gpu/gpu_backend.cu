@@ -28,7 +28,7 @@
 
 struct backend {
     int n;
-    double mass, box, dt;
+    double mass, dt; /* the box: pp.d.box (box.h) */
     int rho, dbl, cut;
     pot_params pp;
     const map3d_type *m3;
@@ -106,27 +106,24 @@ __global__ void to_float_kernel(const tb_double4 *pos, float4 *posf, int n)
         posf[i] = make_float4((float)pos[i].x, (float)pos[i].y, (float)pos[i].z, 0.0f);
 }
 
-/* pos[i] = x + h v, wrapped into [0, L) when periodic, and its float copy: the one drift
+/* pos[i] = x + h v, wrapped into the box (box_wrap_d), and its float copy: the one drift
  * arithmetic of kick_drift_kernel (NVE) and drift_kernel (the thermostats' steps). */
 __device__ __forceinline__ void drift_store(tb_double4 *pos, float4 *posf, int i, tb_double4 x,
-                                            const tb_double4 &v, double h, double box)
+                                            const tb_double4 &v, double h, const tb_box_d &box)
 {
-    x.x += h * v.x;
-    x.y += h * v.y;
-    x.z += h * v.z;
-    if (box > 0.0) {
-        x.x -= box * floor(x.x / box);
-        x.y -= box * floor(x.y / box);
-        x.z -= box * floor(x.z / box);
-    }
+    double w[3] = {x.x + h * v.x, x.y + h * v.y, x.z + h * v.z};
+    box_wrap_d(&box, w);
+    x.x = w[0];
+    x.y = w[1];
+    x.z = w[2];
     pos[i] = x;
     if (posf)
         posf[i] = make_float4((float)x.x, (float)x.y, (float)x.z, 0.0f);
 }
 
-/* v += h F (h = dt / 2m); x += dt v, wrapped into [0, L) when periodic; float copy of x. */
+/* v += h F (h = dt / 2m); x += dt v, wrapped into the box; float copy of x. */
 __global__ void kick_drift_kernel(tb_double4 *pos, tb_double4 *vel, const tb_double4 *force,
-                                  float4 *posf, int n, double h, double dt, double box)
+                                  float4 *posf, int n, double h, double dt, tb_box_d box)
 {
     const int i = blockIdx.x * blockDim.x + threadIdx.x;
     if (i >= n)
@@ -153,9 +150,9 @@ __global__ void kick_kernel(tb_double4 *vel, const tb_double4 *force, int n, dou
     vel[i] = v;
 }
 
-/* x += h v, wrapped into [0, L) when periodic; float copy of x (drift_store). */
+/* x += h v, wrapped into the box; float copy of x (drift_store). */
 __global__ void drift_kernel(tb_double4 *pos, const tb_double4 *vel, float4 *posf, int n, double h,
-                             double box)
+                             tb_box_d box)
 {
     const int i = blockIdx.x * blockDim.x + threadIdx.x;
     if (i >= n)
@@ -280,7 +277,7 @@ static size_t gpu_bytes(const backend *b)
                                        : 4 * sizeof(double);
     size_t lists = 0;
     if (b->cull) { /* keys, order, offsets, reference positions; rows of ~ (2 pi/3) rho R^3 */
-        const double R = b->nbr_radius, rho = b->box > 0 ? b->n / (b->box * b->box * b->box) : 1.0;
+        const double R = b->nbr_radius, rho = box_periodic_d(&b->pp.d.box) ? b->n / box_volume_d(&b->pp.d.box) : 1.0;
         const double row = fmin((double)b->n, 2.1 * rho * R * R * R + 8.0);
         lists = (size_t)b->n * (6 * sizeof(int) + sizeof(tb_double4)) +
                 (size_t)(2.5 * row * (double)b->n) * 2 * sizeof(int);
@@ -475,7 +472,6 @@ static int gpu_create(backend **out, const sim_config *c, const sim_state *s)
         return tb_error(NULL, 0, "out of host memory");
     b->n = s->n;
     b->mass = s->mass;
-    b->box = s->box;
     b->dt = c->integrator.dt;
     b->rho = c->solver.tile;
     b->dbl = c->solver.precision == CFG_PREC_DOUBLE;
@@ -517,7 +513,7 @@ static int gpu_create(backend **out, const sim_config *c, const sim_state *s)
         gpu_destroy(b);
         return rc;
     }
-    if ((b->cull && gpu_nbr_create(&b->nb, b->n, b->box, nbr_radius(c, &b->pp),
+    if ((b->cull && gpu_nbr_create(&b->nb, b->n, &b->pp.d.box, nbr_radius(c, &b->pp),
                                    c->solver.skin) != 0) ||
         (!b->cull && (b->dbl ? gpu_atm_setup_d() : gpu_atm_setup_f()) != 0) || gpu_alloc(b) != 0 ||
         upload3(b->d_pos, s->pos, b->n, b->st) != 0 || upload3(b->d_vel, s->vel, b->n, b->st) != 0 ||
@@ -636,7 +632,7 @@ static int gpu_advance(backend *b, long nsteps)
             CUDA_CHECK(cudaEventRecord(b->ev[4], b->st));
         kick_drift_kernel<<<nblk, b->threads, 0, b->st>>>(b->d_pos, b->d_vel, b->d_force,
                                                           b->dbl ? NULL : b->d_posf, b->n, h,
-                                                          b->dt, b->box);
+                                                          b->dt, b->pp.d.box);
         TB_LAUNCH_CHECK("kick_drift_kernel");
         if (b->timing)
             CUDA_CHECK(cudaEventRecord(b->ev[5], b->st));
@@ -748,7 +744,7 @@ static int gpu_kick(backend *b, double h)
 static int gpu_drift(backend *b, double h)
 {
     drift_kernel<<<blocks_for(b->n, b->threads), b->threads, 0, b->st>>>(
-        b->d_pos, b->d_vel, b->dbl ? NULL : b->d_posf, b->n, h, b->box);
+        b->d_pos, b->d_vel, b->dbl ? NULL : b->d_posf, b->n, h, b->pp.d.box);
     TB_LAUNCH_CHECK("drift_kernel");
     return 0;
 }

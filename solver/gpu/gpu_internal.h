@@ -77,8 +77,9 @@ typedef struct gpu_nbr_info {
     long long entries; /* list entries of the last build */
     int max_row;       /* longest row of the last build */
 } gpu_nbr_info;
-/* Lists for n particles in box (0 = open), list radius and skin [sigma]; 0 or -1. */
-int gpu_nbr_create(gpu_nbr **out, int n, double box, double radius, double skin);
+/* Lists for n particles in box (box.h; no periodic axis = open), list radius and skin
+ * [sigma]; 0 or -1. */
+int gpu_nbr_create(gpu_nbr **out, int n, const tb_box_d *box, double radius, double skin);
 void gpu_nbr_destroy(gpu_nbr *b);
 /* Rebuilds the lists when stale, then adds the forces, energies and virial of every term of pp
  * into the accumulators of a (a.virial / a.vfix for the virial; zeroed by the caller), float (dbl = 0) or double arithmetic;

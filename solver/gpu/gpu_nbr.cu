@@ -41,7 +41,8 @@
 
 struct gpu_nbr {
     int n;
-    double box, radius, skin;
+    tb_box_d box; /* the box (box.h); the lists work in double whatever the precision */
+    double radius, skin;
     nbr_grid g;
     int *d_key, *d_key2, *d_seq, *d_perm; /* [n] */
     int *d_start, *d_end;                 /* [cells] */
@@ -126,10 +127,9 @@ __device__ int nbr_scan_row(const tb_double4 *pos, const int *perm, const int *s
     const tb_double4 xi = pos[i];
     int c[3], f[3], cnt[3], m = 0;
     const double xv[3] = {xi.x, xi.y, xi.z};
-    for (int d = 0; d < 3; d++) {
-        c[d] = nbr_cell_coord(&g, xv[d], d);
+    nbr_cell_coords(&g, xv, c);
+    for (int d = 0; d < 3; d++)
         nbr_stencil(&g, c[d], d, &f[d], &cnt[d]);
-    }
     for (int sz = 0; sz < cnt[2]; sz++)
         for (int sy = 0; sy < cnt[1]; sy++)
             for (int sx = 0; sx < cnt[0]; sx++) {
@@ -138,9 +138,9 @@ __device__ int nbr_scan_row(const tb_double4 *pos, const int *perm, const int *s
                 for (int p = start[u]; p < end[u]; p++) {
                     const int t = perm[p];
                     const tb_double4 xt = pos[t];
-                    const double dx = nbr_mic(xt.x - xi.x, g.box), dy = nbr_mic(xt.y - xi.y, g.box),
-                                 dz = nbr_mic(xt.z - xi.z, g.box);
-                    if (t == i || dx < -skin || dx * dx + dy * dy + dz * dz > R2)
+                    double d[3] = {xt.x - xi.x, xt.y - xi.y, xt.z - xi.z};
+                    box_min_image_d(&g.box, d);
+                    if (t == i || d[0] < -skin || d[0] * d[0] + d[1] * d[1] + d[2] * d[2] > R2)
                         continue;
                     if (out)
                         out[m] = t;
@@ -205,16 +205,16 @@ __global__ void nbr_fill_kernel(const tb_double4 *pos, const int *perm, const in
         nbr_scan_row(pos, perm, start, end, g, R2, skin, perm[lo + j], idx + roff[j]);
 }
 
-__global__ void nbr_stale_kernel(const tb_double4 *pos, const tb_double4 *xref, int n, double box,
+__global__ void nbr_stale_kernel(const tb_double4 *pos, const tb_double4 *xref, int n, tb_box_d box,
                                  double lim2, unsigned *flag)
 {
     const int i = blockIdx.x * blockDim.x + threadIdx.x;
     if (i >= n)
         return;
     const tb_double4 p = pos[i], r = xref[i];
-    const double dx = nbr_mic(p.x - r.x, box), dy = nbr_mic(p.y - r.y, box),
-                 dz = nbr_mic(p.z - r.z, box);
-    if (dx * dx + dy * dy + dz * dz > lim2)
+    double d[3] = {p.x - r.x, p.y - r.y, p.z - r.z};
+    box_min_image_d(&box, d);
+    if (d[0] * d[0] + d[1] * d[1] + d[2] * d[2] > lim2)
         atomicOr(flag, 1u);
 }
 
@@ -258,7 +258,7 @@ static int nbr_build(gpu_nbr *b, const tb_double4 *pos, cudaStream_t st)
 {
     const int n = b->n, T = 256;
     double lo[3] = {0, 0, 0}, hi[3] = {0, 0, 0};
-    if (b->box <= 0.0) {
+    if (b->box.pbc != TB_BOX_PERIODIC_ALL) { /* the open axes' extent */
         double part[256 * 6];
         nbr_bbox_kernel<<<256, 256, 0, st>>>(pos, n, b->d_part);
         TB_LAUNCH_CHECK("nbr_bbox_kernel");
@@ -273,7 +273,7 @@ static int nbr_build(gpu_nbr *b, const tb_double4 *pos, cudaStream_t st)
             }
         }
     }
-    nbr_grid_make(&b->g, b->box, lo, hi, b->radius, 2LL * n + 64);
+    nbr_grid_make(&b->g, &b->box, lo, hi, b->radius, 2LL * n + 64);
     const long long cells = (long long)b->g.nc[0] * b->g.nc[1] * b->g.nc[2];
     long long cap_s = b->cells_cap, cap_e = b->cells_cap;
     if (grow(&b->d_start, &cap_s, cells, "neighbour cells") != 0 ||
@@ -409,7 +409,8 @@ template <> struct nbr_real<double> {
 
 struct nbr_args {
     const int *perm, *off, *idx; /* off: this rank's rows, block b's at idx + off[b] */
-    double box, rca2, rcl2; /* rca2 / rcl2 < 0 when the term is off */
+    tb_box_d box;           /* the lists' box (double) */
+    double rca2, rcl2;      /* < 0 when the term is off */
     int cap;                /* entries the shared arrays hold (a multiple of 32) */
     int b0;                 /* block b takes anchor perm[b0 + b] (this rank's range) */
     unsigned long long *stats;
@@ -451,9 +452,11 @@ __global__ void __launch_bounds__(NBR_NT) nbr_kernel(gpu_args a, nbr_args q)
             if (r < cnt) {
                 t = row[r];
                 const tb_double4 xt = a.posd[t];
-                dx = nbr_mic(xt.x - xi.x, q.box);
-                dy = nbr_mic(xt.y - xi.y, q.box);
-                dz = nbr_mic(xt.z - xi.z, q.box);
+                double e[3] = {xt.x - xi.x, xt.y - xi.y, xt.z - xi.z};
+                box_min_image_d(&q.box, e);
+                dx = e[0];
+                dy = e[1];
+                dz = e[2];
                 r2 = dx * dx + dy * dy + dz * dz;
                 const bool atm = r2 <= q.rca2;
                 keep = (pass == 0 ? atm : !atm && r2 < q.rcl2) && nbr_after(dx, dy, dz, i, t);
@@ -655,7 +658,7 @@ static int nbr_alloc(gpu_nbr *b)
     return 0;
 }
 
-int gpu_nbr_create(gpu_nbr **out, int n, double box, double radius, double skin)
+int gpu_nbr_create(gpu_nbr **out, int n, const tb_box_d *box, double radius, double skin)
 {
     gpu_nbr *b = (gpu_nbr *)calloc(1, sizeof *b);
     int dev = 0;
@@ -663,7 +666,7 @@ int gpu_nbr_create(gpu_nbr **out, int n, double box, double radius, double skin)
     if (!b)
         return tb_error(NULL, 0, "out of host memory");
     b->n = n;
-    b->box = box;
+    b->box = *box;
     b->radius = radius;
     b->skin = skin;
     if (nbr_alloc(b) != 0 || cudaGetDevice(&dev) != cudaSuccess ||

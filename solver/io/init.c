@@ -35,6 +35,7 @@
 #include <gsl/gsl_rng.h>
 
 #include "common/check.h"
+#include "solver/box.h"
 #include "solver/io/init.h"
 #include "solver/io/xyz.h"
 
@@ -654,15 +655,15 @@ static void bounding_box(const sim_state *s, double lo[3], double hi[3])
 
 void sim_place(sim_state *s)
 {
-    const double L = s->box;
-    if (L > 0) {
-        /* x - L floor(x / L) is x itself, bit for bit, for x already in [0, L) */
-        for (long i = 0; i < 3L * s->n; i++) {
-            double x = s->pos[i];
-            if (x >= 0 && x < L)
-                continue;
-            x -= L * floor(x / L);
-            s->pos[i] = x >= L || x < 0 ? 0.0 : x; /* rounding can land on L itself */
+    const tb_box_d box = box_cube_d(s->box);
+    if (box_periodic_d(&box)) {
+        /* the wrap leaves a position already in the box as it is, bit for bit */
+        for (int i = 0; i < s->n; i++) {
+            double *x = s->pos + 3 * i;
+            box_wrap_d(&box, x);
+            for (int a = 0; a < 3; a++) /* rounding can land on the far face itself */
+                if (box.pbc >> a & 1 && (x[a] >= box.lo[a] + box.l[a] || x[a] < box.lo[a]))
+                    x[a] = box.lo[a];
         }
         return;
     }

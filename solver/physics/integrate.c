@@ -14,6 +14,7 @@
 #include <gsl/gsl_rng.h>
 
 #include "common/check.h"
+#include "solver/box.h"
 #include "solver/physics/integrate.h"
 
 #define NH_MAX 16
@@ -310,14 +311,11 @@ int integ_restore(integ *g, const unsigned char *buf, size_t len, const char *pa
 /* Minimum-image distance between particles i and j of s. */
 static double pair_distance(const sim_state *s, int i, int j)
 {
-    double r2 = 0.0;
-    for (int a = 0; a < 3; a++) {
-        double x = s->pos[3 * j + a] - s->pos[3 * i + a];
-        if (s->box > 0)
-            x -= s->box * nearbyint(x / s->box);
-        r2 += x * x;
-    }
-    return sqrt(r2);
+    const tb_box_d box = box_cube_d(s->box);
+    double d[3] = {s->pos[3 * j] - s->pos[3 * i], s->pos[3 * j + 1] - s->pos[3 * i + 1],
+                   s->pos[3 * j + 2] - s->pos[3 * i + 2]};
+    box_min_image_d(&box, d);
+    return sqrt(d[0] * d[0] + d[1] * d[1] + d[2] * d[2]);
 }
 
 /* The shortest interaction range of c and s [sigma] and the setting it comes from. */

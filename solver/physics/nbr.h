@@ -37,6 +37,7 @@
 #include <math.h>
 
 #include "common/tb.h"
+#include "solver/box.h"
 
 TB_BEGIN_DECLS
 
@@ -50,30 +51,35 @@ TB_HOSTDEV static inline int nbr_after(double dx, double dy, double dz, int i, i
 }
 
 /* The cell grid of a build: nc cells per dimension of edge cell >= R over [lo, lo + nc cell)
- * (periodic: lo = 0, nc cell = L). */
+ * (periodic axis: the box's origin and edge, nc cell = l). The cells are those of an untilted
+ * box: a tilted one needs cells in fractional coordinates (not made by the config yet). */
 typedef struct nbr_grid {
     int nc[3];
     double lo[3], cell[3];
-    double box; /* L; 0 = open */
+    tb_box_d box; /* the box (box.h); no periodic axis = open */
 } nbr_grid;
 
-/* Cell coordinate of position component x along dimension dim (clamped into the grid). */
-TB_HOSTDEV static inline int nbr_cell_coord(const nbr_grid *g, double x, int dim)
+/* Cell coordinates c of position x, wrapped into the box first (box_wrap_d), clamped into
+ * the grid. */
+TB_HOSTDEV static inline void nbr_cell_coords(const nbr_grid *g, const double x[3], int c[3])
 {
-    if (g->box > 0.0)
-        x -= g->box * floor(x / g->box);
-    int c = (int)floor((x - g->lo[dim]) / g->cell[dim]);
-    if (c < 0)
-        c = 0;
-    if (c >= g->nc[dim])
-        c = g->nc[dim] - 1;
-    return c;
+    double w[3] = {x[0], x[1], x[2]};
+    box_wrap_d(&g->box, w);
+    for (int d = 0; d < 3; d++) {
+        c[d] = (int)floor((w[d] - g->lo[d]) / g->cell[d]);
+        if (c[d] < 0)
+            c[d] = 0;
+        if (c[d] >= g->nc[d])
+            c[d] = g->nc[d] - 1;
+    }
 }
 
 TB_HOSTDEV static inline int nbr_cell_of(const nbr_grid *g, double x, double y, double z)
 {
-    return (nbr_cell_coord(g, z, 2) * g->nc[1] + nbr_cell_coord(g, y, 1)) * g->nc[0] +
-           nbr_cell_coord(g, x, 0);
+    const double p[3] = {x, y, z};
+    int c[3];
+    nbr_cell_coords(g, p, c);
+    return (c[2] * g->nc[1] + c[1]) * g->nc[0] + c[0];
 }
 
 /* The distinct cells next to coordinate c along dim (itself included): *first and *count; a
@@ -82,7 +88,7 @@ TB_HOSTDEV static inline int nbr_cell_of(const nbr_grid *g, double x, double y, 
 TB_HOSTDEV static inline void nbr_stencil(const nbr_grid *g, int c, int dim, int *first, int *count)
 {
     const int nc = g->nc[dim];
-    if (g->box > 0.0) {
+    if (g->box.pbc >> dim & 1) {
         if (nc < 3) {
             *first = 0;
             *count = nc;
@@ -97,16 +103,11 @@ TB_HOSTDEV static inline void nbr_stencil(const nbr_grid *g, int c, int dim, int
     }
 }
 
-/* Minimum image of one separation component (double; open when box = 0). */
-TB_HOSTDEV static inline double nbr_mic(double d, double box)
-{
-    return box > 0.0 ? d - box * rint(d / box) : d;
-}
-
-/* Sets up the grid for list radius R: periodic over the box, open over [lo, hi] (the positions'
- * bounding box). At most max_cells cells in all (cells grow beyond R to respect it). */
-void nbr_grid_make(nbr_grid *g, double box, const double lo[3], const double hi[3], double R,
-                   long long max_cells);
+/* Sets up the grid for list radius R: over the box along its periodic axes, over [lo, hi] (the
+ * positions' bounding box) along open ones. At most max_cells cells in all (cells grow beyond R
+ * to respect it). */
+void nbr_grid_make(nbr_grid *g, const tb_box_d *box, const double lo[3], const double hi[3],
+                   double R, long long max_cells);
 
 TB_END_DECLS
 

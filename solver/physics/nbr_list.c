@@ -12,13 +12,14 @@
 #include "common/check.h"
 #include "solver/physics/nbr_list.h"
 
-void nbr_grid_make(nbr_grid *g, double box, const double lo[3], const double hi[3], double R,
-                   long long max_cells)
+void nbr_grid_make(nbr_grid *g, const tb_box_d *box, const double lo[3], const double hi[3],
+                   double R, long long max_cells)
 {
     memset(g, 0, sizeof *g);
-    g->box = box;
+    g->box = *box;
     for (int d = 0; d < 3; d++) {
-        const double ext = box > 0.0 ? box : hi[d] - lo[d];
+        const int per = box->pbc >> d & 1;
+        const double ext = per ? box->l[d] : hi[d] - lo[d];
         long long nc = R > 0.0 ? (long long)floor(ext / R) : 1;
         if (nc < 1)
             nc = 1;
@@ -32,10 +33,11 @@ void nbr_grid_make(nbr_grid *g, double box, const double lo[3], const double hi[
         g->nc[d] = (g->nc[d] + 1) / 2;
     }
     for (int d = 0; d < 3; d++) {
-        const double ext = box > 0.0 ? box : hi[d] - lo[d];
-        g->lo[d] = box > 0.0 ? 0.0 : lo[d];
+        const int per = box->pbc >> d & 1;
+        const double ext = per ? box->l[d] : hi[d] - lo[d];
+        g->lo[d] = per ? box->lo[d] : lo[d];
         g->cell[d] = ext > 0.0 ? ext / g->nc[d] : 1.0;
-        if (box <= 0.0 && g->cell[d] < R)
+        if (!per && g->cell[d] < R)
             g->cell[d] = R; /* one cell holds a flat cluster's whole extent */
     }
 }
@@ -57,11 +59,11 @@ double nbr_radius(const sim_config *c, const pot_params *pp)
     return r + c->solver.skin;
 }
 
-int nbr_list_init(nbr_list *l, int n, double box, double radius, double skin)
+int nbr_list_init(nbr_list *l, int n, const tb_box_d *box, double radius, double skin)
 {
     memset(l, 0, sizeof *l);
     l->n = n;
-    l->box = box;
+    l->box = *box;
     l->radius = radius;
     l->skin = skin;
     l->off = calloc((size_t)n + 1, sizeof *l->off);
@@ -91,7 +93,7 @@ static int sort_cells(nbr_list *l, const double *pos)
 {
     const int n = l->n;
     double lo[3] = {0, 0, 0}, hi[3] = {0, 0, 0};
-    if (l->box <= 0.0) {
+    if (l->box.pbc != TB_BOX_PERIODIC_ALL) { /* the open axes' extent */
         for (int d = 0; d < 3; d++)
             lo[d] = hi[d] = pos[d];
         for (int i = 1; i < n; i++)
@@ -100,7 +102,7 @@ static int sort_cells(nbr_list *l, const double *pos)
                 hi[d] = fmax(hi[d], pos[3 * i + d]);
             }
     }
-    nbr_grid_make(&l->g, l->box, lo, hi, l->radius, 2LL * n + 64);
+    nbr_grid_make(&l->g, &l->box, lo, hi, l->radius, 2LL * n + 64);
     const long long cells = (long long)l->g.nc[0] * l->g.nc[1] * l->g.nc[2];
     if (cells + 1 > l->cells_cap) {
         free(l->cell_start);
@@ -131,10 +133,9 @@ static int scan_row(const nbr_list *l, const double *pos, int i, int *out)
     const nbr_grid *g = &l->g;
     const double R2 = l->radius * l->radius, *xi = pos + 3 * i;
     int c[3], f[3], cnt[3], m = 0;
-    for (int d = 0; d < 3; d++) {
-        c[d] = nbr_cell_coord(g, xi[d], d);
+    nbr_cell_coords(g, xi, c);
+    for (int d = 0; d < 3; d++)
         nbr_stencil(g, c[d], d, &f[d], &cnt[d]);
-    }
     for (int sz = 0; sz < cnt[2]; sz++)
         for (int sy = 0; sy < cnt[1]; sy++)
             for (int sx = 0; sx < cnt[0]; sx++) {
@@ -142,10 +143,10 @@ static int scan_row(const nbr_list *l, const double *pos, int i, int *out)
                                   g->nc[0] + (f[0] + sx) % g->nc[0];
                 for (int p = l->cell_start[u]; p < l->cell_start[u + 1]; p++) {
                     const int t = l->cell_part[p];
-                    const double dx = nbr_mic(pos[3 * t] - xi[0], l->box);
-                    const double dy = nbr_mic(pos[3 * t + 1] - xi[1], l->box);
-                    const double dz = nbr_mic(pos[3 * t + 2] - xi[2], l->box);
-                    if (t == i || dx < -l->skin || dx * dx + dy * dy + dz * dz > R2)
+                    double d[3] = {pos[3 * t] - xi[0], pos[3 * t + 1] - xi[1],
+                                   pos[3 * t + 2] - xi[2]};
+                    box_min_image_d(&l->box, d);
+                    if (t == i || d[0] < -l->skin || d[0] * d[0] + d[1] * d[1] + d[2] * d[2] > R2)
                         continue;
                     if (out)
                         out[m] = t;
@@ -223,10 +224,10 @@ int nbr_list_stale(const nbr_list *l, const double *pos)
         return 1;
 #pragma omp parallel for schedule(static) reduction(| : stale)
     for (int i = 0; i < l->n; i++) {
-        const double dx = nbr_mic(pos[3 * i] - l->xref[3 * i], l->box);
-        const double dy = nbr_mic(pos[3 * i + 1] - l->xref[3 * i + 1], l->box);
-        const double dz = nbr_mic(pos[3 * i + 2] - l->xref[3 * i + 2], l->box);
-        stale |= dx * dx + dy * dy + dz * dz > lim2;
+        double d[3] = {pos[3 * i] - l->xref[3 * i], pos[3 * i + 1] - l->xref[3 * i + 1],
+                       pos[3 * i + 2] - l->xref[3 * i + 2]};
+        box_min_image_d(&l->box, d);
+        stale |= d[0] * d[0] + d[1] * d[1] + d[2] * d[2] > lim2;
     }
     return stale;
 }

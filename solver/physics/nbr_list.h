@@ -11,7 +11,7 @@ TB_BEGIN_DECLS
 
 typedef struct nbr_list {
     int n;
-    double box;     /* L; 0 = open */
+    tb_box_d box;   /* the box (box.h); no periodic axis = open */
     double radius;  /* R = max(cutoffs) + skin [sigma] */
     double skin;    /* [sigma] */
     int *off;       /* [n + 1]: row i is idx[off[i] .. off[i+1]) */
@@ -36,7 +36,7 @@ double nbr_radius(const sim_config *c, const pot_params *pp);
 
 /* Sets up an empty list for n particles; 0 or -1 (reported). nbr_list_free accepts a zeroed
  * list. */
-int nbr_list_init(nbr_list *l, int n, double box, double radius, double skin);
+int nbr_list_init(nbr_list *l, int n, const tb_box_d *box, double radius, double skin);
 void nbr_list_free(nbr_list *l);
 
 /* Builds the lists at positions pos[3n] (wrapped into the box when periodic). 0 or -1. */

@@ -7,6 +7,7 @@
 #define TB_POT_PARAMS_H
 
 #include "common/tb.h"
+#include "solver/box.h"
 
 /* "No cutoff" is a squared distance no pair reaches (finite, so fast-math keeps it). */
 #define TB_NO_CUTOFF2 1.0e30
@@ -23,8 +24,7 @@
         REAL lj_sig2;   /* sigma^2 [sigma^2] */                                            \
         REAL lj_rc2;    /* LJ cutoff squared [sigma^2] */                                  \
         REAL lj_eshift; /* LJ energy at the cutoff, subtracted when shifting [epsilon] */   \
-        REAL box;       /* periodic cubic box edge L [sigma]; 0 = open boundaries */       \
-        REAL inv_box;   /* 1/L, 0 when open */                                             \
+        tb_box_##SUF box; /* the box (box.h); no periodic axis = open boundaries */      \
     } pot_coef_##SUF;
 TB_DEFINE_POT_COEF(double, d)
 TB_DEFINE_POT_COEF(float, f)

@@ -34,10 +34,7 @@ void pot_params_init(pot_params *p, const sim_config *c)
                            ? lj_energy(c->potential.lj.epsilon, c->potential.lj.sigma, rc)
                            : 0.0;
     }
-    if (p->periodic) {
-        d->box = c->system.box;
-        d->inv_box = 1.0 / c->system.box;
-    }
+    d->box = box_cube_d(p->periodic ? c->system.box : 0.0);
 
     pot_params_round(p);
 }
@@ -52,6 +49,5 @@ void pot_params_round(pot_params *p)
     p->f.lj_sig2 = (float)d->lj_sig2;
     p->f.lj_rc2 = (float)d->lj_rc2;
     p->f.lj_eshift = (float)d->lj_eshift;
-    p->f.box = (float)d->box;
-    p->f.inv_box = (float)d->inv_box;
+    p->f.box = box_to_f(&d->box);
 }

@@ -14,14 +14,10 @@
  *
  * Template: included by pot.h with TB_REAL and TB_NAME set (no include guard on purpose). */
 
-/* Minimum image of a separation in place (no-op for open boundaries). */
+/* Minimum image of a separation in place, in the coefficients' box (box.h; no-op when open). */
 TB_HOSTDEV static inline void TB_NAME(pot_mic)(const TB_NAME(pot_coef) *k, TB_REAL d[3])
 {
-    if (k->box > (TB_REAL)0) {
-        d[0] -= k->box * TB_NAME(tb_rint)(d[0] * k->inv_box);
-        d[1] -= k->box * TB_NAME(tb_rint)(d[1] * k->inv_box);
-        d[2] -= k->box * TB_NAME(tb_rint)(d[2] * k->inv_box);
-    }
+    TB_NAME(box_min_image)(&k->box, d);
 }
 
 /* ATM term of the triplet i<j<k given d_ij (with a = |d_ij|^2) and d_ik (c = |d_ik|^2),

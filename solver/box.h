@@ -1,0 +1,106 @@
+/* box.h — the simulation box, written once for host and device, in double (tb_box_d) and
+ * float (tb_box_f): edges, tilts, origin, per-axis periodicity, and the one minimum image and
+ * the one wrap every backend, kernel and list uses.
+ *
+ * Convention (LAMMPS's restricted triclinic, HOOMD's BoxDim): the lattice vectors are
+ *   a = (lx, 0, 0),  b = (xy, ly, 0),  c = (xz, yz, lz),
+ * the box spans lo + u a + v b + w c for u, v, w in [0, 1). A tilt acts only along a periodic
+ * axis (xy with y, xz and yz with z); an open axis is never wrapped or imaged. The minimum
+ * image takes z, then y, then x off the separation (LAMMPS domain.cpp minimum_image, HOOMD
+ * minImage): exact whenever the nearest image is shorter than half the smallest
+ * perpendicular width (box_widths), which is what a cutoff below that half-width needs.
+ *
+ * Cost. A box with no tilt takes the orthogonal branch: per periodic axis d - l rint(d / l)
+ * with the stored reciprocal, d - l * rint(d * inv), the very expression (same operations, same
+ * order) of the scalar cubic box it replaces, so a cube gives bit-identical results. The
+ * branches test fields of a kernel argument, uniform across a warp.
+ *
+ * Who owns it: pot_coef.box (pot_params.h), so every evaluation handed the coefficients has
+ * it; the neighbour lists copy the double one. The state still carries the cube's edge
+ * (sim_state.box, and checkpoints store that scalar): box_cube_d converts at that edge.
+ *
+ * Template: box_body.h is included twice (TB_REAL = double, suffix _d; float, _f), as
+ * pot.h instantiates the potentials; box_make_d / box_cube_d / box_to_f build boxes on the
+ * host. The config makes cubes only today (system.box, boundary periodic | open). */
+#ifndef TB_BOX_H
+#define TB_BOX_H
+
+#include <math.h>
+
+#include "common/tb.h"
+
+#ifdef TB_REAL
+#error "box.h must be included outside a TB_REAL template"
+#endif
+
+/* The scalar functions of the two types (real.h's, repeated here so the box sits at the
+ * solver's root, below physics/, io/ and the backends alike). */
+TB_HOSTDEV static inline double box_rint_d(double x) { return rint(x); }
+TB_HOSTDEV static inline float box_rint_f(float x) { return rintf(x); }
+TB_HOSTDEV static inline double box_floor_d(double x) { return floor(x); }
+TB_HOSTDEV static inline float box_floor_f(float x) { return floorf(x); }
+TB_HOSTDEV static inline double box_sqrt_d(double x) { return sqrt(x); }
+TB_HOSTDEV static inline float box_sqrt_f(float x) { return sqrtf(x); }
+
+#define TB_BOX_PERIODIC_ALL 7 /* pbc bits: 1 x, 2 y, 4 z */
+
+#define TB_REAL double
+#define TB_NAME(x) x##_d
+#include "solver/box_body.h"
+#undef TB_REAL
+#undef TB_NAME
+
+#define TB_REAL float
+#define TB_NAME(x) x##_f
+#include "solver/box_body.h"
+#undef TB_REAL
+#undef TB_NAME
+
+/* A box from edges l, tilts (xy, xz, yz), origin lo and periodic flags per axis; the
+ * reciprocals are 1/l on periodic axes and 0 on open ones. */
+TB_HOSTDEV static inline tb_box_d box_make_d(const double l[3], double xy, double xz, double yz,
+                                             const double lo[3], const int periodic[3])
+{
+    tb_box_d b;
+    b.pbc = 0;
+    for (int a = 0; a < 3; a++) {
+        b.l[a] = l[a];
+        b.lo[a] = lo[a];
+        b.inv[a] = periodic[a] ? 1.0 / l[a] : 0.0;
+        b.pbc |= periodic[a] ? 1 << a : 0;
+    }
+    b.xy = xy;
+    b.xz = xz;
+    b.yz = yz;
+    b.tilted = xy != 0.0 || xz != 0.0 || yz != 0.0;
+    return b;
+}
+
+/* What the config makes today: a periodic cube of edge L at the origin, or (L <= 0) open
+ * boundaries everywhere (edges 0). */
+TB_HOSTDEV static inline tb_box_d box_cube_d(double L)
+{
+    const int p = L > 0.0;
+    const double l[3] = {p ? L : 0.0, p ? L : 0.0, p ? L : 0.0}, lo[3] = {0.0, 0.0, 0.0};
+    const int per[3] = {p, p, p};
+    return box_make_d(l, 0.0, 0.0, 0.0, lo, per);
+}
+
+/* The float copy: every field rounded from its double one (inv too, not recomputed). */
+TB_HOSTDEV static inline tb_box_f box_to_f(const tb_box_d *d)
+{
+    tb_box_f f;
+    for (int a = 0; a < 3; a++) {
+        f.l[a] = (float)d->l[a];
+        f.lo[a] = (float)d->lo[a];
+        f.inv[a] = (float)d->inv[a];
+    }
+    f.xy = (float)d->xy;
+    f.xz = (float)d->xz;
+    f.yz = (float)d->yz;
+    f.pbc = d->pbc;
+    f.tilted = d->tilted;
+    return f;
+}
+
+#endif
