@@ -332,9 +332,27 @@ static void test_linear_work(void)
              b.hits / 4000.0, 100.0 * (double)b.hits / (double)b.slots);
 }
 
+/* The cells are an untilted box's: a tilted box is refused with a message, not binned wrong. */
+static void test_tilted_refused(void)
+{
+    const double l[3] = {6, 6, 6}, lo[3] = {0, 0, 0};
+    const int per[3] = {1, 1, 1};
+    const tb_box_d tilted = box_make_d(l, 1.5, 0.0, 0.0, lo, per), cube = box_cube_d(6.0);
+    nbr_list a, b;
+    char err[256] = "";
+    tb_test_capture_begin();
+    const int ra = nbr_list_init(&a, 10, &tilted, 2.5, 0.3);
+    tb_test_capture_end(err, sizeof err);
+    const int rb = nbr_list_init(&b, 10, &cube, 2.5, 0.3);
+    gsl_test(ra != -1 || !strstr(err, "tilted box") || rb != 0,
+             "nbr_list_init: a tilted box is refused (%d: %s), the cube taken (%d)", ra, err, rb);
+    nbr_list_free(&b);
+}
+
 int main(void)
 {
     tb_test_init();
+    test_tilted_refused();
     test_list_invariants();
     test_list_range();
     test_vs_reference();

@@ -660,9 +660,12 @@ static int nbr_alloc(gpu_nbr *b)
 
 int gpu_nbr_create(gpu_nbr **out, int n, const tb_box_d *box, double radius, double skin)
 {
-    gpu_nbr *b = (gpu_nbr *)calloc(1, sizeof *b);
+    gpu_nbr *b;
     int dev = 0;
     *out = NULL;
+    if (box->tilted) /* the cells are an untilted box's (nbr_grid) */
+        return tb_error(NULL, 0, "neighbour lists of a tilted box are not written yet");
+    b = (gpu_nbr *)calloc(1, sizeof *b);
     if (!b)
         return tb_error(NULL, 0, "out of host memory");
     b->n = n;

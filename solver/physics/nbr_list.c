@@ -62,6 +62,8 @@ double nbr_radius(const sim_config *c, const pot_params *pp)
 int nbr_list_init(nbr_list *l, int n, const tb_box_d *box, double radius, double skin)
 {
     memset(l, 0, sizeof *l);
+    if (box->tilted) /* the cells are an untilted box's (nbr_grid) */
+        return tb_error(NULL, 0, "neighbour lists of a tilted box are not written yet");
     l->n = n;
     l->box = *box;
     l->radius = radius;
