@@ -2,7 +2,8 @@
  * launches, each block running the tile loops: the vectorized ATM triplet tile (tile_simd.h,
  * over pot_atm.h's algebra) and the pair tile (tile_cpu.h over triplet.h); or, for cutoff
  * systems, over the anchors of the neighbour lists (nbr_cpu.h around the vectorized triangle
- * of nbr_simd.h).
+ * of nbr_simd.h). The integrators' primitives (kick, drift, ...) are in cpu_motion.c; the
+ * backend's state, struct backend, in cpu_internal.h.
  *
  * Each thread accumulates forces into its own buffer; the buffers are then summed per
  * particle in thread order, and the per-thread energies in thread order, so a run is
@@ -40,55 +41,11 @@
 #include "solver/par/split.h"
 #include "solver/cpu/nbr_simd.h"
 #include "solver/cpu/tile_simd.h"
+#include "solver/cpu/cpu_internal.h"
 
 #define TB_CPU_TEMPLATE "solver/cpu/tile_cpu.h"
 #define TB_CPU_TEMPLATE2 "solver/cpu/nbr_cpu.h"
 #include "solver/cpu/cpu_instances.h"
-
-struct backend {
-    sim_state s; /* the backend's own copy of the state */
-    pot_params pp;
-    int precision; /* enum cfg_precision */
-    int edge;      /* tile edge rho */
-    int nthreads;
-    double dt;
-    const map3d_type *m3;
-    const map2d_type *m2;
-    map3d_plan p3;
-    map2d_plan p2;
-    double *acc_d;  /* nthreads * 3n force buffers (double, mixed) */
-    float *acc_f;   /* nthreads * 3n force buffers (single) */
-    float *x_f;     /* positions in float (mixed, single) */
-    double *e_thr;  /* 2 * nthreads energies: triplet, pair */
-    unsigned char *tscr; /* nthreads scratch blocks of tile_simd_scratch(edge) bytes */
-    /* the neighbour-list path (nbr.h), when nbr_wanted() */
-    int cull;
-    nbr_list nl;
-    void *scr;        /* nthreads scratch blocks of scr_bytes */
-    size_t scr_bytes;
-    int scr_cap;      /* entries each scratch block holds */
-    long long *hits_thr; /* nthreads: triplets that counted */
-    long long hits;   /* triplets within the cutoffs at the last evaluation */
-    long long slots;  /* entry-pair slots (32 x 32 per tile pair) of the last evaluation */
-    long long *slots_thr; /* nthreads */
-    double *w_thr;  /* 8 * nthreads: the virial xx yy zz xy xz yz per thread (and 2 unused) */
-    /* ranks: this rank's shares (split.h) */
-    int rank, nranks;
-    long long w_lo, w_hi;   /* triplet tiles, lambda order */
-    long long q_lo, q_hi;   /* pair tiles, omega2 = T2(J) + I */
-    int a_lo, a_hi;         /* anchors (neighbour lists), index order */
-    long long *a_prefix;    /* [n + 1] running work of the anchors */
-    double *red;            /* [3n + 8] the sums sent over the ranks */
-    /* solver.deterministic: fixed-point words per thread, FIX_WORDS(n) each */
-    int det;
-    unsigned long long *fix_thr;
-    /* virial_next, as on the GPU: evaluations until the one whose virial is kept (0: all);
-     * vir_skip: the last evaluation dropped this rank's share of the virial */
-    long vir_countdown;
-    int vir_skip;
-    int timing;        /* per-rank timers on (info with BACKEND_TIMERS, bench): wall clock */
-    backend_times tm;
-};
 
 /* Fixed-point words of one accumulator set: forces 6n (x hi lo, y hi lo, z hi lo), then the
  * triplet and pair energies (4), then the virial (12), then hits and slots (2, plain counts). */
@@ -697,47 +654,17 @@ timed:
     return rc;
 }
 
-/* v += (h/m) F */
-static void kick_by(backend *b, double hdt)
-{
-    const double h = hdt / b->s.mass;
-    const long long n3 = 3LL * b->s.n;
-#pragma omp parallel for schedule(static) num_threads(b->nthreads)
-    for (long long i = 0; i < n3; i++)
-        b->s.vel[i] += h * b->s.force[i];
-}
-
-/* v += (dt/2m) F */
-static void half_kick(backend *b)
-{
-    kick_by(b, 0.5 * b->dt);
-}
-
-/* x += dt v, wrapped into the box (box_wrap_d). */
-static void drift_by(backend *b, double dt)
-{
-    const tb_box_d *box = &b->pp.d.box;
-#pragma omp parallel for schedule(static) num_threads(b->nthreads)
-    for (int i = 0; i < b->s.n; i++) {
-        double *x = b->s.pos + 3 * i;
-        const double *v = b->s.vel + 3 * i;
-        for (int a = 0; a < 3; a++)
-            x[a] += dt * v[a];
-        box_wrap_d(box, x);
-    }
-}
-
 static int cpu_advance(backend *b, long nsteps)
 {
     for (long s = 0; s < nsteps; s++) {
         const double t0 = omp_get_wtime();
-        half_kick(b);
-        drift_by(b, b->dt);
+        cpu_kick_by(b, 0.5 * b->dt);
+        cpu_drift_by(b, b->dt);
         const double t1 = omp_get_wtime();
         if (cpu_compute(b) != 0)
             return -1;
         const double t2 = omp_get_wtime();
-        half_kick(b);
+        cpu_kick_by(b, 0.5 * b->dt);
         if (b->timing) {
             b->tm.integrate += (t1 - t0) + (omp_get_wtime() - t2);
             b->tm.steps++;
@@ -760,42 +687,6 @@ static int cpu_fetch(backend *b, sim_state *s)
     s->e_pair = b->s.e_pair;
     s->e_triplet = b->s.e_triplet;
     memcpy(s->virial, b->s.virial, sizeof s->virial);
-    return 0;
-}
-
-static int cpu_kick(backend *b, double h)
-{
-    kick_by(b, h);
-    return 0;
-}
-
-static int cpu_drift(backend *b, double h)
-{
-    drift_by(b, h);
-    return 0;
-}
-
-static int cpu_scale(backend *b, double c)
-{
-    const long long n3 = 3LL * b->s.n;
-    for (long long i = 0; i < n3; i++)
-        b->s.vel[i] *= c;
-    return 0;
-}
-
-static int cpu_ostep(backend *b, double c1, double c2, const double *xi)
-{
-    const long long n3 = 3LL * b->s.n;
-    for (long long i = 0; i < n3; i++)
-        b->s.vel[i] = c1 * b->s.vel[i] + c2 * xi[i];
-    return 0;
-}
-
-/* Serial, in particle order: the GPU's kinetic kernel sums in its own fixed order, so the
- * two backends agree to rounding, and each repeats itself bit for bit. */
-static int cpu_kinetic(backend *b, double *ke)
-{
-    *ke = sim_kinetic(&b->s);
     return 0;
 }
 

@@ -1,0 +1,68 @@
+/* cpu_internal.h — the CPU backend's state (struct backend), shared by its two files:
+ * cpu_backend.c (creation, force evaluations over the maps' blocks or the neighbour lists,
+ * the sums over threads and ranks) and cpu_motion.c (the integrators' primitives on the
+ * backend's copy of the state). */
+#ifndef TB_CPU_INTERNAL_H
+#define TB_CPU_INTERNAL_H
+
+#include "maps3d/map2d.h"
+#include "maps3d/map3d.h"
+#include "solver/backend.h"
+#include "solver/physics/nbr_list.h"
+#include "solver/physics/pot.h"
+
+struct backend {
+    sim_state s; /* the backend's own copy of the state */
+    pot_params pp;
+    int precision; /* enum cfg_precision */
+    int edge;      /* tile edge rho */
+    int nthreads;
+    double dt;
+    const map3d_type *m3;
+    const map2d_type *m2;
+    map3d_plan p3;
+    map2d_plan p2;
+    double *acc_d;  /* nthreads * 3n force buffers (double, mixed) */
+    float *acc_f;   /* nthreads * 3n force buffers (single) */
+    float *x_f;     /* positions in float (mixed, single) */
+    double *e_thr;  /* 2 * nthreads energies: triplet, pair */
+    unsigned char *tscr; /* nthreads scratch blocks of tile_simd_scratch(edge) bytes */
+    /* the neighbour-list path (nbr.h), when nbr_wanted() */
+    int cull;
+    nbr_list nl;
+    void *scr;        /* nthreads scratch blocks of scr_bytes */
+    size_t scr_bytes;
+    int scr_cap;      /* entries each scratch block holds */
+    long long *hits_thr; /* nthreads: triplets that counted */
+    long long hits;   /* triplets within the cutoffs at the last evaluation */
+    long long slots;  /* entry-pair slots (32 x 32 per tile pair) of the last evaluation */
+    long long *slots_thr; /* nthreads */
+    double *w_thr;  /* 8 * nthreads: the virial xx yy zz xy xz yz per thread (and 2 unused) */
+    /* ranks: this rank's shares (split.h) */
+    int rank, nranks;
+    long long w_lo, w_hi;   /* triplet tiles, lambda order */
+    long long q_lo, q_hi;   /* pair tiles, omega2 = T2(J) + I */
+    int a_lo, a_hi;         /* anchors (neighbour lists), index order */
+    long long *a_prefix;    /* [n + 1] running work of the anchors */
+    double *red;            /* [3n + 8] the sums sent over the ranks */
+    /* solver.deterministic: fixed-point words per thread, FIX_WORDS(n) each */
+    int det;
+    unsigned long long *fix_thr;
+    /* virial_next, as on the GPU: evaluations until the one whose virial is kept (0: all);
+     * vir_skip: the last evaluation dropped this rank's share of the virial */
+    long vir_countdown;
+    int vir_skip;
+    int timing;        /* per-rank timers on (info with BACKEND_TIMERS, bench): wall clock */
+    backend_times tm;
+};
+
+/* cpu_motion.c: v += (h/m) F, and x += h v wrapped into the box; the backend_ops primitives. */
+void cpu_kick_by(backend *b, double h);
+void cpu_drift_by(backend *b, double h);
+int cpu_kick(backend *b, double h);
+int cpu_drift(backend *b, double h);
+int cpu_scale(backend *b, double c);
+int cpu_ostep(backend *b, double c1, double c2, const double *xi);
+int cpu_kinetic(backend *b, double *ke);
+
+#endif

@@ -1,0 +1,65 @@
+/* cpu_motion.c — the integrators' primitives on the CPU backend's copy of the state (the
+ * backend_ops kick, drift, scale, ostep and kinetic of backend.h, and the half kicks and drift
+ * of its own velocity Verlet step in cpu_backend.c): O(n) loops over positions and velocities,
+ * OpenMP over particles where the order does not matter to the bits. */
+#include "solver/cpu/cpu_internal.h"
+
+/* v += (h/m) F */
+void cpu_kick_by(backend *b, double hdt)
+{
+    const double h = hdt / b->s.mass;
+    const long long n3 = 3LL * b->s.n;
+#pragma omp parallel for schedule(static) num_threads(b->nthreads)
+    for (long long i = 0; i < n3; i++)
+        b->s.vel[i] += h * b->s.force[i];
+}
+
+/* x += dt v, wrapped into the box (box_wrap_d). */
+void cpu_drift_by(backend *b, double dt)
+{
+    const tb_box_d *box = &b->pp.d.box;
+#pragma omp parallel for schedule(static) num_threads(b->nthreads)
+    for (int i = 0; i < b->s.n; i++) {
+        double *x = b->s.pos + 3 * i;
+        const double *v = b->s.vel + 3 * i;
+        for (int a = 0; a < 3; a++)
+            x[a] += dt * v[a];
+        box_wrap_d(box, x);
+    }
+}
+
+int cpu_kick(backend *b, double h)
+{
+    cpu_kick_by(b, h);
+    return 0;
+}
+
+int cpu_drift(backend *b, double h)
+{
+    cpu_drift_by(b, h);
+    return 0;
+}
+
+int cpu_scale(backend *b, double c)
+{
+    const long long n3 = 3LL * b->s.n;
+    for (long long i = 0; i < n3; i++)
+        b->s.vel[i] *= c;
+    return 0;
+}
+
+int cpu_ostep(backend *b, double c1, double c2, const double *xi)
+{
+    const long long n3 = 3LL * b->s.n;
+    for (long long i = 0; i < n3; i++)
+        b->s.vel[i] = c1 * b->s.vel[i] + c2 * xi[i];
+    return 0;
+}
+
+/* Serial, in particle order: the GPU's kinetic kernel sums in its own fixed order, so the
+ * two backends agree to rounding, and each repeats itself bit for bit. */
+int cpu_kinetic(backend *b, double *ke)
+{
+    *ke = sim_kinetic(&b->s);
+    return 0;
+}
