@@ -197,22 +197,6 @@ static double total(const lcase *c, const double *pos, const val_cell *cell)
     return ep + et;
 }
 
-/* max_m |a_m - b_m| / max_m |b_m| over 3-vectors (Euclidean norms). */
-static double force_rel(int n, const double *a, const double *b)
-{
-    double err = 0.0, scale = 0.0;
-    for (int m = 0; m < n; m++) {
-        double d2 = 0.0, b2 = 0.0;
-        for (int x = 0; x < 3; x++) {
-            d2 += (a[3 * m + x] - b[3 * m + x]) * (a[3 * m + x] - b[3 * m + x]);
-            b2 += b[3 * m + x] * b[3 * m + x];
-        }
-        err = fmax(err, sqrt(d2));
-        scale = fmax(scale, sqrt(b2));
-    }
-    return err / scale;
-}
-
 static const char *const wname[6] = {"xx", "yy", "zz", "xy", "xz", "yz"};
 
 /* The reference against LAMMPS's numbers (the measures of the file header). */
@@ -232,7 +216,7 @@ static void test_case_lammps(const lcase *c)
     const double rl = fabs(ep - c->e_lj) / fabs(c->e_lj), ra = fabs(et - c->e_atm) / fabs(c->e_atm);
     gsl_test(!(rl <= tol), "%s: LJ energy %.17g vs LAMMPS %.17g (rel %.3g)", c->name, ep, c->e_lj, rl);
     gsl_test(!(ra <= tol), "%s: ATM energy %.17g vs LAMMPS %.17g (rel %.3g)", c->name, et, c->e_atm, ra);
-    const double rf = force_rel(c->n, f, c->f);
+    const double rf = tb_force_error(f, c->f, c->n);
     gsl_test(!(rf <= tol), "%s: forces, max |dF| / max |F| = %.3g", c->name, rf);
     for (int k = 0; k < 6; k++) {
         const double wl = c->p_lj[k] * c->volume / c->nktv2p + c->p_atm[k] * c->volume / c->nktv2p;
