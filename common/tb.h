@@ -24,6 +24,12 @@
 
 #define TB_VERSION "0.1.0"
 
+/* Species (particle types) in one system, and the longest species name + NUL. A type is an
+ * index 0 .. TB_TYPES_MAX-1 into the species of the configuration (config.h), the order of
+ * system.species and of a LAMMPS data file's types. */
+#define TB_TYPES_MAX 8
+#define TB_SPECIES_MAX 8
+
 /* Exit statuses of the tribody program (see README.md). */
 #define TB_EXIT_OK 0
 #define TB_EXIT_RUNTIME 1

@@ -335,6 +335,16 @@ void cfg_defaults(sim_config *c)
     for (int i = 0; i < N_ROWS; i++)
         if (schema[i].def)
             apply_default(c, &schema[i]);
+    cfg_single_species(c);
+}
+
+void cfg_single_species(sim_config *c)
+{
+    if (c->system.species_given)
+        return;
+    c->system.n_species = 1;
+    snprintf(c->system.species[0].name, sizeof c->system.species[0].name, "Ar");
+    c->system.species[0].mass = c->system.mass;
 }
 
 /* ---- one setting --------------------------------------------------------------------------- */
@@ -750,6 +760,7 @@ int cfg_load(sim_config *c, const char *path, int n_set, char *const sets[])
     for (int i = 0; i < n_set; i++)
         cfg_merge_set(x, &cf, sets[i]);
     walk_group(x, config_root_setting(&cf), "");
+    cfg_single_species(c);
     cfg_cross_check(x);
     config_destroy(&cf);
     return x->n_err ? TB_EXIT_USAGE : TB_EXIT_OK;

@@ -29,18 +29,50 @@ TB_BEGIN_DECLS
 #define CFG_INCLUDE_DEPTH 10
 
 enum cfg_boundary { CFG_BOUNDARY_OPEN = 0, CFG_BOUNDARY_PERIODIC = 1 };
-enum cfg_init { CFG_INIT_RANDOM = 0, CFG_INIT_LATTICE = 1, CFG_INIT_XYZ = 2 };
+enum cfg_init { CFG_INIT_RANDOM = 0, CFG_INIT_LATTICE = 1, CFG_INIT_XYZ = 2, CFG_INIT_LAMMPS = 3 };
+/* units: LAMMPS's styles of the same names (config/units.h holds their constants). */
+enum cfg_units { CFG_UNITS_LJ = 0, CFG_UNITS_METAL = 1, CFG_UNITS_REAL = 2 };
+/* potential.lj.mix: LAMMPS's pair_modify mix rules for the pairs not given. */
+enum cfg_mix { CFG_MIX_GEOMETRIC = 0, CFG_MIX_ARITHMETIC = 1 };
+
+/* At most one entry per unordered species pair / triplet. */
+#define CFG_LJ_PAIRS_MAX (TB_TYPES_MAX * (TB_TYPES_MAX + 1) / 2)
+#define CFG_ATM_TRIPLETS_MAX (TB_TYPES_MAX * (TB_TYPES_MAX + 1) * (TB_TYPES_MAX + 2) / 6)
+
+/* One species of system.species. */
+typedef struct cfg_species {
+    char name[TB_SPECIES_MAX]; /* "Ar": a label of 1 .. 7 characters */
+    double mass;               /* [mass unit of the style], > 0 */
+} cfg_species;
+
+/* One entry of potential.lj.pairs: the LJ coefficients of one unordered species pair. */
+typedef struct cfg_lj_pair {
+    int t[2];              /* species indices, t[0] <= t[1] */
+    double epsilon, sigma; /* [energy], [length], > 0 */
+    double cutoff;         /* [length]; 0: not given, potential.lj.cutoff applies */
+} cfg_lj_pair;
+
+/* One entry of potential.atm.triplets: nu of one unordered species triplet. */
+typedef struct cfg_atm_triplet {
+    int t[3];  /* species indices, t[0] <= t[1] <= t[2] */
+    double nu; /* [energy length^9], >= 0 */
+} cfg_atm_triplet;
 enum cfg_backend { CFG_BACKEND_AUTO = 0, CFG_BACKEND_CPU = 1, CFG_BACKEND_GPU = 2 };
 enum cfg_precision { CFG_PREC_DOUBLE = 0, CFG_PREC_MIXED = 1, CFG_PREC_SINGLE = 2 };
 enum cfg_integrator { CFG_INTEG_NVE = 0, CFG_INTEG_LANGEVIN = 1, CFG_INTEG_NOSE_HOOVER = 2 };
 
 typedef struct sim_config {
     char path[CFG_PATH_MAX]; /* the config file as given on the command line */
+    int units; /* enum cfg_units, default lj */
 
     struct {
         int particles;         /* N >= 3 */
         unsigned long seed;    /* RNG seed for positions and velocities */
-        double mass;           /* particle mass [m], > 0, default 1 */
+        double mass;           /* particle mass [m], > 0, default 1: the one species' mass
+                                  when system.species is not given */
+        int n_species;         /* >= 1 after cfg_load: system.species, else one "Ar" of mass */
+        int species_given;     /* 1 when system.species was given */
+        cfg_species species[TB_TYPES_MAX];
         int boundary;          /* enum cfg_boundary, default open */
         double box;            /* cubic box edge L [sigma]; periodic only, 0 when open */
         struct {
@@ -50,6 +82,8 @@ typedef struct sim_config {
             double temperature;   /* initial temperature [epsilon/k_B], >= 0 */
             int temperature_set;  /* 1 when given explicitly (applies even to an XYZ file with velocities) */
             char file[CFG_PATH_MAX]; /* xyz: path, resolved against the config file's directory */
+            double composition[TB_TYPES_MAX]; /* random/lattice: fraction of each species */
+            int n_composition;                /* entries given; 0: all of species 0 */
         } init;
     } system;
 
@@ -58,6 +92,9 @@ typedef struct sim_config {
             double nu;     /* triple-dipole coefficient nu [epsilon sigma^9], >= 0; 0 disables */
             double cutoff; /* triplet kept iff all three distances <= cutoff [sigma]; 0 = none */
             double cutoff_triple; /* and r_ij r_jk r_ki <= cutoff_triple^3 [sigma]; 0 = none */
+            int triplets_given;   /* 1: potential.atm.triplets given (then nu is not used) */
+            int n_triplets;
+            cfg_atm_triplet triplets[CFG_ATM_TRIPLETS_MAX]; /* not given: nu 0 */
         } atm;
         struct {
             int enabled;    /* 1 iff the potential.lj group is present */
@@ -65,6 +102,10 @@ typedef struct sim_config {
             double sigma;   /* zero crossing [sigma], default 1 */
             double cutoff;  /* [sigma], default 2.5 sigma; must be > 0 */
             int shift;      /* 1: energy shifted to 0 at the cutoff (default) */
+            int mix;        /* enum cfg_mix: the pairs not in `pairs` (default geometric) */
+            int n_pairs;
+            cfg_lj_pair pairs[CFG_LJ_PAIRS_MAX]; /* the species pairs given; epsilon, sigma
+                                                    and cutoff above are species 0's shorthand */
         } lj;
     } potential;
 
@@ -103,6 +144,7 @@ typedef struct sim_config {
         char checkpoint[CFG_PATH_MAX]; /* binary restart file; "" disables */
         int checkpoint_every;          /* steps, >= 1 (also written at the end and on SIGINT/SIGTERM) */
         int forces;                    /* 1: trajectory frames carry forces:R:3 */
+        char data[CFG_PATH_MAX];       /* LAMMPS data file of the final state; "" disables */
     } output;
 } sim_config;
 
@@ -115,6 +157,10 @@ int cfg_load(sim_config *c, const char *path, int n_set, char *const sets[]);
 
 /* Fills c with the defaults alone (system.particles = 0, meaning "not set"). */
 void cfg_defaults(sim_config *c);
+
+/* Without system.species, makes the one species "Ar" of mass system.mass (cfg_load and
+ * cfg_defaults call it; a caller that changes system.mass calls it again). */
+void cfg_single_species(sim_config *c);
 
 /* Name of an enum value, for printing ("open", "mixed", ...). */
 const char *cfg_boundary_name(int b);

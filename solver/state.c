@@ -14,7 +14,9 @@ int sim_state_alloc(sim_state *s, int n)
     s->vel = calloc((size_t)3 * n, sizeof *s->vel);
     s->force = calloc((size_t)3 * n, sizeof *s->force);
     s->species = calloc((size_t)n, sizeof *s->species);
-    if (!s->pos || !s->vel || !s->force || !s->species) {
+    s->type = calloc((size_t)n, sizeof *s->type);
+    s->ntypes = 1;
+    if (!s->pos || !s->vel || !s->force || !s->species || !s->type) {
         sim_state_free(s);
         return tb_error(NULL, 0, "out of host memory for %d particles", n);
     }
@@ -31,6 +33,8 @@ void sim_state_free(sim_state *s)
     free(s->vel);
     free(s->force);
     free(s->species);
+    free(s->type);
+    s->type = NULL;
     s->pos = s->vel = s->force = NULL;
     s->species = NULL;
 }

@@ -9,8 +9,6 @@
 
 TB_BEGIN_DECLS
 
-#define TB_SPECIES_MAX 8 /* chemical symbol or label, NUL-terminated */
-
 typedef struct sim_state {
     int n;          /* particles */
     double mass;    /* particle mass [m] (all equal) */
@@ -19,6 +17,8 @@ typedef struct sim_state {
     double *vel;    /* [3n] */
     double *force;  /* [3n], at pos */
     char (*species)[TB_SPECIES_MAX]; /* [n] */
+    int *type;      /* [n]: species index of each particle, 0 .. ntypes-1 (all 0 for one species) */
+    int ntypes;     /* species in the system, 1 .. TB_TYPES_MAX */
     long step;      /* steps done */
     double time;    /* step * dt [tau] */
     double e_pair;    /* LJ energy at pos [epsilon] */

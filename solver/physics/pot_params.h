@@ -14,6 +14,26 @@
 /* "No product limit" for r_ij^2 r_jk^2 r_ki^2: finite in float too (FLT_MAX ~ 3.4e38). */
 #define TB_NO_CUTOFF6 3.0e38
 
+/* The per-species tables (several species): fixed strides of TB_TYPES_MAX, so an index is
+ * shifts and ors of the types, whatever the number of species:
+ *   lj[POT_PAIR(ti, tj)]       the LJ coefficients of the pair (symmetric: both orders filled),
+ *   nu[POT_TRIPLET(ti, tj, tk)] ATM's nu of the triplet (every permutation filled; 0 = skipped).
+ * A pair beyond its cutoff has rc2 = 0 (no LJ between those species). */
+#define POT_PAIR(ti, tj) ((ti) * TB_TYPES_MAX + (tj))
+#define POT_TRIPLET(ti, tj, tk) (((ti) * TB_TYPES_MAX + (tj)) * TB_TYPES_MAX + (tk))
+
+#define TB_DEFINE_POT_TAB(REAL, SUF)                                                       \
+    typedef struct pot_lj_pair_##SUF {                                                     \
+        REAL eps4, sig2, rc2, eshift; /* as pot_coef's lj_* for this pair */              \
+    } pot_lj_pair_##SUF;                                                                   \
+    typedef struct pot_tab_##SUF {                                                         \
+        pot_lj_pair_##SUF lj[TB_TYPES_MAX * TB_TYPES_MAX];                                 \
+        REAL nu[TB_TYPES_MAX * TB_TYPES_MAX * TB_TYPES_MAX];                               \
+    } pot_tab_##SUF;
+TB_DEFINE_POT_TAB(double, d)
+TB_DEFINE_POT_TAB(float, f)
+#undef TB_DEFINE_POT_TAB
+
 #define TB_DEFINE_POT_COEF(REAL, SUF)                                                      \
     typedef struct pot_coef_##SUF {                                                        \
         REAL nu;        /* ATM coefficient [epsilon sigma^9] */                            \
@@ -25,6 +45,10 @@
         REAL lj_rc2;    /* LJ cutoff squared [sigma^2] */                                  \
         REAL lj_eshift; /* LJ energy at the cutoff, subtracted when shifting [epsilon] */   \
         tb_box_##SUF box; /* the box (box.h); no periodic axis = open boundaries */      \
+        int ntypes;       /* species; 1: the scalars above are the whole potential and the  \
+                             kernels take their one-species path (tab unused) */          \
+        const pot_tab_##SUF *tab; /* ntypes > 1: the tables, in the memory of the code   \
+                             that reads them (host; a GPU backend points at its copy) */  \
     } pot_coef_##SUF;
 TB_DEFINE_POT_COEF(double, d)
 TB_DEFINE_POT_COEF(float, f)
@@ -36,6 +60,8 @@ typedef struct pot_params {
     int periodic; /* 1 for a periodic cubic box */
     pot_coef_d d;
     pot_coef_f f;
+    pot_tab_d tab_d; /* the tables d.tab and f.tab point at (pot_params_point) */
+    pot_tab_f tab_f;
 } pot_params;
 
 struct sim_config;
@@ -46,6 +72,8 @@ void pot_params_init(pot_params *p, const struct sim_config *c);
 /* Sets the float copy of every coefficient to its double one, rounded (the last step of
  * pot_params_init). */
 void pot_params_round(pot_params *p);
+/* Points d.tab and f.tab at p's own tables (after pot_params is copied). */
+void pot_params_point(pot_params *p);
 TB_END_DECLS
 
 #endif

@@ -35,8 +35,16 @@ void pot_params_init(pot_params *p, const sim_config *c)
                            : 0.0;
     }
     d->box = box_cube_d(p->periodic ? c->system.box : 0.0);
+    d->ntypes = 1;
+    pot_params_point(p);
 
     pot_params_round(p);
+}
+
+void pot_params_point(pot_params *p)
+{
+    p->d.tab = &p->tab_d;
+    p->f.tab = &p->tab_f;
 }
 
 void pot_params_round(pot_params *p)
@@ -50,4 +58,5 @@ void pot_params_round(pot_params *p)
     p->f.lj_rc2 = (float)d->lj_rc2;
     p->f.lj_eshift = (float)d->lj_eshift;
     p->f.box = box_to_f(&d->box);
+    p->f.ntypes = d->ntypes;
 }
