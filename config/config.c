@@ -35,7 +35,7 @@
 #include "config/config_int.h"
 
 
-static const char *const boundary_names[] = {"open", "periodic", NULL};
+static const char *const boundary_names[] = {"open", "periodic", "mixed", NULL};
 static const char *const init_names[] = {"random", "lattice", "xyz", NULL};
 static const char *const backend_names[] = {"auto", "cpu", "gpu", NULL};
 static const char *const precision_names[] = {"double", "mixed", "single", NULL};
@@ -60,12 +60,14 @@ static const cfg_row schema[] = {
      .doc = "seed of the random initial positions and velocities"},
     {.path = "system.mass", .kind = K_FLOAT, .def = "1.0", .range = "> 0", .unit = "m",
      .flags = CF_PHYSICS, FIELD(system.mass), .doc = "mass of every particle"},
-    {.path = "system.boundary", .kind = K_CHOICE, .def = "open", .choices = boundary_names,
-     .flags = CF_PHYSICS, FIELD(system.boundary),
-     .doc = "open (a cluster in vacuum) or periodic (a cubic box)"},
-    {.path = "system.box", .kind = K_FLOAT, .range = "> 0", .unit = "sigma", .flags = CF_PHYSICS,
-     FIELD(system.box),
-     .doc = "edge L of the cubic box; required with periodic, an error with open"},
+    {.path = "system.boundary", .kind = K_BOUNDARY, .def = "open",
+     .range = "open, periodic, or p/f per axis x y z (\"ppf\")", .flags = CF_PHYSICS,
+     FIELD(system.boundary),
+     .doc = "open (a cluster in vacuum), periodic, or per axis: p periodic, f open (a slab: ppf)"},
+    {.path = "system.box", .kind = K_BOX, .range = "> 0, or { lengths; tilt; origin; }",
+     .unit = "sigma", .flags = CF_PHYSICS, FIELD(system.box),
+     .doc = "a cube's edge L, or { lengths = [lx, ly, lz]; tilt = [xy, xz, yz]; origin = "
+            "[x0, y0, z0]; }; required with a periodic axis, an error with open"},
     {.path = "system.init", .kind = K_GROUP, .doc = "the initial state"},
     {.path = "system.init.type", .kind = K_CHOICE, .def = "random", .choices = init_names,
      FIELD(system.init.type), .doc = "random cluster, fcc lattice, or an XYZ file"},
@@ -241,6 +243,7 @@ static const char *kind_type(enum cfg_kind k)
     case K_ULONG: return "int64";
     case K_FLOAT: return "float";
     case K_BOOL: return "bool";
+    case K_BOX: return "float or group";
     default: return "string";
     }
 }
@@ -323,6 +326,7 @@ static void apply_default(sim_config *c, const cfg_row *r)
     case K_FLOAT: *(double *)f = strtod(d, NULL); break;
     case K_BOOL: *(int *)f = strcmp(d, "true") == 0; break;
     case K_CHOICE: *(int *)f = choice_index(r->choices, d); break;
+    case K_BOUNDARY: *(int *)f = CFG_BOUNDARY_OPEN; break; /* the only default: open */
     case K_MAP3D: snprintf((char *)f, r->size, "%s", default_map3d(d)); break;
     case K_MAP2D: snprintf((char *)f, r->size, "%s", default_map2d(d)); break;
     default: snprintf((char *)f, r->size, "%s", d); break;
@@ -360,6 +364,7 @@ static int type_fits(enum cfg_kind k, int t)
     case K_ULONG: return integer;
     case K_FLOAT: return integer || t == CONFIG_TYPE_FLOAT;
     case K_BOOL: return t == CONFIG_TYPE_BOOL;
+    case K_BOX: return integer || t == CONFIG_TYPE_FLOAT || t == CONFIG_TYPE_GROUP;
     default: return t == CONFIG_TYPE_STRING;
     }
 }
@@ -684,6 +689,10 @@ static void take_setting(cfg_ctx *x, int ri, const config_setting_t *s)
         rc = take_float(x, r, s);
     else if (r->kind == K_BOOL)
         *(int *)field_of(x->c, r) = config_setting_get_bool(s);
+    else if (r->kind == K_BOUNDARY)
+        rc = cfg_take_boundary(x, r, s);
+    else if (r->kind == K_BOX)
+        rc = cfg_take_box(x, r, s);
     else if (r->kind != K_GROUP)
         rc = take_string(x, r, s);
     x->bad[ri] = rc != 0;

@@ -16,6 +16,7 @@
 #include <stddef.h>
 
 #include "common/tb.h"
+#include "solver/box.h"
 
 TB_BEGIN_DECLS
 
@@ -28,7 +29,8 @@ TB_BEGIN_DECLS
 #define CFG_FILE_MAX (16 << 20)
 #define CFG_INCLUDE_DEPTH 10
 
-enum cfg_boundary { CFG_BOUNDARY_OPEN = 0, CFG_BOUNDARY_PERIODIC = 1 };
+/* system.boundary: open or periodic on every axis, or mixed (per axis: system.periodic). */
+enum cfg_boundary { CFG_BOUNDARY_OPEN = 0, CFG_BOUNDARY_PERIODIC = 1, CFG_BOUNDARY_MIXED = 2 };
 enum cfg_init { CFG_INIT_RANDOM = 0, CFG_INIT_LATTICE = 1, CFG_INIT_XYZ = 2, CFG_INIT_LAMMPS = 3 };
 /* units: LAMMPS's styles of the same names (config/units.h holds their constants). */
 enum cfg_units { CFG_UNITS_LJ = 0, CFG_UNITS_METAL = 1, CFG_UNITS_REAL = 2 };
@@ -74,7 +76,11 @@ typedef struct sim_config {
         int species_given;     /* 1 when system.species was given */
         cfg_species species[TB_TYPES_MAX];
         int boundary;          /* enum cfg_boundary, default open */
-        double box;            /* cubic box edge L [sigma]; periodic only, 0 when open */
+        int periodic[3];       /* per axis (x, y, z): 1 periodic, 0 open; set by system.boundary */
+        double box;            /* edge L of a cubic box [sigma] (system.box a number); 0 else */
+        int box_group;         /* 1: system.box was the group form: box_lengths, tilt, origin */
+        double box_lengths[3], box_tilt[3], box_origin[3]; /* the box of either form [sigma];
+                                  tilt: xy, xz, yz (LAMMPS's restricted triclinic) */
         struct {
             int type;             /* enum cfg_init, default random */
             double radius;        /* random/lattice cluster radius [sigma]; 0 = from density */
@@ -161,6 +167,14 @@ void cfg_defaults(sim_config *c);
 /* Without system.species, makes the one species "Ar" of mass system.mass (cfg_load and
  * cfg_defaults call it; a caller that changes system.mass calls it again). */
 void cfg_single_species(sim_config *c);
+
+/* The box of c's system.box and system.boundary (config_box.c), the one conversion: a cube
+ * (system.box a number, system.boundary periodic or open), or the group form with per-axis
+ * periodicity. Open boundaries everywhere with no box: edges 0. */
+tb_box_d cfg_box(const sim_config *c);
+/* Half the smallest perpendicular width of c's periodic axes (L/2 for a cube), the largest
+ * cutoff the minimum image allows; 0 without a periodic axis. */
+double cfg_box_half_width(const sim_config *c);
 
 /* Name of an enum value, for printing ("open", "mixed", ...). */
 const char *cfg_boundary_name(int b);

@@ -64,16 +64,19 @@ static void check_required(cfg_ctx *x)
         }
 }
 
-/* A cutoff must not exceed half the box (minimum image convention). */
-static void check_cutoff(cfg_ctx *x, const char *path, double rc, double half)
+/* A cutoff must not exceed half the smallest perpendicular width of the periodic axes
+ * (minimum image convention; LAMMPS requires the same). */
+static void check_cutoff(cfg_ctx *x, const char *path, double rc, double half, int cube)
 {
     char a[32], b[32];
     if (rc > half)
-        cfg_problem(x, near_src(x, path), path, "%s%s exceeds half the box (L/2 = %s)",
-                cfg_fmt_num(rc, a), given(x, path) ? "" : " (the default)", cfg_fmt_num(half, b));
+        cfg_problem(x, near_src(x, path), path, "%s%s exceeds half the box (%s = %s)",
+                    cfg_fmt_num(rc, a), given(x, path) ? "" : " (the default)",
+                    cube ? "L/2" : "half the smallest periodic width", cfg_fmt_num(half, b));
 }
 
-/* system.box against system.boundary, and the cutoffs against the box. */
+/* system.box against system.boundary (a tilt needs its axis periodic and stays within
+ * LAMMPS's limits), and the cutoffs against the box. */
 static void check_box(cfg_ctx *x)
 {
     sim_config *c = x->c;
@@ -81,24 +84,51 @@ static void check_box(cfg_ctx *x)
         return;
     if (c->system.boundary == CFG_BOUNDARY_OPEN) {
         if (given(x, "system.box"))
-            cfg_problem(x, given(x, "system.box"), "system.box", "only used with "
-                    "system.boundary = \"periodic\" (the boundary is open)");
+            cfg_problem(x, given(x, "system.box"), "system.box", "only used with a periodic "
+                    "axis in system.boundary (the boundary is open)");
         return;
     }
     if (!given(x, "system.box")) {
         cfg_problem(x, near_src(x, "system.boundary"), "system.box",
-                "required with system.boundary = \"periodic\"");
+                "required with system.boundary = \"%s\"",
+                c->system.boundary == CFG_BOUNDARY_PERIODIC ? "periodic" : "mixed (per axis)");
         return;
     }
-    double half = 0.5 * c->system.box;
+    if (c->system.box_group) {
+        const double *l = c->system.box_lengths, *t = c->system.box_tilt;
+        const int *p = c->system.periodic;
+        const int per_y = c->system.boundary == CFG_BOUNDARY_PERIODIC || p[1];
+        const int per_z = c->system.boundary == CFG_BOUNDARY_PERIODIC || p[2];
+        static const char *const tn[3] = {"xy", "xz", "yz"};
+        const double lim[3] = {0.5 * l[0], 0.5 * l[0], 0.5 * l[1]};
+        const int axis_ok[3] = {per_y, per_z, per_z};
+        int bad = 0;
+        for (int k = 0; k < 3; k++) {
+            if (t[k] != 0.0 && !axis_ok[k]) {
+                cfg_problem(x, given(x, "system.box"), "system.box.tilt", "%s = %g needs the %c "
+                            "axis periodic (LAMMPS: a triclinic box must be periodic in its "
+                            "skewed dimensions)", tn[k], t[k], k == 0 ? 'y' : 'z');
+                bad = 1;
+            } else if (fabs(t[k]) > lim[k] * (1 + 1e-14)) {
+                cfg_problem(x, given(x, "system.box"), "system.box.tilt", "%s = %g is beyond "
+                            "LAMMPS's limit |%s| <= %s/2 = %g (choose the equivalent cell with "
+                            "the smaller tilt)", tn[k], t[k], tn[k], k == 2 ? "ly" : "lx", lim[k]);
+                bad = 1;
+            }
+        }
+        if (bad)
+            return;
+    }
+    const int cube = !c->system.box_group && c->system.boundary == CFG_BOUNDARY_PERIODIC;
+    const double half = cfg_box_half_width(c);
     if (!rejected(x, "potential.atm.cutoff")) {
         if (c->potential.atm.cutoff > 0)
-            check_cutoff(x, "potential.atm.cutoff", c->potential.atm.cutoff, half);
+            check_cutoff(x, "potential.atm.cutoff", c->potential.atm.cutoff, half, cube);
         else /* L/4: the image triangle is then the same from every corner (docs/physics.md) */
             c->potential.atm.cutoff = 0.5 * half;
     }
     if (c->potential.lj.enabled && !rejected(x, "potential.lj.cutoff"))
-        check_cutoff(x, "potential.lj.cutoff", c->potential.lj.cutoff, half);
+        check_cutoff(x, "potential.lj.cutoff", c->potential.lj.cutoff, half, cube);
 }
 
 /* system.init.file against system.init.type. */

@@ -23,7 +23,9 @@ enum cfg_kind {
     K_CHOICE, /* int field: the index of the value in the row's choices[] */
     K_MAP3D,  /* char[] field: a name in the map3d registry */
     K_MAP2D,  /* char[] field: a name in the map2d registry */
-    K_ROOT    /* char[] field: a lambda2d root variant (map2d_root_find) */
+    K_ROOT,   /* char[] field: a lambda2d root variant (map2d_root_find) */
+    K_BOUNDARY, /* system.boundary: "open", "periodic" or per axis "ppf" (config_box.c) */
+    K_BOX       /* system.box: a number (a cube) or the group { lengths; tilt; origin; } */
 };
 
 #define CF_REQUIRED 1u /* no default: the file (or a --set) must give it */
@@ -98,6 +100,10 @@ void cfg_merge_set(cfg_ctx *x, config_t *cf, char *set);
 const char *cfg_int_literal(const char *p, long long *v);
 int cfg_literal_overflows(const char *p);
 int cfg_truncated_to(long long v, int low);
+
+/* system.boundary and system.box (config_box.c): read setting s of row r, 0 or -1 (reported). */
+int cfg_take_boundary(cfg_ctx *x, const cfg_row *r, const config_setting_t *s);
+int cfg_take_box(cfg_ctx *x, const cfg_row *r, const config_setting_t *s);
 
 /* Every check that involves more than one setting, after all were read (config_checks.c). */
 void cfg_cross_check(cfg_ctx *x);

@@ -25,6 +25,14 @@ static int in_absent_group(const sim_config *c, const cfg_row *r)
     return 0;
 }
 
+/* The shortest text that reads back as v: "0.7", not 0.6999... */
+static void float_text(double v, char *buf, size_t size)
+{
+    snprintf(buf, size, "%.15g", v);
+    if (strtod(buf, NULL) != v)
+        snprintf(buf, size, "%.17g", v);
+}
+
 /* Row r's value in c as the physics text writes it, into buf. */
 static void physics_value(const sim_config *c, const cfg_row *r, char *buf, size_t size)
 {
@@ -34,11 +42,30 @@ static void physics_value(const sim_config *c, const cfg_row *r, char *buf, size
         return;
     }
     switch (r->kind) {
-    case K_FLOAT: /* the shortest text that reads back as the value: "0.7", not 0.6999... */
-        snprintf(buf, size, "%.15g", *(const double *)f);
-        if (strtod(buf, NULL) != *(const double *)f)
-            snprintf(buf, size, "%.17g", *(const double *)f);
+    case K_BOUNDARY: {
+        const int *p = c->system.periodic;
+        if (c->system.boundary == CFG_BOUNDARY_MIXED)
+            snprintf(buf, size, "%c%c%c", p[0] ? 'p' : 'f', p[1] ? 'p' : 'f', p[2] ? 'p' : 'f');
+        else
+            snprintf(buf, size, "%s", cfg_boundary_name(c->system.boundary));
         break;
+    }
+    case K_BOX: /* a cube (or none) as its edge, as before; the group form as its nine numbers */
+        if (!c->system.box_group) {
+            float_text(c->system.box, buf, size);
+            break;
+        }
+        {
+            size_t u = 0;
+            const double *v[3] = {c->system.box_lengths, c->system.box_tilt, c->system.box_origin};
+            for (int k = 0; k < 9 && u < size; k++) {
+                char one[32];
+                float_text(v[k / 3][k % 3], one, sizeof one);
+                u += (size_t)snprintf(buf + u, size - u, "%s%s", k ? " " : "", one);
+            }
+        }
+        break;
+    case K_FLOAT: float_text(*(const double *)f, buf, size); break;
     case K_LONG: snprintf(buf, size, "%ld", *(const long *)f); break;
     case K_ULONG: snprintf(buf, size, "%lu", *(const unsigned long *)f); break;
     case K_CHOICE: {

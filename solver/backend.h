@@ -67,13 +67,14 @@ typedef struct backend_ops {
     void (*destroy)(backend *b);
     /* Primitive steps (integrate.c), each on every particle, 0 or -1:
      * kick: v += (h/m) F;  drift: x += h v, wrapped into the box;  scale: v *= c;
-     * ostep: v = c1 v + c2 xi with xi[3n] (host memory, interleaved) uploaded by the backend;
+     * ostep: v = c1 v + c2[t] xi with xi[3n] (host memory, interleaved) uploaded by the
+     * backend and c2[t] of the particle's species t;
      * kinetic: *ke = sum m v^2 / 2, summed in an order that does not change from call to call
      * (restarts must repeat bit for bit). None of them recomputes forces: call compute(). */
     int (*kick)(backend *b, double h);
     int (*drift)(backend *b, double h);
     int (*scale)(backend *b, double c);
-    int (*ostep)(backend *b, double c1, double c2, const double *xi);
+    int (*ostep)(backend *b, double c1, const double *c2, const double *xi);
     int (*kinetic)(backend *b, double *ke);
     /* Fills *out (zeros where not applicable); counting & 1 asks the next evaluations to
      * count slots and hits where that costs time (GPU); counting & BACKEND_TIMERS switches the

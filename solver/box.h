@@ -86,6 +86,21 @@ TB_HOSTDEV static inline tb_box_d box_cube_d(double L)
     return box_make_d(l, 0.0, 0.0, 0.0, lo, per);
 }
 
+/* Half the smallest perpendicular width of b's periodic axes (the edge itself on an untilted
+ * axis, so a cube gives exactly L/2): the largest cutoff the minimum image allows; 0 when no
+ * axis is periodic. */
+static inline double box_half_width_d(const tb_box_d *b)
+{
+    double w[3], half = 0.0;
+    box_widths_d(b, w);
+    for (int a = 0; a < 3; a++) {
+        const double wa = b->tilted ? w[a] : b->l[a];
+        if ((b->pbc >> a & 1) && (half == 0.0 || 0.5 * wa < half))
+            half = 0.5 * wa;
+    }
+    return half;
+}
+
 /* The float copy: every field rounded from its double one (inv too, not recomputed). */
 TB_HOSTDEV static inline tb_box_f box_to_f(const tb_box_d *d)
 {

@@ -30,7 +30,7 @@ int sim_nonfinite_particle(const sim_state *s, int *term)
             }
     for (int i = 0; s->vel && i < s->n; i++) {
         const double *v = s->vel + 3 * (long)i;
-        if (!tb_ke_ok(v[0] * v[0] + v[1] * v[1] + v[2] * v[2], s->mass, bound)) {
+        if (!tb_ke_ok(v[0] * v[0] + v[1] * v[1] + v[2] * v[2], sim_mass(s, i), bound)) {
             *term = TB_NF_KINETIC;
             return i;
         }

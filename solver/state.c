@@ -1,21 +1,26 @@
 /* state.c — allocation and the kinetic observables of sim_state (see state.h). */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "common/check.h"
+#include "config/config.h"
+#include "config/units.h"
 #include "solver/state.h"
 
 int sim_state_alloc(sim_state *s, int n)
 {
     memset(s, 0, sizeof *s);
     s->n = n;
-    s->mass = 1.0;
+    s->ntypes = 1;
+    s->mass[0] = 1.0;
+    memcpy(s->type_name[0], "Ar", 3);
+    s->box = box_cube_d(0.0);
     s->pos = calloc((size_t)3 * n, sizeof *s->pos);
     s->vel = calloc((size_t)3 * n, sizeof *s->vel);
     s->force = calloc((size_t)3 * n, sizeof *s->force);
     s->species = calloc((size_t)n, sizeof *s->species);
     s->type = calloc((size_t)n, sizeof *s->type);
-    s->ntypes = 1;
     if (!s->pos || !s->vel || !s->force || !s->species || !s->type) {
         sim_state_free(s);
         return tb_error(NULL, 0, "out of host memory for %d particles", n);
@@ -39,12 +44,39 @@ void sim_state_free(sim_state *s)
     s->species = NULL;
 }
 
+/* Sums of v^2 per species (one species: the single sum of before, in the same order). */
+static void sum_v2(const sim_state *s, double sum[TB_TYPES_MAX])
+{
+    for (int t = 0; t < TB_TYPES_MAX; t++)
+        sum[t] = 0.0;
+    if (s->ntypes <= 1) {
+        for (long i = 0; i < 3L * s->n; i++)
+            sum[0] += s->vel[i] * s->vel[i];
+        return;
+    }
+    for (int i = 0; i < s->n; i++) {
+        const double *v = s->vel + 3 * i;
+        double *t = &sum[s->type[i]];
+        *t += v[0] * v[0];
+        *t += v[1] * v[1];
+        *t += v[2] * v[2];
+    }
+}
+
 double sim_kinetic(const sim_state *s)
 {
-    double sum = 0.0;
-    for (long i = 0; i < 3L * s->n; i++)
-        sum += s->vel[i] * s->vel[i];
-    return 0.5 * s->mass * sum;
+    double sum[TB_TYPES_MAX], ke = 0.0;
+    sum_v2(s, sum);
+    for (int t = 0; t < (s->ntypes > 1 ? s->ntypes : 1); t++)
+        ke += 0.5 * s->mass[t] * sum[t];
+    return ke;
+}
+
+double sim_volume(const sim_state *s)
+{
+    if (!s->box.pbc)
+        return 0.0;
+    return s->box.l[0] * s->box.l[1] * s->box.l[2];
 }
 
 int sim_dof(const sim_state *s)
@@ -54,7 +86,8 @@ int sim_dof(const sim_state *s)
 
 double sim_temperature(const sim_state *s)
 {
-    return 2.0 * sim_kinetic(s) / sim_dof(s);
+    const double kb = units_of(s->units)->boltz;
+    return kb == 1.0 ? 2.0 * sim_kinetic(s) / sim_dof(s) : 2.0 * sim_kinetic(s) / (sim_dof(s) * kb);
 }
 
 double sim_virial_trace(const sim_state *s)
@@ -64,21 +97,32 @@ double sim_virial_trace(const sim_state *s)
 
 int sim_pressure(const sim_state *s, double p[7])
 {
-    double mvv[6] = {0, 0, 0, 0, 0, 0};
-    if (!(s->box > 0.0))
+    double mvv[TB_TYPES_MAX][6] = {{0}};
+    const double vol = sim_volume(s), nktv2p = units_of(s->units)->nktv2p;
+    if (!s->box.pbc || !(s->box.l[0] > 0 && s->box.l[1] > 0 && s->box.l[2] > 0))
         return -1;
     for (int i = 0; i < s->n; i++) {
         const double *v = s->vel + 3 * i;
-        mvv[0] += v[0] * v[0];
-        mvv[1] += v[1] * v[1];
-        mvv[2] += v[2] * v[2];
-        mvv[3] += v[0] * v[1];
-        mvv[4] += v[0] * v[2];
-        mvv[5] += v[1] * v[2];
+        double *m = mvv[s->ntypes > 1 ? s->type[i] : 0];
+        m[0] += v[0] * v[0];
+        m[1] += v[1] * v[1];
+        m[2] += v[2] * v[2];
+        m[3] += v[0] * v[1];
+        m[4] += v[0] * v[2];
+        m[5] += v[1] * v[2];
     }
-    const double iv = 1.0 / (s->box * s->box * s->box);
-    for (int c = 0; c < 6; c++)
-        p[1 + c] = (s->mass * mvv[c] + s->virial[c]) * iv;
+    /* One species: (m sum + W) / L^3, the expression of the cubic box before. */
+    const double iv = s->box.l[0] == s->box.l[1] && s->box.l[1] == s->box.l[2]
+                          ? 1.0 / (s->box.l[0] * s->box.l[0] * s->box.l[0])
+                          : 1.0 / vol;
+    for (int c = 0; c < 6; c++) {
+        double kin = 0.0;
+        for (int t = 0; t < (s->ntypes > 1 ? s->ntypes : 1); t++)
+            kin += s->mass[t] * mvv[t][c];
+        p[1 + c] = (kin + s->virial[c]) * iv;
+        if (nktv2p != 1.0)
+            p[1 + c] *= nktv2p;
+    }
     p[0] = (p[1] + p[2] + p[3]) / 3.0;
     return 0;
 }
@@ -86,4 +130,29 @@ int sim_pressure(const sim_state *s, double p[7])
 double sim_conserved(const sim_state *s)
 {
     return sim_kinetic(s) + s->e_pair + s->e_triplet + s->e_bath;
+}
+
+void sim_set_species(sim_state *s, const sim_config *c)
+{
+    const tb_units *u = units_of(c->units);
+    s->units = c->units;
+    s->ntypes = c->system.n_species > 0 ? c->system.n_species : 1;
+    for (int t = 0; t < s->ntypes; t++) {
+        snprintf(s->type_name[t], sizeof s->type_name[t], "%s",
+                 c->system.n_species > 0 ? c->system.species[t].name : "Ar");
+        s->mass[t] = units_mass_internal(u, c->system.n_species > 0 ? c->system.species[t].mass
+                                                                   : c->system.mass);
+    }
+}
+
+void sim_state_like(sim_state *dst, const sim_state *src)
+{
+    const int n = dst->n < src->n ? dst->n : src->n;
+    dst->units = src->units;
+    dst->ntypes = src->ntypes;
+    memcpy(dst->type_name, src->type_name, sizeof dst->type_name);
+    memcpy(dst->mass, src->mass, sizeof dst->mass);
+    dst->box = src->box;
+    if (dst->type && src->type && n > 0)
+        memcpy(dst->type, src->type, (size_t)n * sizeof *dst->type);
 }

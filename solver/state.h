@@ -1,24 +1,31 @@
-/* state.h — the simulation state on the host: positions, velocities, forces, energies.
+/* state.h — the simulation state on the host: box, species, positions, velocities, forces,
+ * energies.
  *
- * Arrays are interleaved, x0 y0 z0 x1 y1 z1 ..., in reduced LJ units: positions [sigma],
- * velocities [sigma/tau], forces [epsilon/sigma], energies [epsilon], time [tau]. */
+ * Arrays are interleaved, x0 y0 z0 x1 y1 z1 ..., in the units of the style `units`
+ * (config/units.h): positions [length], velocities [length/time], forces [energy/length],
+ * energies [energy], time [time]. Masses are held internally as mass * mvv2e
+ * [energy time^2/length^2], so that F/m is an acceleration and m v^2 / 2 an energy in every
+ * style (lj: mvv2e = 1, the masses as configured). */
 #ifndef TB_STATE_H
 #define TB_STATE_H
 
 #include "common/tb.h"
+#include "solver/box.h"
 
 TB_BEGIN_DECLS
 
 typedef struct sim_state {
     int n;          /* particles */
-    double mass;    /* particle mass [m] (all equal) */
-    double box;     /* periodic cubic box edge [sigma]; 0 for open boundaries */
+    int units;      /* enum cfg_units: the style of every number here */
+    int ntypes;     /* species in the system, 1 .. TB_TYPES_MAX */
+    char type_name[TB_TYPES_MAX][TB_SPECIES_MAX]; /* species names, "Ar" */
+    double mass[TB_TYPES_MAX]; /* internal mass of each species, mass * mvv2e (see above) */
+    tb_box_d box;   /* the box (solver/box.h); open axes are never wrapped */
     double *pos;    /* [3n] */
     double *vel;    /* [3n] */
     double *force;  /* [3n], at pos */
     char (*species)[TB_SPECIES_MAX]; /* [n] */
     int *type;      /* [n]: species index of each particle, 0 .. ntypes-1 (all 0 for one species) */
-    int ntypes;     /* species in the system, 1 .. TB_TYPES_MAX */
     long step;      /* steps done */
     double time;    /* step * dt [tau] */
     double e_pair;    /* LJ energy at pos [epsilon] */
@@ -33,24 +40,39 @@ typedef struct sim_state {
     double e_bath;
 } sim_state;
 
-/* Allocates the arrays of n particles (zeroed, species "Ar"); returns 0 or -1. */
+/* Allocates the arrays of n particles (zeroed: one species "Ar" of mass 1, open boundaries,
+ * lj units); returns 0 or -1. */
 int sim_state_alloc(sim_state *s, int n);
+/* Sets s's unit style and its species (names, internal masses) from c's units and
+ * system.species (or the one species of system.mass). */
+struct sim_config;
+void sim_set_species(sim_state *s, const struct sim_config *c);
+
+/* Copies what describes the system, not the particles' motion, from src to dst: the unit
+ * style, the species, the box, and the types of the first min(n) particles. */
+void sim_state_like(sim_state *dst, const sim_state *src);
+
 /* Frees what sim_state_alloc allocated; accepts NULL and a zeroed state. */
 void sim_state_free(sim_state *s);
 
-/* Kinetic energy sum m v^2 / 2 [epsilon]. */
+/* Kinetic energy sum m v^2 / 2 [energy]. */
 double sim_kinetic(const sim_state *s);
+/* Internal mass of particle i (state.h's note). */
+static inline double sim_mass(const sim_state *s, int i) { return s->mass[s->type ? s->type[i] : 0]; }
+/* The volume of the box [length^3], as LAMMPS's: the extent given for an open axis too;
+ * 0 when there is no box (open boundaries everywhere). */
+double sim_volume(const sim_state *s);
 /* Degrees of freedom used for the temperature: 3n - 3 (total momentum is conserved). */
 int sim_dof(const sim_state *s);
-/* Instantaneous temperature 2 KE / (dof k_B) [epsilon/k_B]. */
+/* Instantaneous temperature 2 KE / (dof k_B) [temperature]. */
 double sim_temperature(const sim_state *s);
 /* Trace of the virial W_xx + W_yy + W_zz [epsilon]. */
 double sim_virial_trace(const sim_state *s);
-/* Pressure of a periodic box, as LAMMPS's compute pressure: the tensor
- *   P_ab = (sum_i m v_i,a v_i,b + W_ab) / V,   V = L^3,
- * and P = (P_xx + P_yy + P_zz) / 3 = (2 K + tr W) / (3 V) [epsilon/sigma^3]. Writes P, P_xx,
- * P_yy, P_zz, P_xy, P_xz, P_yz into p[7] and returns 0; returns -1 (p untouched) for open
- * boundaries, which have no volume. */
+/* Pressure of a box, as LAMMPS's compute pressure: the tensor
+ *   P_ab = nktv2p (sum_i m v_i,a v_i,b + W_ab) / V   (sim_volume),
+ * and P = (P_xx + P_yy + P_zz) / 3 = nktv2p (2 K + tr W) / (3 V) [pressure]. Writes P, P_xx,
+ * P_yy, P_zz, P_xy, P_xz, P_yz into p[7] and returns 0; returns -1 (p untouched) without a
+ * box (open boundaries everywhere), which has no volume. */
 int sim_pressure(const sim_state *s, double p[7]);
 /* The conserved quantity of the integrator, K + e_pair + e_triplet + e_bath [epsilon]. */
 double sim_conserved(const sim_state *s);

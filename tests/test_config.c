@@ -527,7 +527,7 @@ static void test_names(void)
                  "(expected one of: exact, sqrtf, rsqrtf, newton)");
     expect_error("unknown boundary", "system = { particles = 10; boundary = \"peri\"; };\n", 0,
                  NULL, "tribody: sim.cfg:1: system.boundary: unknown value \"peri\" "
-                       "(expected one of: open, periodic)");
+                       "(expected open, periodic, or one of p (periodic) or f (open) per axis x y z, as \"ppf\")");
     expect_error("unknown precision", MIN_CFG "solver = { precision = \"half\"; };\n", 0, NULL,
                  "tribody: sim.cfg:2: solver.precision: unknown value \"half\" "
                  "(expected one of: double, mixed, single)");
@@ -547,8 +547,8 @@ static void test_box(void)
                  "tribody: sim.cfg:3: system.box: required with system.boundary = \"periodic\"");
     expect_error("box with open boundary", "system = {\n  particles = 10;\n  box = 5.0;\n};\n",
                  0, NULL,
-                 "tribody: sim.cfg:3: system.box: only used with system.boundary = \"periodic\""
-                 " (the boundary is open)");
+                 "tribody: sim.cfg:3: system.box: only used with a periodic axis in "
+                 "system.boundary (the boundary is open)");
     expect_error("atm cutoff beyond L/2",
                  "system = { particles = 10; boundary = \"periodic\"; box = 10; };\n"
                  "potential = {\n  atm = {\n    cutoff = 6.0;\n  };\n};\n", 0, NULL,

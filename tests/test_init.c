@@ -142,8 +142,8 @@ static double momentum_ratio(const sim_state *s)
     double P[3] = {0, 0, 0}, sum = 0.0;
     for (int i = 0; i < s->n; i++)
         for (int d = 0; d < 3; d++) {
-            P[d] += s->mass * s->vel[3 * i + d];
-            sum += fabs(s->mass * s->vel[3 * i + d]);
+            P[d] += s->mass[0] * s->vel[3 * i + d];
+            sum += fabs(s->mass[0] * s->vel[3 * i + d]);
         }
     return sum > 0 ? sqrt(P[0] * P[0] + P[1] * P[1] + P[2] * P[2]) / sum : 0.0;
 }
@@ -157,7 +157,7 @@ static void test_random_open(void)
     int rc = init_quiet(&a, &c);
     double dm;
     gsl_test(rc != 0, "random open: sim_init returns 0 (%s)", errline());
-    gsl_test(a.n != n || a.mass != 2.385 || a.box != 0.0, "random open: n, mass, box = 0");
+    gsl_test(a.n != n || a.mass[0] != 2.385 || a.box.pbc != 0, "random open: n, mass, box = 0");
     dm = min_pair_all(&a, 0.0);
     gsl_test(dm < dmin, "random open n=%d: every pair >= min_distance %g (min %.6f)", n, dmin, dm);
     gsl_test(max_radius(&a) >= R, "random open: all inside the default radius %.4f (max %.4f)", R,
@@ -211,7 +211,7 @@ static void test_random_periodic(void)
     sim_state a, b;
     int rc = init_quiet(&a, &c);
     double dm;
-    gsl_test(rc != 0 || a.box != L, "random periodic: sim_init returns 0, box = L (%s)", errline());
+    gsl_test(rc != 0 || a.box.l[0] != L || a.box.pbc != TB_BOX_PERIODIC_ALL, "random periodic: sim_init returns 0, box = L (%s)", errline());
     dm = min_pair_all(&a, L);
     gsl_test(dm < dmin, "random periodic: every minimum-image pair >= %g (min %.6f)", dmin, dm);
     gsl_test(!inside_box(&a, L), "random periodic: all in [0, L)^3");
@@ -407,7 +407,7 @@ static void test_lattice_periodic(void)
     sim_state s;
     double closest, worst = 0.0;
     int rc = init_quiet(&s, &c), all12 = 1;
-    gsl_test(rc != 0 || s.n != 108 || s.box != L, "lattice periodic n=108: sim_init returns 0");
+    gsl_test(rc != 0 || s.n != 108 || s.box.l[0] != L, "lattice periodic n=108: sim_init returns 0");
     gsl_test(errbuf[0] != '\0', "lattice periodic n=108: no notice (got \"%.*s\")",
              first_line_len(), errbuf);
     gsl_test(!inside_box(&s, L), "lattice periodic: all sites in [0, L)^3");
@@ -449,7 +449,7 @@ static void test_velocities(void)
 
     sim_state_alloc(&a, n);
     sim_state_alloc(&b, n);
-    a.mass = b.mass = m;
+    a.mass[0] = b.mass[0] = m;
     sim_init_velocities(&a, T, 77);
     sim_init_velocities(&b, T, 77);
     /* 1e-12: sums of 500 terms of either sign, relative to the sum of magnitudes. */
@@ -491,7 +491,7 @@ static void test_from_xyz(void)
     c.system.init.temperature_set = 0;
     rc = init_quiet(&s, &c);
     gsl_test(rc != 0 || s.pos[3] != 1.5 || s.vel[0] != 0.5 || s.vel[7] != 0.125 ||
-                 strcmp(s.species[2], "Xe") != 0 || s.mass != 2.385,
+                 strcmp(s.species[2], "Xe") != 0 || s.mass[0] != 2.385,
              "xyz: positions, velocities and species from the file (%s)", errline());
     sim_state_free(&s);
 

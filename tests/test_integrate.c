@@ -253,7 +253,7 @@ static void test_start_checks(void)
     c.integrator.dt = 0.01;
     if (sim_state_alloc(&s, 3) != 0)
         return;
-    s.mass = 2.0;
+    s.mass[0] = 2.0;
     s.pos[3] = 1.2; /* particles 0 and 1 are 1.2 apart, particle 2 at 7 */
     s.pos[7] = 7.0;
     /* reach = |F| dt^2 / 2m = |F| 2.5e-5: exactly 2.5 at |F| = 1e5 */
@@ -301,7 +301,7 @@ static void test_start_checks(void)
              "a conserved quantity that overflows is found (term %d)", nf.term);
     s.e_bath = 0;
     s.e_pair = 0;
-    s.box = 1e-110; /* V = 1e-330 underflows to 0: the pressure divides by it */
+    s.box = box_cube_d(1e-110); /* V = 1e-330 underflows to 0: the pressure divides by it */
     s.vel[0] = 1.0;
     found = sim_find_nonfinite(&s, &nf);
     gsl_test(!(found == 1 && nf.term == TB_NF_PRESSURE),

@@ -124,8 +124,8 @@ static void ckpt_mass_box(const char *dir, const char *name, double *mass, doubl
     *mass = *box = -1;
     snprintf(path, sizeof path, "%s/%s", dir, name);
     if (ckpt_read(path, 0, NULL, &s, &x) == 0) {
-        *mass = s.mass;
-        *box = s.box;
+        *mass = s.mass[0];
+        *box = s.box.pbc ? s.box.l[0] : 0.0;
     }
     free(x.thermostat);
     sim_state_free(&s);

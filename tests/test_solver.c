@@ -169,7 +169,7 @@ static void nve_error(double dt, long steps, double *de, double *f2m, double *e0
         }
         for (int i = 0; i < 3 * s.n; i++)
             f2 += s.force[i] * s.force[i];
-        *f2m = fmax(*f2m, f2 / s.mass);
+        *f2m = fmax(*f2m, f2 / s.mass[0]);
         *de = fmax(*de, fabs(sim_kinetic(&s) + s.e_pair + s.e_triplet - *e0));
     }
     cpu_backend_ops.destroy(b);

@@ -163,7 +163,7 @@ static void test_fd_scaling(void)
             sim_config cs = c;
             for (int i = 0; i < 3 * s.n; i++)
                 t.pos[i] = s.pos[i] * f;
-            t.box = s.box * f;
+            t.box = box_cube_d(s.box.l[0] * f);
             cs.system.box = c.system.box * f;
             if (tb_system_eval(&cs, &t) != 0)
                 gsl_test(1, "virial FD: evaluation");

@@ -30,7 +30,7 @@ static int read_text(const char *text, int n, double m, sim_state *s, int *has_v
     if (!path)
         exit(2); /* the scratch directory is unusable: nothing below could be checked */
     sim_state_alloc(s, n);
-    s->mass = m;
+    s->mass[0] = m;
     tb_test_capture_begin();
     rc = xyz_read(path, "system.init.file", n, s, has_vel);
     tb_test_capture_end(errbuf, sizeof errbuf);
@@ -62,8 +62,8 @@ static void check_error(const char *what, const char *text, int n, int line, con
 static void fill_state(sim_state *s, int n, double box)
 {
     sim_state_alloc(s, n);
-    s->mass = 2.385;
-    s->box = box;
+    s->mass[0] = 2.385;
+    s->box = box_cube_d(box);
     s->step = 12345;
     s->time = 61.725000000000001;
     s->e_pair = -3.1415926535897931;
@@ -125,7 +125,7 @@ static void test_round_trip(double box, int with_forces)
     free(text);
 
     sim_state_alloc(&b, n);
-    b.mass = a.mass;
+    b.mass[0] = a.mass[0];
     rc = xyz_read(path, "system.init.file", n, &b, &has_vel);
     gsl_test(rc != 0 || has_vel != 1, "round trip (%s, forces %d): xyz_read returns 0, has_vel 1",
              kind, with_forces);

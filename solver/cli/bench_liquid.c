@@ -90,8 +90,8 @@ static int liquid_state(sim_state *s, int n, double T, unsigned long seed)
             s->pos[3 * i + x] = a * site[x] + 0.1 * (gsl_rng_uniform(r) - 0.5);
         box_wrap_d(&box, s->pos + 3 * i);
     }
-    s->box = L;
-    s->mass = 1.0;
+    s->box = box_cube_d(L);
+    s->mass[0] = 1.0;
     sim_init_velocities(s, T, seed);
     gsl_rng_free(r);
     free(pick);
@@ -146,8 +146,8 @@ static int cmp_mkey(const void *a, const void *b)
 static double tile_alternative(const sim_state *s, int rho, double R)
 {
     const int n = s->n, nb = (n + rho - 1) / rho;
-    const double L = s->box;
-    const tb_box_d box = box_cube_d(L);
+    const double L = s->box.l[0];
+    const tb_box_d box = s->box;
     mkey *k = malloc((size_t)n * sizeof *k);
     double(*lo)[3] = malloc((size_t)nb * sizeof *lo), (*hi)[3] = malloc((size_t)nb * sizeof *hi);
     int *cnt = calloc((size_t)nb, sizeof *cnt), **nl = calloc((size_t)nb, sizeof *nl);
@@ -247,11 +247,11 @@ static int liquid_point(const sim_config *base, const backend_ops *ops, int n, i
     c.solver.precision = prec;
     if ((rc = liquid_state(&s, n, 1.0, c.system.seed)) != 0)
         return rc;
-    c.system.box = s.box;
-    if (c.potential.atm.cutoff > 0.5 * s.box || c.potential.lj.cutoff > 0.5 * s.box) {
+    c.system.box = s.box.l[0];
+    if (c.potential.atm.cutoff > 0.5 * c.system.box || c.potential.lj.cutoff > 0.5 * c.system.box) {
         sim_state_free(&s);
         return tb_error(NULL, 0, "bench --liquid: n = %d gives L/2 = %.3g, below a cutoff", n,
-                        0.5 * s.box);
+                        0.5 * c.system.box);
     }
     if ((rc = ops->create(&b, &c, &s)) != 0 || (rc = ops->compute(b)) != 0 ||
         (rc = ops->advance(b, 5)) != 0 || (rc = ops->info(b, &in, 1)) != 0 ||

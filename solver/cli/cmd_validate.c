@@ -502,7 +502,7 @@ int cmd_validate(int argc, char **argv)
     if ((rc = val_make_state(&v->cfg, n_force, &sf)) != 0 ||
         (rc = val_make_state(&v->cfg, n_traj, &st)) != 0)
         goto done;
-    st.box = 0.0; /* the trajectory runs with open boundaries (val_cfg_traj) */
+    st.box = box_cube_d(0.0); /* the trajectory runs with open boundaries (val_cfg_traj) */
     if (v->o.report && !(rep = out_create(v->o.report))) {
         rc = 1;
         goto done;

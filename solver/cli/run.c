@@ -544,8 +544,9 @@ static int check_restart(run_ctx *r, const ckpt_extra *x)
     /* the particle count was compared by ckpt_read, before it allocated anything */
     if ((rc = restart_check_physics(r->args.restart, x->phys, c, r->args.allow_change)) != 0)
         return rc;
-    r->s.box = c->system.boundary == CFG_BOUNDARY_PERIODIC ? c->system.box : 0.0;
-    r->s.mass = c->system.mass;
+    if (c->system.init.type != CFG_INIT_LAMMPS) /* a data file's box stays the checkpoint's */
+        r->s.box = cfg_box(c);
+    sim_set_species(&r->s, c);
     return 0;
 }
 

@@ -25,8 +25,8 @@
 static double number_density(const sim_state *s, double r)
 {
     double v = 1.0;
-    if (s->box > 0)
-        return s->n / (s->box * s->box * s->box);
+    if (sim_volume(s) > 0)
+        return s->n / sim_volume(s);
     for (int a = 0; a < 3; a++) {
         double lo = HUGE_VAL, hi = -HUGE_VAL;
         for (int i = 0; i < s->n; i++) {
@@ -88,7 +88,7 @@ int step_cost_check(const sim_config *c, const sim_state *s, const backend_ops *
         snprintf(fix, sizeof fix, "lower %s (%g sigma%s) or solver.skin, or use fewer particles",
                  atm ? "potential.atm.cutoff" : "potential.lj.cutoff",
                  atm ? c->potential.atm.cutoff : c->potential.lj.cutoff,
-                 atm && s->box > 0 && c->potential.atm.cutoff == 0.25 * s->box
+                 atm && s->box.pbc && c->potential.atm.cutoff == 0.5 * box_half_width_d(&s->box)
                      ? "; the periodic default is L/4" : "");
     } else if (c->solver.cull) {
         snprintf(fix, sizeof fix, "give the ATM term a cutoff (potential.atm.cutoff) so that "

@@ -64,8 +64,7 @@ int val_make_state(const sim_config *c, int n, sim_state *s)
     memcpy(s->pos, full.pos, 3 * (size_t)n * sizeof *s->pos);
     memcpy(s->vel, full.vel, 3 * (size_t)n * sizeof *s->vel);
     memcpy(s->species, full.species, (size_t)n * sizeof *s->species);
-    s->mass = full.mass;
-    s->box = full.box;
+    sim_state_like(s, &full);
     sim_state_free(&full);
     return 0;
 }
@@ -76,8 +75,7 @@ int val_make_like(const sim_state *s, sim_state *out)
     memset(out, 0, sizeof *out);
     if (sim_state_alloc(out, s->n) != 0)
         return -1;
-    out->mass = s->mass;
-    out->box = s->box;
+    sim_state_like(out, s);
     return 0;
 }
 
@@ -202,8 +200,8 @@ static void random_motion(const sim_state *s, double R[3][3], double t[3])
                             {2 * (x * z - w * y), 2 * (y * z + w * x), 1 - 2 * (x * x + y * y)}};
     for (int a = 0; a < 3; a++) {
         for (int b = 0; b < 3; b++)
-            R[a][b] = s->box > 0.0 ? (a == b) : M[a][b];
-        t[a] = s->box > 0.0 ? s->box * gsl_rng_uniform(r) : 2.385 * (2.0 * gsl_rng_uniform(r) - 1.0);
+            R[a][b] = s->box.pbc ? (a == b) : M[a][b];
+        t[a] = s->box.pbc ? s->box.l[a] * gsl_rng_uniform(r) : 2.385 * (2.0 * gsl_rng_uniform(r) - 1.0);
     }
     gsl_rng_free(r);
 }
@@ -220,7 +218,7 @@ static int symmetry_rows(val_ctx *v, const sim_config *c, const char *map, int p
                          const val_tol *t, const sim_state *s, const sim_state *got)
 {
     const char *pn = cfg_precision_name(prec);
-    const tb_box_d box = box_cube_d(s->box);
+    const tb_box_d box = s->box;
     double sum[3] = {0, 0, 0}, abs_sum = 0.0, R[3][3], tr[3], fmax = 0.0, dmax = 0.0;
     sim_state moved, got2;
     int rc;
@@ -336,7 +334,10 @@ static int virial_rows(val_ctx *v, const sim_config *c, const char *map, int pre
         for (int i = 0; i < 3 * s->n; i++)
             sc.pos[i] = s->pos[i] * f;
         memcpy(sc.vel, s->vel, 3 * (size_t)s->n * sizeof *sc.vel);
-        sc.box = s->box * f;
+        for (int a = 0; a < 3; a++)
+            sc.box.l[a] = s->box.l[a] * f;
+        sc.box = box_make_d(sc.box.l, s->box.xy * f, s->box.xz * f, s->box.yz * f, s->box.lo,
+                            (const int[3]){s->box.pbc & 1, s->box.pbc >> 1 & 1, s->box.pbc >> 2 & 1});
         cs.system.box = c->system.box * f;
         /* the ATM cutoffs are lengths too: scaled with the box, the same triplets stay inside
          * (the hard cutoff adds nothing to dE/ds, and none crosses it between the two
@@ -385,7 +386,7 @@ int val_force_checks(val_ctx *v, const sim_state *s)
     if (val_reference_virial(&vs, reff, &efp, &eft, wref) != 0)
         goto done;
     val_full_label(&v->cfg, label, sizeof label);
-    double xmax = s->box;
+    double xmax = s->box.l[0];
     for (size_t i = 0; i < n3; i++)
         if (fabs(s->pos[i]) > xmax)
             xmax = fabs(s->pos[i]);

@@ -44,8 +44,7 @@ static int vt_open(vt_run *r, const backend_ops *ops, const sim_config *c, const
     r->ops = ops;
     if (sim_state_alloc(&r->s, n) != 0)
         return -1;
-    r->s.mass = s0->mass;
-    r->s.box = s0->box;
+    sim_state_like(&r->s, s0);
     memcpy(r->s.pos, s0->pos, 3 * (size_t)n * sizeof *s0->pos);
     memcpy(r->s.vel, s0->vel, 3 * (size_t)n * sizeof *s0->vel);
     if (ops->create(&r->b, c, &r->s) != 0 || integ_create(&r->g, c, &r->s) != 0 ||

@@ -125,25 +125,25 @@ int val_traj_checks(val_ctx *v, const sim_state *s, long nsteps)
     o.n_samples = (int)ceil(T / 0.004); /* about the step rk8pd takes at 1e-13 here */
     if (v->fault_ref)
         o.force_scale = 1.0 + 1e-3;
-    if (val_gsl_trajectory(&vs, s->mass, s->vel, T, &o, xg, vg, &r13) != 0)
+    if (val_gsl_trajectory(&vs, s->mass[0], s->vel, T, &o, xg, vg, &r13) != 0)
         goto done;
     /* The bound: a looser run on other step sizes (one sample: no forced step ends). */
     o.epsabs = o.epsrel = 1e-11;
     o.n_samples = 1;
-    if (val_gsl_trajectory(&vs, s->mass, s->vel, T, &o, xg11, vg11, &r11) != 0)
+    if (val_gsl_trajectory(&vs, s->mass[0], s->vel, T, &o, xg11, vg11, &r11) != 0)
         goto done;
     if (val_reference(&vs, NULL, &ep, &et) != 0)
         goto done;
     for (size_t i = 0; i < n3; i++)
-        ke += 0.5 * s->mass * s->vel[i] * s->vel[i];
+        ke += 0.5 * s->mass[0] * s->vel[i] * s->vel[i]; /* one species (val_cfg_traj) */
     const double escale = ke + fabs(ep) + fabs(et);
-    const double gx = max_dist(xg, xg11, s->n, s->box), gv = max_dist(vg, vg11, s->n, 0.0);
+    const double gx = max_dist(xg, xg11, s->n, s->box.pbc ? s->box.l[0] : 0.0), gv = max_dist(vg, vg11, s->n, 0.0);
 
     for (int k = 0; k < 3; k++) {
         c.integrator.dt = dt / (double)(1 << k);
         if ((rc = vv_run(v, &c, s, nsteps << k, &out, &drift[k])) != 0)
             goto done;
-        ex[k] = max_dist(out.pos, xg, s->n, s->box);
+        ex[k] = max_dist(out.pos, xg, s->n, s->box.pbc ? s->box.l[0] : 0.0);
         ev[k] = max_dist(out.vel, vg, s->n, 0.0);
     }
     rc = -1;

@@ -8,7 +8,7 @@ void val_system_of(const sim_config *c, const sim_state *s, const double *pos, v
     memset(v, 0, sizeof *v);
     v->n = s->n;
     v->pos = pos ? pos : s->pos;
-    v->box = s->box;
+    v->box = s->box.pbc ? s->box.l[0] : 0.0; /* a cube (the general form: val_cell, to come) */
     v->nu = c->potential.atm.nu;
     v->atm_cutoff = c->potential.atm.cutoff;
     v->atm_cutoff_triple = c->potential.atm.cutoff_triple;

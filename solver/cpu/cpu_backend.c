@@ -122,7 +122,11 @@ static int cpu_create(backend **out, const sim_config *c, const sim_state *s)
         free(b);
         return -1;
     }
-    b->s.mass = s->mass;
+    b->s.units = s->units;
+    b->s.ntypes = s->ntypes;
+    memcpy(b->s.type_name, s->type_name, sizeof s->type_name);
+    memcpy(b->s.mass, s->mass, sizeof s->mass);
+    memcpy(b->s.type, s->type, (size_t)s->n * sizeof *s->type);
     b->s.box = s->box;
     memcpy(b->s.pos, s->pos, n3 * sizeof *s->pos);
     memcpy(b->s.vel, s->vel, n3 * sizeof *s->vel);
@@ -131,6 +135,7 @@ static int cpu_create(backend **out, const sim_config *c, const sim_state *s)
     b->s.e_triplet = s->e_triplet;
     memcpy(b->s.virial, s->virial, sizeof s->virial);
     pot_params_init(&b->pp, c);
+    pot_params_set_box(&b->pp, &s->box);
     b->precision = c->solver.precision;
     b->edge = c->solver.tile;
     b->dt = c->integrator.dt;

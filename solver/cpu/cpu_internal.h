@@ -62,7 +62,7 @@ void cpu_drift_by(backend *b, double h);
 int cpu_kick(backend *b, double h);
 int cpu_drift(backend *b, double h);
 int cpu_scale(backend *b, double c);
-int cpu_ostep(backend *b, double c1, double c2, const double *xi);
+int cpu_ostep(backend *b, double c1, const double *c2, const double *xi);
 int cpu_kinetic(backend *b, double *ke);
 
 #endif

@@ -4,14 +4,23 @@
  * OpenMP over particles where the order does not matter to the bits. */
 #include "solver/cpu/cpu_internal.h"
 
-/* v += (h/m) F */
+/* v += (h/m) F, with m the particle's species' mass (one species: one loop over 3n). */
 void cpu_kick_by(backend *b, double hdt)
 {
-    const double h = hdt / b->s.mass;
     const long long n3 = 3LL * b->s.n;
+    if (b->s.ntypes <= 1) {
+        const double h = hdt / b->s.mass[0];
+#pragma omp parallel for schedule(static) num_threads(b->nthreads)
+        for (long long i = 0; i < n3; i++)
+            b->s.vel[i] += h * b->s.force[i];
+        return;
+    }
+    double h[TB_TYPES_MAX];
+    for (int t = 0; t < b->s.ntypes; t++)
+        h[t] = hdt / b->s.mass[t];
 #pragma omp parallel for schedule(static) num_threads(b->nthreads)
     for (long long i = 0; i < n3; i++)
-        b->s.vel[i] += h * b->s.force[i];
+        b->s.vel[i] += h[b->s.type[i / 3]] * b->s.force[i];
 }
 
 /* x += dt v, wrapped into the box (box_wrap_d). */
@@ -48,11 +57,11 @@ int cpu_scale(backend *b, double c)
     return 0;
 }
 
-int cpu_ostep(backend *b, double c1, double c2, const double *xi)
+int cpu_ostep(backend *b, double c1, const double *c2, const double *xi)
 {
     const long long n3 = 3LL * b->s.n;
     for (long long i = 0; i < n3; i++)
-        b->s.vel[i] = c1 * b->s.vel[i] + c2 * xi[i];
+        b->s.vel[i] = c1 * b->s.vel[i] + c2[b->s.type[i / 3]] * xi[i];
     return 0;
 }
 

@@ -293,13 +293,15 @@ static int gpu_check_config(const backend *b, const sim_config *c)
                              "32 particles", b->rho);
         return TB_EXIT_USAGE;
     }
+    const double quarter = 0.5 * box_half_width_d(&b->pp.d.box);
     if (!b->cull && b->pp.atm_on && b->pp.periodic &&
-        c->potential.atm.cutoff > 0.25 * c->system.box * (1 + 1e-12)) {
+        c->potential.atm.cutoff > quarter * (1 + 1e-12)) {
         tb_error(c->path, 0, "potential.atm.cutoff = %g: in a periodic box the GPU's "
-                             "all-triplets path needs a cutoff <= L/4 = %g (its pair tables use "
-                             "one minimum image per pair); use solver.cull = true (the "
-                             "neighbour-list path takes up to L/2), lower it, or enlarge system.box",
-                 c->potential.atm.cutoff, 0.25 * c->system.box);
+                             "all-triplets path needs a cutoff <= a quarter of the smallest "
+                             "periodic width (L/4) = %g (its pair tables use one minimum image "
+                             "per pair); use solver.cull = true (the neighbour-list path takes "
+                             "up to half), lower it, or enlarge system.box",
+                 c->potential.atm.cutoff, quarter);
         return TB_EXIT_USAGE;
     }
     return 0;
@@ -471,13 +473,20 @@ static int gpu_create(backend **out, const sim_config *c, const sim_state *s)
     if (!b)
         return tb_error(NULL, 0, "out of host memory");
     b->n = s->n;
-    b->mass = s->mass;
+    b->mass = s->mass[0]; /* one species so far: gpu_create refuses several */
+    if (s->ntypes > 1) {
+        free(b);
+        return tb_error(c->path, 0, "system.species: %d species, and the GPU backend takes one "
+                                    "species so far; use solver.backend = \"cpu\"", s->ntypes),
+               TB_EXIT_USAGE;
+    }
     b->dt = c->integrator.dt;
     b->rho = c->solver.tile;
     b->dbl = c->solver.precision == CFG_PREC_DOUBLE;
     b->cut = c->potential.atm.cutoff > 0;
     b->threads = c->solver.threads > 0 ? c->solver.threads : 128;
     pot_params_init(&b->pp, c);
+    pot_params_set_box(&b->pp, &s->box);
     b->cull = nbr_wanted(c, &b->pp);
     b->nbr_radius = b->cull ? nbr_radius(c, &b->pp) : 0.0;
     b->args.n = s->n;
@@ -756,7 +765,7 @@ static int gpu_scale(backend *b, double c)
     return 0;
 }
 
-static int gpu_ostep(backend *b, double c1, double c2, const double *xi)
+static int gpu_ostep(backend *b, double c1, const double *c2, const double *xi)
 {
     const size_t bytes = 3 * (size_t)b->n * sizeof(double);
     if (!b->d_xi)
@@ -765,7 +774,7 @@ static int gpu_ostep(backend *b, double c1, double c2, const double *xi)
     CUDA_CHECK(cudaMemcpyAsync(b->d_xi, xi, bytes, cudaMemcpyHostToDevice, b->st));
     CUDA_CHECK(cudaStreamSynchronize(b->st));
     ostep_kernel<<<blocks_for(b->n, b->threads), b->threads, 0, b->st>>>(b->d_vel, b->d_xi, b->n,
-                                                                          c1, c2);
+                                                                          c1, c2[0]);
     TB_LAUNCH_CHECK("ostep_kernel");
     return 0;
 }

@@ -24,6 +24,19 @@ typedef struct ckpt_header {
     int64_t thermo_bytes, traj_bytes;
 } ckpt_header;
 
+/* Section "SPEC": the unit style and the species, then int32 types[n]. Section "BOX ": the box.
+ * A checkpoint without them (written before species and general boxes) is one species of
+ * the header's mass in the header's cube (box 0: open). */
+typedef struct ckpt_spec {
+    int32_t units, ntypes;
+    char name[TB_TYPES_MAX][TB_SPECIES_MAX];
+    double mass[TB_TYPES_MAX]; /* internal masses (state.h) */
+} ckpt_spec;
+typedef struct ckpt_box {
+    double l[3], lo[3], tilt[3]; /* tilt: xy, xz, yz */
+    int32_t pbc, pad;
+} ckpt_box;
+
 /* FNV-1a, 64 bits, continued from h. */
 static uint64_t fnv1a(uint64_t h, const void *p, size_t len)
 {
@@ -69,8 +82,8 @@ int ckpt_write(const char *path, const sim_state *s, const ckpt_extra *x)
     hd.step = s->step;
     hd.time = s->time;
     hd.dt = x->dt;
-    hd.mass = s->mass;
-    hd.box = s->box;
+    hd.mass = s->mass[0];
+    hd.box = s->box.pbc ? s->box.l[0] : 0.0; /* the cube of version 2; SPEC and BOX  say more */
     hd.e0 = s->e0;
     hd.e_pair = s->e_pair;
     hd.e_triplet = s->e_triplet;
@@ -103,6 +116,32 @@ int ckpt_write(const char *path, const sim_state *s, const ckpt_extra *x)
     bad |= put(f, s->vel, n3, &h);
     bad |= put(f, s->force, n3, &h);
     bad |= put_section(f, "RUNI", &x->run_id, sizeof x->run_id, &h);
+    {
+        ckpt_spec sp;
+        ckpt_box bx;
+        memset(&sp, 0, sizeof sp);
+        memset(&bx, 0, sizeof bx);
+        sp.units = s->units;
+        sp.ntypes = s->ntypes;
+        memcpy(sp.name, s->type_name, sizeof sp.name);
+        memcpy(sp.mass, s->mass, sizeof sp.mass);
+        const uint32_t tlen = (uint32_t)((size_t)s->n * sizeof(int32_t));
+        const uint32_t len = (uint32_t)sizeof sp + tlen;
+        bad |= put(f, "SPEC", 4, &h);
+        bad |= put(f, &len, sizeof len, &h);
+        bad |= put(f, &sp, sizeof sp, &h);
+        _Static_assert(sizeof(int) == sizeof(int32_t), "types are written as int32");
+        bad |= put(f, s->type, tlen, &h);
+        for (int a = 0; a < 3; a++) {
+            bx.l[a] = s->box.l[a];
+            bx.lo[a] = s->box.lo[a];
+        }
+        bx.tilt[0] = s->box.xy;
+        bx.tilt[1] = s->box.xz;
+        bx.tilt[2] = s->box.yz;
+        bx.pbc = s->box.pbc;
+        bad |= put_section(f, "BOX ", &bx, sizeof bx, &h);
+    }
     bad |= put_section(f, "PHYS", x->phys, (uint32_t)strnlen(x->phys, sizeof x->phys), &h);
     {
         const struct { int64_t step; double time; } org = {x->step_origin, x->time_origin};
@@ -139,7 +178,8 @@ static int get(FILE *f, void *p, size_t len, uint64_t *h)
 
 /* Reads the tagged sections up to "END " into x; unknown tags are skipped. 0, or -1 when
  * the sections are truncated or malformed. */
-static int get_sections(FILE *f, ckpt_extra *x, long long left, uint64_t *h)
+static int get_sections(FILE *f, ckpt_extra *x, sim_state *s, int *got_spec, int *got_box,
+                        long long left, uint64_t *h)
 {
     for (;;) {
         char tag[4];
@@ -165,6 +205,24 @@ static int get_sections(FILE *f, ckpt_extra *x, long long left, uint64_t *h)
                 return -1;
             x->step_origin = org.step;
             x->time_origin = org.time;
+        } else if (!memcmp(tag, "SPEC", 4) &&
+                   len == sizeof(ckpt_spec) + (size_t)s->n * sizeof(int32_t)) {
+            ckpt_spec sp;
+            if (get(f, &sp, sizeof sp, h) != 0 ||
+                get(f, s->type, (size_t)s->n * sizeof(int32_t), h) != 0)
+                return -1;
+            s->units = sp.units;
+            s->ntypes = sp.ntypes;
+            memcpy(s->type_name, sp.name, sizeof sp.name);
+            memcpy(s->mass, sp.mass, sizeof sp.mass);
+            *got_spec = 1;
+        } else if (!memcmp(tag, "BOX ", 4) && len == sizeof(ckpt_box)) {
+            ckpt_box bx;
+            if (get(f, &bx, sizeof bx, h) != 0)
+                return -1;
+            const int per[3] = {bx.pbc & 1, bx.pbc >> 1 & 1, bx.pbc >> 2 & 1};
+            s->box = box_make_d(bx.l, bx.tilt[0], bx.tilt[1], bx.tilt[2], bx.lo, per);
+            *got_box = 1;
         } else if (!memcmp(tag, "THRM", 4) && !x->thermostat) {
             if (!(x->thermostat = malloc(len ? len : 1)) || get(f, x->thermostat, len, h) != 0)
                 return -1;
@@ -253,6 +311,7 @@ int ckpt_read(const char *path, int n_expected, const char *cfg, sim_state *s, c
     uint64_t h = FNV_SEED, stored;
     ckpt_header hd;
     size_t n3;
+    int got_spec = 0, got_box = 0;
     struct stat st;
     long long size, arrays;
     FILE *f;
@@ -307,7 +366,7 @@ int ckpt_read(const char *path, int n_expected, const char *cfg, sim_state *s, c
     if (get(f, s->species, (size_t)hd.n * TB_SPECIES_MAX, &h) != 0 ||
         get(f, s->pos, n3, &h) != 0 || get(f, s->vel, n3, &h) != 0 ||
         get(f, s->force, n3, &h) != 0 ||
-        get_sections(f, x, size - (long long)(sizeof m + sizeof hd) - arrays -
+        get_sections(f, x, s, &got_spec, &got_box, size - (long long)(sizeof m + sizeof hd) - arrays -
                                (long long)sizeof stored, &h) != 0 ||
         fread(&stored, sizeof stored, 1, f) != 1) {
         fclose(f);
@@ -335,8 +394,27 @@ int ckpt_read(const char *path, int n_expected, const char *cfg, sim_state *s, c
         s->species[i][TB_SPECIES_MAX - 1] = '\0';
     s->step = hd.step;
     s->time = hd.time;
-    s->mass = hd.mass;
-    s->box = hd.box;
+    if (!got_spec) /* before species: one, of the header's mass */
+        s->mass[0] = hd.mass;
+    int bad_spec = !(s->ntypes >= 1 && s->ntypes <= TB_TYPES_MAX) || s->units < 0 || s->units > 2;
+    for (int t = 0; !bad_spec && t < s->ntypes; t++) {
+        s->type_name[t][TB_SPECIES_MAX - 1] = '\0';
+        bad_spec |= !(s->mass[t] > 0 && isfinite(s->mass[t]));
+    }
+    for (int64_t i = 0; !bad_spec && i < hd.n; i++)
+        bad_spec |= s->type[i] < 0 || s->type[i] >= s->ntypes;
+    for (int a = 0; !bad_spec && got_box && a < 3; a++)
+        bad_spec |= !isfinite(s->box.l[a]) || !isfinite(s->box.lo[a]) ||
+                    ((s->box.pbc >> a & 1) && !(s->box.l[a] > 0));
+    if (bad_spec) {
+        sim_state_free(s);
+        free(x->thermostat);
+        x->thermostat = NULL;
+        tb_error(path, 0, "--restart: checkpoint's species or box section is invalid");
+        return TB_EXIT_USAGE;
+    }
+    if (!got_box)
+        s->box = box_cube_d(hd.box);
     s->e0 = hd.e0;
     s->e_pair = hd.e_pair;
     s->e_triplet = hd.e_triplet;

@@ -36,6 +36,7 @@
 
 #include "common/check.h"
 #include "solver/box.h"
+#include "config/units.h"
 #include "solver/io/init.h"
 #include "solver/io/xyz.h"
 
@@ -367,7 +368,7 @@ static void progress_show(init_progress *pg, int i, int n, int done)
 static int init_random(sim_state *s, const sim_config *c)
 {
     const int n = s->n;
-    const double L = s->box, dmin = c->system.init.min_distance;
+    const double L = s->box.pbc ? s->box.l[0] : 0.0, dmin = c->system.init.min_distance;
     const double R = c->system.init.radius > 0 ? c->system.init.radius
                                                : cbrt(3.0 * n / (4.0 * M_PI * INIT_DENSITY));
     const double lo = L > 0 ? 0.0 : -R, span = L > 0 ? L : 2.0 * R;
@@ -552,7 +553,7 @@ static void init_lattice_periodic(sim_state *s, double sigma)
 {
     static const double basis[4][3] = {{0, 0, 0}, {0, 0.5, 0.5}, {0.5, 0, 0.5}, {0.5, 0.5, 0}};
     const int n = s->n;
-    const double L = s->box;
+    const double L = s->box.l[0];
     int m = (int)cbrt(n / 4.0);
     double a, nn;
     while (4L * m * m * m < n)
@@ -578,7 +579,10 @@ static void init_lattice_periodic(sim_state *s, double sigma)
 int sim_init(sim_state *s, const sim_config *c)
 {
     const int n = c->system.particles;
-    const int periodic = c->system.boundary == CFG_BOUNDARY_PERIODIC;
+    const int periodic = c->system.boundary != CFG_BOUNDARY_OPEN;
+    const tb_box_d box = cfg_box(c);
+    const int cube = box.pbc == TB_BOX_PERIODIC_ALL && !box.tilted && box.l[0] == box.l[1] &&
+                     box.l[1] == box.l[2];
     int rc = 0, has_vel = 0;
 
     memset(s, 0, sizeof *s);
@@ -593,8 +597,16 @@ int sim_init(sim_state *s, const sim_config *c)
         return TB_EXIT_USAGE;
     if (sim_state_alloc(s, n) != 0)
         return -1;
-    s->mass = c->system.mass;
-    s->box = periodic ? c->system.box : 0.0;
+    sim_set_species(s, c);
+    s->box = box;
+    if (periodic && !cube && (c->system.init.type == CFG_INIT_RANDOM ||
+                              c->system.init.type == CFG_INIT_LATTICE)) {
+        tb_error(c->path, 0, "system.init.type = \"%s\": generated states fill a periodic cube "
+                 "or an open cluster so far; give this box's particles in a file "
+                 "(system.init.type = \"xyz\" or \"lammps\")", cfg_init_name(c->system.init.type));
+        sim_state_free(s);
+        return TB_EXIT_USAGE;
+    }
 
     switch (c->system.init.type) {
     case CFG_INIT_RANDOM:
@@ -655,7 +667,7 @@ static void bounding_box(const sim_state *s, double lo[3], double hi[3])
 
 void sim_place(sim_state *s)
 {
-    const tb_box_d box = box_cube_d(s->box);
+    const tb_box_d box = s->box;
     if (box_periodic_d(&box)) {
         /* the wrap leaves a position already in the box as it is, bit for bit */
         for (int i = 0; i < s->n; i++) {
@@ -680,15 +692,14 @@ void sim_place(sim_state *s)
 
 int sim_check_extent(const sim_state *s, int precision, const char *where)
 {
-    double lo[3], hi[3], ext = s->box;
+    double lo[3], hi[3], ext = 0.0;
     if (precision == CFG_PREC_DOUBLE)
         return 0;
-    if (!(s->box > 0)) {
-        bounding_box(s, lo, hi);
-        ext = 0.0;
-        for (int d = 0; d < 3; d++)
-            if (hi[d] - lo[d] > ext)
-                ext = hi[d] - lo[d];
+    bounding_box(s, lo, hi);
+    for (int d = 0; d < 3; d++) {
+        const double e = s->box.pbc >> d & 1 ? s->box.l[d] : hi[d] - lo[d];
+        if (e > ext)
+            ext = e;
     }
     if (ext > SIM_FLOAT_EXTENT_MAX) {
         tb_error(where, 0, "the system extends over %g sigma, more than the %g sigma that "
@@ -703,6 +714,7 @@ int sim_check_extent(const sim_state *s, int precision, const char *where)
 void sim_init_velocities(sim_state *s, double T, unsigned long seed)
 {
     const long n3 = 3L * s->n;
+    const double kb = units_of(s->units)->boltz;
     double vcm[3] = {0.0, 0.0, 0.0}, t_now, scale;
     gsl_rng *rng;
 
@@ -716,7 +728,7 @@ void sim_init_velocities(sim_state *s, double T, unsigned long seed)
         return;
     }
     for (long i = 0; i < n3; i++)
-        s->vel[i] = gsl_ran_gaussian(rng, sqrt(T / s->mass));
+        s->vel[i] = gsl_ran_gaussian(rng, sqrt(kb * T / sim_mass(s, (int)(i / 3))));
     gsl_rng_free(rng);
     for (long i = 0; i < n3; i++)
         vcm[i % 3] += s->vel[i];

@@ -390,7 +390,7 @@ static int xyz_read_open(xyz_reader *r, const char *setting, int n_expected, sim
                 goto done;
             if (momenta)
                 for (int d = 0; d < 3; d++)
-                    s->vel[3 * i + d] /= s->mass;
+                    s->vel[3 * i + d] /= s->mass[0]; /* momenta: species by name, to come */
         }
     }
     if (has_vel)
@@ -440,17 +440,22 @@ int xyz_write_frame(FILE *f, const sim_state *s, int with_forces, const char *ex
     static out_rec w; /* 64 KiB: not on the stack */
     out_rec_begin(&w, f);
     out_rec_printf(&w, "%d\n", s->n);
-    if (s->box > 0)
-        out_rec_printf(&w, "Lattice=\"%.17g 0 0 0 %.17g 0 0 0 %.17g\" ", s->box, s->box, s->box);
+    const tb_box_d *b = &s->box;
+    if (b->pbc) { /* the cell vectors a, b, c as rows (box.h), and its origin when not 0 */
+        out_rec_printf(&w, "Lattice=\"%.17g 0 0 %.17g %.17g 0 %.17g %.17g %.17g\" ", b->l[0], b->xy,
+                       b->l[1], b->xz, b->yz, b->l[2]);
+        if (b->lo[0] != 0 || b->lo[1] != 0 || b->lo[2] != 0)
+            out_rec_printf(&w, "Origin=\"%.17g %.17g %.17g\" ", b->lo[0], b->lo[1], b->lo[2]);
+    }
     out_rec_printf(&w,
                    "Properties=species:S:1:pos:R:3:vel:R:3%s Time=%.17g step=%ld energy=%.17g "
-                   "pbc=\"%s\"",
+                   "pbc=\"%c %c %c\"",
                    with_forces ? ":forces:R:3" : "", s->time, s->step, s->e_pair + s->e_triplet,
-                   s->box > 0 ? "T T T" : "F F F");
-    if (s->box > 0) {
+                   b->pbc & 1 ? 'T' : 'F', b->pbc & 2 ? 'T' : 'F', b->pbc & 4 ? 'T' : 'F');
+    if (b->pbc) {
         /* ASE's stress: the configurational part -W/V, 3x3 row-major (ASE adds the kinetic
          * part itself with get_stress(include_ideal_gas=True)) */
-        const double *w9 = s->virial, iv = -1.0 / (s->box * s->box * s->box);
+        const double *w9 = s->virial, iv = -1.0 / (b->l[0] * b->l[1] * b->l[2]);
         out_rec_printf(&w, " stress=\"%.17g %.17g %.17g %.17g %.17g %.17g %.17g %.17g %.17g\"",
                        w9[0] * iv, w9[3] * iv, w9[4] * iv, w9[3] * iv, w9[1] * iv, w9[5] * iv,
                        w9[4] * iv, w9[5] * iv, w9[2] * iv);

@@ -14,6 +14,7 @@
 #include <gsl/gsl_rng.h>
 
 #include "common/check.h"
+#include "config/units.h"
 #include "solver/box.h"
 #include "solver/physics/integrate.h"
 
@@ -23,9 +24,12 @@
 struct integ {
     int type;             /* enum cfg_integrator */
     int n;
-    double mass, dt;
+    int ntypes;
+    double mass[TB_TYPES_MAX]; /* internal masses per species (state.h) */
+    double boltz;         /* k_B of the unit style: kT = boltz * T */
+    double dt;
     long steps;           /* integrator.steps: the ramp's length */
-    double t0, t1;        /* target at step 0 and at `steps` [epsilon/k_B] */
+    double t0, t1;        /* target at step 0 and at `steps` [temperature] */
     double gamma;         /* Langevin friction [1/tau] */
     int dof;              /* N_f = 3n - 3 */
     int m;                /* chain length */
@@ -65,7 +69,9 @@ int integ_create(integ **out, const sim_config *c, const sim_state *s)
         return tb_error(NULL, 0, "out of host memory");
     g->type = c->integrator.type;
     g->n = s->n;
-    g->mass = s->mass;
+    g->ntypes = s->ntypes;
+    memcpy(g->mass, s->mass, sizeof g->mass);
+    g->boltz = units_of(s->units)->boltz;
     g->dt = c->integrator.dt;
     g->steps = c->integrator.steps;
     g->t0 = c->integrator.temperature;
@@ -129,8 +135,11 @@ static void draw_noise(integ *g)
 
 static int langevin_step(integ *g, const backend_ops *ops, backend *b, long step)
 {
-    const double h = 0.5 * g->dt, kT = integ_target(g, step);
-    const double c1 = exp(-g->gamma * g->dt), c2 = sqrt((1.0 - c1 * c1) * kT / g->mass);
+    const double h = 0.5 * g->dt, kT = g->boltz * integ_target(g, step);
+    const double c1 = exp(-g->gamma * g->dt);
+    double c2[TB_TYPES_MAX];
+    for (int t = 0; t < g->ntypes; t++)
+        c2[t] = sqrt((1.0 - c1 * c1) * kT / g->mass[t]);
     double k0, k1;
     draw_noise(g);
     if (ops->kick(b, h) || ops->drift(b, h) || ops->kinetic(b, &k0) ||
@@ -204,7 +213,7 @@ static double nhc_energy(const integ *g, double kT)
 
 static int nh_step(integ *g, const backend_ops *ops, backend *b, long step)
 {
-    const double h = 0.5 * g->dt, kT = integ_target(g, step);
+    const double h = 0.5 * g->dt, kT = g->boltz * integ_target(g, step);
     double K, s;
     if (ops->kinetic(b, &K))
         return -1;
@@ -311,10 +320,9 @@ int integ_restore(integ *g, const unsigned char *buf, size_t len, const char *pa
 /* Minimum-image distance between particles i and j of s. */
 static double pair_distance(const sim_state *s, int i, int j)
 {
-    const tb_box_d box = box_cube_d(s->box);
     double d[3] = {s->pos[3 * j] - s->pos[3 * i], s->pos[3 * j + 1] - s->pos[3 * i + 1],
                    s->pos[3 * j + 2] - s->pos[3 * i + 2]};
-    box_min_image_d(&box, d);
+    box_min_image_d(&s->box, d);
     return sqrt(d[0] * d[0] + d[1] * d[1] + d[2] * d[2]);
 }
 
@@ -331,8 +339,9 @@ static double interaction_range(const sim_state *s, const sim_config *c, const c
         range = c->potential.atm.cutoff;
         *what = "potential.atm.cutoff";
     }
-    if (s->box > 0 && 0.5 * s->box < range) {
-        range = 0.5 * s->box;
+    const double half = box_half_width_d(&s->box);
+    if (half > 0 && half < range) {
+        range = half;
         *what = "half of system.box";
     }
     if (range == HUGE_VAL) { /* an open cluster without cutoffs: its largest bounding-box edge */
@@ -351,12 +360,13 @@ static double interaction_range(const sim_state *s, const sim_config *c, const c
 
 int integ_check_start(const sim_state *s, const sim_config *c, const char *where)
 {
-    const double dt = c->integrator.dt, k = dt * dt / (2.0 * s->mass);
+    const double dt = c->integrator.dt;
     const char *what;
     double worst = 0.0;
     int far = -1;
     for (int i = 0; i < s->n; i++) {
         const double *f = s->force + 3 * i;
+        const double k = dt * dt / (2.0 * sim_mass(s, i));
         const double d = k * hypot(hypot(f[0], f[1]), f[2]); /* |F| up to DBL_MAX */
         if (far < 0 || d > worst || (isnan(d) && !isnan(worst))) {
             worst = d;
@@ -378,10 +388,12 @@ int integ_check_start(const sim_state *s, const sim_config *c, const char *where
     const double *f = s->force + 3 * far;
     tb_error(where, 0, "the initial state cannot be integrated at integrator.dt = %g: the force "
                        "on particle %d (%.3g epsilon/sigma) moves it %.3g sigma in one step "
-                       "(|F| dt^2 / 2m, system.mass = %g), more than the shortest interaction "
+                       "(|F| dt^2 / 2m, %s = %g), more than the shortest interaction "
                        "range, %g sigma (%s); its closest particle is %d, %.3g sigma away "
                        "(overlapping particles, too small a mass or too long a step)",
-             dt, far, hypot(hypot(f[0], f[1]), f[2]), worst, s->mass, range, what,
+             dt, far, hypot(hypot(f[0], f[1]), f[2]), worst,
+             c->system.species_given ? "its species' mass" : "system.mass",
+             sim_mass(s, far) / units_of(s->units)->mvv2e, range, what,
              near, dmin);
     return TB_EXIT_USAGE;
 }

@@ -57,7 +57,7 @@ TB_DEFINE_POT_COEF(float, f)
 typedef struct pot_params {
     int atm_on;   /* 1 when nu != 0: the triplet term runs */
     int lj_on;    /* 1 when the pair term runs */
-    int periodic; /* 1 for a periodic cubic box */
+    int periodic; /* 1 when an axis of the box is periodic */
     pot_coef_d d;
     pot_coef_f f;
     pot_tab_d tab_d; /* the tables d.tab and f.tab point at (pot_params_point) */
@@ -74,6 +74,16 @@ void pot_params_init(pot_params *p, const struct sim_config *c);
 void pot_params_round(pot_params *p);
 /* Points d.tab and f.tab at p's own tables (after pot_params is copied). */
 void pot_params_point(pot_params *p);
+
+/* The box the evaluations use: the state's (sim_state.box, which a file may have given), in
+ * both types. pot_params_init starts from the config's (cfg_box); a backend then sets the
+ * state's. */
+static inline void pot_params_set_box(pot_params *p, const tb_box_d *box)
+{
+    p->d.box = *box;
+    p->f.box = box_to_f(box);
+    p->periodic = box->pbc != 0;
+}
 TB_END_DECLS
 
 #endif

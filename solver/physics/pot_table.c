@@ -18,7 +18,7 @@ void pot_params_init(pot_params *p, const sim_config *c)
     memset(p, 0, sizeof *p);
     p->atm_on = c->potential.atm.nu != 0.0;
     p->lj_on = c->potential.lj.enabled;
-    p->periodic = c->system.boundary == CFG_BOUNDARY_PERIODIC;
+    p->periodic = c->system.boundary != CFG_BOUNDARY_OPEN;
 
     d->nu = c->potential.atm.nu;
     d->atm_rc2 = c->potential.atm.cutoff > 0 ? c->potential.atm.cutoff * c->potential.atm.cutoff
@@ -34,7 +34,7 @@ void pot_params_init(pot_params *p, const sim_config *c)
                            ? lj_energy(c->potential.lj.epsilon, c->potential.lj.sigma, rc)
                            : 0.0;
     }
-    d->box = box_cube_d(p->periodic ? c->system.box : 0.0);
+    d->box = cfg_box(c);
     d->ntypes = 1;
     pot_params_point(p);
 
