@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "config/config.h"
+#include "config/units.h"
 #include "solver/cli/args.h"
 #include "solver/backend.h"
 #include "common/check.h"
@@ -19,7 +20,7 @@ static const char eval_help[] =
     "usage: tribody eval CONFIG [--set PATH=VALUE ...] [-o FILE]\n"
     "\n"
     "Evaluates the energy and the forces of CONFIG's initial state once, on the configured\n"
-    "backend, map and precision. Prints the energy terms on stdout (reduced LJ units) and\n"
+    "backend, map and precision. Prints the energy terms on stdout (in the units of `units`) and\n"
     "writes one extended-XYZ frame with per-particle forces\n"
     "(Properties=species:S:1:pos:R:3:vel:R:3:forces:R:3, energy= in the comment line).\n"
     "\n"
@@ -92,19 +93,23 @@ int cmd_eval(int argc, char **argv)
                  "%s\n", s.n, cfg_boundary_name(cfg.system.boundary), ops->name, cfg.solver.map,
             cfg.solver.map2d, cfg_precision_name(cfg.solver.precision), cfg.solver.tile,
             tb_ranks_desc(ranks, sizeof ranks, !strcmp(ops->name, "gpu")));
-    fprintf(txt, "E_pair    = %.15g epsilon   (Lennard-Jones, pairs i<j)\n", s.e_pair);
-    fprintf(txt, "E_triplet = %.15g epsilon   (Axilrod-Teller-Muto, triplets i<j<k)\n", s.e_triplet);
-    fprintf(txt, "E_pot     = %.15g epsilon\n", s.e_pair + s.e_triplet);
-    fprintf(txt, "E_kin     = %.15g epsilon   (T = %.6g)\n", sim_kinetic(&s), sim_temperature(&s));
-    fprintf(txt, "max |F|   = %.6g epsilon/sigma\n", fmax);
-    fprintf(txt, "virial    = %.15g epsilon   (W_xx + W_yy + W_zz; tensor xx yy zz xy xz yz: %.9g %.9g "
-                 "%.9g %.9g %.9g %.9g)\n", sim_virial_trace(&s), s.virial[0], s.virial[1],
-            s.virial[2], s.virial[3], s.virial[4], s.virial[5]);
+    const tb_units *u = units_of(s.units);
+    fprintf(txt, "E_pair    = %.15g %s   (Lennard-Jones, pairs i<j)\n", s.e_pair, u->energy);
+    fprintf(txt, "E_triplet = %.15g %s   (Axilrod-Teller-Muto, triplets i<j<k)\n", s.e_triplet,
+            u->energy);
+    fprintf(txt, "E_pot     = %.15g %s\n", s.e_pair + s.e_triplet, u->energy);
+    fprintf(txt, "E_kin     = %.15g %s   (T = %.6g %s)\n", sim_kinetic(&s), u->energy,
+            sim_temperature(&s), u->temperature);
+    fprintf(txt, "max |F|   = %.6g %s\n", fmax, u->force);
+    fprintf(txt, "virial    = %.15g %s   (W_xx + W_yy + W_zz; tensor xx yy zz xy xz yz: %.17g %.17g "
+                 "%.17g %.17g %.17g %.17g)\n", sim_virial_trace(&s), u->energy, s.virial[0],
+            s.virial[1], s.virial[2], s.virial[3], s.virial[4], s.virial[5]);
     {
         double p[7];
         if (sim_pressure(&s, p) == 0)
-            fprintf(txt, "pressure  = %.15g epsilon/sigma^3   (P = (2 E_kin + W) / 3V; pxx pyy pzz "
-                         "%.17g %.17g %.17g)\n", p[0], p[1], p[2], p[3]);
+            fprintf(txt, "pressure  = %.15g %s   (P = nktv2p (2 E_kin + W) / 3V; pxx pyy pzz pxy "
+                         "pxz pyz %.17g %.17g %.17g %.17g %.17g %.17g)\n", p[0], u->pressure, p[1],
+                    p[2], p[3], p[4], p[5], p[6]);
     }
     if (!out || tb_rank() != 0) /* no frame asked for; rank 0 alone writes */
         goto done;

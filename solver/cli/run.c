@@ -39,7 +39,8 @@ static const char run_help[] =
     "integrator.steps steps with integrator.type: nve (velocity Verlet), langevin (BAOAB)\n"
     "or nose-hoover (a Nose-Hoover chain), writing:\n"
     "  output.thermo      CSV: step,time,kinetic,pair,triplet,total,drift,temperature,\n"
-    "                     virial,pressure,pxx,pyy,pzz (periodic only),conserved\n"
+    "                     virial,pressure,pxx,pyy,pzz (periodic only),conserved,\n"
+    "                     pxy,pxz,pyz,volume,lx,ly,lz,xy,xz,yz\n"
     "  output.trajectory  extended XYZ frames (ASE, OVITO)\n"
     "  output.checkpoint  exact binary state, also at the end and on Ctrl-C / SIGTERM\n"
     "Existing outputs (regular files) are kept as NAME.~1~, NAME.~2~, ... never overwritten;\n"
@@ -228,7 +229,7 @@ static int open_outputs(run_ctx *r, const ckpt_extra *x)
                       : out_create(c->output.thermo);
         if (!r->thermo)
             return -1;
-        if (fresh && thermo_header(r->thermo, c->output.thermo, r->run_id) != 0)
+        if (fresh && thermo_header(r->thermo, c->output.thermo, r->run_id, r->s.units) != 0)
             return -1;
     }
     if (c->output.trajectory[0]) {

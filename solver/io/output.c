@@ -12,6 +12,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "config/units.h"
 #include "common/check.h"
 #include "solver/io/output.h"
 
@@ -427,12 +428,17 @@ int out_close(FILE *f, const char *path)
     return 0;
 }
 
-int thermo_header(FILE *f, const char *path, unsigned long long run_id)
+int thermo_header(FILE *f, const char *path, unsigned long long run_id, int units)
 {
-    char buf[256];
+    char buf[512];
+    const tb_units *u = units_of(units);
     const int len = snprintf(buf, sizeof buf, "# tribody run_id=%016llx\n"
+                             "# units=%s: time %s; kinetic, pair, triplet, total, virial, conserved "
+                             "%s; temperature %s; pressure and p* %s; volume %s^3; lx .. yz %s\n"
                              "step,time,kinetic,pair,triplet,total,drift,temperature,virial,"
-                             "pressure,pxx,pyy,pzz,conserved\n", run_id);
+                             "pressure,pxx,pyy,pzz,conserved,pxy,pxz,pyz,volume,lx,ly,lz,xy,xz,yz\n",
+                             run_id, u->name, u->time, u->energy, u->temperature, u->pressure,
+                             u->length, u->length);
     if (out_write(f, buf, (size_t)len) != 0)
         return tb_error(path, 0, "write error: %s", strerror(errno));
     return 0;
@@ -448,14 +454,21 @@ int thermo_row(FILE *f, const char *path, const sim_state *s)
 {
     const double ke = sim_kinetic(s), epot = s->e_pair + s->e_triplet;
     double p[7];
-    char press[128] = ",,,";
+    char press[128] = ",,,", shear[128] = ",,", box[256] = ",,,,,,";
     char row[1024];
     int len;
-    if (sim_pressure(s, p) == 0)
+    const tb_box_d *b = &s->box;
+    if (sim_pressure(s, p) == 0) {
         snprintf(press, sizeof press, "%.15g,%.15g,%.15g,%.15g", p[0], p[1], p[2], p[3]);
-    len = snprintf(row, sizeof row, "%ld,%.10g,%.15g,%.15g,%.15g,%.15g,%.6e,%.10g,%.15g,%s,%.15g\n",
-                   s->step, s->time, ke, s->e_pair, s->e_triplet, ke + epot, sim_drift(s),
-                   sim_temperature(s), sim_virial_trace(s), press, sim_conserved(s));
+        snprintf(shear, sizeof shear, "%.15g,%.15g,%.15g", p[4], p[5], p[6]);
+    }
+    if (b->pbc)
+        snprintf(box, sizeof box, "%.15g,%.15g,%.15g,%.15g,%.15g,%.15g,%.15g", sim_volume(s), b->l[0],
+                 b->l[1], b->l[2], b->xy, b->xz, b->yz);
+    len = snprintf(row, sizeof row,
+                   "%ld,%.10g,%.15g,%.15g,%.15g,%.15g,%.6e,%.10g,%.15g,%s,%.15g,%s,%s\n", s->step,
+                   s->time, ke, s->e_pair, s->e_triplet, ke + epot, sim_drift(s),
+                   sim_temperature(s), sim_virial_trace(s), press, sim_conserved(s), shear, box);
     /* one write per row, straight to the file: a run that dies loses no row written */
     if (len < 0 || (size_t)len >= sizeof row || out_write(f, row, (size_t)len) != 0)
         return tb_error(path, 0, "write error: %s", strerror(errno));

@@ -12,7 +12,9 @@
  *   step, time [tau], kinetic, pair, triplet, total [epsilon], drift = (H - H0)/|H0| of the
  *   conserved quantity H (the total energy under nve), temperature [epsilon/k_B],
  *   virial = W_xx + W_yy + W_zz [epsilon], pressure, pxx, pyy, pzz [epsilon/sigma^3] (empty
- *   fields with open boundaries, which have no volume), conserved = H [epsilon]. */
+ *   fields with open boundaries, which have no volume), conserved = H [epsilon], then pxy, pxz,
+ *   pyz, and the box: volume, lx, ly, lz, xy, xz, yz (empty without a periodic axis). The units
+ *   are those of the style (config/units.h), named in the second comment line. */
 #ifndef TB_OUTPUT_H
 #define TB_OUTPUT_H
 
@@ -94,7 +96,7 @@ int out_write_fd(int fd, const void *buf, size_t len);
 
 /* The run-id line and the CSV header line (one write); one row for the state s (one write).
  * 0 or -1 (a write error, reported). */
-int thermo_header(FILE *f, const char *path, unsigned long long run_id);
+int thermo_header(FILE *f, const char *path, unsigned long long run_id, int units);
 int thermo_row(FILE *f, const char *path, const sim_state *s);
 
 /* Relative drift (H - H0)/|H0| of the conserved quantity H = sim_conserved(s), H0 = s->e0
