@@ -59,7 +59,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         if (s.step < 0)
             broken("a negative step", (double)s.step);
         if (!isfinite(s.time) || !isfinite(s.e0) || !isfinite(s.e_pair) ||
-            !isfinite(s.e_triplet) || !isfinite(s.mass) || !isfinite(s.box) || !isfinite(x.dt))
+            !isfinite(s.e_triplet) || !isfinite(s.mass[0]) || !isfinite(s.box.l[0]) || !isfinite(x.dt))
             broken("a non-finite header number", s.e0);
         if (memchr(x.phys, '\0', sizeof x.phys) == NULL)
             broken("a physics text without its NUL", 0);

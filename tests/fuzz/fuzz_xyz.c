@@ -48,16 +48,17 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     memset(&s, 0, sizeof s);
     if (sim_state_alloc(&s, (int)n) != 0)
         return 0;
-    s.mass = 1.5;
-    s.box = size % 2 ? 5.0 : 0.0; /* periodic for odd sizes: sim_place wraps */
+    s.ntypes = 1;
+    s.mass[0] = 1.5;
+    s.box = box_cube_d(size % 2 ? 5.0 : 0.0); /* periodic for odd sizes: sim_place wraps */
     if (xyz_read(scratch, "fuzz", (int)n, &s, &has_vel) == 0) {
         for (long i = 0; i < 3 * n; i++)
             if (!isfinite(s.pos[i]) || !isfinite(s.vel[i]) || fabs(s.pos[i]) > 1e15 ||
-                fabs(s.vel[i]) > 1e15 / s.mass)
+                fabs(s.vel[i]) > 1e15 / s.mass[0])
                 broken("a value read is non-finite or beyond 1e15", s.pos[i]);
         sim_place(&s);
         for (long i = 0; i < 3 * n; i++)
-            if (!isfinite(s.pos[i]) || (s.box > 0 && !(s.pos[i] >= 0 && s.pos[i] < s.box)))
+            if (!isfinite(s.pos[i]) || (s.box.pbc && !(s.pos[i] >= 0 && s.pos[i] < s.box.l[i % 3])))
                 broken("a placed periodic position outside [0, L)", s.pos[i]);
         sim_check_extent(&s, 1, "fuzz");
     }
