@@ -11,8 +11,8 @@
  * line. Nothing here writes a file.
  *
  * This file: the schema, defaults, reading one setting, loading; the checks across settings are
- * in config_checks.c, the --set overrides in config_set.c, the reporting in config_report.c
- * (config_int.h). */
+ * in config_checks.c, the lists (species, composition, pairs, triplets) in config_species.c,
+ * the --set overrides in config_set.c, the reporting in config_report.c (config_int.h). */
 #include <ctype.h>
 #include <errno.h>
 #include <limits.h>
@@ -28,6 +28,7 @@
 
 #include "config/config.h"
 #include "config/input.h"
+#include "config/units.h"
 #include "maps3d/map2d.h"
 #include "maps3d/map3d.h"
 #include "common/check.h"
@@ -36,10 +37,12 @@
 
 
 static const char *const boundary_names[] = {"open", "periodic", "mixed", NULL};
-static const char *const init_names[] = {"random", "lattice", "xyz", NULL};
+static const char *const init_names[] = {"random", "lattice", "xyz", "lammps", NULL};
 static const char *const backend_names[] = {"auto", "cpu", "gpu", NULL};
 static const char *const precision_names[] = {"double", "mixed", "single", NULL};
 static const char *const integrator_names[] = {"nve", "langevin", "nose-hoover", NULL};
+static const char *const units_names[] = {"lj", "metal", "real", NULL};
+static const char *const mix_names[] = {"geometric", "arithmetic", NULL};
 
 /* solver.threads: 0 (the kernel's default) or a whole number of warps, up to 1024. */
 static int threads_ok(long long v)
@@ -53,11 +56,18 @@ static int threads_ok(long long v)
  * CF_PHYSICS define the dynamics: a restart compares them with its checkpoint's (the one list;
  * system.particles is compared on its own, as a checkpoint of another N cannot continue). */
 static const cfg_row schema[] = {
+    {.path = "units", .kind = K_CHOICE, .def = "lj", .choices = units_names,
+     .flags = CF_PHYSICS | CF_ABSENT_DEFAULT, FIELD(units),
+     .doc = "unit style (LAMMPS's): lj (reduced), metal, real; every number is in its units"},
     {.path = "system", .kind = K_GROUP, .doc = "the particles, their box and their initial state"},
     {.path = "system.particles", .kind = K_INT, .range = "3 .. 10000000", .unit = "particles",
      .flags = CF_REQUIRED, FIELD(system.particles), .doc = "number of particles N (required)"},
     {.path = "system.seed", .kind = K_ULONG, .def = "1", .range = ">= 0", FIELD(system.seed),
      .doc = "seed of the random initial positions and velocities"},
+    {.path = "system.species", .kind = K_LIST, .range = "1 .. 8 species",
+     .flags = CF_PHYSICS | CF_ABSENT_DEFAULT, .follows = "system.mass",
+     .text = cfg_species_text,
+     .doc = "the species (particle types), in LAMMPS's type order; absent: one, of system.mass"},
     {.path = "system.mass", .kind = K_FLOAT, .def = "1.0", .range = "> 0", .unit = "m",
      .flags = CF_PHYSICS, FIELD(system.mass), .doc = "mass of every particle"},
     {.path = "system.boundary", .kind = K_BOUNDARY, .def = "open",
@@ -80,7 +90,9 @@ static const cfg_row schema[] = {
      .unit = "epsilon/k_B", FIELD(system.init.temperature),
      .doc = "initial temperature of Maxwell-Boltzmann velocities"},
     {.path = "system.init.file", .kind = K_FILE, FIELD(system.init.file),
-     .doc = "XYZ file of the initial state; required iff type = \"xyz\""},
+     .doc = "XYZ or LAMMPS data file of the initial state; required iff type is xyz or lammps"},
+    {.path = "system.init.composition", .kind = K_LIST, .range = "one number >= 0 per species",
+     .doc = "random, lattice: fraction of each species (normalised); required with several"},
     {.path = "potential", .kind = K_GROUP, .doc = "the interactions"},
     {.path = "potential.atm", .kind = K_GROUP, .doc = "Axilrod-Teller-Muto triple-dipole term"},
     {.path = "potential.atm.nu", .kind = K_FLOAT, .def = "0.0703", .range = ">= 0",
@@ -92,6 +104,9 @@ static const cfg_row schema[] = {
     {.path = "potential.atm.cutoff_triple", .kind = K_FLOAT, .def = "0", .range = ">= 0",
      .unit = "sigma", .flags = CF_PHYSICS, FIELD(potential.atm.cutoff_triple),
      .doc = "also r_ij r_jk r_ki <= cutoff_triple^3 (LAMMPS's cutoff_triple); 0 = no such limit"},
+    {.path = "potential.atm.triplets", .kind = K_LIST, .range = "nu >= 0",
+     .flags = CF_PHYSICS | CF_ABSENT_DEFAULT, .text = cfg_triplets_text,
+     .doc = "nu per species triplet (LAMMPS's pair_coeff I J K nu); a triplet not given has 0"},
     {.path = "potential.lj", .kind = K_GROUP, .flags = CF_PHYSICS, FIELD(potential.lj.enabled),
      .doc = "Lennard-Jones pair term; present = enabled"},
     {.path = "potential.lj.epsilon", .kind = K_FLOAT, .def = "1.0", .range = "> 0",
@@ -104,6 +119,12 @@ static const cfg_row schema[] = {
     {.path = "potential.lj.shift", .kind = K_BOOL, .def = "true", .flags = CF_PHYSICS,
      FIELD(potential.lj.shift),
      .doc = "shift the pair energy to 0 at the cutoff"},
+    {.path = "potential.lj.mix", .kind = K_CHOICE, .def = "geometric", .choices = mix_names,
+     .flags = CF_PHYSICS | CF_ABSENT_DEFAULT, FIELD(potential.lj.mix),
+     .doc = "mixing rule of the species pairs not in pairs (LAMMPS's pair_modify mix)"},
+    {.path = "potential.lj.pairs", .kind = K_LIST, .range = "epsilon, sigma, cutoff > 0",
+     .flags = CF_PHYSICS | CF_ABSENT_DEFAULT, .text = cfg_pairs_text,
+     .doc = "epsilon, sigma, cutoff per species pair (LAMMPS's pair_coeff I J)"},
     {.path = "integrator", .kind = K_GROUP, .doc = "velocity Verlet time stepping"},
     {.path = "integrator.dt", .kind = K_FLOAT, .def = "0.002", .range = "> 0", .unit = "tau",
      .flags = CF_PHYSICS, FIELD(integrator.dt), .doc = "time step"},
@@ -169,6 +190,8 @@ static const cfg_row schema[] = {
      .doc = "checkpoint interval (also written at the end and on SIGINT/SIGTERM)"},
     {.path = "output.forces", .kind = K_BOOL, .def = "false", FIELD(output.forces),
      .doc = "trajectory frames carry forces"},
+    {.path = "output.data", .kind = K_STRING, .def = "", FIELD(output.data),
+     .doc = "LAMMPS data file of the final state; \"\" disables"},
 };
 
 #define N_ROWS ((int)(sizeof schema / sizeof schema[0]))
@@ -244,6 +267,7 @@ static const char *kind_type(enum cfg_kind k)
     case K_FLOAT: return "float";
     case K_BOOL: return "bool";
     case K_BOX: return "float or group";
+    case K_LIST: return "list";
     default: return "string";
     }
 }
@@ -288,6 +312,8 @@ const char *cfg_init_name(int t) { return enum_name(init_names, t); }
 const char *cfg_backend_name(int b) { return enum_name(backend_names, b); }
 const char *cfg_precision_name(int p) { return enum_name(precision_names, p); }
 const char *cfg_integrator_name(int t) { return enum_name(integrator_names, t); }
+const char *cfg_units_name(int u) { return enum_name(units_names, u); }
+const char *cfg_mix_name(int m) { return enum_name(mix_names, m); }
 
 /* ---- defaults ------------------------------------------------------------------------------ */
 
@@ -365,6 +391,7 @@ static int type_fits(enum cfg_kind k, int t)
     case K_FLOAT: return integer || t == CONFIG_TYPE_FLOAT;
     case K_BOOL: return t == CONFIG_TYPE_BOOL;
     case K_BOX: return integer || t == CONFIG_TYPE_FLOAT || t == CONFIG_TYPE_GROUP;
+    case K_LIST: return t == CONFIG_TYPE_LIST || t == CONFIG_TYPE_ARRAY;
     default: return t == CONFIG_TYPE_STRING;
     }
 }
@@ -385,10 +412,11 @@ static int in_range(const char *range, double v)
 }
 
 /* "between 3 and 10000000 particles", "> 0 tau": what the range asks, for a message. */
-void cfg_range_phrase(const cfg_row *r, char *buf, size_t len)
+void cfg_range_phrase(const cfg_row *r, int units, char *buf, size_t len)
 {
     const char *sep = strstr(r->range, " .. ");
-    const char *unit = r->unit ? r->unit : "";
+    char unit[64];
+    units_name(units_of(units), r->unit, unit, sizeof unit);
     if (r->check)
         snprintf(buf, len, "%s", r->range);
     else if (sep && r->range[0] != '>')
@@ -492,6 +520,11 @@ static long long int_value(const cfg_ctx *x, const config_setting_t *s)
     return config_setting_get_int64(s);
 }
 
+long long cfg_int_value(const cfg_ctx *x, const config_setting_t *s)
+{
+    return int_value(x, s);
+}
+
 /* Whether the integer literal at p (sign, decimal or 0x hex digits, optional L or LL suffix)
  * overflows 64 bits, which libconfig 1.5 reads silently as -1 or LLONG_MAX. */
 int cfg_literal_overflows(const char *p)
@@ -549,7 +582,7 @@ static int take_integer(cfg_ctx *x, const cfg_row *r, const config_setting_t *s)
         return -1;
     }
     if (!ok) {
-        cfg_range_phrase(r, want, sizeof want);
+        cfg_range_phrase(r, x->c->units, want, sizeof want);
         cfg_problem(x, s, r->path, "must be %s (got %lld)", want, v);
         return -1;
     }
@@ -570,7 +603,7 @@ static int take_float(cfg_ctx *x, const cfg_row *r, const config_setting_t *s)
     double v = t == CONFIG_TYPE_FLOAT ? config_setting_get_float(s) : (double)int_value(x, s);
     char want[128], got[32];
     if (!isfinite(v) || !in_range(r->range, v)) {
-        cfg_range_phrase(r, want, sizeof want);
+        cfg_range_phrase(r, x->c->units, want, sizeof want);
         cfg_problem(x, s, r->path, "must be %s (got %s)", want, cfg_fmt_num(v, got));
         return -1;
     }
@@ -693,7 +726,7 @@ static void take_setting(cfg_ctx *x, int ri, const config_setting_t *s)
         rc = cfg_take_boundary(x, r, s);
     else if (r->kind == K_BOX)
         rc = cfg_take_box(x, r, s);
-    else if (r->kind != K_GROUP)
+    else if (r->kind != K_GROUP && r->kind != K_LIST) /* a list is read by cfg_read_species */
         rc = take_string(x, r, s);
     x->bad[ri] = rc != 0;
 }
@@ -768,8 +801,10 @@ int cfg_load(sim_config *c, const char *path, int n_set, char *const sets[])
     }
     for (int i = 0; i < n_set; i++)
         cfg_merge_set(x, &cf, sets[i]);
+    const char *style;
+    if (config_lookup_string(&cf, "units", &style) == CONFIG_TRUE && choice_index(units_names, style) >= 0)
+        c->units = choice_index(units_names, style); /* first: messages name its units */
     walk_group(x, config_root_setting(&cf), "");
-    cfg_single_species(c);
     cfg_cross_check(x);
     config_destroy(&cf);
     return x->n_err ? TB_EXIT_USAGE : TB_EXIT_OK;

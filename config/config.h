@@ -1,7 +1,9 @@
 /* config.h — the simulation settings read from a libconfig file (sim.cfg) into sim_config.
  *
- * Units are reduced Lennard-Jones units throughout: length sigma, energy epsilon, mass m,
- * time tau = sigma*sqrt(m/epsilon), temperature epsilon/k_B. docs/config.md documents every
+ * Units are those of the `units` style (config/units.h): reduced Lennard-Jones units by
+ * default (length sigma, energy epsilon, mass m, time tau = sigma*sqrt(m/epsilon),
+ * temperature epsilon/k_B), or LAMMPS's metal or real; the comments below name the lj unit.
+ * A default is argon in the style (units.h, units_argon). docs/config.md documents every
  * setting (type, default, range, unit); config.c holds the one schema table that both the
  * parser and that page follow.
  *
@@ -71,8 +73,9 @@ typedef struct sim_config {
         int particles;         /* N >= 3 */
         unsigned long seed;    /* RNG seed for positions and velocities */
         double mass;           /* particle mass [m], > 0, default 1: the one species' mass
-                                  when system.species is not given */
-        int n_species;         /* >= 1 after cfg_load: system.species, else one "Ar" of mass */
+                                  when system.species is not given (then an error to give) */
+        int n_species;         /* >= 1 after cfg_load: system.species, else one "Ar" of mass;
+                                  a particle's type indexes species[] (LAMMPS's type - 1) */
         int species_given;     /* 1 when system.species was given */
         cfg_species species[TB_TYPES_MAX];
         int boundary;          /* enum cfg_boundary, default open */
@@ -87,9 +90,11 @@ typedef struct sim_config {
             double min_distance;  /* random: smallest pair distance; lattice: neighbour distance [sigma] */
             double temperature;   /* initial temperature [epsilon/k_B], >= 0 */
             int temperature_set;  /* 1 when given explicitly (applies even to an XYZ file with velocities) */
-            char file[CFG_PATH_MAX]; /* xyz: path, resolved against the config file's directory */
-            double composition[TB_TYPES_MAX]; /* random/lattice: fraction of each species */
-            int n_composition;                /* entries given; 0: all of species 0 */
+            char file[CFG_PATH_MAX]; /* xyz, lammps: path, resolved against the config file's directory */
+            double composition[TB_TYPES_MAX]; /* random/lattice: fraction of each species,
+                                                 normalised (sum 1) */
+            int n_composition;                /* n_species when given (required with several
+                                                 species and random/lattice); 0: all species 0 */
         } init;
     } system;
 
@@ -98,9 +103,10 @@ typedef struct sim_config {
             double nu;     /* triple-dipole coefficient nu [epsilon sigma^9], >= 0; 0 disables */
             double cutoff; /* triplet kept iff all three distances <= cutoff [sigma]; 0 = none */
             double cutoff_triple; /* and r_ij r_jk r_ki <= cutoff_triple^3 [sigma]; 0 = none */
-            int triplets_given;   /* 1: potential.atm.triplets given (then nu is not used) */
+            int triplets_given;   /* 1: potential.atm.triplets given (then nu is not used:
+                                     it keeps its default; cfg_atm_nu is the one rule) */
             int n_triplets;
-            cfg_atm_triplet triplets[CFG_ATM_TRIPLETS_MAX]; /* not given: nu 0 */
+            cfg_atm_triplet triplets[CFG_ATM_TRIPLETS_MAX]; /* sorted by t; not given: nu 0 */
         } atm;
         struct {
             int enabled;    /* 1 iff the potential.lj group is present */
@@ -109,9 +115,12 @@ typedef struct sim_config {
             double cutoff;  /* [sigma], default 2.5 sigma; must be > 0 */
             int shift;      /* 1: energy shifted to 0 at the cutoff (default) */
             int mix;        /* enum cfg_mix: the pairs not in `pairs` (default geometric) */
-            int n_pairs;
-            cfg_lj_pair pairs[CFG_LJ_PAIRS_MAX]; /* the species pairs given; epsilon, sigma
-                                                    and cutoff above are species 0's shorthand */
+            int n_pairs;    /* 0: epsilon, sigma and cutoff above hold for every pair */
+            cfg_lj_pair pairs[CFG_LJ_PAIRS_MAX]; /* the species pairs given, sorted by t; every
+                                                    species' own pair is among them, the others
+                                                    are mixed (cfg_lj_coeffs is the one rule);
+                                                    then epsilon and sigma above are unused and
+                                                    cutoff is the cutoff of a pair without one */
         } lj;
     } potential;
 
@@ -182,14 +191,46 @@ const char *cfg_init_name(int t);
 const char *cfg_backend_name(int b);
 const char *cfg_precision_name(int p);
 const char *cfg_integrator_name(int t);
+const char *cfg_units_name(int u);
+const char *cfg_mix_name(int m);
+
+/* The species of that name in c, its index (type), or -1. */
+int cfg_species_find(const sim_config *c, const char *name);
+
+/* The LJ coefficients of the species pair (ti, tj), as LAMMPS's pair_style lj/cut has them:
+ * without potential.lj.pairs, potential.lj's epsilon, sigma and cutoff for every pair; with
+ * them, the pair as given (its cutoff, else potential.lj.cutoff), and a pair not given mixed
+ * from the two species' own pairs by potential.lj.mix: epsilon = sqrt(e_i e_j), sigma and
+ * cutoff = sqrt(a_i a_j) (geometric) or (a_i + a_j) / 2 (arithmetic). */
+void cfg_lj_coeffs(const sim_config *c, int ti, int tj, double *epsilon, double *sigma,
+                   double *cutoff);
+
+/* The largest LJ cutoff of any species pair of c (potential.lj.cutoff with one set). */
+double cfg_lj_cutoff_max(const sim_config *c);
+
+/* nu of the species triplet (ti, tj, tk), in any order, as LAMMPS's pair_style atm: with
+ * potential.atm.triplets, the triplet as given, 0 when not given; else potential.atm.nu. */
+double cfg_atm_nu(const sim_config *c, int ti, int tj, int tk);
+
+/* Whether any triplet of species has nu > 0 (the ATM term is on). */
+int cfg_atm_active(const sim_config *c);
 
 /* The settings that define the physics (the schema rows marked so, config.c) with c's values,
  * as "name=value\n" lines in schema order: floats as the shortest text that reads back as
  * the value (at most 17 digits), choices by name, a group that
  * is present or not (potential.lj) as 1 or 0, and a setting inside an absent group as 0.
+ * A list (system.species, potential.lj.pairs, potential.atm.triplets) is one line: its entries
+ * as "Ar 39.948, Kr 83.798", "none" when not given, or, past 240 characters, its count and a
+ * 64-bit hash of them ("120 entries, fnv1a 0123456789abcdef").
  * A checkpoint stores it; a restart compares it (solver/io/restart.c). Returns 0, or -1 when
  * it does not fit in size bytes. */
 int cfg_physics_text(const sim_config *c, char *buf, size_t size);
+
+/* The value of the physics setting `name` in a checkpoint whose physics text `stored` lacks
+ * its line, into buf: for a setting newer than that text (units, the species and what refers
+ * to them), the value it had then, its default (system.species: one "Ar" of the stored
+ * system.mass), and 1; 0 for any other (not known: not compared). */
+int cfg_physics_absent(const char *name, const char *stored, char *buf, size_t size);
 
 /* Whether the setting named path (dotted) is one of those. */
 int cfg_is_physics(const char *path);

@@ -1,6 +1,7 @@
 /* config_checks.c — the checks of sim.cfg across settings, once every setting was read: required
- * settings, the box against the boundary and the cutoffs, the initial state's file and geometry,
- * the thermostat settings, and n against the maps (one located line per problem). */
+ * settings, the defaults of the unit styles, the box against the boundary and the cutoffs, the
+ * initial state's file and geometry, the thermostat settings, and n against the maps (one
+ * located line per problem); the species and what refers to them: config_species.c. */
 #include <ctype.h>
 #include <errno.h>
 #include <limits.h>
@@ -16,11 +17,16 @@
 
 #include "config/config.h"
 #include "config/input.h"
+#include "config/units.h"
 #include "maps3d/map2d.h"
 #include "maps3d/map3d.h"
 #include "common/check.h"
 
 #include "config/config_int.h"
+
+#ifndef M_PI
+#define M_PI 3.14159265358979323846
+#endif
 
 /* ---- cross checks -------------------------------------------------------------------------- */
 
@@ -53,13 +59,17 @@ static const config_setting_t *near_src(const cfg_ctx *x, const char *path)
     }
 }
 
+const config_setting_t *cfg_given(const cfg_ctx *x, const char *path) { return given(x, path); }
+int cfg_rejected(const cfg_ctx *x, const char *path) { return rejected(x, path); }
+const config_setting_t *cfg_near_src(const cfg_ctx *x, const char *path) { return near_src(x, path); }
+
 /* Required settings that were given nowhere. */
 static void check_required(cfg_ctx *x)
 {
     char want[128];
     for (int i = 0; i < cfg_n_rows; i++)
         if ((cfg_rows[i].flags & CF_REQUIRED) && !x->src[i]) {
-            cfg_range_phrase(&cfg_rows[i], want, sizeof want);
+            cfg_range_phrase(&cfg_rows[i], x->c->units, want, sizeof want);
             cfg_problem(x, NULL, cfg_rows[i].path, "required setting is missing (%s)", want);
         }
 }
@@ -131,19 +141,19 @@ static void check_box(cfg_ctx *x)
         check_cutoff(x, "potential.lj.cutoff", c->potential.lj.cutoff, half, cube);
 }
 
-/* system.init.file against system.init.type. */
+/* system.init.file against system.init.type: a file type (xyz, lammps) needs it. */
 static void check_init_file(cfg_ctx *x)
 {
-    int is_xyz = x->c->system.init.type == CFG_INIT_XYZ;
+    const int t = x->c->system.init.type, from_file = t == CFG_INIT_XYZ || t == CFG_INIT_LAMMPS;
     if (rejected(x, "system.init.type") || rejected(x, "system.init.file"))
         return;
-    if (is_xyz && !given(x, "system.init.file"))
+    if (from_file && !given(x, "system.init.file"))
         cfg_problem(x, near_src(x, "system.init.type"), "system.init.file",
-                "required with system.init.type = \"xyz\"");
-    if (!is_xyz && given(x, "system.init.file"))
+                "required with system.init.type = \"%s\"", cfg_init_name(t));
+    if (!from_file && given(x, "system.init.file"))
         cfg_problem(x, given(x, "system.init.file"), "system.init.file",
-                "only used with system.init.type = \"xyz\" (the type is %s)",
-                cfg_init_name(x->c->system.init.type));
+                "only used with system.init.type = \"xyz\" or \"lammps\" (the type is %s)",
+                cfg_init_name(t));
 }
 
 /* Lattice default spacing, and whether a random cluster of the given radius can plausibly hold
@@ -158,7 +168,8 @@ static void check_init_geometry(cfg_ctx *x)
     if (rejected(x, "system.init.type") || rejected(x, "system.init.min_distance"))
         return;
     if (c->system.init.type == CFG_INIT_LATTICE && !x->src[cfg_row_of("system.init.min_distance")])
-        c->system.init.min_distance = pow(2.0, 1.0 / 6.0); /* the LJ pair minimum */
+        c->system.init.min_distance = pow(2.0, 1.0 / 6.0) * /* the LJ pair minimum (argon's) */
+                                      units_argon(units_of(c->units), "sigma");
     if (c->system.init.type != CFG_INIT_RANDOM || c->system.boundary != CFG_BOUNDARY_OPEN ||
         !given(x, "system.init.radius") || !given(x, "system.particles") ||
         rejected(x, "system.boundary") || c->system.init.radius <= 0)
@@ -223,10 +234,10 @@ static void check_sizes(cfg_ctx *x)
         return;
     /* the neighbour-list path (solver.cull, every term with a cutoff) launches no map */
     if (c->solver.cull && (c->system.boundary == CFG_BOUNDARY_PERIODIC ||
-                           c->potential.atm.nu == 0.0 || c->potential.atm.cutoff > 0.0))
+                           !cfg_atm_active(c) || c->potential.atm.cutoff > 0.0))
         return;
     const long long nb = ((long long)c->system.particles + c->solver.tile - 1) / c->solver.tile;
-    if (m3 && !rejected(x, "solver.map") && c->potential.atm.nu > 0 && nb > m3->max_nb)
+    if (m3 && !rejected(x, "solver.map") && cfg_atm_active(c) && nb > m3->max_nb)
         cfg_problem(x, near_src(x, "system.particles"), "system.particles",
                 "%d particles in tiles of %d make %lld tiles per side, more than solver.map = "
                 "\"%s\" supports (%lld): at most %lld particles at this tile",
@@ -246,11 +257,35 @@ static void check_sizes(cfg_ctx *x)
     }
 }
 
+/* In metal and real, every default not given becomes argon in the style's units (units.h:
+ * the lj defaults are argon in reduced units), so a file means the same matter in any style.
+ * An open random cluster's radius, 0 (from a number density of 0.7 sigma^-3, solver/io/
+ * init.c), is made here from argon's sigma, as init.c reads its density in lj units. */
+static void units_defaults(cfg_ctx *x)
+{
+    sim_config *c = x->c;
+    const tb_units *u = units_of(c->units);
+    if (c->units == CFG_UNITS_LJ)
+        return;
+    for (int i = 0; i < cfg_n_rows; i++) {
+        const cfg_row *r = &cfg_rows[i];
+        if (r->kind == K_FLOAT && r->def && !x->src[i])
+            *(double *)((char *)c + r->off) *= units_argon(u, r->unit);
+    }
+    if (c->system.init.type == CFG_INIT_RANDOM && c->system.boundary == CFG_BOUNDARY_OPEN &&
+        !x->src[cfg_row_of("system.init.radius")] && c->system.particles > 0)
+        c->system.init.radius = cbrt(3.0 * c->system.particles / (4.0 * M_PI * 0.7)) *
+                                units_argon(u, "sigma");
+}
+
 /* Everything that involves more than one setting, after all were read. */
 void cfg_cross_check(cfg_ctx *x)
 {
     x->c->potential.lj.enabled = given(x, "potential.lj") != NULL;
     x->c->system.init.temperature_set = given(x, "system.init.temperature") != NULL;
+    units_defaults(x);
+    cfg_single_species(x->c);
+    cfg_read_species(x);
     check_required(x);
     check_box(x);
     check_init_file(x);

@@ -25,13 +25,18 @@ enum cfg_kind {
     K_MAP2D,  /* char[] field: a name in the map2d registry */
     K_ROOT,   /* char[] field: a lambda2d root variant (map2d_root_find) */
     K_BOUNDARY, /* system.boundary: "open", "periodic" or per axis "ppf" (config_box.c) */
-    K_BOX       /* system.box: a number (a cube) or the group { lengths; tilt; origin; } */
+    K_BOX,      /* system.box: a number (a cube) or the group { lengths; tilt; origin; } */
+    K_LIST    /* a list ( ... ) or array [ ... ]: only its type is checked as it is met; it is
+                 read by config_species.c once every setting was (its entries name species) */
 };
 
 #define CF_REQUIRED 1u /* no default: the file (or a --set) must give it */
 /* Defines the physics: a restart must keep it, unless --allow-change names it (config_physics.c,
  * solver/io/restart.c). Adding a setting that changes the dynamics means marking its row. */
 #define CF_PHYSICS 2u
+/* A physics row newer than the checkpoints' PHYS text: a checkpoint that lacks its line was
+ * written before it existed, with the setting at its default (cfg_physics_absent). */
+#define CF_ABSENT_DEFAULT 4u
 
 /* One row of the schema. `def` is the default as a config file would write it (strings without
  * quotes; NULL: no default, the field stays 0). `range` is one of "> X", ">= X", "LO .. HI" for
@@ -52,6 +57,8 @@ typedef struct cfg_row {
     const char *follows;        /* a physics row whose default is derived from this setting
                                    (potential.atm.cutoff: L/4 of system.box): allowing a change
                                    of that setting on restart allows this one's too */
+    /* K_LIST: the value as the physics text writes it (config_species.c) */
+    void (*text)(const sim_config *c, char *buf, size_t size);
 } cfg_row;
 
 #define CFG_MAX_ROWS 128 /* at least the schema's rows (checked in config.c) */
@@ -73,8 +80,9 @@ typedef struct cfg_ctx {
 /* Index of the schema row named path, or -1; cfg_row_of: the row, which must exist. */
 int cfg_row_find(const char *path);
 int cfg_row_of(const char *path);
-/* The allowed range of row r in words ("> 0", "one of ...") into buf. */
-void cfg_range_phrase(const cfg_row *r, char *buf, size_t len);
+/* The allowed range of row r in words ("> 0 tau", "between 1 and 16 thermostats") into buf,
+ * its unit named in the style `units` (enum cfg_units: "> 0 ps" in metal). */
+void cfg_range_phrase(const cfg_row *r, int units, char *buf, size_t len);
 /* v as a config file would write it, into buf. */
 const char *cfg_fmt_num(double v, char buf[32]);
 /* Reports a problem with setting `path`, located where s was given (s NULL: the file itself). */
@@ -100,6 +108,9 @@ void cfg_merge_set(cfg_ctx *x, config_t *cf, char *set);
 const char *cfg_int_literal(const char *p, long long *v);
 int cfg_literal_overflows(const char *p);
 int cfg_truncated_to(long long v, int low);
+/* The integer value of s as written (a literal libconfig 1.5 cut to 32 bits is reread from
+ * the setting's source line, when s has a name there). */
+long long cfg_int_value(const cfg_ctx *x, const config_setting_t *s);
 
 /* system.boundary and system.box (config_box.c): read setting s of row r, 0 or -1 (reported). */
 int cfg_take_boundary(cfg_ctx *x, const cfg_row *r, const config_setting_t *s);
@@ -107,5 +118,20 @@ int cfg_take_box(cfg_ctx *x, const cfg_row *r, const config_setting_t *s);
 
 /* Every check that involves more than one setting, after all were read (config_checks.c). */
 void cfg_cross_check(cfg_ctx *x);
+
+/* The species and what refers to them (config_species.c): system.species first, then
+ * system.init.composition, potential.lj.pairs and potential.atm.triplets, read from where
+ * they were given and checked across settings. cfg_cross_check calls it. */
+void cfg_read_species(cfg_ctx *x);
+/* The K_LIST rows' physics text (cfg_row.text). */
+void cfg_species_text(const sim_config *c, char *buf, size_t size);
+void cfg_pairs_text(const sim_config *c, char *buf, size_t size);
+void cfg_triplets_text(const sim_config *c, char *buf, size_t size);
+/* Shared by the readers (config_checks.c): the setting where path was given and accepted,
+ * else NULL; whether it was given and rejected; where to point a message about path (where it
+ * was given, else its nearest given group, else the file). */
+const config_setting_t *cfg_given(const cfg_ctx *x, const char *path);
+int cfg_rejected(const cfg_ctx *x, const char *path);
+const config_setting_t *cfg_near_src(const cfg_ctx *x, const char *path);
 
 #endif

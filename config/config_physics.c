@@ -1,7 +1,9 @@
 /* config_physics.c — the settings that define the physics, as text: the schema rows marked
  * CF_PHYSICS (config.c) with a configuration's values, one "name=value" line each. A checkpoint
  * stores this text and a restart compares it with its configuration's (solver/io/restart.c),
- * so a setting is checked on restart by marking its row, not by a list kept elsewhere. */
+ * so a setting is checked on restart by marking its row, not by a list kept elsewhere. A row
+ * newer than a checkpoint's text (CF_ABSENT_DEFAULT) reads there as it was before it existed:
+ * its default (cfg_physics_absent). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -79,6 +81,7 @@ static void physics_value(const sim_config *c, const cfg_row *r, char *buf, size
     case K_INT:
     case K_BOOL:
     case K_GROUP: snprintf(buf, size, "%d", *(const int *)f); break;
+    case K_LIST: r->text(c, buf, size); break;
     default: snprintf(buf, size, "%.*s", (int)r->size, f); break;
     }
 }
@@ -105,6 +108,39 @@ const char *cfg_physics_follows(const char *path)
 {
     const int i = cfg_row_find(path);
     return i >= 0 ? cfg_rows[i].follows : NULL;
+}
+
+/* The value of `name` in the physics text `text`, as a number (1 when found). */
+static int stored_number(const char *text, const char *name, double *v)
+{
+    const size_t len = strlen(name);
+    for (const char *p = text; p && *p; p = strchr(p, '\n') ? strchr(p, '\n') + 1 : NULL)
+        if (!strncmp(p, name, len) && p[len] == '=') {
+            char *end;
+            *v = strtod(p + len + 1, &end);
+            return end != p + len + 1;
+        }
+    return 0;
+}
+
+/* A checkpoint of a tribody before units and species ran lj, one species of system.mass,
+ * no pairs nor triplets: the defaults, with the mass and the LJ group it recorded. */
+int cfg_physics_absent(const char *name, const char *stored, char *buf, size_t size)
+{
+    const int i = cfg_row_find(name);
+    sim_config *c;
+    double v;
+    if (i < 0 || !(cfg_rows[i].flags & CF_ABSENT_DEFAULT) || !(c = malloc(sizeof *c)))
+        return 0;
+    cfg_defaults(c);
+    if (stored_number(stored, "system.mass", &v))
+        c->system.mass = v;
+    if (stored_number(stored, "potential.lj", &v))
+        c->potential.lj.enabled = v != 0;
+    cfg_single_species(c);
+    physics_value(c, &cfg_rows[i], buf, size);
+    free(c);
+    return 1;
 }
 
 int cfg_is_physics(const char *path)

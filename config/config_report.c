@@ -120,6 +120,7 @@ const char *cfg_kind_phrase(enum cfg_kind k)
     case K_ULONG: return "an integer";
     case K_FLOAT: return "a number";
     case K_BOOL: return "true or false";
+    case K_LIST: return "a list";
     default: return "a string";
     }
 }

@@ -1,6 +1,7 @@
 /* config_set.c — the command line's --set PATH=VALUE overrides: each value parsed as a libconfig
- * scalar (or a bare word taken as a string) and merged into the parsed tree, so that it is
- * checked once, by the same code as the file, and reported as "--set PATH=VALUE". */
+ * scalar (or a bare word taken as a string; a list setting's value also as a list or array)
+ * and merged into the parsed tree, so that it is checked once, by the same code as the file,
+ * and reported as "--set PATH=VALUE". */
 #include <ctype.h>
 #include <errno.h>
 #include <limits.h>
@@ -24,9 +25,10 @@
 
 /* ---- --set overrides ----------------------------------------------------------------------- */
 
-/* Parses `text` as one libconfig scalar into the scratch config sc; returns its setting, or
- * NULL when text is not one scalar (then it is taken as a bare string). */
-static const config_setting_t *parse_scalar(config_t *sc, const char *text)
+/* Parses `text` as one libconfig scalar (or, with `aggregate`, also a list ( ... ) or an
+ * array [ ... ]) into the scratch config sc; returns its setting, or NULL when text is not
+ * one (then it is taken as a bare string). */
+static const config_setting_t *parse_scalar(config_t *sc, const char *text, int aggregate)
 {
     size_t n = strlen(text) + 8;
     char *src = malloc(n);
@@ -37,7 +39,8 @@ static const config_setting_t *parse_scalar(config_t *sc, const char *text)
     if (config_read_string(sc, src) == CONFIG_TRUE &&
         config_setting_length(config_root_setting(sc)) == 1) {
         v = config_setting_get_member(config_root_setting(sc), "v");
-        if (v && !config_setting_is_scalar(v))
+        if (v && !config_setting_is_scalar(v) && !(aggregate && config_setting_is_aggregate(v) &&
+                                                   !config_setting_is_group(v)))
             v = NULL;
     }
 done:
@@ -45,15 +48,45 @@ done:
     return v;
 }
 
-/* Adds member `name` to group g holding the value of VALUE (scalar or bare string). An integer
- * that does not fit an int, written without the L suffix, is stored as an int64: libconfig kept
- * only its low 32 bits (see int_value). */
-static config_setting_t *add_value(config_setting_t *g, const char *name, const char *value)
+/* Copies the aggregate (list, array, group) v into the new setting d of the same type, each
+ * setting made tagged with the override `set` (so that messages name it). 0 or -1. */
+static int copy_aggregate(config_setting_t *d, const config_setting_t *v, char *set)
+{
+    for (int i = 0; i < config_setting_length(v); i++) {
+        const config_setting_t *e = config_setting_get_elem(v, (unsigned)i);
+        const int t = config_setting_type(e);
+        config_setting_t *n = config_setting_add(d, config_setting_is_group(d) ?
+                                                 config_setting_name(e) : NULL, t);
+        if (!n)
+            return -1;
+        config_setting_set_hook(n, set);
+        if (t == CONFIG_TYPE_INT)
+            config_setting_set_int(n, config_setting_get_int(e));
+        else if (t == CONFIG_TYPE_INT64)
+            config_setting_set_int64(n, config_setting_get_int64(e));
+        else if (t == CONFIG_TYPE_FLOAT)
+            config_setting_set_float(n, config_setting_get_float(e));
+        else if (t == CONFIG_TYPE_BOOL)
+            config_setting_set_bool(n, config_setting_get_bool(e));
+        else if (t == CONFIG_TYPE_STRING)
+            config_setting_set_string(n, config_setting_get_string(e));
+        else if (copy_aggregate(n, e, set) != 0)
+            return -1;
+    }
+    return 0;
+}
+
+/* Adds member `name` to group g holding the value of VALUE (scalar or bare string; with
+ * `aggregate`, also a list or an array, copied whole). An integer that does not fit an int,
+ * written without the L suffix, is stored as an int64: libconfig kept only its low 32 bits
+ * (see int_value). */
+static config_setting_t *add_value(config_setting_t *g, const char *name, const char *value,
+                                   int aggregate, char *set)
 {
     config_t sc;
     long long w = 0;
     config_init(&sc);
-    const config_setting_t *v = parse_scalar(&sc, value);
+    const config_setting_t *v = parse_scalar(&sc, value, aggregate);
     int t = v ? config_setting_type(v) : CONFIG_TYPE_STRING;
     if (t == CONFIG_TYPE_INT && cfg_int_literal(value + strspn(value, " \t"), &w) &&
         cfg_truncated_to(w, config_setting_get_int(v)))
@@ -70,7 +103,12 @@ static config_setting_t *add_value(config_setting_t *g, const char *name, const 
             config_setting_set_float(s, config_setting_get_float(v));
         else if (t == CONFIG_TYPE_BOOL)
             config_setting_set_bool(s, config_setting_get_bool(v));
-        else
+        else if (t == CONFIG_TYPE_LIST || t == CONFIG_TYPE_ARRAY) {
+            if (copy_aggregate(s, v, set) != 0) {
+                config_setting_remove(g, name);
+                s = NULL;
+            }
+        } else
             config_setting_set_string(s, v ? config_setting_get_string(v) : value);
     }
     config_destroy(&sc);
@@ -125,7 +163,9 @@ void cfg_merge_set(cfg_ctx *x, config_t *cf, char *set)
         return;
     if (config_setting_get_member(g, name))
         config_setting_remove(g, name);
-    config_setting_t *s = add_value(g, name, eq + 1);
+    /* a list setting takes a libconfig list or array: --set 'system.init.composition=[0.8, 0.2]' */
+    const int ri = cfg_row_find(path);
+    config_setting_t *s = add_value(g, name, eq + 1, cfg_rows[ri].kind == K_LIST, set);
     if (s)
         config_setting_set_hook(s, set);
     else

@@ -9,6 +9,7 @@
 
 #include "config/config.h"
 #include "solver/io/checkpoint.h"
+#include "solver/io/restart.h"
 #include "tests/tb_test.h"
 
 static char top[256]; /* a fresh temporary directory for this program */
@@ -217,11 +218,118 @@ static void test_older_checkpoint(void)
     refused(dir, "older checkpoint, integrator.dt changed", "--set integrator.dt=0.001",
             "integrator.dt = 0.001, but the checkpoint checkpoint.tbck was run with "
             "integrator.dt = 0.002");
+    /* issue 20: a line newer than the checkpoint reads as its default then, and is compared */
+    refused(dir, "older checkpoint, units changed", "--set units=metal --set integrator.dt=0.002",
+            "units = metal, but the checkpoint checkpoint.tbck was run with units = lj;");
+    refused(dir, "older checkpoint, a species of another name",
+            "--set 'system.species=({ name = \"Kr\"; mass = 1.0; })'",
+            "system.species = Kr 1, but the checkpoint checkpoint.tbck was run with "
+            "system.species = Ar 1;");
     accepted(dir, "older checkpoint, cutoff_triple changed", "--set potential.atm.cutoff_triple=3",
              "checkpoint.tbck records no system.boundary, potential.atm.cutoff_triple, "
              "integrator.type, integrator.temperature, integrator.temperature_end, "
              "integrator.gamma, integrator.nh.chain, integrator.nh.period (written by an older "
              "tribody): those settings are not compared");
+}
+
+/* Loads config text (written to dir/name) into c; 0 when it loads. */
+static int load_text(const char *dir, const char *name, const char *text, sim_config *c)
+{
+    char path[TB_TEST_PATH_MAX + 32], err[4096];
+    tb_test_write_file(dir, name, text);
+    snprintf(path, sizeof path, "%s/%s", dir, name);
+    tb_test_capture_begin();
+    const int rc = cfg_load(c, path, 0, NULL);
+    tb_test_capture_end(err, sizeof err);
+    if (rc)
+        printf("  %s: %s", name, err);
+    return rc;
+}
+
+/* restart_check_physics between a checkpoint of config `before` and config `after`: its status,
+ * and what it printed into out. */
+static int check_between(const char *dir, const char *before, const char *after, const char *allow,
+                         char *out, size_t size)
+{
+    static sim_config a, b;
+    char stored[CKPT_PHYS_MAX];
+    if (load_text(dir, "a.cfg", before, &a) || load_text(dir, "b.cfg", after, &b))
+        return -1;
+    run_physics(&a, stored, sizeof stored);
+    tb_test_capture_begin();
+    const int rc = restart_check_physics("ck.tbck", stored, &b, allow);
+    tb_test_capture_end(out, size);
+    return rc;
+}
+
+/* Issue 20: units, the species, the pairs, mix and the triplets are physics; composition is
+ * not. Each change is refused naming the setting, and allowed by --allow-change. */
+static void test_species_changes(void)
+{
+    const char *dir = tb_test_fresh_dir(top, "species");
+    char out[4096];
+    static const char base[] =
+        "system = { particles = 10;\n"
+        "  species = ( { name = \"Ar\"; mass = 39.948; }, { name = \"Kr\"; mass = 83.798; } );\n"
+        "  init = { composition = [0.8, 0.2]; }; };\n"
+        "potential = { lj = { pairs = (\n"
+        "  { species = [\"Ar\", \"Ar\"]; epsilon = 0.0104; sigma = 3.4; },\n"
+        "  { species = [\"Kr\", \"Kr\"]; epsilon = 0.0141; sigma = 3.65; } ); };\n"
+        "  atm = { triplets = ( { species = [\"Ar\", \"Ar\", \"Kr\"]; nu = 70; } ); }; };\n"
+        "units = \"metal\";\n";
+    static const struct {
+        const char *what, *from, *to, *msg;
+    } change[] = {
+        {"units", "units = \"metal\"", "units = \"real\"",
+         "units = real, but the checkpoint ck.tbck was run with units = metal;"},
+        {"a species' mass", "mass = 83.798", "mass = 83.8",
+         "system.species = Ar 39.948, Kr 83.8, but the checkpoint ck.tbck was run with "
+         "system.species = Ar 39.948, Kr 83.798;"},
+        {"a pair's sigma", "sigma = 3.65", "sigma = 3.6",
+         "potential.lj.pairs = Ar Ar 0.0104 3.4 0, Kr Kr 0.0141 3.6 0, but the checkpoint "
+         "ck.tbck was run with potential.lj.pairs = Ar Ar 0.0104 3.4 0, Kr Kr 0.0141 3.65 0;"},
+        {"the mixing rule", "lj = { pairs", "lj = { mix = \"arithmetic\"; pairs",
+         "potential.lj.mix = arithmetic, but the checkpoint ck.tbck was run with "
+         "potential.lj.mix = geometric;"},
+        {"a triplet's nu", "nu = 70", "nu = 71",
+         "potential.atm.triplets = Ar Ar Kr 71, but the checkpoint ck.tbck was run with "
+         "potential.atm.triplets = Ar Ar Kr 70;"},
+    };
+    for (size_t i = 0; i < sizeof change / sizeof change[0]; i++) {
+        char after[2048], name[64];
+        const char *at = strstr(base, change[i].from);
+        snprintf(after, sizeof after, "%.*s%s%s", (int)(at - base), base, change[i].to,
+                 at + strlen(change[i].from));
+        const int rc = check_between(dir, base, after, NULL, out, sizeof out);
+        gsl_test(rc != TB_EXIT_USAGE || !strstr(out, change[i].msg),
+                 "species: %s changed is refused, naming it (got %d)", change[i].what, rc);
+        if (!strstr(out, change[i].msg))
+            printf("  got: %s", out);
+        /* units: every default that is argon in the style changes with it (dt, nu, ...) */
+        snprintf(name, sizeof name, "%.*s", (int)strcspn(change[i].msg, " "), change[i].msg);
+        if (!strcmp(name, "units"))
+            snprintf(name, sizeof name, "all");
+        gsl_test(check_between(dir, base, after, name, out, sizeof out) != 0 ||
+                     !strstr(out, "(--allow-change)"),
+                 "species: %s changed with --allow-change %s continues, with a notice",
+                 change[i].what, name);
+    }
+    char after[2048];
+    snprintf(after, sizeof after, "%s", base);
+    memcpy(strstr(after, "[0.8, 0.2]"), "[0.5, 0.5]", 10);
+    gsl_test(check_between(dir, base, after, NULL, out, sizeof out) != 0 || out[0],
+             "species: a changed composition is no physics (got '%s')", tb_test_first_line(out));
+    /* one species: its line follows system.mass, so allowing the mass allows it */
+    gsl_test(check_between(dir, "system = { particles = 10; };\n",
+                           "system = { particles = 10; mass = 2.0; };\n", "system.mass", out,
+                           sizeof out) != 0 ||
+                 !strstr(out, "system.species changes from Ar 1 to Ar 2 with system.mass"),
+             "one species: an allowed mass change carries the species line");
+    gsl_test(check_between(dir, "system = { particles = 10; };\n",
+                           "system = { particles = 10;\n species = ( { name = \"Ar\"; mass = "
+                           "1.0; } ); };\n", NULL, out, sizeof out) != 0 || out[0],
+             "one species: written out as Ar of mass 1 is the same physics (got '%s')",
+             tb_test_first_line(out));
 }
 
 /* The one list: the physics text has one line per physics row, and docs/config.md names each
@@ -271,6 +379,7 @@ int main(void)
     TB_TEST_RUN(test_free_changes);
     TB_TEST_RUN(test_older_checkpoint);
     TB_TEST_RUN(test_dt_change_time);
+    TB_TEST_RUN(test_species_changes);
     tb_test_remove_dir(top);
     return tb_test_done();
 }

@@ -101,7 +101,9 @@ int restart_check_physics(const char *ckpt, const char *stored, const sim_config
         snprintf(name, sizeof name, "%.*s", (int)strcspn(p, "="), p);
         if (!phys_value(now, name, cur, sizeof cur))
             continue;
-        if (!phys_value(stored, name, old, sizeof old)) { /* a checkpoint of an older tribody */
+        /* a checkpoint of an older tribody: a newer setting reads as its default then */
+        if (!phys_value(stored, name, old, sizeof old) &&
+            !cfg_physics_absent(name, stored, old, sizeof old)) {
             const size_t len = strlen(missing);
             snprintf(missing + len, sizeof missing - len, "%s%s", len ? ", " : "", name);
             continue;

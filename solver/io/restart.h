@@ -9,7 +9,8 @@
  * as "name=value" lines (floats to 17 digits) into the checkpoint (section PHYS); a restart
  * whose configuration differs in one of them is refused, naming the setting, unless
  * --allow-change names it (or says "all"). A checkpoint of an older tribody records fewer
- * settings: those it records are compared, and a notice names the others. */
+ * settings: those it records are compared, one newer than units and species reads as its
+ * default (cfg_physics_absent), and a notice names the others. */
 #ifndef TB_RESTART_H
 #define TB_RESTART_H
 
@@ -31,7 +32,8 @@ void run_physics(const sim_config *c, char *buf, size_t size);
  * is refused (TB_EXIT_USAGE, one line per setting naming it, both values and the way to
  * allow it) unless allow ("a,b,..." or "all"; NULL for none) names it; an allowed change is
  * announced; a name in allow that is not a physics setting is refused. Settings the stored
- * text lacks (an older checkpoint) are not compared, and named in one notice. Returns 0 or
+ * text lacks (an older checkpoint) read as their default when they are newer than it
+ * (cfg_physics_absent), else are not compared and named in one notice. Returns 0 or
  * TB_EXIT_USAGE. */
 int restart_check_physics(const char *ckpt, const char *stored, const sim_config *c,
                           const char *allow);
