@@ -333,8 +333,11 @@ static void pair_cutoff_box(cfg_ctx *x, const config_setting_t *e, const char *p
         return;
     half = cfg_box_half_width(c);
     if (half > 0 && rc > half)
-        cfg_problem(x, config_setting_get_member(e, "cutoff"), p,
-                    "%s exceeds half the box's smallest periodic width (%s)", cfg_fmt_num(rc, a),
+        cfg_problem(x, config_setting_get_member(e, "cutoff"), p, "%s exceeds half the box (%s = %s)",
+                    cfg_fmt_num(rc, a),
+                    !c->system.box_group && c->system.boundary == CFG_BOUNDARY_PERIODIC
+                        ? "L/2"
+                        : "half the smallest periodic width",
                     cfg_fmt_num(half, b));
 }
 
