@@ -16,6 +16,7 @@
 #include "common/check.h"
 #include "solver/box.h"
 #include "solver/physics/integrate.h"
+#include "solver/physics/potential.h"
 
 #define NH_MAX 16
 #define INTEG_VERSION 1
@@ -321,15 +322,13 @@ static double pair_distance(const sim_state *s, int i, int j)
 /* The shortest interaction range of c and s [sigma] and the setting it comes from. */
 static double interaction_range(const sim_state *s, const sim_config *c, const char **what)
 {
-    double range = HUGE_VAL;
-    *what = "the extent of the initial cluster";
-    if (c->potential.lj.enabled && c->potential.lj.cutoff < range) {
-        range = c->potential.lj.cutoff;
-        *what = "potential.lj.cutoff";
-    }
-    if (c->potential.atm.nu > 0 && c->potential.atm.cutoff > 0 && c->potential.atm.cutoff < range) {
-        range = c->potential.atm.cutoff;
-        *what = "potential.atm.cutoff";
+    const tb_box_d box = box_cube_d(s->box);
+    const char *setting;
+    double range = pot_range_min(c, &box, &setting);
+    *what = setting;
+    if (!setting) {
+        range = HUGE_VAL;
+        *what = "the extent of the initial cluster";
     }
     if (s->box > 0 && 0.5 * s->box < range) {
         range = 0.5 * s->box;

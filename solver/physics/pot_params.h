@@ -2,7 +2,15 @@
  *
  * pot_params holds every coefficient twice, once per arithmetic type, so a float kernel
  * never converts a double on its hot path. pot_params_init() (pot_table.c) fills it from
- * the configuration; the kernels receive it by value. */
+ * the configuration, each term of the registry its own part (potential.h); the kernels
+ * receive it by value.
+ *
+ * One species (ntypes 1): the scalars of pot_coef are the whole potential, the values and the
+ * code path of before the species (the tables hold the same values at index 0). Several: the
+ * bodies read the tables; the scalars are then the envelopes a driver needs without a type:
+ * nu the largest |nu| (0 iff no triplet runs), lj_rc2 the largest rc^2 (the lists' LJ radius),
+ * lj_eps4, lj_sig2, lj_eshift those of pair (0, 0), read by no typed body. Cutoffs of ATM
+ * (atm_rc2, atm_rct6) are global, as in LAMMPS's pair_style atm. */
 #ifndef TB_POT_PARAMS_H
 #define TB_POT_PARAMS_H
 
