@@ -65,15 +65,17 @@ static void run(const pot_params *pp, const sim_state *s, int prec, int scalar, 
                 row[cnt++] = t;
         long long h = 0, sl = 0;
         if (prec == PREC_D) {
-            nbr_scratch_dd sc = {scr, scr + 4 * (size_t)st, tix, cap};
+            nbr_scratch_dd sc = {scr, scr + 4 * (size_t)st, tix, cap, NULL, NULL, NULL, {0}};
             r->e_trip += (scalar ? nbr_anchor_scalar_dd : nbr_anchor_dd)(
                 pp, &pp->d, s->pos, i, row, cnt, &sc, r->f, &r->e_pair, r->w, &h, &sl);
         } else if (prec == PREC_MIXED) {
-            nbr_scratch_fd sc = {(float *)scr, (float *)scr + 4 * (size_t)st, tix, cap};
+            nbr_scratch_fd sc = {(float *)scr, (float *)scr + 4 * (size_t)st, tix, cap,
+                                 NULL, NULL, NULL, {0}};
             r->e_trip += (scalar ? nbr_anchor_scalar_fd : nbr_anchor_fd)(
                 pp, &pp->f, s->pos, i, row, cnt, &sc, r->f, &r->e_pair, r->w, &h, &sl);
         } else {
-            nbr_scratch_ff sc = {(float *)scr, (float *)scr + 4 * (size_t)st, tix, cap};
+            nbr_scratch_ff sc = {(float *)scr, (float *)scr + 4 * (size_t)st, tix, cap,
+                                 NULL, NULL, NULL, {0}};
             r->e_trip += (scalar ? nbr_anchor_scalar_ff : nbr_anchor_ff)(
                 pp, &pp->f, s->pos, i, row, cnt, &sc, ff, &r->e_pair, r->w, &h, &sl);
         }
@@ -110,7 +112,7 @@ static void entry_stats(const pot_params *pp, const sim_state *s, int *odd, int 
     const int n = s->n, st = nbr_simd_stride(n);
     int *row = malloc((size_t)n * sizeof *row), *tix = malloc(2 * (size_t)n * sizeof *tix);
     double *scr = aligned_alloc(64, 8 * (size_t)st * sizeof(double));
-    nbr_scratch_dd sc = {scr, scr + 4 * (size_t)st, tix, n};
+    nbr_scratch_dd sc = {scr, scr + 4 * (size_t)st, tix, n, NULL, NULL, NULL, {0}};
     *odd = *big = *mx = 0;
     for (int i = 0; i < n; i++) {
         int cnt = 0, ma;

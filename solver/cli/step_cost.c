@@ -2,10 +2,10 @@
  *
  * All triplets: C(N,3) triplets (ATM on) plus C(N,2) pairs (LJ on). Neighbour lists: every
  * particle walks the pairs of its row of m partners, m = rho (4/3) pi R^3 / 2 (the partners
- * after it within the list radius R = max cutoff + skin, at the initial number density rho:
- * N / L^3 in a periodic box, N over the bounding box of an open cluster), so N (m + m^2/2)
- * entry pairs. Both at the rates of step_cost.h, times the threads (CPU) or GPUs and the
- * ranks: a lower bound of the real time. */
+ * after it within the list radius R = max cutoff + skin, nbr_radius, at the initial number
+ * density rho: N / L^3 in a periodic box, N over the bounding box of an open cluster), so
+ * N (m + m^2/2) entry pairs. Both at the rates of step_cost.h, times the threads (CPU) or GPUs
+ * and the ranks: a lower bound of the real time. */
 #include <math.h>
 #include <omp.h>
 #include <string.h>
@@ -15,6 +15,7 @@
 #include "solver/par/mpi.h"
 #include "solver/physics/nbr_list.h"
 #include "solver/physics/pot_params.h"
+#include "solver/physics/potential.h"
 
 #ifndef M_PI
 #define M_PI 3.14159265358979323846
@@ -51,7 +52,7 @@ double step_cost_seconds(const sim_config *c, const sim_state *s, const backend_
     const double rate = (is_gpu(ops) ? STEP_COST_GPU_RATE
                                      : STEP_COST_CPU_RATE * omp_get_max_threads()) *
                         tb_nranks();
-    pot_params_init(&pp, c);
+    pot_params_init_box(&pp, c, &s->box);
     *lists = nbr_wanted(c, &pp);
     if (*lists) {
         const double r = nbr_radius(c, &pp);
@@ -81,14 +82,15 @@ int step_cost_check(const sim_config *c, const sim_state *s, const backend_ops *
         snprintf(where, sizeof where, "%d CPU thread%s (at most %.0e per second each)",
                  omp_get_max_threads() * tb_nranks(),
                  omp_get_max_threads() * tb_nranks() > 1 ? "s" : "", STEP_COST_CPU_RATE);
-    if (lists) {
-        pot_params pp;
-        pot_params_init(&pp, c);
-        const int atm = pp.atm_on && (!pp.lj_on || c->potential.atm.cutoff >= c->potential.lj.cutoff);
+    if (lists) { /* the term that sets the list radius */
+        const tb_box_d box = s->box;
+        double r, lo, hi;
+        const char *setting;
+        const pot_term *w = pot_widest(c, &box, &r);
+        w->cutoffs(c, &box, &lo, &hi, &setting);
         snprintf(fix, sizeof fix, "lower %s (%g sigma%s) or solver.skin, or use fewer particles",
-                 atm ? "potential.atm.cutoff" : "potential.lj.cutoff",
-                 atm ? c->potential.atm.cutoff : c->potential.lj.cutoff,
-                 atm && s->box.pbc && c->potential.atm.cutoff == 0.5 * box_half_width_d(&s->box)
+                 setting, r,
+                 w == pot_terms[POT_TERM_atm] && r > 0 && r == pot_atm_cutoff_default(&box)
                      ? "; the periodic default is L/4" : "");
     } else if (c->solver.cull) {
         snprintf(fix, sizeof fix, "give the ATM term a cutoff (potential.atm.cutoff) so that "

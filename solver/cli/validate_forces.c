@@ -26,6 +26,7 @@
 #include "solver/physics/nbr_list.h"
 #include "solver/io/output.h"
 #include "solver/physics/pot_params.h"
+#include "solver/physics/potential.h"
 #include "solver/cli/validate_thermo.h"
 #include "solver/cli/valsys.h"
 
@@ -287,8 +288,9 @@ static sim_config maps_only(sim_config c)
 
 static int maps_can_run(const val_ctx *v, const sim_config *c)
 {
-    return !(v->ops == &gpu_backend_ops && c->system.boundary == CFG_BOUNDARY_PERIODIC &&
-             c->potential.atm.nu != 0.0 && c->potential.atm.cutoff > 0.25 * c->system.box);
+    const tb_box_d box = cfg_box(c);
+    return !(v->ops == &gpu_backend_ops && box_periodic_d(&box) && pot_atm_on(c) &&
+             pot_atm_cutoff(c, &box) > pot_atm_cutoff_default(&box));
 }
 
 void val_full_label(const sim_config *c, char *buf, size_t len)
@@ -422,9 +424,12 @@ int val_force_checks(val_ctx *v, const sim_state *s)
                 (rc = term_rows(v, "pair ", "lists", p, &tol, &got, ref2, e2p + e2t)) != 0)
                 goto done;
         }
-        if (!maps3 && v->n3 && ip == 0)
+        if (!maps3 && v->n3 && ip == 0) {
+            const tb_box_d box = cfg_box(&v->cfg);
             printf("  (3D maps skipped: the GPU's all-triplets path takes periodic ATM cutoffs "
-                   "up to L/4 = %g only; the lists cover this system)\n", 0.25 * v->cfg.system.box);
+                   "up to L/4 = %g only; the lists cover this system)\n",
+                   pot_atm_cutoff_default(&box));
+        }
         for (int m = 0; m < v->n3 && maps3; m++) {
             c = c3;
             c.solver.precision = p;

@@ -54,6 +54,10 @@
 #define FIX_W(n) (6 * (size_t)(n) + 4)
 #define FIX_HS(n) (6 * (size_t)(n) + 16)
 
+/* SoA arrays of st reals in one thread's neighbour scratch: the entries' d and v (4 + 4), and
+ * with several species one nu array per species (nbr_cpu.h). */
+#define NBR_SCR_REALS(st, typed) ((8 + ((typed) ? TB_TYPES_MAX : 0)) * (size_t)(st))
+
 static inline void fix_add_host(unsigned long long *hl, double v)
 {
     unsigned long long hi, lo;
@@ -134,8 +138,15 @@ static int cpu_create(backend **out, const sim_config *c, const sim_state *s)
     b->s.e_pair = s->e_pair;
     b->s.e_triplet = s->e_triplet;
     memcpy(b->s.virial, s->virial, sizeof s->virial);
-    pot_params_init(&b->pp, c);
-    pot_params_set_box(&b->pp, &s->box);
+    pot_params_init_box(&b->pp, c, &s->box);
+    b->typed = b->pp.d.ntypes > 1;
+    for (int i = 0; i < s->n; i++)
+        if (s->type[i] < 0 || s->type[i] >= b->pp.d.ntypes) {
+            const int t = s->type[i], nt = b->pp.d.ntypes;
+            cpu_destroy(b);
+            return tb_error(c->path, 0, "particle %d is of species %d, but system.species has "
+                                        "%d (0 .. %d)", i, t, nt, nt - 1), TB_EXIT_USAGE;
+        }
     b->precision = c->solver.precision;
     b->edge = c->solver.tile;
     b->dt = c->integrator.dt;
@@ -196,6 +207,18 @@ static double run_triplet_tile(backend *b, int t, int I, int J, int K, double *w
 {
     const size_t off = 3 * (size_t)b->s.n * t;
     void *scr = b->tscr + tile_simd_scratch(b->edge) * (size_t)t;
+    if (b->typed)
+        switch (b->precision) {
+        case CFG_PREC_DOUBLE:
+            return tile_simd_triplets_typed_dd(&b->pp.d, b->s.type, b->s.pos, b->s.n, b->edge, I,
+                                               J, K, b->acc_d + off, w, scr);
+        case CFG_PREC_MIXED:
+            return tile_simd_triplets_typed_fd(&b->pp.f, b->s.type, b->x_f, b->s.n, b->edge, I,
+                                               J, K, b->acc_d + off, w, scr);
+        default:
+            return tile_simd_triplets_typed_ff(&b->pp.f, b->s.type, b->x_f, b->s.n, b->edge, I,
+                                               J, K, b->acc_f + off, w, scr);
+        }
     switch (b->precision) {
     case CFG_PREC_DOUBLE:
         return tile_simd_triplets_dd(&b->pp.d, b->s.pos, b->s.n, b->edge, I, J, K,
@@ -212,6 +235,18 @@ static double run_triplet_tile(backend *b, int t, int I, int J, int K, double *w
 static double run_pair_tile(backend *b, int t, int I, int J, double *w)
 {
     const size_t off = 3 * (size_t)b->s.n * t;
+    if (b->typed)
+        switch (b->precision) {
+        case CFG_PREC_DOUBLE:
+            return tile_pairs_typed_dd(&b->pp.d, b->s.type, b->s.pos, b->s.n, b->edge, I, J,
+                                       b->acc_d + off, w);
+        case CFG_PREC_MIXED:
+            return tile_pairs_typed_fd(&b->pp.f, b->s.type, b->x_f, b->s.n, b->edge, I, J,
+                                       b->acc_d + off, w);
+        default:
+            return tile_pairs_typed_ff(&b->pp.f, b->s.type, b->x_f, b->s.n, b->edge, I, J,
+                                       b->acc_f + off, w);
+        }
     switch (b->precision) {
     case CFG_PREC_DOUBLE:
         return tile_pairs_dd(&b->pp.d, b->s.pos, b->s.n, b->edge, I, J, b->acc_d + off, w);
@@ -362,11 +397,13 @@ static int nbr_scratch_fit(backend *b, int cap)
     if (b->scr && cap <= b->scr_cap)
         return 0;
     cap = cap + cap / 4 + NBR_TILE;
-    /* each thread's block starts 64-byte aligned: eight SoA arrays of nbr_simd_stride(cap)
-     * doubles (or floats, in the same room), then 2 cap particle indices (nbr_cpu.h) */
+    /* each thread's block starts 64-byte aligned: NBR_SCR_REALS(st) SoA arrays of
+     * nbr_simd_stride(cap) doubles (or floats, in the same room), then 2 cap particle indices
+     * and, with several species, st entry species (nbr_cpu.h) */
     const size_t st = (size_t)nbr_simd_stride(cap);
-    const size_t bytes =
-        (8 * st * sizeof(double) + 2 * (size_t)cap * sizeof(int) + 63) & ~(size_t)63;
+    const size_t bytes = (NBR_SCR_REALS(st, b->typed) * sizeof(double) +
+                          (2 * (size_t)cap + (b->typed ? st : 0)) * sizeof(int) + 63) &
+                         ~(size_t)63;
     free(b->scr);
     b->scr = malloc(bytes * (size_t)b->nthreads);
     if (!b->scr) {
@@ -387,18 +424,23 @@ static double nbr_run_anchor(backend *b, int t, int i, double *ep, double vir[6]
     const int *row = nbr_list_row(&b->nl, i), cnt = b->nl.off[i + 1] - b->nl.off[i];
     const int cap = b->scr_cap;
     const size_t st = (size_t)nbr_simd_stride(cap);
-    int *tix = (int *)(raw + 8 * st * sizeof(double));
+    int *tix = (int *)(raw + NBR_SCR_REALS(st, b->typed) * sizeof(double));
+    int *tt = b->typed ? tix + 2 * (size_t)cap : NULL;
+    const int *type = b->typed ? b->s.type : NULL;
     if (b->precision == CFG_PREC_DOUBLE) {
-        nbr_scratch_dd s = {(double *)raw, (double *)raw + 4 * st, tix, cap};
+        nbr_scratch_dd s = {(double *)raw, (double *)raw + 4 * st, tix, cap, type,
+                            (double *)raw + 8 * st, tt, {0}};
         return nbr_anchor_dd(&b->pp, &b->pp.d, b->s.pos, i, row, cnt, &s,
                              b->acc_d + off, ep, vir, h, slots);
     }
     if (b->precision == CFG_PREC_MIXED) {
-        nbr_scratch_fd s = {(float *)raw, (float *)raw + 4 * st, tix, cap};
+        nbr_scratch_fd s = {(float *)raw, (float *)raw + 4 * st, tix, cap, type,
+                            (float *)raw + 8 * st, tt, {0}};
         return nbr_anchor_fd(&b->pp, &b->pp.f, b->s.pos, i, row, cnt, &s,
                              b->acc_d + off, ep, vir, h, slots);
     }
-    nbr_scratch_ff s = {(float *)raw, (float *)raw + 4 * st, tix, cap};
+    nbr_scratch_ff s = {(float *)raw, (float *)raw + 4 * st, tix, cap, type,
+                        (float *)raw + 8 * st, tt, {0}};
     return nbr_anchor_ff(&b->pp, &b->pp.f, b->s.pos, i, row, cnt, &s, b->acc_f + off,
                          ep, vir, h, slots);
 }

@@ -14,6 +14,7 @@
 struct backend {
     sim_state s; /* the backend's own copy of the state */
     pot_params pp;
+    int typed;     /* several species: the _typed tiles and triangles, s.type per particle */
     int precision; /* enum cfg_precision */
     int edge;      /* tile edge rho */
     int nthreads;

@@ -13,12 +13,17 @@
  * paths see anchor-relative coordinates only. */
 
 /* Scratch of one thread: entries of one anchor, SoA arrays of st = nbr_simd_stride(cap)
- * elements each. */
+ * elements each. Several species: type is not NULL, and nu, tt and rowon are filled by
+ * nbr_entries for nbr_simd_triangle_typed (nbr_simd.h). */
 typedef struct TB_TNAME(nbr_scratch) {
     TB_REAL *d;  /* [4 st]: d_q x, y, z, then |d_q|^2 */
     TB_REAL *v;  /* [4 st]: V_q x, y, z, then S_q (nbr.h) */
     int *t;      /* [2 cap]: particle of entry q; [cap, 2 cap) room for nbr_entries */
     int cap;
+    const int *type; /* [n] the particles' species; NULL: one species */
+    TB_REAL *nu;     /* [TB_TYPES_MAX st]: nu of (t_i, t, t_q) per species t (typed) */
+    int *tt;         /* [st]: species of entry q (typed) */
+    int rowon[TB_TYPES_MAX]; /* some nu of (t_i, t, .) of the ATM entries is not zero */
 } TB_TNAME(nbr_scratch);
 
 /* The entries of anchor i into s (SoA): the ATM partners first, then those only within the LJ
@@ -73,6 +78,21 @@ static int TB_TNAME(nbr_entries)(const pot_params *pp, const double *pos, int i,
         dx[q] = dy[q] = dz[q] = dc[q] = 0;
     for (int c = 0; c < 4; c++)
         memset(s->v + c * st, 0, (size_t)top * sizeof *s->v);
+    if (s->type) { /* several species: the entries' species and their nu per species t */
+        const int nt = pp->d.ntypes;
+        for (int q = 0; q < top; q++)
+            s->tt[q] = q < m ? s->type[ta[q]] : 0;
+        for (int u = 0; u < nt; u++) {
+            const double *nurow = pp->tab_d.nu + POT_TRIPLET(s->type[i], u, 0);
+            TB_REAL *nq = s->nu + (size_t)u * st;
+            int on = 0;
+            for (int q = 0; q < top; q++) {
+                nq[q] = q < *ma ? (TB_REAL)nurow[s->tt[q]] : (TB_REAL)0;
+                on |= nq[q] != (TB_REAL)0;
+            }
+            s->rowon[u] = on;
+        }
+    }
     return m;
 }
 
@@ -86,7 +106,8 @@ static double TB_TNAME(nbr_finish)(const TB_NAME(pot_coef) *kc, int i, int m, in
     const size_t st = (size_t)nbr_simd_stride(s->cap);
     const TB_REAL *dx = s->d, *dy = dx + st, *dz = dy + st, *dc = dz + st;
     const TB_REAL *vx = s->v, *vy = vx + st, *vz = vy + st, *vs = vz + st;
-    const double scale = 0.75 * (double)kc->nu;
+    const double scale = 0.75 * (s->type ? 1.0 : (double)kc->nu); /* typed: nu in the sums */
+    const TB_NAME(pot_lj_pair) *ljrow = s->type ? kc->tab->lj + POT_PAIR(s->type[i], 0) : NULL;
     double fi[3] = {0, 0, 0}, ep = 0;
     for (int q = 0; q < m; q++) {
         const TB_REAL d[3] = {dx[q], dy[q], dz[q]};
@@ -96,7 +117,12 @@ static double TB_TNAME(nbr_finish)(const TB_NAME(pot_coef) *kc, int i, int m, in
             fq[1] = scale * (double)(vy[q] + vs[q] * d[1]);
             fq[2] = scale * (double)(vz[q] + vs[q] * d[2]);
         }
-        if (dc[q] < kc->lj_rc2) {
+        if (ljrow) { /* the species pair's coefficients and cutoff */
+            TB_REAL pi[3] = {0, 0, 0}, pj[3] = {0, 0, 0};
+            ep += (double)TB_NAME(pair_accumulate_typed)(ljrow + s->tt[q], d, dc[q], pi, pj);
+            for (int x = 0; x < 3; x++)
+                fq[x] += (double)pj[x];
+        } else if (dc[q] < kc->lj_rc2) {
             TB_REAL pi[3] = {0, 0, 0}, pj[3] = {0, 0, 0};
             ep += (double)TB_NAME(pair_accumulate)(kc, d, dc[q], pi, pj);
             for (int x = 0; x < 3; x++)
@@ -117,7 +143,7 @@ static double TB_TNAME(nbr_finish)(const TB_NAME(pot_coef) *kc, int i, int m, in
     for (int x = 0; x < 3; x++)
         f[3 * i + x] += (TB_ACC)fi[x];
     *e_pair += ep;
-    return (double)kc->nu * e_trip;
+    return s->type ? e_trip : (double)kc->nu * e_trip;
 }
 
 /* Forces of anchor i into f[3n] (the thread's buffer); returns the triplet energy and adds the
@@ -130,8 +156,10 @@ static double TB_TNAME(nbr_anchor)(const pot_params *pp, const TB_NAME(pot_coef)
 {
     int ma;
     const int m = TB_TNAME(nbr_entries)(pp, pos, i, row, cnt, s, &ma);
-    const double e = TB_TNAME(nbr_simd_triangle)(kc, s->d, s->v, nbr_simd_stride(s->cap), ma,
-                                                 hits);
+    const int st = nbr_simd_stride(s->cap);
+    const double e = s->type ? TB_TNAME(nbr_simd_triangle_typed)(kc, s->d, s->v, st, ma, s->nu,
+                                                                 s->tt, s->rowon, hits)
+                             : TB_TNAME(nbr_simd_triangle)(kc, s->d, s->v, st, ma, hits);
     const long long mb = (ma + NBR_TILE - 1) / NBR_TILE;
     *slots += map3d_tri((int)mb) * NBR_TILE * NBR_TILE;
     return TB_TNAME(nbr_finish)(kc, i, m, ma, s, e, f, e_pair, vir);

@@ -1,6 +1,7 @@
 /* nbr_simd.c — instantiates the vectorized triangle of one anchor of the neighbour-list path
  * (nbr_simd_body.h) in double (dd), mixed (fd) and single (ff) precision, each cloned per
- * instruction set as tile_simd.c does.
+ * instruction set as tile_simd.c does, for one species (nbr_simd_triangle_*) and several
+ * (nbr_simd_triangle_typed_*).
  *
  * The precisions and TB_SIMD_CLONES (AVX-512, AVX2 and baseline clones picked at load time)
  * come from cpu_instances.h. The Makefile compiles this file with -fno-math-errno, without
@@ -12,5 +13,12 @@
 #include "solver/physics/nbr.h"
 #include "solver/physics/pot.h"
 
+#define TB_TYPED 0
 #define TB_CPU_TEMPLATE "solver/cpu/nbr_simd_body.h"
 #include "solver/cpu/cpu_instances.h"
+#undef TB_TYPED
+
+#define TB_TYPED 1
+#define TB_CPU_TEMPLATE "solver/cpu/nbr_simd_body.h"
+#include "solver/cpu/cpu_instances.h"
+#undef TB_TYPED

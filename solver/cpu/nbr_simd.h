@@ -33,6 +33,19 @@ double nbr_simd_triangle_fd(const pot_coef_f *kc, const float *d, float *v, int 
                             long long *hits);
 double nbr_simd_triangle_ff(const pot_coef_f *kc, const float *d, float *v, int st, int ma,
                             long long *hits);
+/* The same with several species (kc->ntypes > 1): nus [TB_TYPES_MAX st] holds, per species t,
+ * the nu of (anchor's species, t, entry k's species) for every entry k (zero from ma on), tt [st]
+ * the entries' species, rowon[t] whether some nu of nus's array t is not zero. The sums then
+ * include nu: E = e, F = 3/4 (V + S d). */
+double nbr_simd_triangle_typed_dd(const pot_coef_d *kc, const double *d, double *v, int st,
+                                  int ma, const double *nus, const int *tt, const int *rowon,
+                                  long long *hits);
+double nbr_simd_triangle_typed_fd(const pot_coef_f *kc, const float *d, float *v, int st, int ma,
+                                  const float *nus, const int *tt, const int *rowon,
+                                  long long *hits);
+double nbr_simd_triangle_typed_ff(const pot_coef_f *kc, const float *d, float *v, int st, int ma,
+                                  const float *nus, const int *tt, const int *rowon,
+                                  long long *hits);
 TB_END_DECLS
 
 #endif

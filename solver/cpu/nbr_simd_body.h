@@ -24,11 +24,29 @@
  * on one machine and differ between instruction sets in the last bits; the hit count is exact
  * everywhere.
  *
+ * Several species (TB_TYPED 1: nbr_simd_triangle_typed): the caller (nbr_cpu.h) lays out, per
+ * species t, the nu of (t_i, t, t_k) of every entry k as one lane array; row j reads the array
+ * of its species and multiplies each lane's e' and g' by it (selected to zero outside, as
+ * before), and skips itself when all of them are zero. The sums then hold nu: the caller
+ * scales by 3/4, not 3 nu/4. The hit count is the triplets within the cutoffs whose nu is not
+ * zero (those that count). One species (TB_TYPED 0) is the text as it was.
+ *
  * Template: included by nbr_simd.c with TB_REAL (arithmetic), TB_ACC (accumulation of the
- * energy), TB_NAME (the body suffix: _d or _f) and TB_TNAME (this instance's suffix) set. */
+ * energy), TB_NAME (the body suffix: _d or _f), TB_TNAME (this instance's suffix) and
+ * TB_TYPED (0 or 1) set. */
 
+#if TB_TYPED
+/* nus: [TB_TYPES_MAX st], nus[t st + k] = nu of (t_i, t, t_k), zero past ma; tt: [st] the
+ * entries' species; rowon[t]: some nus[t st + k], k < ma, is not zero. */
+TB_SIMD_CLONES double TB_TNAME(nbr_simd_triangle_typed)(const TB_NAME(pot_coef) *kc,
+                                                        const TB_REAL *d, TB_REAL *v, int st,
+                                                        int ma, const TB_REAL *nus,
+                                                        const int *tt, const int *rowon,
+                                                        long long *hits)
+#else
 TB_SIMD_CLONES double TB_TNAME(nbr_simd_triangle)(const TB_NAME(pot_coef) *kc, const TB_REAL *d,
                                                   TB_REAL *v, int st, int ma, long long *hits)
+#endif
 {
     const TB_REAL *restrict dx = d, *restrict dy = d + st, *restrict dz = d + 2 * (size_t)st;
     const TB_REAL *restrict dc = d + 3 * (size_t)st;
@@ -40,6 +58,11 @@ TB_SIMD_CLONES double TB_TNAME(nbr_simd_triangle)(const TB_NAME(pot_coef) *kc, c
     for (int j = 0; j + 1 < ma; j++) {
         const int klo = j + 1;
         const int khi = klo + (ma - klo + NBR_SIMD_PAD - 1) / NBR_SIMD_PAD * NBR_SIMD_PAD;
+#if TB_TYPED
+        if (!rowon[tt[j]])
+            continue; /* nu = 0 for every triplet of this row */
+        const TB_REAL *restrict nq = nus + (size_t)tt[j] * st;
+#endif
         const TB_REAL ax = dx[j], ay = dy[j], az = dz[j], a = dc[j];
         TB_REAL A = 0, E = 0, fjx = 0, fjy = 0, fjz = 0;
         int hj = 0;
@@ -50,11 +73,23 @@ TB_SIMD_CLONES double TB_TNAME(nbr_simd_triangle)(const TB_NAME(pot_coef) *kc, c
             TB_REAL ee, ga, gb, gc;
             const TB_REAL abc = TB_NAME(pot_atm_set)(a, b, dc[k], &ee, &ga, &gb, &gc);
             const int in = (k < ma) & (b <= rc2) & (abc <= rct6);
+#if TB_TYPED
+            const TB_REAL nu = nq[k];
+            ee = in ? ee * nu : zero;
+            ga = in ? ga * nu : zero;
+            gb = in ? gb * nu : zero;
+            gc = in ? gc * nu : zero;
+#else
             ee = in ? ee : zero;
             ga = in ? ga : zero;
             gb = in ? gb : zero;
             gc = in ? gc : zero;
+#endif
+#if TB_TYPED
+            hj += in & (nu != zero);
+#else
             hj += in;
+#endif
             E += ee;
             A += ga;
             const TB_REAL tx = gb * bx, ty = gb * by, tz = gb * bz;

@@ -19,11 +19,11 @@ static inline int tile_simd_stride(int edge)
     return (edge + 2 * TB_SIMD_PAD - 1) / TB_SIMD_PAD * TB_SIMD_PAD;
 }
 
-/* Bytes of scratch one thread needs for tile edge `edge` (eleven arrays of doubles), a
- * multiple of 64. */
+/* Bytes of scratch one thread needs for tile edge `edge` (eleven arrays of doubles, and one
+ * per species for the typed tile), a multiple of 64. */
 static inline size_t tile_simd_scratch(int edge)
 {
-    return 11 * (size_t)tile_simd_stride(edge) * sizeof(double);
+    return (11 + TB_TYPES_MAX) * (size_t)tile_simd_stride(edge) * sizeof(double);
 }
 
 TB_BEGIN_DECLS
@@ -36,6 +36,14 @@ double tile_simd_triplets_fd(const pot_coef_f *kc, const float *x, int n, int ed
                              int J, int K, double *f, double *w, void *scr);
 double tile_simd_triplets_ff(const pot_coef_f *kc, const float *x, int n, int edge, int I,
                              int J, int K, float *f, double *w, void *scr);
+/* The same with several species: type[n] the particles' species, nu per triplet from kc->tab
+ * (kc->ntypes > 1). */
+double tile_simd_triplets_typed_dd(const pot_coef_d *kc, const int *type, const double *x, int n,
+                                   int edge, int I, int J, int K, double *f, double *w, void *scr);
+double tile_simd_triplets_typed_fd(const pot_coef_f *kc, const int *type, const float *x, int n,
+                                   int edge, int I, int J, int K, double *f, double *w, void *scr);
+double tile_simd_triplets_typed_ff(const pot_coef_f *kc, const int *type, const float *x, int n,
+                                   int edge, int I, int J, int K, float *f, double *w, void *scr);
 TB_END_DECLS
 
 #endif

@@ -28,15 +28,31 @@
  * (TB_SIMD_CLONES: AVX-512, AVX2, baseline x86-64), so machines of different ISAs differ in
  * the last bits.
  *
+ * Several species (TB_TYPED 1: tile_simd_triplets_typed): nu is applied per lane instead of
+ * once, e' and g' of a lane times its triplet's nu (selected to zero outside, as before). Per i,
+ * the nu of (t_i, t, t_k) for every species t and every k of the tile is laid out as one lane
+ * array per t (nt x nk loads per i, against the rows' ~edge x nk lanes); row j reads the
+ * array of its t_j, and a row whose every nu is zero is skipped. One species (TB_TYPED 0) is
+ * the text as it was, so its bits are unchanged.
+ *
  * Template: included by tile_simd.c with TB_REAL (arithmetic), TB_ACC (accumulation),
- * TB_NAME (the body suffix: _d or _f) and TB_TNAME (this instance's suffix) set. */
+ * TB_NAME (the body suffix: _d or _f), TB_TNAME (this instance's suffix) and TB_TYPED (0 or 1)
+ * set. */
 
+#if TB_TYPED
+/* tile_simd_triplets with the types of the particles, type[n], and the tables of kc. */
+TB_SIMD_CLONES double TB_TNAME(tile_simd_triplets_typed)(const TB_NAME(pot_coef) *kc,
+                                                         const int *type, const TB_REAL *x,
+                                                         int n, int edge, int I, int J, int K,
+                                                         TB_ACC *f, double *w, void *scr)
+#else
 /* ATM energy of tile (I, J, K); forces added into f[3n], the virial into w[6]. x holds 3n
  * positions; scr holds tile_simd_scratch(edge) bytes, 64-byte aligned. */
 TB_SIMD_CLONES double TB_TNAME(tile_simd_triplets)(const TB_NAME(pot_coef) *kc,
                                                    const TB_REAL *x, int n, int edge, int I,
                                                    int J, int K, TB_ACC *f, double *w,
                                                    void *scr)
+#endif
 {
     const int i0 = I * edge, i1 = i0 + edge < n ? i0 + edge : n;
     const int j0 = J * edge, j1 = j0 + edge < n ? j0 + edge : n;
@@ -47,7 +63,16 @@ TB_SIMD_CLONES double TB_TNAME(tile_simd_triplets)(const TB_NAME(pot_coef) *kc,
     TB_REAL *restrict fz = fy + st, *restrict gx = fz + st, *restrict gy = gx + st;
     TB_REAL *restrict gz = gy + st, *restrict eq = gz + st;
     const TB_REAL rc2 = kc->atm_rc2, rct6 = kc->atm_rct6, zero = 0;
+#if TB_TYPED
+    const int nt = kc->ntypes;
+    TB_REAL *restrict nus = eq + st; /* [nt st]: nu of (t_i, t, t_k) per lane, per t */
+    int rowon[TB_TYPES_MAX];          /* some nu of (t_i, t, .) in this tile is not zero */
+    const TB_ACC kf = (TB_ACC)0.75;   /* 2 (3/8): g' nu to force (nu in the lanes) */
+    for (int q = 0; q < nt * st; q++)
+        nus[q] = 0;
+#else
     const TB_ACC kf = (TB_ACC)0.75 * (TB_ACC)kc->nu; /* 2 (3 nu/8): g' to force */
+#endif
     TB_ACC e = 0, wt[6] = {0, 0, 0, 0, 0, 0};
     /* padded lanes: zero separations, selected away by q < nk; accumulators start at zero */
     for (int q = 0; q < st; q++)
@@ -57,6 +82,18 @@ TB_SIMD_CLONES double TB_TNAME(tile_simd_triplets)(const TB_NAME(pot_coef) *kc,
         const int jlo = j0 > i + 1 ? j0 : i + 1;
         if (jlo >= j1 || (k0 > jlo + 1 ? k0 : jlo + 1) >= k1)
             continue; /* no j, or no k > j, for this i */
+#if TB_TYPED
+        for (int t = 0; t < nt; t++) {
+            const TB_REAL *nurow = kc->tab->nu + POT_TRIPLET(type[i], t, 0);
+            TB_REAL *restrict nq = nus + (size_t)t * st;
+            int on = 0;
+            for (int q = 0; q < nk; q++) {
+                nq[q] = nurow[type[k0 + q]];
+                on |= nq[q] != zero;
+            }
+            rowon[t] = on;
+        }
+#endif
         for (int q = 0; q < nk; q++) {
             const TB_REAL *rk = x + 3 * (k0 + q);
             TB_REAL d[3] = {rk[0] - ri[0], rk[1] - ri[1], rk[2] - ri[2]};
@@ -75,6 +112,11 @@ TB_SIMD_CLONES double TB_TNAME(tile_simd_triplets)(const TB_NAME(pot_coef) *kc,
             const TB_REAL a = dij[0] * dij[0] + dij[1] * dij[1] + dij[2] * dij[2];
             if (!(a <= rc2))
                 continue; /* no triplet of this row counts */
+#if TB_TYPED
+            if (!rowon[type[j]])
+                continue; /* nu = 0 for every triplet of this row */
+            const TB_REAL *restrict nq = nus + (size_t)type[j] * st;
+#endif
             const TB_REAL ax = dij[0], ay = dij[1], az = dij[2];
             const int qhi = qlo + (nk - qlo + TB_SIMD_PAD - 1) / TB_SIMD_PAD * TB_SIMD_PAD;
             TB_REAL fjx = 0, fjy = 0, fjz = 0;
@@ -86,10 +128,18 @@ TB_SIMD_CLONES double TB_TNAME(tile_simd_triplets)(const TB_NAME(pot_coef) *kc,
                 TB_REAL ee, ga, gb, gc;
                 const TB_REAL abc = TB_NAME(pot_atm_set)(a, b, c, &ee, &ga, &gb, &gc);
                 const int in = (q < nk) & (b <= rc2) & (c <= rc2) & (abc <= rct6);
+#if TB_TYPED
+                const TB_REAL nu = nq[q];
+                ee = in ? ee * nu : zero;
+                ga = in ? ga * nu : zero;
+                gb = in ? gb * nu : zero;
+                gc = in ? gc * nu : zero;
+#else
                 ee = in ? ee : zero;
                 ga = in ? ga : zero;
                 gb = in ? gb : zero;
                 gc = in ? gc : zero;
+#endif
                 const TB_REAL tijx = ga * ax, tijy = ga * ay, tijz = ga * az;
                 const TB_REAL tjkx = gb * bx, tjky = gb * by, tjkz = gb * bz;
                 const TB_REAL tikx = gc * kx, tiky = gc * ky, tikz = gc * kz;
@@ -142,5 +192,9 @@ TB_SIMD_CLONES double TB_TNAME(tile_simd_triplets)(const TB_NAME(pot_coef) *kc,
     }
     for (int d = 0; d < 6; d++)
         w[d] += (double)wt[d];
+#if TB_TYPED
+    return (double)e;
+#else
     return (double)(e * (TB_ACC)kc->nu);
+#endif
 }

@@ -485,8 +485,7 @@ static int gpu_create(backend **out, const sim_config *c, const sim_state *s)
     b->dbl = c->solver.precision == CFG_PREC_DOUBLE;
     b->cut = c->potential.atm.cutoff > 0;
     b->threads = c->solver.threads > 0 ? c->solver.threads : 128;
-    pot_params_init(&b->pp, c);
-    pot_params_set_box(&b->pp, &s->box);
+    pot_params_init_box(&b->pp, c, &s->box);
     b->cull = nbr_wanted(c, &b->pp);
     b->nbr_radius = b->cull ? nbr_radius(c, &b->pp) : 0.0;
     b->args.n = s->n;

@@ -17,6 +17,7 @@
 #include "config/units.h"
 #include "solver/box.h"
 #include "solver/physics/integrate.h"
+#include "solver/physics/potential.h"
 
 #define NH_MAX 16
 #define INTEG_VERSION 1
@@ -329,15 +330,13 @@ static double pair_distance(const sim_state *s, int i, int j)
 /* The shortest interaction range of c and s [sigma] and the setting it comes from. */
 static double interaction_range(const sim_state *s, const sim_config *c, const char **what)
 {
-    double range = HUGE_VAL;
-    *what = "the extent of the initial cluster";
-    if (c->potential.lj.enabled && c->potential.lj.cutoff < range) {
-        range = c->potential.lj.cutoff;
-        *what = "potential.lj.cutoff";
-    }
-    if (c->potential.atm.nu > 0 && c->potential.atm.cutoff > 0 && c->potential.atm.cutoff < range) {
-        range = c->potential.atm.cutoff;
-        *what = "potential.atm.cutoff";
+    const tb_box_d box = s->box;
+    const char *setting;
+    double range = pot_range_min(c, &box, &setting);
+    *what = setting;
+    if (!setting) {
+        range = HUGE_VAL;
+        *what = "the extent of the initial cluster";
     }
     const double half = box_half_width_d(&s->box);
     if (half > 0 && half < range) {

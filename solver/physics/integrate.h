@@ -58,8 +58,9 @@ int integ_restore(integ *g, const unsigned char *buf, size_t len, const char *pa
 
 /* Whether velocity Verlet can take the first step of s (forces evaluated) at integrator.dt:
  * the force on every particle must move it, over one step, by |F| dt^2 / (2m) at most the
- * shortest interaction range: the smallest active cutoff (potential.lj.cutoff, a nonzero
- * potential.atm.cutoff), half a periodic box, or else the extent of the initial cluster.
+ * shortest interaction range: the smallest cutoff of the terms that run (pot_range_min,
+ * potential.h: a species pair's LJ cutoff, ATM's), half a periodic box, or else the extent of
+ * the initial cluster.
  * Beyond it a particle jumps past every partner it interacts with in one step, the energy
  * is not conserved even roughly, and the next steps overflow (two atoms 1e-13 sigma apart,
  * system.mass = 1e-300). Returns 0, or TB_EXIT_USAGE after one line naming `where`, the

@@ -11,6 +11,7 @@
 
 #include "common/check.h"
 #include "solver/physics/nbr_list.h"
+#include "solver/physics/potential.h"
 
 void nbr_grid_make(nbr_grid *g, const tb_box_d *box, const double lo[3], const double hi[3],
                    double R, long long max_cells)
@@ -44,19 +45,17 @@ void nbr_grid_make(nbr_grid *g, const tb_box_d *box, const double lo[3], const d
 
 int nbr_wanted(const sim_config *c, const pot_params *pp)
 {
-    if (!c->solver.cull || (!pp->atm_on && !pp->lj_on))
+    int all_cut;
+    if (!c->solver.cull)
         return 0;
-    return pp->atm_on ? c->potential.atm.cutoff > 0.0 : 1;
+    pot_range(c, &pp->d.box, &all_cut);
+    return all_cut;
 }
 
 double nbr_radius(const sim_config *c, const pot_params *pp)
 {
-    double r = 0.0;
-    if (pp->atm_on)
-        r = c->potential.atm.cutoff;
-    if (pp->lj_on && c->potential.lj.cutoff > r)
-        r = c->potential.lj.cutoff;
-    return r + c->solver.skin;
+    int all_cut;
+    return pot_range(c, &pp->d.box, &all_cut) + c->solver.skin;
 }
 
 int nbr_list_init(nbr_list *l, int n, const tb_box_d *box, double radius, double skin)

@@ -27,11 +27,12 @@ typedef struct nbr_list {
     long long cells_cap;
 } nbr_list;
 
-/* 1 when the configuration takes the neighbour-list path: solver.cull and every active term
- * with a cutoff (ATM: potential.atm.cutoff > 0, always so in a periodic box; LJ always). */
+/* 1 when the configuration takes the neighbour-list path: solver.cull and every term that
+ * runs with a cutoff (pot_range, potential.h: ATM's is potential.atm.cutoff or, in a periodic
+ * box, L/4; LJ's always). */
 int nbr_wanted(const sim_config *c, const pot_params *pp);
 
-/* The list radius max(active cutoffs) + skin. */
+/* The list radius: the largest cutoff of the terms that run (pot_range) + skin. */
 double nbr_radius(const sim_config *c, const pot_params *pp);
 
 /* Sets up an empty list for n particles; 0 or -1 (reported). nbr_list_free accepts a zeroed

@@ -19,3 +19,15 @@ TB_HOSTDEV static inline TB_REAL TB_NAME(pot_lj)(const TB_NAME(pot_coef) *k, TB_
     *g = k->lj_eps4 * ((TB_REAL)3 * s6 - (TB_REAL)6 * s6 * s6) * inv_r2;
     return k->lj_eps4 * (s6 * s6 - s6) - k->lj_eshift;
 }
+
+/* The same for one species pair of the tables (several species, pot_params.h):
+ * p = &tab->lj[POT_PAIR(ti, tj)], r2 < p->rc2. */
+TB_HOSTDEV static inline TB_REAL TB_NAME(pot_lj_typed)(const TB_NAME(pot_lj_pair) *p, TB_REAL r2,
+                                                        TB_REAL *g)
+{
+    const TB_REAL inv_r2 = (TB_REAL)1 / r2;
+    const TB_REAL s2 = p->sig2 * inv_r2;
+    const TB_REAL s6 = s2 * s2 * s2;
+    *g = p->eps4 * ((TB_REAL)3 * s6 - (TB_REAL)6 * s6 * s6) * inv_r2;
+    return p->eps4 * (s6 * s6 - s6) - p->eshift;
+}

@@ -2,7 +2,15 @@
  *
  * pot_params holds every coefficient twice, once per arithmetic type, so a float kernel
  * never converts a double on its hot path. pot_params_init() (pot_table.c) fills it from
- * the configuration; the kernels receive it by value. */
+ * the configuration, each term of the registry its own part (potential.h); the kernels
+ * receive it by value.
+ *
+ * One species (ntypes 1): the scalars of pot_coef are the whole potential, the values and the
+ * code path of before the species (the tables hold the same values at index 0). Several: the
+ * bodies read the tables; the scalars are then the envelopes a driver needs without a type:
+ * nu the largest |nu| (0 iff no triplet runs), lj_rc2 the largest rc^2 (the lists' LJ radius),
+ * lj_eps4, lj_sig2, lj_eshift those of pair (0, 0), read by no typed body. Cutoffs of ATM
+ * (atm_rc2, atm_rct6) are global, as in LAMMPS's pair_style atm. */
 #ifndef TB_POT_PARAMS_H
 #define TB_POT_PARAMS_H
 
@@ -78,12 +86,10 @@ void pot_params_point(pot_params *p);
 /* The box the evaluations use: the state's (sim_state.box, which a file may have given), in
  * both types. pot_params_init starts from the config's (cfg_box); a backend then sets the
  * state's. */
-static inline void pot_params_set_box(pot_params *p, const tb_box_d *box)
-{
-    p->d.box = *box;
-    p->f.box = box_to_f(box);
-    p->periodic = box->pbc != 0;
-}
+/* The same for the box the state holds (a file's box, or a box that moves): the terms' tables
+ * are built against it (the ATM cutoff's periodic default is a quarter of its smallest
+ * periodic width). pot_params_init is this with the config's box, cfg_box(c). */
+void pot_params_init_box(pot_params *p, const struct sim_config *c, const tb_box_d *box);
 TB_END_DECLS
 
 #endif

@@ -1,41 +1,26 @@
-/* pot_table.c — the coefficients of the potentials from the configuration. */
-#include <math.h>
+/* pot_table.c — the coefficients of the potentials from the configuration: each term of the
+ * registry (potential.h, terms.def) fills its part in double (term_<name>.c), then the float
+ * copy is rounded from it. */
 #include <string.h>
 
 #include "config/config.h"
-#include "solver/physics/pot_params.h"
-
-/* LJ energy 4 eps ((s/r)^12 - (s/r)^6) at distance r, in double. */
-static double lj_energy(double eps, double sigma, double r)
-{
-    const double s6 = (sigma / r) * (sigma / r) * (sigma / r) * (sigma / r) * (sigma / r) * (sigma / r);
-    return 4.0 * eps * (s6 * s6 - s6);
-}
+#include "solver/physics/potential.h"
 
 void pot_params_init(pot_params *p, const sim_config *c)
 {
+    const tb_box_d box = cfg_box(c);
+    pot_params_init_box(p, c, &box);
+}
+
+void pot_params_init_box(pot_params *p, const sim_config *c, const tb_box_d *box)
+{
     pot_coef_d *d = &p->d;
     memset(p, 0, sizeof *p);
-    p->atm_on = c->potential.atm.nu != 0.0;
-    p->lj_on = c->potential.lj.enabled;
-    p->periodic = c->system.boundary != CFG_BOUNDARY_OPEN;
-
-    d->nu = c->potential.atm.nu;
-    d->atm_rc2 = c->potential.atm.cutoff > 0 ? c->potential.atm.cutoff * c->potential.atm.cutoff
-                                             : TB_NO_CUTOFF2;
-    d->atm_rct6 = c->potential.atm.cutoff_triple > 0 ? pow(c->potential.atm.cutoff_triple, 6)
-                                                     : TB_NO_CUTOFF6;
-    if (p->lj_on) {
-        const double rc = c->potential.lj.cutoff;
-        d->lj_eps4 = 4.0 * c->potential.lj.epsilon;
-        d->lj_sig2 = c->potential.lj.sigma * c->potential.lj.sigma;
-        d->lj_rc2 = rc * rc;
-        d->lj_eshift = c->potential.lj.shift
-                           ? lj_energy(c->potential.lj.epsilon, c->potential.lj.sigma, rc)
-                           : 0.0;
-    }
-    d->box = cfg_box(c);
-    d->ntypes = 1;
+    p->periodic = box->pbc != 0;
+    d->box = *box;
+    d->ntypes = c->system.n_species > 1 ? c->system.n_species : 1;
+    for (int i = 0; pot_terms[i]; i++)
+        pot_terms[i]->build(p, c);
     pot_params_point(p);
 
     pot_params_round(p);
@@ -59,4 +44,14 @@ void pot_params_round(pot_params *p)
     p->f.lj_eshift = (float)d->lj_eshift;
     p->f.box = box_to_f(&d->box);
     p->f.ntypes = d->ntypes;
+    for (int k = 0; k < TB_TYPES_MAX * TB_TYPES_MAX; k++) {
+        const pot_lj_pair_d *q = &p->tab_d.lj[k];
+        pot_lj_pair_f *r = &p->tab_f.lj[k];
+        r->eps4 = (float)q->eps4;
+        r->sig2 = (float)q->sig2;
+        r->rc2 = (float)q->rc2;
+        r->eshift = (float)q->eshift;
+    }
+    for (int k = 0; k < TB_TYPES_MAX * TB_TYPES_MAX * TB_TYPES_MAX; k++)
+        p->tab_f.nu[k] = (float)p->tab_d.nu[k];
 }

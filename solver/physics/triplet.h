@@ -83,3 +83,51 @@ TB_HOSTDEV static inline TB_REAL TB_NAME(pair_accumulate)(const TB_NAME(pot_coef
     }
     return e;
 }
+
+/* Several species (pot_params.h's tables; the one-species path above is left as it was, so
+ * its results keep their bits). */
+
+/* triplet_accumulate for a triplet of ATM coefficient nu = tab->nu[POT_TRIPLET(ti, tj, tk)]
+ * (nu = 0: nothing added, 0 returned). */
+TB_HOSTDEV static inline TB_REAL TB_NAME(triplet_accumulate_typed)(
+    const TB_NAME(pot_coef) *k, TB_REAL nu, const TB_REAL dij[3], TB_REAL a, const TB_REAL dik[3],
+    TB_REAL c, TB_REAL fi[3], TB_REAL fj[3], TB_REAL fk[3])
+{
+    TB_REAL djk[3], ga, gb, gc, e, b;
+    djk[0] = dik[0] - dij[0];
+    djk[1] = dik[1] - dij[1];
+    djk[2] = dik[2] - dij[2];
+    b = djk[0] * djk[0] + djk[1] * djk[1] + djk[2] * djk[2];
+    if (nu == (TB_REAL)0 ||
+        !(a <= k->atm_rc2 && b <= k->atm_rc2 && c <= k->atm_rc2 && a * b * c <= k->atm_rct6))
+        return (TB_REAL)0;
+    e = TB_NAME(pot_atm)(nu, a, b, c, &ga, &gb, &gc);
+    ga += ga;
+    gb += gb;
+    gc += gc;
+    for (int x = 0; x < 3; x++) {
+        const TB_REAL tij = ga * dij[x], tjk = gb * djk[x], tik = gc * dik[x];
+        fi[x] += tij + tik;
+        fj[x] += tjk - tij;
+        fk[x] -= tjk + tik;
+    }
+    return e;
+}
+
+/* pair_accumulate for the species pair p = &tab->lj[POT_PAIR(ti, tj)] (its own cutoff p->rc2;
+ * 0: no LJ between those species). */
+TB_HOSTDEV static inline TB_REAL TB_NAME(pair_accumulate_typed)(const TB_NAME(pot_lj_pair) *p,
+                                                                 const TB_REAL dij[3], TB_REAL r2,
+                                                                 TB_REAL fi[3], TB_REAL fj[3])
+{
+    TB_REAL g, e;
+    if (!(r2 < p->rc2))
+        return (TB_REAL)0;
+    e = TB_NAME(pot_lj_typed)(p, r2, &g);
+    g += g;
+    for (int x = 0; x < 3; x++) {
+        fi[x] += g * dij[x];
+        fj[x] -= g * dij[x];
+    }
+    return e;
+}
