@@ -9,7 +9,7 @@
  * shared by both backends and both precisions through pot.h; the host side here runs once,
  * at a backend's creation (pot_params_init, pot_table.c, calls each term's build). The
  * backends' drivers run the terms by body (pair or triplet), the maps place the blocks: a new
- * term of an existing body touches neither. docs/potential-unit.md. */
+ * term of an existing body touches neither. docs/architecture.md, "The potential". */
 #ifndef TB_POTENTIAL_H
 #define TB_POTENTIAL_H
 
