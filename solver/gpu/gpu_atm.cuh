@@ -30,7 +30,20 @@
  *
  * Precision R = float (mixed, single) or double. Each thread sums E over one row of k in R,
  * then in double; pair sums stay in R (at most RHO terms); forces leave in R and are
- * accumulated in global memory by the mode of gpu_internal.h. */
+ * accumulated in global memory by the mode of gpu_internal.h.
+ *
+ * Species (TYP: the typed instances atm_tiles_kernel<atm_typed<R>, ...>, for several species
+ * only; the one-species instances atm_tiles_kernel<R, ...> are the code of before, the same PTX).
+ * nu differs per
+ * triplet, nu(ti, tj, tk) from the table pot_tab.nu, so it cannot wait for the pair sums: each
+ * triplet's v (pot_atm_part, a common factor of its three derivatives) is multiplied by its nu,
+ * and the forces and the energy take nu = 1 at the end (Euler's relation holds per triplet, so
+ * E = -(2/9) sum_pairs r^2 dE/dr^2 still). The nu come from a table of the tile in shared memory,
+ * nk[(ti nt + tj) NKP + k] = nu(ti, tj, type of particle k of tile K) for every type pair
+ * (ti, tj) of the nt species (nt^2 rows, filled when the tile is staged, from the types in the
+ * positions' lane, gpu_internal.h): a thread's row for its (i, j) is fixed over the k loop, and
+ * its nu for k and k + 1 come in one load beside the (c, 5/c) and (b, 5/b) loads, in the lane's
+ * own k order. Per triplet that is half a shared load and one multiply, and no divergence. */
 #ifndef TB_GPU_ATM_CUH
 #define TB_GPU_ATM_CUH
 
@@ -61,6 +74,26 @@ template <> struct atm_real<float> {
         v1 = make_float2(q.z, q.w);
     }
     static __device__ __forceinline__ void mic(const pot_coef_f &k, float d[3]) { pot_mic_f(&k, d); }
+    /* the LJ pair bodies (triplet.h) of the pair and neighbour-list kernels: one species, and
+     * one species pair of the tables (typed instances) */
+    typedef pot_lj_pair_f lj_pair;
+    static __device__ __forceinline__ float pair(const pot_coef_f &k, const float d[3], float r2,
+                                                 float fi[3], float fj[3])
+    {
+        return pair_accumulate_f(&k, d, r2, fi, fj);
+    }
+    static __device__ __forceinline__ float pair(const pot_lj_pair_f &p, const float d[3], float r2,
+                                                 float fi[3], float fj[3])
+    {
+        return pair_accumulate_typed_f(&p, d, r2, fi, fj);
+    }
+    /* entries k and k+1 (k even) of a row of the typed instances' nu table, in one load */
+    static __device__ __forceinline__ void load_pair(const float *p, float &v0, float &v1)
+    {
+        const float2 q = *(const float2 *)p;
+        v0 = q.x;
+        v1 = q.y;
+    }
 };
 template <> struct atm_real<double> {
     typedef tb_double4 vec4;
@@ -81,6 +114,23 @@ template <> struct atm_real<double> {
         v1 = p[1];
     }
     static __device__ __forceinline__ void mic(const pot_coef_d &k, double d[3]) { pot_mic_d(&k, d); }
+    typedef pot_lj_pair_d lj_pair;
+    static __device__ __forceinline__ double pair(const pot_coef_d &k, const double d[3],
+                                                  double r2, double fi[3], double fj[3])
+    {
+        return pair_accumulate_d(&k, d, r2, fi, fj);
+    }
+    static __device__ __forceinline__ double pair(const pot_lj_pair_d &p, const double d[3],
+                                                  double r2, double fi[3], double fj[3])
+    {
+        return pair_accumulate_typed_d(&p, d, r2, fi, fj);
+    }
+    static __device__ __forceinline__ void load_pair(const double *p, double &v0, double &v1)
+    {
+        const double2 q = *(const double2 *)p;
+        v0 = q.x;
+        v1 = q.y;
+    }
 };
 
 /* Adds v to the fixed-point pair (hi, lo) (gpu_internal.h). */
@@ -176,6 +226,15 @@ template <typename R, int RHO, bool VIR> __host__ __device__ constexpr int atm_s
     return (int)sizeof(R) * atm_layout<RHO>::END + (32 + (VIR ? 18 * RHO : 0)) * (int)sizeof(double);
 }
 
+/* The typed instances' nu table of the tile (nt^2 rows of NKP entries), after the rest. Rows
+ * 16 bytes apart modulo 128: at tile 32 a warp holds one i (one ti) and its lanes' rows differ
+ * by tj only, so the 8- (float) and 16-byte (double) loads of one request fall in different
+ * banks for up to 8 species. */
+template <typename R, int RHO> struct atm_nk {
+    static constexpr int NKP = RHO + (sizeof(R) == 4 ? 4 : 2);
+    static __host__ __device__ constexpr int bytes(int nt) { return nt * nt * NKP * (int)sizeof(R); }
+};
+
 /* The lane's order of k within each group of 8: slot r holds k = r ^ atm_kperm(jl), with
  * atm_kperm = 4 [jl & RHO/2] + 2 [jl & RHO/4] (even, so the pairs (k, k+1) that one 16-byte
  * load brings stay pairs). */
@@ -212,12 +271,14 @@ template <typename R, int RHO> __device__ __forceinline__ R reduce_scatter8(R (&
     return g[0];
 }
 
-template <typename R, int RHO, bool CUT, bool MASK>
+/* TYP: nk is the tile's nu table (atm_nk), nt the species, tj the type of the thread's j. */
+template <typename R, int RHO, bool CUT, bool MASK, bool TYP>
 __device__ __forceinline__ void atm_tile_rows(const gpu_args &a, const R *sx,
                                               const typename atm_real<R>::vec2 *ctab,
                                               const typename atm_real<R>::vec2 *btab, R *tabA,
                                               R *tabC, R (&Bacc)[RHO], const R xj[3], int I0,
-                                              int J0, int K0, int s, int jl)
+                                              int J0, int K0, int s, int jl, const R *nk, int nt,
+                                              int tj)
 {
     typedef atm_layout<RHO> LY;
     typedef typename atm_real<R>::vec2 R2;
@@ -234,6 +295,9 @@ __device__ __forceinline__ void atm_tile_rows(const gpu_args &a, const R *sx,
         const R aa = d[0] * d[0] + d[1] * d[1] + d[2] * d[2];
         /* per pair: 5/a (the tables hold 5/b, 5/c alike), -a/2, a/5 (pot_atm_part) */
         const R ia = atm_real<R>::five_over(aa), nah = (R)-0.5 * aa, a5 = (R)0.2 * aa;
+        const R *nrow = nk; /* TYP: the row of (ti, tj) */
+        if (TYP)
+            nrow = nk + (gpu_type_of(sx[il * 4 + 3]) * nt + tj) * atm_nk<R, RHO>::NKP;
         R A = 0;
 #pragma unroll
         for (int k0 = 0; k0 < RHO; k0 += 8) {
@@ -241,8 +305,11 @@ __device__ __forceinline__ void atm_tile_rows(const gpu_args &a, const R *sx,
 #pragma unroll
             for (int q = 0; q < 8; q += 2) {
                 R2 cc[2], bb[2];
+                R nu[2];
                 atm_real<R>::load2(ctab + il * LY::PC + k0 + (q ^ kp), cc[0], cc[1]);
                 atm_real<R>::load2(btab + jl * LY::PB + k0 + (q ^ kp), bb[0], bb[1]);
+                if (TYP)
+                    atm_real<R>::load_pair(nrow + k0 + (q ^ kp), nu[0], nu[1]);
 #pragma unroll
                 for (int h = 0; h < 2; h++) {
                     const int r = k0 + q + h;         /* the slot (registers Bacc[r], g) */
@@ -250,6 +317,8 @@ __device__ __forceinline__ void atm_tile_rows(const gpu_args &a, const R *sx,
                     typedef atm_real<R> AR;
                     R v, mp, qa, qb, qc;
                     AR::part(aa, nah, a5, bb[h].x, cc[h].x, &v, &mp, &qa, &qb, &qc);
+                    if (TYP) /* this triplet's nu: v is a factor of all three derivatives */
+                        v *= nu[h];
                     if (!MASK && !CUT) { /* G = v (q + mp 5/r^2), summed: two FMAs per side */
                         A = AR::fma(v, AR::fma(mp, ia, qa), A);
                         Bacc[r] = AR::fma(v, AR::fma(mp, bb[h].y, qb), Bacc[r]);
@@ -360,9 +429,17 @@ __device__ __forceinline__ void atm_tile_force(const gpu_args &a, const R *sx, c
 #ifndef TB_ATM_MINB32_D
 #define TB_ATM_MINB32_D 4
 #endif
-template <typename R, int RHO, bool CUT> struct atm_min_blocks {
+/* The typed double tile-32 instances (TYP): 3 blocks, 168 registers. Their nu table leaves room
+ * for 4 blocks of shared memory only with 2 species (3 and more: 3 blocks whatever the
+ * registers), and at 128 registers ptxas spills twice as much as the one-species kernel (260
+ * bytes against 128). A build knob too. */
+#ifndef TB_ATM_MINB32_TD
+#define TB_ATM_MINB32_TD 3
+#endif
+template <typename R, int RHO, bool CUT, bool TYP = false> struct atm_min_blocks {
     static constexpr int value = sizeof(R) == 4 ? (RHO == 32 ? TB_ATM_MINB32_F : RHO == 16 ? 10 : 21)
-                                                : (RHO == 32 ? (CUT ? 3 : TB_ATM_MINB32_D) : RHO == 16 ? 6 : 16);
+                                                : (RHO == 32 ? (CUT ? 3 : TYP ? TB_ATM_MINB32_TD : TB_ATM_MINB32_D)
+                                                             : RHO == 16 ? 6 : 16);
 };
 
 /* The pair sums w of pot_atm_part to forces and energy: dE/dr^2 = -(3/2) nu 5^(-5/2) w for
@@ -411,10 +488,40 @@ __device__ __forceinline__ bool atm_next_in_range(const gpu_args &a, const map3d
  * (4.0e11 instead of 5.1e11 triplets/s, H100, mixed, n 16384, before 2026-11-23) and the
  * double tile-32 one 255 registers (above). The double instances of tiles 16 and 8 without
  * the virial are left free. */
-template <typename R, int RHO, bool CUT, bool VIR>
-__global__ void __launch_bounds__(4 * RHO, ((sizeof(R) == 4 || VIR || RHO == 32) ? atm_min_blocks<R, RHO, CUT>::value : 1))
+/* The nu of the forces and the energy: the typed instances have it in every triplet already.
+ * (An expression at each use, not a variable: the one-species kernel keeps its PTX.) */
+#define ATM_NU_OUT (TYP ? 1.0 : (double)kc.nu)
+
+/* The kernel's first template argument: float or double for one species, atm_typed<float> or
+ * atm_typed<double> for the typed instances. One body and one kernel name for both families,
+ * and the one-species instances keep their names and code: neither a wrapper kernel (whose
+ * inlining moved the code, in the PTX) nor another template parameter (the profiler's scripts
+ * name the kernels). */
+template <typename R> struct atm_typed {};
+template <typename K> struct atm_family {
+    typedef K R;
+    static constexpr bool TYP = false;
+};
+template <typename T> struct atm_family<atm_typed<T>> {
+    typedef T R;
+    static constexpr bool TYP = true;
+};
+template <typename R, bool TYP> struct atm_kernel_arg {
+    typedef R type;
+};
+template <typename R> struct atm_kernel_arg<R, true> {
+    typedef atm_typed<R> type;
+};
+
+template <typename K, int RHO, bool CUT, bool VIR>
+__global__ void __launch_bounds__(4 * RHO, ((sizeof(typename atm_family<K>::R) == 4 || VIR || RHO == 32)
+                                                ? atm_min_blocks<typename atm_family<K>::R, RHO, CUT,
+                                                                 atm_family<K>::TYP>::value
+                                                : 1))
     atm_tiles_kernel(gpu_args a, map3d_launch L)
 {
+    typedef typename atm_family<K>::R R;
+    constexpr bool TYP = atm_family<K>::TYP;
     static_assert(RHO == 8 || RHO == 16 || RHO == 32, "tile edge must be 8, 16 or 32");
     constexpr int NT = 4 * RHO, G = 32 / RHO;
     typedef atm_layout<RHO> LY;
@@ -429,10 +536,12 @@ __global__ void __launch_bounds__(4 * RHO, ((sizeof(R) == 4 || VIR || RHO == 32)
     R *tabB = sm + LY::TB;          /* [4][RHO][P]: B_jk partial per i-subset, j-major */
     double *scratch = (double *)(sm + LY::END);
     double *svir = scratch + 32;    /* [6][3 RHO]: running virial of each force thread */
+    R *nk = (R *)(smem_raw + atm_smem_bytes<R, RHO, VIR>()); /* TYP: atm_nk */
 
     const int tid = threadIdx.x, lane = tid & 31, warp = tid >> 5;
     const int jl = lane % RHO, s = warp * G + lane / RHO;
     const auto &kc = atm_real<R>::coef(a);
+    const int nt = TYP ? kc.ntypes : 1;
     double e_thread = 0.0;
     map3d_cursor cur;
 
@@ -461,7 +570,7 @@ __global__ void __launch_bounds__(4 * RHO, ((sizeof(R) == 4 || VIR || RHO == 32)
             sx[t * 4] = v.x;
             sx[t * 4 + 1] = v.y;
             sx[t * 4 + 2] = v.z;
-            sx[t * 4 + 3] = (R)0;
+            sx[t * 4 + 3] = TYP && g < a.n ? v.w : (R)0; /* the type lane (type 0 beyond n) */
         }
         __syncthreads();
         for (int t = tid; t < RHO * RHO; t += NT) {
@@ -483,18 +592,25 @@ __global__ void __launch_bounds__(4 * RHO, ((sizeof(R) == 4 || VIR || RHO == 32)
             ctab[p * LY::PC + k] = vc;
             btab[p * LY::PB + k] = vb;
         }
+        if (TYP) /* the tile's nu table: row (ti, tj), entry k = nu(ti, tj, type of k) */
+            for (int t = tid; t < nt * nt * RHO; t += NT) {
+                const int c = t / RHO, k = t % RHO, ti = c / nt, tj = c - ti * nt;
+                const int tk = gpu_type_of(sx[(2 * RHO + k) * 4 + 3]);
+                nk[c * atm_nk<R, RHO>::NKP + k] = __ldg(kc.tab->nu + POT_TRIPLET(ti, tj, tk));
+            }
         const R xj[3] = {sx[(RHO + jl) * 4], sx[(RHO + jl) * 4 + 1], sx[(RHO + jl) * 4 + 2]};
+        const int tj = TYP ? gpu_type_of(sx[(RHO + jl) * 4 + 3]) : 0;
         R Bacc[RHO];
 #pragma unroll
         for (int k = 0; k < RHO; k++)
             Bacc[k] = 0;
         __syncthreads(); /* ctab ready */
         if (full)
-            atm_tile_rows<R, RHO, CUT, false>(a, sx, ctab, btab, tabA, tabC, Bacc, xj, I0, J0, K0,
-                                              s, jl);
+            atm_tile_rows<R, RHO, CUT, false, TYP>(a, sx, ctab, btab, tabA, tabC, Bacc, xj, I0, J0,
+                                                   K0, s, jl, nk, nt, tj);
         else
-            atm_tile_rows<R, RHO, CUT, true>(a, sx, ctab, btab, tabA, tabC, Bacc, xj, I0, J0, K0,
-                                             s, jl);
+            atm_tile_rows<R, RHO, CUT, true, TYP>(a, sx, ctab, btab, tabA, tabC, Bacc, xj, I0, J0,
+                                                  K0, s, jl, nk, nt, tj);
         __syncthreads(); /* every row done: tabB may overwrite the c and b tables */
         {
             const int kp = atm_kperm<RHO>(jl);
@@ -510,7 +626,7 @@ __global__ void __launch_bounds__(4 * RHO, ((sizeof(R) == 4 || VIR || RHO == 32)
             atm_tile_force<R, RHO, CUT, VIR>(a, sx, tabA, tabB, tabC, role, p, f, vir, er);
             if (g < a.n) {
                 /* F = 2 sum_pairs (dE/dr^2) d with dE/dr^2 = -(3/2) nu 5^(-5/2) w (pot_atm_part) */
-                const double scale = atm_force_scale(kc.nu);
+                const double scale = atm_force_scale(ATM_NU_OUT);
                 e_thread += (double)er;
                 add_force(a, g, scale * (double)f[0], scale * (double)f[1], scale * (double)f[2]);
                 /* W = -2 (3 nu/8) sum_pairs w d d, each pair seen twice: -scale/2 per visit */
@@ -523,7 +639,7 @@ __global__ void __launch_bounds__(4 * RHO, ((sizeof(R) == 4 || VIR || RHO == 32)
             /* deterministic: the energy and virial of each tile on their own, so that the sums
              * do not depend on which tiles share a block (persistent maps, ranks) */
             atm_flush_tile(a.efix, a.vfix, e_thread, svir, scratch, tid, VIR ? 3 * RHO : 0,
-                           atm_energy_scale(kc.nu));
+                           atm_energy_scale(ATM_NU_OUT));
             e_thread = 0.0;
         }
     } while (atm_next_in_range(a, L, cur));
@@ -532,7 +648,7 @@ __global__ void __launch_bounds__(4 * RHO, ((sizeof(R) == 4 || VIR || RHO == 32)
 
     const double e = block_sum(e_thread, scratch);
     if (tid == 0)
-        add_energy(a, 0, atm_energy_scale(kc.nu) * e);
+        add_energy(a, 0, atm_energy_scale(ATM_NU_OUT) * e);
     if (VIR)
         for (int c = 0; c < 6; c++) {
             const double w = block_sum(tid < 3 * RHO ? svir[c * 3 * RHO + tid] : 0.0, scratch);
@@ -541,81 +657,81 @@ __global__ void __launch_bounds__(4 * RHO, ((sizeof(R) == 4 || VIR || RHO == 32)
         }
 }
 
-/* Host side: launch every launch of a plan; kernel attributes; occupancy. */
-template <typename R, int RHO, bool CUT, bool VIR>
-static int atm_launch_t(const gpu_args *a, const map3d_plan *p, cudaStream_t st)
+#undef ATM_NU_OUT
+
+/* Host side: launch every launch of a plan; kernel attributes; occupancy. TYP picks the typed
+ * family (each file instantiates one), nt its species. */
+template <typename R, int RHO, bool CUT, bool VIR, bool TYP> static int atm_smem_t(int nt)
 {
-    const int smem = atm_smem_bytes<R, RHO, VIR>();
+    return atm_smem_bytes<R, RHO, VIR>() + (TYP ? atm_nk<R, RHO>::bytes(nt) : 0);
+}
+
+template <typename R, int RHO, bool CUT, bool VIR, bool TYP>
+static int atm_launch_t(const gpu_args *a, const map3d_plan *p, cudaStream_t st, int nt)
+{
+    const int smem = atm_smem_t<R, RHO, CUT, VIR, TYP>(nt);
     for (int l = 0; l < p->n_launch; l++) {
         const map3d_launch &L = p->launch[l];
         if (L.gx == 0 || L.gy == 0 || L.gz == 0)
             continue;
-        atm_tiles_kernel<R, RHO, CUT, VIR><<<dim3(L.gx, L.gy, L.gz), 4 * RHO, smem, st>>>(*a, L);
+        atm_tiles_kernel<typename atm_kernel_arg<R, TYP>::type, RHO, CUT, VIR>
+            <<<dim3(L.gx, L.gy, L.gz), 4 * RHO, smem, st>>>(*a, L);
         TB_LAUNCH_CHECK("atm_tiles_kernel");
     }
     return 0;
 }
 
-template <typename R, int RHO, bool CUT, bool VIR> static int atm_setup_t(void)
+/* The typed kernels' limit covers TB_TYPES_MAX species (at most 77 KB: double, tile 32, virial). */
+template <typename R, int RHO, bool CUT, bool VIR, bool TYP> static int atm_setup_t(void)
 {
-    CUDA_CHECK(cudaFuncSetAttribute(atm_tiles_kernel<R, RHO, CUT, VIR>,
+    CUDA_CHECK(cudaFuncSetAttribute(atm_tiles_kernel<typename atm_kernel_arg<R, TYP>::type, RHO, CUT, VIR>,
                                     cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                    atm_smem_bytes<R, RHO, VIR>()));
+                                    atm_smem_t<R, RHO, CUT, VIR, TYP>(TB_TYPES_MAX)));
     return 0;
 }
 
-template <typename R, int RHO, bool CUT, bool VIR> static int atm_occupancy_t(void)
+template <typename R, int RHO, bool CUT, bool VIR, bool TYP> static int atm_occupancy_t(int nt)
 {
+    const int smem = atm_smem_t<R, RHO, CUT, VIR, TYP>(nt);
     int nb = 0;
-    if (cudaOccupancyMaxActiveBlocksPerMultiprocessor(&nb, atm_tiles_kernel<R, RHO, CUT, VIR>,
-                                                      4 * RHO, atm_smem_bytes<R, RHO, VIR>()) !=
-        cudaSuccess)
+    if (cudaOccupancyMaxActiveBlocksPerMultiprocessor(
+            &nb, atm_tiles_kernel<typename atm_kernel_arg<R, TYP>::type, RHO, CUT, VIR>, 4 * RHO,
+            smem) != cudaSuccess)
         return 1;
     return nb > 0 ? nb : 1;
 }
 
-/* Every (RHO, flags) instance of precision R, flags = GPU_ATM_CUT | GPU_ATM_VIRIAL bits:
- * CALL<R, rho, cut, vir> ARGS, or -1 for another rho. */
-#define TB_ATM_SWITCH(R, rho, flags, CALL, ARGS)                                           \
+/* Every (RHO, flags) instance of precision R and family TYP, flags = GPU_ATM_CUT |
+ * GPU_ATM_VIRIAL bits: CALL<R, rho, cut, vir, TYP> ARGS, or -1 for another rho. */
+#define TB_ATM_SWITCH(R, TYP, rho, flags, CALL, ARGS)                                      \
     switch ((rho) * 4 + ((flags) & 3)) {                                                   \
-    case 32: return CALL<R, 8, false, false> ARGS;                                         \
-    case 33: return CALL<R, 8, true, false> ARGS;                                          \
-    case 34: return CALL<R, 8, false, true> ARGS;                                          \
-    case 35: return CALL<R, 8, true, true> ARGS;                                           \
-    case 64: return CALL<R, 16, false, false> ARGS;                                        \
-    case 65: return CALL<R, 16, true, false> ARGS;                                         \
-    case 66: return CALL<R, 16, false, true> ARGS;                                         \
-    case 67: return CALL<R, 16, true, true> ARGS;                                          \
-    case 128: return CALL<R, 32, false, false> ARGS;                                       \
-    case 129: return CALL<R, 32, true, false> ARGS;                                        \
-    case 130: return CALL<R, 32, false, true> ARGS;                                        \
-    case 131: return CALL<R, 32, true, true> ARGS;                                         \
+    case 32: return CALL<R, 8, false, false, TYP> ARGS;                                    \
+    case 33: return CALL<R, 8, true, false, TYP> ARGS;                                     \
+    case 34: return CALL<R, 8, false, true, TYP> ARGS;                                     \
+    case 35: return CALL<R, 8, true, true, TYP> ARGS;                                      \
+    case 64: return CALL<R, 16, false, false, TYP> ARGS;                                   \
+    case 65: return CALL<R, 16, true, false, TYP> ARGS;                                    \
+    case 66: return CALL<R, 16, false, true, TYP> ARGS;                                    \
+    case 67: return CALL<R, 16, true, true, TYP> ARGS;                                     \
+    case 128: return CALL<R, 32, false, false, TYP> ARGS;                                  \
+    case 129: return CALL<R, 32, true, false, TYP> ARGS;                                   \
+    case 130: return CALL<R, 32, false, true, TYP> ARGS;                                   \
+    case 131: return CALL<R, 32, true, true, TYP> ARGS;                                    \
     default: return -1;                                                                    \
     }
 
-/* Sets the shared-memory attribute of every instance of precision R; 0 or -1. */
-template <typename R> static int atm_setup_all(void)
+template <typename R, bool TYP> static int atm_setup_one(int rho, int flags)
+{
+    TB_ATM_SWITCH(R, TYP, rho, flags, atm_setup_t, ())
+}
+
+/* Sets the shared-memory attribute of every instance of precision R and family TYP; 0 or -1. */
+template <typename R, bool TYP> static int atm_setup_all(void)
 {
     int rc = 0;
     for (int rho = 8; rho <= 32; rho *= 2)
-        for (int flags = 0; flags < 4; flags++) {
-            int r = 0;
-            switch (rho * 4 + flags) {
-            case 32: r = atm_setup_t<R, 8, false, false>(); break;
-            case 33: r = atm_setup_t<R, 8, true, false>(); break;
-            case 34: r = atm_setup_t<R, 8, false, true>(); break;
-            case 35: r = atm_setup_t<R, 8, true, true>(); break;
-            case 64: r = atm_setup_t<R, 16, false, false>(); break;
-            case 65: r = atm_setup_t<R, 16, true, false>(); break;
-            case 66: r = atm_setup_t<R, 16, false, true>(); break;
-            case 67: r = atm_setup_t<R, 16, true, true>(); break;
-            case 128: r = atm_setup_t<R, 32, false, false>(); break;
-            case 129: r = atm_setup_t<R, 32, true, false>(); break;
-            case 130: r = atm_setup_t<R, 32, false, true>(); break;
-            default: r = atm_setup_t<R, 32, true, true>(); break;
-            }
-            rc |= r;
-        }
+        for (int flags = 0; flags < 4; flags++)
+            rc |= atm_setup_one<R, TYP>(rho, flags);
     return rc;
 }
 

@@ -6,7 +6,12 @@
  * into forces. A step: kick-drift kernel (which also rounds positions to float for the float
  * kernels), a force evaluation, kick kernel. Every runtime call goes through CUDA_CHECK and
  * every launch through TB_LAUNCH_CHECK; advance() synchronizes once at its end so that an
- * asynchronous fault is reported by the call that caused it. */
+ * asynchronous fault is reported by the call that caused it.
+ *
+ * Species: the positions carry each particle's type in their fourth lane (gpu_internal.h),
+ * uploaded at create and kept by every kernel that writes positions; with several species the
+ * coefficient tables (pot_params.h) are copied to the device once and the kernels' copies of
+ * the coefficients point there. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -28,7 +33,7 @@
 
 struct backend {
     int n;
-    double mass, dt; /* the box: pp.d.box (box.h) */
+    double mass[TB_TYPES_MAX], dt; /* each species' internal mass; the box: pp.d.box (box.h) */
     int rho, dbl, cut;
     pot_params pp;
     const map3d_type *m3;
@@ -38,6 +43,9 @@ struct backend {
     long long *d_table;
     tb_double4 *d_pos, *d_vel, *d_force;
     float4 *d_posf;
+    int ntypes;                    /* species of the potential (pp.d.ntypes) */
+    pot_tab_d *d_tab_d;            /* ntypes > 1: the tables on the device (args.kd.tab, kf.tab) */
+    pot_tab_f *d_tab_f;
     double *d_acc;
     float *d_acc_f;
     unsigned long long *d_fix;
@@ -102,8 +110,9 @@ const char *gpu_build_info(void)
 __global__ void to_float_kernel(const tb_double4 *pos, float4 *posf, int n)
 {
     const int i = blockIdx.x * blockDim.x + threadIdx.x;
-    if (i < n)
-        posf[i] = make_float4((float)pos[i].x, (float)pos[i].y, (float)pos[i].z, 0.0f);
+    if (i < n) /* the type lane keeps its bits (gpu_internal.h) */
+        posf[i] = make_float4((float)pos[i].x, (float)pos[i].y, (float)pos[i].z,
+                              __int_as_float(gpu_type_of(pos[i].w)));
 }
 
 /* pos[i] = x + h v, wrapped into the box (box_wrap_d), and its float copy: the one drift
@@ -116,20 +125,26 @@ __device__ __forceinline__ void drift_store(tb_double4 *pos, float4 *posf, int i
     x.x = w[0];
     x.y = w[1];
     x.z = w[2];
-    pos[i] = x;
+    pos[i] = x; /* x.w, the type lane, as it was */
     if (posf)
-        posf[i] = make_float4((float)x.x, (float)x.y, (float)x.z, 0.0f);
+        posf[i] = make_float4((float)x.x, (float)x.y, (float)x.z, __int_as_float(gpu_type_of(x.w)));
 }
 
-/* v += h F (h = dt / 2m); x += dt v, wrapped into the box; float copy of x. */
+/* The small kernels' TYP: several species, each particle's dt/2m (or noise) by the type lane of
+ * its position (gpu_per_type_at); the one-species instances are the kernels of before. */
+
+/* v += h F (h = dt / 2m of the particle's species); x += dt v, wrapped into the box; float copy
+ * of x. */
+template <bool TYP>
 __global__ void kick_drift_kernel(tb_double4 *pos, tb_double4 *vel, const tb_double4 *force,
-                                  float4 *posf, int n, double h, double dt, tb_box_d box)
+                                  float4 *posf, int n, gpu_per_type hm, double dt, tb_box_d box)
 {
     const int i = blockIdx.x * blockDim.x + threadIdx.x;
     if (i >= n)
         return;
     tb_double4 v = vel[i], x = pos[i];
     const tb_double4 f = force[i];
+    const double h = gpu_per_type_at<TYP>(hm, x.w);
     v.x += h * f.x;
     v.y += h * f.y;
     v.z += h * f.z;
@@ -137,13 +152,16 @@ __global__ void kick_drift_kernel(tb_double4 *pos, tb_double4 *vel, const tb_dou
     drift_store(pos, posf, i, x, v, dt, box);
 }
 
-__global__ void kick_kernel(tb_double4 *vel, const tb_double4 *force, int n, double h)
+template <bool TYP>
+__global__ void kick_kernel(tb_double4 *vel, const tb_double4 *force, const tb_double4 *pos, int n,
+                            gpu_per_type hm)
 {
     const int i = blockIdx.x * blockDim.x + threadIdx.x;
     if (i >= n)
         return;
     tb_double4 v = vel[i];
     const tb_double4 f = force[i];
+    const double h = gpu_per_type_at<TYP>(hm, TYP ? pos[i].w : 0.0);
     v.x += h * f.x;
     v.y += h * f.y;
     v.z += h * f.z;
@@ -172,40 +190,52 @@ __global__ void scale_kernel(tb_double4 *vel, int n, double c)
     vel[i] = v;
 }
 
-/* v = c1 v + c2 xi, xi interleaved [3n] (the host's layout). */
-__global__ void ostep_kernel(tb_double4 *vel, const double *xi, int n, double c1, double c2)
+/* v = c1 v + c2 xi, xi interleaved [3n] (the host's layout), c2 of the particle's species. */
+template <bool TYP>
+__global__ void ostep_kernel(tb_double4 *vel, const tb_double4 *pos, const double *xi, int n,
+                             double c1, gpu_per_type c2s)
 {
     const int i = blockIdx.x * blockDim.x + threadIdx.x;
     if (i >= n)
         return;
     tb_double4 v = vel[i];
+    const double c2 = gpu_per_type_at<TYP>(c2s, TYP ? pos[i].w : 0.0);
     v.x = c1 * v.x + c2 * xi[3 * i];
     v.y = c1 * v.y + c2 * xi[3 * i + 1];
     v.z = c1 * v.z + c2 * xi[3 * i + 2];
     vel[i] = v;
 }
 
-/* sum |v|^2 by one block of KE_THREADS threads: strided partial sums, then a tree in shared
- * memory; the order is fixed, so the result repeats bit for bit. */
+/* out[t] = sum |v|^2 over the particles of species t (TYP; else out[0] over all), as the CPU's
+ * sim_kinetic sums them before the masses: one block of KE_THREADS threads, strided partial
+ * sums, then a tree in shared memory, one species after the other; the order is fixed, so the
+ * result repeats bit for bit. */
 #define KE_THREADS 256
-__global__ void __launch_bounds__(KE_THREADS) kinetic_kernel(const tb_double4 *vel, int n,
+template <bool TYP>
+__global__ void __launch_bounds__(KE_THREADS) kinetic_kernel(const tb_double4 *vel,
+                                                             const tb_double4 *pos, int n, int nt,
                                                              double *out)
 {
     __shared__ double part[KE_THREADS];
-    double sum = 0.0;
-    for (int i = threadIdx.x; i < n; i += KE_THREADS) {
-        const tb_double4 v = vel[i];
-        sum += v.x * v.x + v.y * v.y + v.z * v.z;
-    }
-    part[threadIdx.x] = sum;
-    __syncthreads();
-    for (int w = KE_THREADS / 2; w > 0; w >>= 1) {
-        if ((int)threadIdx.x < w)
-            part[threadIdx.x] += part[threadIdx.x + w];
+    for (int t = 0; t < (TYP ? nt : 1); t++) {
+        double sum = 0.0;
+        for (int i = threadIdx.x; i < n; i += KE_THREADS) {
+            if (TYP && gpu_type_of(pos[i].w) != t)
+                continue;
+            const tb_double4 v = vel[i];
+            sum += v.x * v.x + v.y * v.y + v.z * v.z;
+        }
+        part[threadIdx.x] = sum;
         __syncthreads();
+        for (int w = KE_THREADS / 2; w > 0; w >>= 1) {
+            if ((int)threadIdx.x < w)
+                part[threadIdx.x] += part[threadIdx.x + w];
+            __syncthreads();
+        }
+        if (threadIdx.x == 0)
+            out[t] = part[0];
+        __syncthreads(); /* part[0] read before the next species overwrites it */
     }
-    if (threadIdx.x == 0)
-        *out = part[0];
 }
 
 __device__ __forceinline__ double fix_value(const unsigned long long *hl)
@@ -248,6 +278,8 @@ static void gpu_destroy(backend *b)
     cudaFree(b->d_vel);
     cudaFree(b->d_force);
     cudaFree(b->d_posf);
+    cudaFree(b->d_tab_d);
+    cudaFree(b->d_tab_f);
     cudaFree(b->d_acc);
     cudaFree(b->d_acc_f);
     cudaFree(b->d_fix);
@@ -282,7 +314,8 @@ static size_t gpu_bytes(const backend *b)
         lists = (size_t)b->n * (6 * sizeof(int) + sizeof(tb_double4)) +
                 (size_t)(2.5 * row * (double)b->n) * 2 * sizeof(int);
     }
-    return per * (size_t)b->n + (size_t)b->p3.table_len * sizeof(long long) + lists + 4096;
+    return per * (size_t)b->n + (size_t)b->p3.table_len * sizeof(long long) + lists + 4096 +
+           (b->ntypes > 1 ? sizeof(pot_tab_d) + sizeof(pot_tab_f) : 0);
 }
 
 /* Checks the configuration against what the GPU kernels support; TB_EXIT_USAGE if not. */
@@ -293,15 +326,16 @@ static int gpu_check_config(const backend *b, const sim_config *c)
                              "32 particles", b->rho);
         return TB_EXIT_USAGE;
     }
+    /* the box's own widths (tilted or not, some axes open): the state's, which a file may give */
     const double quarter = 0.5 * box_half_width_d(&b->pp.d.box);
-    if (!b->cull && b->pp.atm_on && b->pp.periodic &&
-        c->potential.atm.cutoff > quarter * (1 + 1e-12)) {
+    const double rc = b->pp.d.atm_rc2 < TB_NO_CUTOFF2 ? sqrt(b->pp.d.atm_rc2) : HUGE_VAL;
+    if (!b->cull && b->pp.atm_on && b->pp.periodic && rc > quarter * (1 + 1e-12)) {
         tb_error(c->path, 0, "potential.atm.cutoff = %g: in a periodic box the GPU's "
                              "all-triplets path needs a cutoff <= a quarter of the smallest "
                              "periodic width (L/4) = %g (its pair tables use one minimum image "
                              "per pair); use solver.cull = true (the neighbour-list path takes "
                              "up to half), lower it, or enlarge system.box",
-                 c->potential.atm.cutoff, quarter);
+                 rc, quarter);
         return TB_EXIT_USAGE;
     }
     return 0;
@@ -320,8 +354,8 @@ static int gpu_plans(backend *b, const sim_config *c)
     if (b->cull)
         return 0; /* the neighbour-list path uses no map plan */
     if (b->pp.atm_on) {
-        const int per_sm = b->dbl ? gpu_atm_occupancy_d(b->rho, b->cut)
-                                  : gpu_atm_occupancy_f(b->rho, b->cut);
+        const int fl = (b->cut ? GPU_ATM_CUT : 0) | GPU_ATM_TYPES(b->ntypes);
+        const int per_sm = b->dbl ? gpu_atm_occupancy_d(b->rho, fl) : gpu_atm_occupancy_f(b->rho, fl);
         o3.persistent_blocks = prop.multiProcessorCount * (per_sm > 0 ? per_sm : 1);
         o3.w_begin = b->args.w_lo; /* this rank's share (split.h) */
         o3.w_end = b->args.w_hi;
@@ -417,6 +451,48 @@ static int download3(double *h, const tb_double4 *d, int n, cudaStream_t st)
     return 0;
 }
 
+/* Every particle's species index within the potential's species, as cpu_create checks it. */
+static int gpu_check_types(const backend *b, const sim_config *c, const sim_state *s)
+{
+    const int nt = b->ntypes;
+    if (nt < 1 || nt > TB_TYPES_MAX) {
+        tb_error(c->path, 0, "system.species: %d species (1 .. %d)", nt, TB_TYPES_MAX);
+        return TB_EXIT_USAGE;
+    }
+    for (int i = 0; s->type && i < s->n; i++)
+        if (s->type[i] < 0 || s->type[i] >= nt) {
+            tb_error(c->path, 0, "particle %d is of species %d, but system.species has %d "
+                                 "(0 .. %d)", i, s->type[i], nt, nt - 1);
+            return TB_EXIT_USAGE;
+        }
+    return 0;
+}
+
+/* Several species: each position's type lane (gpu_internal.h: the index as the lane's bits) and
+ * the coefficient tables, whose device copies the kernels' coefficients then point at. */
+static int gpu_upload_types(backend *b, const sim_state *s)
+{
+    if (b->ntypes < 2)
+        return 0; /* the lane stays +0.0 (gpu_alloc): type 0 */
+    long long *lane = (long long *)malloc((size_t)b->n * sizeof *lane + 1);
+    if (!lane)
+        return tb_error(NULL, 0, "out of host memory");
+    for (int i = 0; i < b->n; i++)
+        lane[i] = s->type ? s->type[i] : 0;
+    const cudaError_t e = cudaMemcpy2D((char *)b->d_pos + 3 * sizeof(double), sizeof(tb_double4),
+                                       lane, sizeof *lane, sizeof *lane, (size_t)b->n,
+                                       cudaMemcpyHostToDevice);
+    free(lane);
+    CUDA_CHECK(e);
+    CUDA_CHECK(cudaMalloc(&b->d_tab_d, sizeof(pot_tab_d)));
+    CUDA_CHECK(cudaMalloc(&b->d_tab_f, sizeof(pot_tab_f)));
+    CUDA_CHECK(cudaMemcpy(b->d_tab_d, &b->pp.tab_d, sizeof(pot_tab_d), cudaMemcpyHostToDevice));
+    CUDA_CHECK(cudaMemcpy(b->d_tab_f, &b->pp.tab_f, sizeof(pot_tab_f), cudaMemcpyHostToDevice));
+    b->args.kd.tab = b->d_tab_d;
+    b->args.kf.tab = b->d_tab_f;
+    return 0;
+}
+
 static int gpu_alloc(backend *b)
 {
     const size_t n = (size_t)b->n;
@@ -473,19 +549,16 @@ static int gpu_create(backend **out, const sim_config *c, const sim_state *s)
     if (!b)
         return tb_error(NULL, 0, "out of host memory");
     b->n = s->n;
-    b->mass = s->mass[0]; /* one species so far: gpu_create refuses several */
-    if (s->ntypes > 1) {
-        free(b);
-        return tb_error(c->path, 0, "system.species: %d species, and the GPU backend takes one "
-                                    "species so far; use solver.backend = \"cpu\"", s->ntypes),
-               TB_EXIT_USAGE;
-    }
+    memcpy(b->mass, s->mass, sizeof b->mass);
     b->dt = c->integrator.dt;
     b->rho = c->solver.tile;
     b->dbl = c->solver.precision == CFG_PREC_DOUBLE;
-    b->cut = c->potential.atm.cutoff > 0;
     b->threads = c->solver.threads > 0 ? c->solver.threads : 128;
     pot_params_init_box(&b->pp, c, &s->box);
+    b->ntypes = b->pp.d.ntypes;
+    /* the cutoff instances whenever a test can fail: the config's cutoff, a file's box's L/4
+     * default (pot_atm_cutoff), or cutoff_triple alone */
+    b->cut = b->pp.d.atm_rc2 < TB_NO_CUTOFF2 || b->pp.d.atm_rct6 < TB_NO_CUTOFF6;
     b->cull = nbr_wanted(c, &b->pp);
     b->nbr_radius = b->cull ? nbr_radius(c, &b->pp) : 0.0;
     b->args.n = s->n;
@@ -500,7 +573,9 @@ static int gpu_create(backend **out, const sim_config *c, const sim_state *s)
                &b->args.w_hi);
     split_even(map3d_tri(map3d_nb(b->n, b->rho)), tb_split_rank(), b->nranks, &b->args.q_lo,
                &b->args.q_hi);
-    rc = gpu_pick_device(&b->dev);
+    rc = gpu_check_types(b, c, s);
+    if (rc == 0)
+        rc = gpu_pick_device(&b->dev);
     if (rc == 0 && (rc = gpu_check_config(b, c)) == 0)
         rc = gpu_plans(b, c);
     /* Enough device memory? Asked before any allocation. */
@@ -523,9 +598,10 @@ static int gpu_create(backend **out, const sim_config *c, const sim_state *s)
     }
     if ((b->cull && gpu_nbr_create(&b->nb, b->n, &b->pp.d.box, nbr_radius(c, &b->pp),
                                    c->solver.skin) != 0) ||
-        (!b->cull && (b->dbl ? gpu_atm_setup_d() : gpu_atm_setup_f()) != 0) || gpu_alloc(b) != 0 ||
-        upload3(b->d_pos, s->pos, b->n, b->st) != 0 || upload3(b->d_vel, s->vel, b->n, b->st) != 0 ||
-        upload3(b->d_force, s->force, b->n, b->st) != 0) {
+        (!b->cull && (b->dbl ? gpu_atm_setup_d(b->ntypes > 1) : gpu_atm_setup_f(b->ntypes > 1)) != 0) ||
+        gpu_alloc(b) != 0 || upload3(b->d_pos, s->pos, b->n, b->st) != 0 ||
+        upload3(b->d_vel, s->vel, b->n, b->st) != 0 ||
+        upload3(b->d_force, s->force, b->n, b->st) != 0 || gpu_upload_types(b, s) != 0) {
         gpu_destroy(b);
         return -1;
     }
@@ -547,7 +623,7 @@ static int gpu_forces(backend *b)
     const int vir = backend_virial_due(&b->vir_countdown);
     b->vir_valid = vir;
     b->tm.virials += b->timing && vir;
-    const int flags = (b->cut ? GPU_ATM_CUT : 0) | (vir ? GPU_ATM_VIRIAL : 0);
+    const int flags = (b->cut ? GPU_ATM_CUT : 0) | (vir ? GPU_ATM_VIRIAL : 0) | GPU_ATM_TYPES(b->ntypes);
     const size_t n = (size_t)b->n;
     if (tb_mpi_fault())
         return -1;
@@ -631,16 +707,25 @@ static int gpu_compute(backend *b)
     return gpu_time_read(b, 0);
 }
 
+/* x / m for each species (one species: x / mass[0], the expression of before). */
+static gpu_per_type gpu_over_mass(const backend *b, double x)
+{
+    gpu_per_type h;
+    for (int t = 0; t < TB_TYPES_MAX; t++)
+        h.v[t] = t < b->ntypes ? x / b->mass[t] : 0.0;
+    return h;
+}
+
 static int gpu_advance(backend *b, long nsteps)
 {
-    const double h = 0.5 * b->dt / b->mass;
+    const gpu_per_type h = gpu_over_mass(b, 0.5 * b->dt);
+    const bool typed = b->ntypes > 1;
     const int nblk = blocks_for(b->n, b->threads);
     for (long s = 0; s < nsteps; s++) {
         if (b->timing)
             CUDA_CHECK(cudaEventRecord(b->ev[4], b->st));
-        kick_drift_kernel<<<nblk, b->threads, 0, b->st>>>(b->d_pos, b->d_vel, b->d_force,
-                                                          b->dbl ? NULL : b->d_posf, b->n, h,
-                                                          b->dt, b->pp.d.box);
+        (typed ? kick_drift_kernel<true> : kick_drift_kernel<false>)<<<nblk, b->threads, 0, b->st>>>(
+            b->d_pos, b->d_vel, b->d_force, b->dbl ? NULL : b->d_posf, b->n, h, b->dt, b->pp.d.box);
         TB_LAUNCH_CHECK("kick_drift_kernel");
         if (b->timing)
             CUDA_CHECK(cudaEventRecord(b->ev[5], b->st));
@@ -648,7 +733,8 @@ static int gpu_advance(backend *b, long nsteps)
             return -1;
         if (b->timing)
             CUDA_CHECK(cudaEventRecord(b->ev[6], b->st));
-        kick_kernel<<<nblk, b->threads, 0, b->st>>>(b->d_vel, b->d_force, b->n, h);
+        (typed ? kick_kernel<true> : kick_kernel<false>)<<<nblk, b->threads, 0, b->st>>>(
+            b->d_vel, b->d_force, b->d_pos, b->n, h);
         TB_LAUNCH_CHECK("kick_kernel");
         if (b->timing) {
             CUDA_CHECK(cudaEventRecord(b->ev[7], b->st));
@@ -743,8 +829,9 @@ static int gpu_info(backend *b, backend_info *out, int counting)
 
 static int gpu_kick(backend *b, double h)
 {
-    kick_kernel<<<blocks_for(b->n, b->threads), b->threads, 0, b->st>>>(b->d_vel, b->d_force, b->n,
-                                                                         h / b->mass);
+    (b->ntypes > 1 ? kick_kernel<true> : kick_kernel<false>)<<<blocks_for(b->n, b->threads),
+                                                                b->threads, 0, b->st>>>(
+        b->d_vel, b->d_force, b->d_pos, b->n, gpu_over_mass(b, h));
     TB_LAUNCH_CHECK("kick_kernel");
     return 0;
 }
@@ -772,22 +859,31 @@ static int gpu_ostep(backend *b, double c1, const double *c2, const double *xi)
     /* pageable host memory: the copy is complete (xi reusable) when the call returns */
     CUDA_CHECK(cudaMemcpyAsync(b->d_xi, xi, bytes, cudaMemcpyHostToDevice, b->st));
     CUDA_CHECK(cudaStreamSynchronize(b->st));
-    ostep_kernel<<<blocks_for(b->n, b->threads), b->threads, 0, b->st>>>(b->d_vel, b->d_xi, b->n,
-                                                                          c1, c2[0]);
+    gpu_per_type c2s;
+    for (int t = 0; t < TB_TYPES_MAX; t++)
+        c2s.v[t] = t < b->ntypes ? c2[t] : 0.0;
+    (b->ntypes > 1 ? ostep_kernel<true> : ostep_kernel<false>)<<<blocks_for(b->n, b->threads),
+                                                                  b->threads, 0, b->st>>>(
+        b->d_vel, b->d_pos, b->d_xi, b->n, c1, c2s);
     TB_LAUNCH_CHECK("ostep_kernel");
     return 0;
 }
 
+/* sum over species of m_t / 2 sum |v|^2, as sim_kinetic (one species: 0.5 m sum |v|^2). */
 static int gpu_kinetic(backend *b, double *ke)
 {
-    double v2 = 0.0;
+    double v2[TB_TYPES_MAX];
+    const int nt = b->ntypes > 1 ? b->ntypes : 1;
     if (!b->d_ke)
-        CUDA_CHECK(cudaMalloc(&b->d_ke, sizeof(double)));
-    kinetic_kernel<<<1, KE_THREADS, 0, b->st>>>(b->d_vel, b->n, b->d_ke);
+        CUDA_CHECK(cudaMalloc(&b->d_ke, TB_TYPES_MAX * sizeof(double)));
+    (nt > 1 ? kinetic_kernel<true> : kinetic_kernel<false>)<<<1, KE_THREADS, 0, b->st>>>(
+        b->d_vel, b->d_pos, b->n, nt, b->d_ke);
     TB_LAUNCH_CHECK("kinetic_kernel");
-    CUDA_CHECK(cudaMemcpyAsync(&v2, b->d_ke, sizeof v2, cudaMemcpyDeviceToHost, b->st));
+    CUDA_CHECK(cudaMemcpyAsync(v2, b->d_ke, nt * sizeof(double), cudaMemcpyDeviceToHost, b->st));
     CUDA_CHECK(cudaStreamSynchronize(b->st));
-    *ke = 0.5 * b->mass * v2;
+    *ke = 0.0;
+    for (int t = 0; t < nt; t++)
+        *ke += 0.5 * b->mass[t] * v2[t];
     return 0;
 }
 
@@ -796,8 +892,11 @@ static int gpu_check_finite(backend *b, long step, tb_nonfinite *nf)
     /* Energies and the virial are in d_energy and d_virial except for fixed-point sums (and
      * before any force call). */
     const int dbl = b->computed && b->args.mode != ACC_FIXED;
+    gpu_per_type mass;
+    memcpy(mass.v, b->mass, sizeof mass.v);
     return gpu_finite_check(b->d_pos, b->d_vel, b->d_force, dbl ? b->d_energy : NULL,
-                            dbl ? b->d_virial : NULL, b->mass, b->n, step, b->d_finite, b->st,
+                            dbl ? b->d_virial : NULL, &mass, b->ntypes > 1, b->n, step,
+                            b->d_finite, b->st,
                             &nf->step, &nf->term, &nf->particle);
 }
 

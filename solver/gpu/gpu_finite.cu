@@ -12,9 +12,10 @@
 #include "solver/finite.h"
 #include "solver/gpu/gpu_internal.h"
 
+template <bool TYP>
 __global__ void finite_kernel(const tb_double4 *pos, const tb_double4 *vel,
                               const tb_double4 *force, const double *energy,
-                              const double *virial, double mass, double ke_bound, int n,
+                              const double *virial, gpu_per_type mass, double ke_bound, int n,
                               long long step, gpu_finite_rec *rec)
 {
     const long long seen = *(volatile long long *)&rec->step;
@@ -30,7 +31,8 @@ __global__ void finite_kernel(const tb_double4 *pos, const tb_double4 *vel,
             key = ((unsigned long long)TB_NF_POS << 32) | (unsigned)i;
         else if (!(isfinite(v.x) && isfinite(v.y) && isfinite(v.z)))
             key = ((unsigned long long)TB_NF_VEL << 32) | (unsigned)i;
-        else if (!tb_ke_ok(v.x * v.x + v.y * v.y + v.z * v.z, mass, ke_bound))
+        else if (!tb_ke_ok(v.x * v.x + v.y * v.y + v.z * v.z, gpu_per_type_at<TYP>(mass, p.w),
+                           ke_bound))
             key = ((unsigned long long)TB_NF_KINETIC << 32) | (unsigned)i;
     }
     if (i == 0 && virial)
@@ -58,15 +60,20 @@ int gpu_finite_reset(gpu_finite_rec *d_rec, cudaStream_t st)
 }
 
 int gpu_finite_check(const tb_double4 *pos, const tb_double4 *vel, const tb_double4 *force,
-                     const double *energy, const double *virial, double mass, int n, long step,
+                     const double *energy, const double *virial, const gpu_per_type *mass,
+                     int typed, int n, long step,
                      gpu_finite_rec *d_rec, cudaStream_t st, long *bad_step, int *term,
                      int *particle)
 {
     const int threads = 256;
     gpu_finite_rec h;
-    finite_kernel<<<(n + threads - 1) / threads, threads, 0, st>>>(pos, vel, force, energy, virial,
-                                                                  mass, tb_ke_bound(n), n,
-                                                                  (long long)step, d_rec);
+    const int nblk = (n + threads - 1) / threads;
+    if (typed)
+        finite_kernel<true><<<nblk, threads, 0, st>>>(pos, vel, force, energy, virial, *mass,
+                                                       tb_ke_bound(n), n, (long long)step, d_rec);
+    else
+        finite_kernel<false><<<nblk, threads, 0, st>>>(pos, vel, force, energy, virial, *mass,
+                                                        tb_ke_bound(n), n, (long long)step, d_rec);
     TB_LAUNCH_CHECK("finite_kernel");
     CUDA_CHECK(cudaMemcpyAsync(&h, d_rec, sizeof h, cudaMemcpyDeviceToHost, st));
     CUDA_CHECK(cudaStreamSynchronize(st));

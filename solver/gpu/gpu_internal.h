@@ -2,6 +2,13 @@
  *
  * Device memory layout: positions, velocities and forces as double4 (x, y, z, unused) in
  * d_pos, d_vel, d_force; positions rounded to float4 in d_posf for the float kernels.
+ * The type lane: the fourth lane of each position (d_pos and d_posf) carries the particle's
+ * species index t (sim_state.type, 0 .. ntypes-1) as a bit pattern, the integer t read as the
+ * lane's floating type: tb_double4 .w = __longlong_as_double(t), float4 .w = __int_as_float(t)
+ * (gpu_type_of reads it back). So a kernel gets the type with the position it loads anyway and
+ * converts nothing; the lane is never used in arithmetic (t > 0 is a denormal), only moved,
+ * and every kernel that rewrites positions (to_float, drift, kick_drift) keeps it. Type 0 is
+ * +0.0, the lane's value before the species: one species leaves it zero.
  * Force accumulation, per precision and solver.deterministic:
  *   ACC_DOUBLE: double atomics into acc[4n] (double, mixed);
  *   ACC_FLOAT:  float atomics into acc_f[4n] (single);
@@ -29,7 +36,23 @@ enum gpu_acc { ACC_DOUBLE = 0, ACC_FLOAT = 1, ACC_FIXED = 2 };
 
 #include "solver/par/fixed.h" /* TB_FIX_HI, TB_FIX_LO */
 
-/* Everything a force kernel needs, passed by value. */
+/* The species index in a position's type lane (above). */
+__device__ __forceinline__ int gpu_type_of(float w) { return __float_as_int(w); }
+__device__ __forceinline__ int gpu_type_of(double w) { return (int)__double_as_longlong(w); }
+
+/* A value per species for the O(n) kernels (dt/2m, noise amplitudes, masses), passed by value
+ * and indexed by the type lane: gpu_per_type_at<TYP>, whose one-species instance reads v[0]
+ * and no lane, the code of before the species. */
+typedef struct gpu_per_type {
+    double v[TB_TYPES_MAX];
+} gpu_per_type;
+template <bool TYP> __device__ __forceinline__ double gpu_per_type_at(const gpu_per_type &p, double w)
+{
+    return TYP ? p.v[gpu_type_of(w)] : p.v[0];
+}
+
+/* Everything a force kernel needs, passed by value. With several species (kf.ntypes > 1) kf.tab
+ * and kd.tab point at the backend's device copies of the tables (pot_params.h). */
 typedef struct gpu_args {
     const float4 *posf;  /* float kernels */
     const tb_double4 *posd; /* double kernels */
@@ -54,14 +77,26 @@ typedef struct gpu_args {
  * also for another rho). Threads per block: 4 rho. */
 #define GPU_ATM_CUT 1    /* flags: the cutoff tests */
 #define GPU_ATM_VIRIAL 2 /* flags: also sum the virial */
+/* flags: nt > 1 species, the typed instances (nu per triplet from the tables); 0 for one */
+#define GPU_ATM_TYPES(nt) ((nt) > 1 ? (nt) << 4 : 0)
+#define GPU_ATM_NTYPES(flags) ((flags) >> 4) /* 0: one species */
 int gpu_atm_launch_f(const gpu_args *a, const map3d_plan *p, int rho, int flags, cudaStream_t s);
 int gpu_atm_launch_d(const gpu_args *a, const map3d_plan *p, int rho, int flags, cudaStream_t s);
 /* Blocks of the kernel that fit on one multiprocessor (for persistent maps). */
 int gpu_atm_occupancy_f(int rho, int flags);
 int gpu_atm_occupancy_d(int rho, int flags);
-/* Raises the kernels' shared-memory limits where they need more than 48 KB; 0 or -1. */
-int gpu_atm_setup_f(void);
-int gpu_atm_setup_d(void);
+/* Raises the kernels' shared-memory limits where they need more than 48 KB, the typed
+ * instances' too when typed; 0 or -1. */
+int gpu_atm_setup_f(int typed);
+int gpu_atm_setup_d(int typed);
+/* The typed instances (gpu_atm_tf.cu, gpu_atm_td.cu: their own files, compiled in parallel),
+ * which the functions above call when flags carry GPU_ATM_TYPES. */
+int gpu_atm_launch_tf(const gpu_args *a, const map3d_plan *p, int rho, int flags, cudaStream_t s);
+int gpu_atm_launch_td(const gpu_args *a, const map3d_plan *p, int rho, int flags, cudaStream_t s);
+int gpu_atm_occupancy_tf(int rho, int flags);
+int gpu_atm_occupancy_td(int rho, int flags);
+int gpu_atm_setup_tf(void);
+int gpu_atm_setup_td(void);
 
 /* The pair term through every launch of plan p (tile edge rho, any value), blocks of
  * `threads` threads (solver.threads; fewer when the tile is smaller). */
@@ -117,11 +152,13 @@ typedef struct gpu_finite_rec {
 int gpu_finite_reset(gpu_finite_rec *d_rec, cudaStream_t st);
 
 /* Checks the state after `step` (energy: the [triplet, pair] energies and virial its [6]
- * components, NULL when they are not kept in double; mass: for each particle's kinetic
- * energy) and reads the record back: *bad_step = -1 when everything so far was finite, else
- * the first bad step with its term and particle (-1 for a whole-state value). 0 or -1. */
+ * components, NULL when they are not kept in double; mass: each species' mass, for each
+ * particle's kinetic energy, typed: several species, read from the positions' type lane) and
+ * reads the record back: *bad_step = -1 when everything so far was finite, else the first bad
+ * step with its term and particle (-1 for a whole-state value). 0 or -1. */
 int gpu_finite_check(const tb_double4 *pos, const tb_double4 *vel, const tb_double4 *force,
-                     const double *energy, const double *virial, double mass, int n, long step,
+                     const double *energy, const double *virial, const gpu_per_type *mass,
+                     int typed, int n, long step,
                      gpu_finite_rec *d_rec, cudaStream_t st, long *bad_step, int *term,
                      int *particle);
 

@@ -20,7 +20,18 @@
  * selects, 4 FMAs into the k sums in shared memory and 4 into the j sums in registers. At the
  * end each entry's force F_q = 0.75 nu (V_q + S_q d_q) (+ its LJ pair force) is added to
  * global memory by the accumulation mode, the anchor's F_i = -sum F_q, and the block's
- * energies and virial sum_q d_q (x) F_q. */
+ * energies and virial sum_q d_q (x) F_q.
+ *
+ * Species (the typed instances nbr_kernel<atm_typed<R>, STATS>, several species only): the
+ * filter keeps each entry's type (from the type lane of the position it loads anyway), then
+ * the block writes nuk[tj cap + k] = nu(ti, tj, type of entry k) for the anchor's type ti and
+ * every species tj; in a tile lane j reads its row tj at k, one 4- (8-) byte load per triplet
+ * beside the 16-byte load of entry k, in 32 different banks (rows cap apart, cap a multiple of
+ * 32, and 32 different k), and its e, ga, gb, gc take the factor nu (one multiply; the other
+ * three fold into the sums' FMAs); the epilogue then scales by 0.75 alone. The LJ-only partners
+ * are those within the largest species pair's cutoff (q.rcl2), and each entry's pair takes
+ * its own coefficients (the anchor's row of the LJ table, staged in shared memory): its
+ * cutoff, and none for a pair of species without LJ. */
 #include <cub/cub.cuh>
 
 #include <math.h>
@@ -384,11 +395,6 @@ template <> struct nbr_real<float> {
     {
         return nbr_atm_f(&k, dj, a, dk, c, djk, e, ga, gb, gc);
     }
-    static __device__ __forceinline__ float pair(const C &k, const float d[3], float r2,
-                                                 float fi[3], float fj[3])
-    {
-        return pair_accumulate_f(&k, d, r2, fi, fj);
-    }
 };
 template <> struct nbr_real<double> {
     typedef tb_double4 V;
@@ -399,11 +405,6 @@ template <> struct nbr_real<double> {
                                               double *e, double *ga, double *gb, double *gc)
     {
         return nbr_atm_d(&k, dj, a, dk, c, djk, e, ga, gb, gc);
-    }
-    static __device__ __forceinline__ double pair(const C &k, const double d[3], double r2,
-                                                  double fi[3], double fj[3])
-    {
-        return pair_accumulate_d(&k, d, r2, fi, fj);
     }
 };
 
@@ -420,14 +421,21 @@ template <typename R> __host__ __device__ constexpr int nbr_entry_bytes()
 {
     return (int)sizeof(typename nbr_real<R>::V) * (1 + NBR_NW) + (int)sizeof(int);
 }
-template <typename R> static int nbr_smem_bytes(int cap)
+/* The typed instances add nuk [nt][cap], the anchor's LJ row [nt] and the types [cap] (one
+ * byte each). */
+template <typename R> static int nbr_smem_bytes(int cap, int nt)
 {
-    return cap * nbr_entry_bytes<R>() + 32 * (int)sizeof(double) + 8 * (int)sizeof(int);
+    return cap * nbr_entry_bytes<R>() + 32 * (int)sizeof(double) + 8 * (int)sizeof(int) +
+           (nt > 1 ? cap * (nt * (int)sizeof(R) + 1) +
+                         nt * (int)sizeof(typename atm_real<R>::lj_pair)
+                   : 0);
 }
 
-template <typename R, bool STATS>
+template <typename K, bool STATS>
 __global__ void __launch_bounds__(NBR_NT) nbr_kernel(gpu_args a, nbr_args q)
 {
+    typedef typename atm_family<K>::R R;
+    constexpr bool TYP = atm_family<K>::TYP;
     typedef typename nbr_real<R>::V V;
     extern __shared__ __align__(16) unsigned char smem_raw[];
     V *ent = (V *)smem_raw;            /* [cap]: d_q, |d_q|^2 */
@@ -435,10 +443,16 @@ __global__ void __launch_bounds__(NBR_NT) nbr_kernel(gpu_args a, nbr_args q)
     double *scratch = (double *)(acc + NBR_NW * q.cap); /* [32] */
     int *wcount = (int *)(scratch + 32);                /* [8] */
     int *tix = wcount + 8;                              /* [cap] */
+    typedef typename atm_real<R>::lj_pair LP;
+    const int nt = TYP ? a.kf.ntypes : 0;
+    R *nuk = (R *)(tix + q.cap);                        /* TYP: [nt][cap] (16-byte aligned) */
+    LP *slj = (LP *)(nuk + nt * q.cap);                 /* TYP: [nt] LJ of (anchor, species) */
+    unsigned char *sty = (unsigned char *)(slj + nt);   /* TYP: [cap] */
     const int tid = threadIdx.x, lane = tid & 31, warp = tid >> 5;
     const auto &kc = nbr_real<R>::coef(a);
     const int i = q.perm[q.b0 + blockIdx.x];
     const tb_double4 xi = a.posd[i];
+    const int ti = TYP ? gpu_type_of(xi.w) : 0; /* the anchor's species */
     const int *row = q.idx + q.off[blockIdx.x], cnt = q.off[blockIdx.x + 1] - q.off[blockIdx.x];
 
     /* entries: ATM partners, then LJ-only partners, order kept */
@@ -447,11 +461,13 @@ __global__ void __launch_bounds__(NBR_NT) nbr_kernel(gpu_args a, nbr_args q)
         for (int c0 = 0; c0 < cnt; c0 += NBR_NT) {
             const int r = c0 + tid;
             bool keep = false;
-            int t = 0;
+            int t = 0, tt = 0;
             double dx = 0, dy = 0, dz = 0, r2 = 0;
             if (r < cnt) {
                 t = row[r];
                 const tb_double4 xt = a.posd[t];
+                if (TYP)
+                    tt = gpu_type_of(xt.w);
                 double e[3] = {xt.x - xi.x, xt.y - xi.y, xt.z - xi.z};
                 box_min_image_d(&q.box, e);
                 dx = e[0];
@@ -479,6 +495,8 @@ __global__ void __launch_bounds__(NBR_NT) nbr_kernel(gpu_args a, nbr_args q)
                 v.w = v.x * v.x + v.y * v.y + v.z * v.z;
                 ent[p] = v;
                 tix[p] = t;
+                if (TYP)
+                    sty[p] = (unsigned char)tt;
             }
             m += total;
             __syncthreads();
@@ -499,6 +517,14 @@ __global__ void __launch_bounds__(NBR_NT) nbr_kernel(gpu_args a, nbr_args q)
         z.x = z.y = z.z = z.w = (R)0;
         acc[(p / mz) * q.cap + p % mz] = z;
     }
+    if (TYP) { /* nu of (anchor, species tj, entry k); 0 beyond the ATM partners (masked anyway) */
+        for (int p = tid; p < nt * mpad; p += NBR_NT) {
+            const int tj = p / mpad, k = p - tj * mpad;
+            nuk[tj * q.cap + k] = k < ma ? __ldg(kc.tab->nu + POT_TRIPLET(ti, tj, sty[k])) : (R)0;
+        }
+        for (int p = tid; p < nt; p += NBR_NT)
+            slj[p] = kc.tab->lj[POT_PAIR(ti, p)];
+    }
     __syncthreads();
 
     /* triplets: tile pairs (P, Q) of the ma ATM entries, dealt to the warps */
@@ -512,6 +538,7 @@ __global__ void __launch_bounds__(NBR_NT) nbr_kernel(gpu_args a, nbr_args q)
         const int j = 32 * P + lane;
         const V ej = ent[j];
         const R dj[3] = {ej.x, ej.y, ej.z};
+        const R *nrow = nuk + (TYP && j < ma ? sty[j] : 0) * q.cap; /* TYP: j's row */
         R A = 0, E = 0, fx = 0, fy = 0, fz = 0;
 #pragma unroll 4
         for (int s = 0; s < 32; s++) {
@@ -525,6 +552,13 @@ __global__ void __launch_bounds__(NBR_NT) nbr_kernel(gpu_args a, nbr_args q)
             ga = ok ? ga : (R)0;
             gb = ok ? gb : (R)0;
             gc = ok ? gc : (R)0;
+            R nu = (R)1;
+            if (TYP) { /* the triplet's nu, which the one-species kernel applies at the end: */
+                nu = nrow[k]; /* e and ga fold into the sums' FMAs, gc below, gb costs a multiply */
+                e *= nu;
+                ga *= nu;
+                gb *= nu;
+            }
             if (STATS)
                 hits += ok;
             E += e;
@@ -536,7 +570,7 @@ __global__ void __launch_bounds__(NBR_NT) nbr_kernel(gpu_args a, nbr_args q)
             vk.x -= gb * djk[0];
             vk.y -= gb * djk[1];
             vk.z -= gb * djk[2];
-            vk.w -= gc;
+            vk.w = TYP ? atm_real<R>::fma(-gc, nu, vk.w) : vk.w - gc;
             accw[k] = vk;
             __syncwarp();
         }
@@ -552,7 +586,7 @@ __global__ void __launch_bounds__(NBR_NT) nbr_kernel(gpu_args a, nbr_args q)
     __syncthreads();
 
     /* forces of the entries, pairs, the anchor's force, virial */
-    const double scale = 0.75 * (double)kc.nu;
+    const double scale = 0.75 * (TYP ? 1.0 : (double)kc.nu);
     double fi[3] = {0, 0, 0}, ep = 0, vir[6] = {0, 0, 0, 0, 0, 0};
     for (int p = tid; p < m; p += NBR_NT) {
         const V d = ent[p];
@@ -571,9 +605,10 @@ __global__ void __launch_bounds__(NBR_NT) nbr_kernel(gpu_args a, nbr_args q)
             f[1] = scale * (double)(sy + sw * dv[1]);
             f[2] = scale * (double)(sz + sw * dv[2]);
         }
-        if (d.w < kc.lj_rc2) {
+        if (d.w < (TYP ? slj[sty[p]].rc2 : kc.lj_rc2)) { /* TYP: the pair's own coefficients */
             R pi[3] = {0, 0, 0}, pj[3] = {0, 0, 0};
-            ep += (double)nbr_real<R>::pair(kc, dv, d.w, pi, pj);
+            ep += (double)(TYP ? atm_real<R>::pair(slj[sty[p]], dv, d.w, pi, pj)
+                               : atm_real<R>::pair(kc, dv, d.w, pi, pj));
             f[0] += (double)pj[0];
             f[1] += (double)pj[1];
             f[2] += (double)pj[2];
@@ -599,7 +634,7 @@ __global__ void __launch_bounds__(NBR_NT) nbr_kernel(gpu_args a, nbr_args q)
         hsum = block_sum((double)hits, scratch);
     if (tid == 0) {
         add_force(a, i, fi[0], fi[1], fi[2]);
-        add_energy(a, 0, (double)kc.nu * et);
+        add_energy(a, 0, (TYP ? 1.0 : (double)kc.nu) * et);
         add_energy(a, 1, eps);
         for (int c = 0; c < 6; c++) {
             add_virial(a, c, vir[c]);
@@ -703,20 +738,21 @@ static int nbr_refresh(gpu_nbr *b, const tb_double4 *pos, cudaStream_t st)
     return nbr_build(b, pos, st);
 }
 
-template <typename R, bool STATS>
+template <typename R, bool STATS, bool TYP>
 static int nbr_launch_t(gpu_nbr *b, const gpu_args *a, const nbr_args &q, cudaStream_t st)
 {
-    const int smem = nbr_smem_bytes<R>(q.cap);
+    const int smem = nbr_smem_bytes<R>(q.cap, TYP ? a->kf.ntypes : 1);
     if (smem > b->smem_max)
         return tb_error(NULL, 0, "a neighbour row of %d entries needs %d bytes of shared memory, "
                                  "more than the GPU's %d: lower the cutoffs or solver.skin, or "
                                  "use solver.precision = \"mixed\" (half the bytes of double)",
                         b->max_row, smem, b->smem_max);
-    CUDA_CHECK(cudaFuncSetAttribute(nbr_kernel<R, STATS>,
+    CUDA_CHECK(cudaFuncSetAttribute(nbr_kernel<typename atm_kernel_arg<R, TYP>::type, STATS>,
                                     cudaFuncAttributeMaxDynamicSharedMemorySize, smem));
     if (b->a_hi <= b->a_lo)
         return 0; /* no anchors for this rank */
-    nbr_kernel<R, STATS><<<b->a_hi - b->a_lo, NBR_NT, smem, st>>>(*a, q);
+    nbr_kernel<typename atm_kernel_arg<R, TYP>::type, STATS>
+        <<<b->a_hi - b->a_lo, NBR_NT, smem, st>>>(*a, q);
     TB_LAUNCH_CHECK("nbr_kernel");
     return 0;
 }
@@ -732,7 +768,8 @@ int gpu_nbr_forces(gpu_nbr *b, const gpu_args *a, const pot_params *pp, int dbl,
     q.idx = b->d_idx;
     q.box = b->box;
     q.rca2 = pp->atm_on ? pp->d.atm_rc2 : -1.0;
-    q.rcl2 = pp->lj_on ? pp->d.lj_rc2 : -1.0;
+    q.rcl2 = pp->lj_on ? pp->d.lj_rc2 : -1.0; /* several species: the largest pair's */
+    const int nt = pp->d.ntypes;
     q.cap = ((b->max_row > 0 ? b->max_row : 1) + 31) & ~31;
     q.stats = b->d_stats;
     q.b0 = b->a_lo;
@@ -740,9 +777,16 @@ int gpu_nbr_forces(gpu_nbr *b, const gpu_args *a, const pot_params *pp, int dbl,
         CUDA_CHECK(cudaMemsetAsync(b->d_stats, 0, 2 * sizeof(unsigned long long), st));
     if (b->n == 0)
         return 0;
+    if (nt > 1) /* several species: the typed instances */
+        return dbl ? (stats ? nbr_launch_t<double, true, true>(b, a, q, st)
+                            : nbr_launch_t<double, false, true>(b, a, q, st))
+                   : (stats ? nbr_launch_t<float, true, true>(b, a, q, st)
+                            : nbr_launch_t<float, false, true>(b, a, q, st));
     if (dbl)
-        return stats ? nbr_launch_t<double, true>(b, a, q, st) : nbr_launch_t<double, false>(b, a, q, st);
-    return stats ? nbr_launch_t<float, true>(b, a, q, st) : nbr_launch_t<float, false>(b, a, q, st);
+        return stats ? nbr_launch_t<double, true, false>(b, a, q, st)
+                     : nbr_launch_t<double, false, false>(b, a, q, st);
+    return stats ? nbr_launch_t<float, true, false>(b, a, q, st)
+                 : nbr_launch_t<float, false, false>(b, a, q, st);
 }
 
 unsigned long long *gpu_nbr_counters(gpu_nbr *b)

@@ -7,33 +7,27 @@
  * every i of tile I (each pair is computed twice rather than summed with atomics), through
  * the shared body pair_accumulate (triplet.h). One atomic per particle and component.
  * Virial: the first pass, which sees each pair once from its lower index i, adds
- * d_ij (x) F_j (F_j the pair's force on j), six FMAs per pair; a block reduction at the end. */
+ * d_ij (x) F_j (F_j the pair's force on j), six FMAs per pair; a block reduction at the end.
+ * Species: the typed instances (pair_tiles_kernel<atm_typed<R>>, gpu_atm.cuh's families) stage
+ * the species pairs' LJ coefficients (pot_params.h's table, nt^2 entries) and the tiles' types
+ * from the positions' lane in shared memory, and give each pair its own through
+ * pair_accumulate_typed: its cutoff, none for a pair of species without LJ (rc2 = 0). */
 #include "common/check.h"
 #include "solver/gpu/gpu_atm.cuh"
 
-template <typename R> struct pair_real;
-template <> struct pair_real<float> {
-    static __device__ __forceinline__ float acc(const pot_coef_f &k, const float d[3], float r2,
-                                                float fi[3], float fj[3])
-    {
-        return pair_accumulate_f(&k, d, r2, fi, fj);
-    }
-};
-template <> struct pair_real<double> {
-    static __device__ __forceinline__ double acc(const pot_coef_d &k, const double d[3],
-                                                 double r2, double fi[3], double fj[3])
-    {
-        return pair_accumulate_d(&k, d, r2, fi, fj);
-    }
-};
-
-template <typename R>
+template <typename K>
 __global__ void pair_tiles_kernel(gpu_args a, map2d_launch L, int rho)
 {
+    typedef typename atm_family<K>::R R;
+    constexpr bool TYP = atm_family<K>::TYP;
+    typedef typename atm_real<R>::lj_pair LP;
     extern __shared__ __align__(16) unsigned char smem_raw[];
-    R *sx = (R *)smem_raw; /* [2][rho][3] */
-    __shared__ double scratch[32];
     const auto &kc = atm_real<R>::coef(a);
+    const int nt = TYP ? kc.ntypes : 0;
+    LP *slj = (LP *)smem_raw;       /* TYP: [nt][nt] the species pairs' LJ coefficients */
+    R *sx = (R *)(slj + nt * nt);   /* [2][rho][3] */
+    int *sty = (int *)(sx + 6 * rho); /* TYP: [2][rho] the types */
+    __shared__ double scratch[32];
     map2d_cursor cur;
     double e_thread = 0.0, w_thread[6] = {0, 0, 0, 0, 0, 0};
     if (!map2d_dispatch_first(a.map_id, &L, blockIdx.x, blockIdx.y, &cur))
@@ -44,12 +38,17 @@ __global__ void pair_tiles_kernel(gpu_args a, map2d_launch L, int rho)
             return; /* another rank's pair tile */
     }
     const int I0 = cur.I * rho, J0 = cur.J * rho;
+    if constexpr (TYP)
+        for (int t = threadIdx.x; t < nt * nt; t += blockDim.x)
+            slj[t] = kc.tab->lj[POT_PAIR(t / nt, t % nt)];
     for (int t = threadIdx.x; t < 2 * rho; t += blockDim.x) {
         const int g = (t < rho ? I0 : J0 - rho) + t;
         const typename atm_real<R>::vec4 v = g < a.n ? atm_real<R>::load(a, g) : atm_real<R>::load(a, 0);
         sx[3 * t] = v.x;
         sx[3 * t + 1] = v.y;
         sx[3 * t + 2] = v.z;
+        if (TYP)
+            sty[t] = g < a.n ? gpu_type_of(v.w) : 0;
     }
     __syncthreads();
     for (int pass = 0; pass < 2; pass++)
@@ -69,7 +68,10 @@ __global__ void pair_tiles_kernel(gpu_args a, map2d_launch L, int rho)
                 R d[3] = {xo[0] - xm[0], xo[1] - xm[1], xo[2] - xm[2]}, fo[3] = {0, 0, 0};
                 atm_real<R>::mic(kc, d);
                 const R r2 = d[0] * d[0] + d[1] * d[1] + d[2] * d[2];
-                const R ep = pair_real<R>::acc(kc, d, r2, f, fo);
+                const R ep = TYP ? atm_real<R>::pair(slj[sty[pass * rho + p] * nt +
+                                                         sty[(1 - pass) * rho + q]],
+                                                     d, r2, f, fo)
+                                 : atm_real<R>::pair(kc, d, r2, f, fo);
                 if (pass == 0) { /* me = i, other = j, d = d_ij, fo = F_j */
                     e += ep;
                     w[0] += d[0] * fo[0];
@@ -95,10 +97,13 @@ __global__ void pair_tiles_kernel(gpu_args a, map2d_launch L, int rho)
     }
 }
 
-template <typename R> static int pair_launch_t(const gpu_args *a, const map2d_plan *p, int rho,
-                                               int threads, cudaStream_t st)
+template <typename R, bool TYP>
+static int pair_launch_t(const gpu_args *a, const map2d_plan *p, int rho, int threads,
+                         cudaStream_t st)
 {
-    const size_t smem = 2 * (size_t)rho * 3 * sizeof(R);
+    const int nt = TYP ? a->kf.ntypes : 0;
+    const size_t smem = 2 * (size_t)rho * (3 * sizeof(R) + (TYP ? sizeof(int) : 0)) +
+                        (size_t)(nt * nt) * sizeof(typename atm_real<R>::lj_pair);
     if (smem > 48 * 1024)
         return tb_error(NULL, 0, "solver.tile = %d is too large for the GPU pair kernel "
                                  "(at most 1024)", rho);
@@ -106,7 +111,8 @@ template <typename R> static int pair_launch_t(const gpu_args *a, const map2d_pl
         const map2d_launch &L = p->launch[l];
         if (L.gx == 0 || L.gy == 0)
             continue;
-        pair_tiles_kernel<R><<<dim3(L.gx, L.gy), threads, smem, st>>>(*a, L, rho);
+        pair_tiles_kernel<typename atm_kernel_arg<R, TYP>::type>
+            <<<dim3(L.gx, L.gy), threads, smem, st>>>(*a, L, rho);
         TB_LAUNCH_CHECK("pair_tiles_kernel");
     }
     return 0;
@@ -118,6 +124,9 @@ int gpu_pair_launch(const gpu_args *a, const map2d_plan *p, int rho, int dbl, in
     /* a block needs no more threads than the tile has particles */
     if (threads > rho)
         threads = rho < 32 ? 32 : (rho + 31) / 32 * 32;
-    return dbl ? pair_launch_t<double>(a, p, rho, threads, s)
-               : pair_launch_t<float>(a, p, rho, threads, s);
+    if (a->kf.ntypes > 1) /* several species: the typed instances */
+        return dbl ? pair_launch_t<double, true>(a, p, rho, threads, s)
+                   : pair_launch_t<float, true>(a, p, rho, threads, s);
+    return dbl ? pair_launch_t<double, false>(a, p, rho, threads, s)
+               : pair_launch_t<float, false>(a, p, rho, threads, s);
 }
