@@ -55,6 +55,7 @@ typedef struct bench_opts {
     int kernel; /* KSEL_*; 0: the default of the experiment */
     int two_d, force_cpu, verify;
     int no_solo; /* under mpirun: no one-rank timing (docs/scaling.md) */
+    int species[TB_TYPES_MAX], n_species; /* --species LIST (bench_species.h); 0: none */
     double budget;
 } bench_opts;
 
@@ -122,6 +123,9 @@ void bench_map3d_experiment(bench_ctx *x, const int *ns, int n_n, const int *til
 void bench_solver_experiment(bench_ctx *x, const int *ns, int n_n, const int *tiles, int n_tile);
 void bench_map2d_experiment(bench_ctx *x, const int *ns, int n_n, const int *tiles, int n_tile);
 void bench_pair2d_experiment(bench_ctx *x, const int *ns, int n_n, const int *tiles, int n_tile);
+/* --species LIST: the solver at each K of the list, with its ratio to one species
+ * (bench_species.c). */
+void bench_species_experiment(bench_ctx *x, const int *ns, int n_n, int tile);
 /* One solver point: warm-up and timed evaluations into x->t; 0, or a status (cmd_bench.c). */
 int bench_solver_point(bench_ctx *x, const sim_config *c, double *sec_warm);
 

@@ -28,6 +28,7 @@
 #include "solver/backend.h"
 #include "solver/cli/bench_liquid.h"
 #include "solver/cli/bench_ranks.h"
+#include "solver/cli/bench_species.h"
 #include "solver/par/mpi.h"
 #include "common/check.h"
 #include "solver/gpu/gpu.h"
@@ -37,7 +38,7 @@
 
 static const char liquid_help[] =
     "usage: tribody bench --liquid [CONFIG] [--n LIST] [--precisions LIST] [--steps K]\n"
-    "                     [--repeat R] [--csv FILE] [--set PATH=VALUE ...] [--cpu]\n"
+    "                     [--repeat R] [--csv FILE] [--set PATH=VALUE ...] [--cpu] [--species LIST]\n"
     "\n"
     "Times a periodic LJ + ATM liquid (rho 0.8, T 1.0, LJ cutoff 2.5, ATM cutoff 4.5) through\n"
     "the neighbour-list path for each N of --n (default 32768,100000,1000000 on a GPU, 1000,4000\n"
@@ -46,6 +47,9 @@ static const char liquid_help[] =
     "  --steps K       timed MD steps per point (default 20)\n"
     "  --repeat R      timed force evaluations per point (default 5)\n"
     "  --cpu           the CPU backend even when a GPU is present\n"
+    "  --species LIST  the liquid as K species of the same cost for each K of LIST (1 .. 8, e.g.\n"
+    "                  1,2,4; particle i of species i mod K, epsilon and mass per species, nu\n"
+    "                  for every triplet): a row per K, with triplets/s over one species'\n"
     "  --alternatives  also count, on the host, the slots the rejected alternative would launch:\n"
     "                  tile triplets of rho = 8, 16, 32 particles in Morton order whose bounding\n"
     "                  boxes are pairwise within rc + skin (docs/gpu.md, cutoff systems)\n";
@@ -247,6 +251,7 @@ static int liquid_point(const sim_config *base, const backend_ops *ops, int n, i
     c.solver.precision = prec;
     if ((rc = liquid_state(&s, n, 1.0, c.system.seed)) != 0)
         return rc;
+    bench_species_state(&s, &c);
     c.system.box = s.box.l[0];
     if (c.potential.atm.cutoff > 0.5 * c.system.box || c.potential.lj.cutoff > 0.5 * c.system.box) {
         sim_state_free(&s);
@@ -297,6 +302,7 @@ int bench_liquid(int argc, char **argv)
 {
     sim_config c;
     int ns[16], n_n = 0, precs[3], n_p = 0, steps = 20, repeat = 5, cpu = 0, n_set = 0, alt = 0;
+    int species[TB_TYPES_MAX] = {1}, n_species = 1, listed = 0;
     const char *cfg = NULL, *csv = NULL;
     char *sets[64];
     for (int i = 1; i < argc; i++) {
@@ -347,6 +353,10 @@ int bench_liquid(int argc, char **argv)
             *(!strcmp(a, "--steps") ? &steps : &repeat) = (int)x;
         } else if (!strcmp(a, "--csv")) {
             csv = v;
+        } else if (!strcmp(a, "--species")) {
+            if (bench_species_parse(v, species, &n_species, "bench --liquid") != 0)
+                return 2;
+            listed = 1;
         } else if (!strcmp(a, "--set") && n_set < 64) {
             sets[n_set++] = (char *)v;
         } else {
@@ -384,43 +394,55 @@ int bench_liquid(int argc, char **argv)
                    "triplets_per_s,fraction,entries_per_atom,builds,steps\n");
     printf("== liquid: rho 0.8, T 1.0, LJ rc %.2f, ATM rc %.2f (nu %.4g), skin %.2f, dt %.4g; "
            "backend %s (%s)\n", c.potential.lj.cutoff, c.potential.atm.cutoff, c.potential.atm.nu,
-           c.solver.skin, c.integrator.dt, ops->name, ops == &gpu_backend_ops ? gpu_build_info() : "OpenMP");
+           c.solver.skin, c.integrator.dt, ops->name,
+           ops == &gpu_backend_ops ? gpu_build_info() : "OpenMP");
     printf("%9s %-7s %10s %12s %10s %14s %12s %9s %9s %7s\n", "n", "prec", "ms/step",
            "us/atom/step", "ms/force", "triplets/eval", "triplets/s", "in slots", "list/atom",
            "builds");
     int failed = 0;
-    for (int p = 0; p < n_p; p++)
-        for (int k = 0; k < n_n; k++) {
-            liquid_row r;
-            char key[64];
-            memset(&r, 0, sizeof r);
-            if (liquid_point(&c, ops, ns[k], precs[p], steps, repeat, alt && p == 0, &r) != 0) {
-                failed = 1;
-                continue;
-            }
-            const double us = 1e3 * r.step_ms / r.n, rate = r.hits / (1e-3 * r.force_ms);
-            printf("%9d %-7s %10.3f %12.4f %10.3f %14.4g %12.4g %8.2f%% %9.1f %4lld/%d\n", r.n,
-                   r.prec, r.step_ms, us, r.force_ms, r.hits, rate,
-                   r.slots > 0 ? 100.0 * r.hits / r.slots : 0.0, r.entries / r.n, r.builds, steps);
-            if (r.alt[0] > 0)
-                printf("          alternative, tile triplets of rho particles in Morton order, boxes "
-                       "within rc + skin: triplets in slots rho 8: %.2f%%, rho 16: %.2f%%, rho 32: "
-                       "%.2f%% (lists: %.2f%%)\n", 100.0 * r.hits / r.alt[0], 100.0 * r.hits / r.alt[1],
-                       100.0 * r.hits / r.alt[2], r.slots > 0 ? 100.0 * r.hits / r.slots : 0.0);
-            fflush(stdout);
-            if (f)
-                fprintf(f, "%d,%s,%s,%.6g,%.6g,%.6g,%.6g,%.6g,%.6g,%.4g,%lld,%d\n", r.n, r.prec,
-                        r.backend, r.step_ms, us, r.force_ms, r.hits, rate,
-                        r.slots > 0 ? r.hits / r.slots : 0.0, r.entries / r.n, r.builds, steps);
-            /* per rank: the force evaluations at fixed positions, then the MD steps */
-            snprintf(key, sizeof key, "liquid-force,%d,%s", r.n, r.prec);
-            if (bench_rank_table(&r.tf, r.wall_f, 0, "anchors", "entries", 0.0, f, key) != 0)
-                failed = 1;
-            snprintf(key, sizeof key, "liquid-step,%d,%s", r.n, r.prec);
-            if (bench_rank_table(&r.ts, r.wall_s, 1, "anchors", "entries", r.entries, f, key) != 0)
-                failed = 1;
-            fflush(stdout);
+    double rate1 = 0.0; /* one species' triplets/s at this (precision, n) */
+    for (int q = 0; q < n_p * n_n * n_species; q++) { /* precision, n, then species */
+        const int p = q / (n_n * n_species), k = q / n_species % n_n, ik = q % n_species;
+        liquid_row r;
+        char key[64];
+        sim_config ck = c;
+        bench_species_config(&ck, species[ik]);
+        memset(&r, 0, sizeof r);
+        if (ik == 0)
+            rate1 = 0.0;
+        if (liquid_point(&ck, ops, ns[k], precs[p], steps, repeat, alt && p == 0 && ik == 0,
+                         &r) != 0) {
+            failed = 1;
+            continue;
         }
+        const double us = 1e3 * r.step_ms / r.n, rate = r.hits / (1e-3 * r.force_ms);
+        if (species[ik] == 1)
+            rate1 = rate;
+        printf("%9d %-7s %10.3f %12.4f %10.3f %14.4g %12.4g %8.2f%% %9.1f %4lld/%d\n", r.n,
+               r.prec, r.step_ms, us, r.force_ms, r.hits, rate,
+               r.slots > 0 ? 100.0 * r.hits / r.slots : 0.0, r.entries / r.n, r.builds, steps);
+        if (listed)
+            printf("%9s species %d: %.4g triplets/s, %.3f of one species'\n", "", species[ik],
+                   rate, bench_species_ratio(rate, rate1));
+        if (r.alt[0] > 0)
+            printf("          alternative, tile triplets of rho particles in Morton order, boxes "
+                   "within rc + skin: triplets in slots rho 8: %.2f%%, rho 16: %.2f%%, rho 32: "
+                   "%.2f%% (lists: %.2f%%)\n", 100.0 * r.hits / r.alt[0], 100.0 * r.hits / r.alt[1],
+                   100.0 * r.hits / r.alt[2], r.slots > 0 ? 100.0 * r.hits / r.slots : 0.0);
+        fflush(stdout);
+        if (f)
+            fprintf(f, "%d,%s,%s,%.6g,%.6g,%.6g,%.6g,%.6g,%.6g,%.4g,%lld,%d\n", r.n, r.prec,
+                    r.backend, r.step_ms, us, r.force_ms, r.hits, rate,
+                    r.slots > 0 ? r.hits / r.slots : 0.0, r.entries / r.n, r.builds, steps);
+        /* per rank: the force evaluations at fixed positions, then the MD steps */
+        snprintf(key, sizeof key, "liquid-force,%d,%s", r.n, r.prec);
+        if (bench_rank_table(&r.tf, r.wall_f, 0, "anchors", "entries", 0.0, f, key) != 0)
+            failed = 1;
+        snprintf(key, sizeof key, "liquid-step,%d,%s", r.n, r.prec);
+        if (bench_rank_table(&r.ts, r.wall_s, 1, "anchors", "entries", r.entries, f, key) != 0)
+            failed = 1;
+        fflush(stdout);
+    }
     if (f)
         fclose(f);
     return failed ? 1 : 0;

@@ -25,21 +25,24 @@
 #include "solver/par/mpi.h"
 #include "solver/state.h"
 #include "solver/cli/bench_int.h"
+#include "solver/cli/bench_species.h"
 
 /* ---- the solver through the backend ---------------------------------------------------------- */
 
-/* The initial state for c (cached per n: every map and tile sees the same particles). */
+/* The initial state for c (cached per n: every map, tile and species count sees the same
+ * particles), with c's species. */
 static int ensure_state(bench_ctx *x, const sim_config *c)
 {
     int rc;
-    if (x->st_n == c->system.particles)
-        return 0;
-    sim_state_free(&x->st);
-    memset(&x->st, 0, sizeof x->st);
-    x->st_n = 0;
-    if ((rc = sim_init(&x->st, c)) != 0)
-        return rc;
-    x->st_n = c->system.particles;
+    if (x->st_n != c->system.particles) {
+        sim_state_free(&x->st);
+        memset(&x->st, 0, sizeof x->st);
+        x->st_n = 0;
+        if ((rc = sim_init(&x->st, c)) != 0)
+            return rc;
+        x->st_n = c->system.particles;
+    }
+    bench_species_state(&x->st, c); /* the same positions for every K of --species */
     return 0;
 }
 

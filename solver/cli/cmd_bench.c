@@ -35,6 +35,7 @@
 #include "maps3d/map3d.h"
 #include "solver/backend.h"
 #include "solver/cli/bench_liquid.h"
+#include "solver/cli/bench_species.h"
 #include "common/check.h"
 #include "solver/cli/cli.h"
 #include "solver/gpu/gpu.h"
@@ -48,7 +49,7 @@ static const char bench_help[] =
     "usage: tribody bench [CONFIG] [--n LIST] [--maps LIST] [--tile LIST]\n"
     "                     [--precisions LIST] [--repeat R] [--csv FILE] [--set PATH=VALUE ...]\n"
     "                     [--kernel solver|map|both] [--2d] [--features LIST] [--plot DIR]\n"
-    "                     [--budget SECONDS] [--no-verify] [--cpu] [--no-solo]\n"
+    "                     [--budget SECONDS] [--no-verify] [--cpu] [--no-solo] [--species LIST]\n"
     "       tribody bench --liquid [CONFIG] [--n LIST] ...  (the O(N) liquid; --liquid --help)\n"
     "\n"
     "Times the block maps and the solver. A benchmark, not a test; docs/performance.md.\n"
@@ -83,6 +84,10 @@ static const char bench_help[] =
     "  --no-solo         under mpirun: skip the one-rank timing of each solver point (the\n"
     "                    parallel efficiency then comes from a separate -np 1 run)\n"
     "  --set PATH=VALUE  override a setting of CONFIG (or of the built-in system)\n"
+    "  --species LIST    solver: the system as K species of the same cost for each K of LIST\n"
+    "                    (1 .. 8, e.g. 1,2,4; particle i of species i mod K, epsilon and mass\n"
+    "                    per species, nu for every triplet) at the first tile: triplets/s and\n"
+    "                    their ratio to one species\n"
     "\n"
     "I > 1: the map is faster than the bounding box. Exit status: 0, or 1 when a point failed\n"
     "(a CUDA error or a failed verification), 2 bad usage.\n";
@@ -478,7 +483,7 @@ static int parse_args(int argc, char **argv, bench_opts *o, int *help)
         if (strcmp(a, "--n") && strcmp(a, "--tile") && strcmp(a, "--maps") &&
             strcmp(a, "--precisions") && strcmp(a, "--repeat") && strcmp(a, "--csv") &&
             strcmp(a, "--set") && strcmp(a, "--kernel") && strcmp(a, "--plot") &&
-            strcmp(a, "--budget") && strcmp(a, "--features"))
+            strcmp(a, "--budget") && strcmp(a, "--features") && strcmp(a, "--species"))
             return tb_error(NULL, 0, "bench: unknown option '%s' (see tribody bench --help)", a);
         if (!v)
             return tb_error(NULL, 0, "bench: %s: missing value (see tribody bench --help)", a);
@@ -491,6 +496,9 @@ static int parse_args(int argc, char **argv, bench_opts *o, int *help)
                 return -1;
         } else if (!strcmp(a, "--features")) {
             if ((o->n_features = parse_int_list(v, o->features, 4, "--features", 1, 4)) <= 0)
+                return -1;
+        } else if (!strcmp(a, "--species")) {
+            if (bench_species_parse(v, o->species, &o->n_species, "bench") != 0)
                 return -1;
         } else if (!strcmp(a, "--maps")) {
             o->maps_arg = v;
@@ -715,7 +723,10 @@ int cmd_bench(int argc, char **argv)
             const int *ns = o.n_n ? o.n : x.ops_gpu ? n_solver_gpu : n_cpu3;
             const int nn = o.n_n ? o.n_n : x.ops_gpu ? 1 : 2;
             const int *ts = o.n_tile ? o.tile : &x.base.solver.tile;
-            bench_solver_experiment(&x, ns, nn, ts, o.n_tile ? o.n_tile : 1);
+            if (o.n_species)
+                bench_species_experiment(&x, ns, nn, ts[0]);
+            else
+                bench_solver_experiment(&x, ns, nn, ts, o.n_tile ? o.n_tile : 1);
         }
     } else {
         const int *ts = o.n_tile ? o.tile : tile_2d_def;
