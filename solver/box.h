@@ -91,14 +91,14 @@ TB_HOSTDEV static inline tb_box_d box_cube_d(double L)
  * axis is periodic. */
 static inline double box_half_width_d(const tb_box_d *b)
 {
-    double w[3], half = 0.0;
+    double w[3], hw = 0.0;
     box_widths_d(b, w);
     for (int a = 0; a < 3; a++) {
         const double wa = b->tilted ? w[a] : b->l[a];
-        if ((b->pbc >> a & 1) && (half == 0.0 || 0.5 * wa < half))
-            half = 0.5 * wa;
+        if ((b->pbc >> a & 1) && (hw == 0.0 || 0.5 * wa < hw))
+            hw = 0.5 * wa;
     }
-    return half;
+    return hw;
 }
 
 /* The float copy: every field rounded from its double one (inv too, not recomputed). */
