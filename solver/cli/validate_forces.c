@@ -369,7 +369,7 @@ int val_force_checks(val_ctx *v, const sim_state *s)
     double *reff = calloc(n3, sizeof *reff);
     double e3p = 0, e3t = 0, e2p = 0, e2t = 0, efp = 0, eft = 0, wref[6];
     char label[2 * CFG_NAME_MAX + 2];
-    val_system vs;
+    val_view vs;
     sim_state got;
     int rc = -1;
 
@@ -379,13 +379,13 @@ int val_force_checks(val_ctx *v, const sim_state *s)
         goto done;
     }
     val_system_of(&c3, s, s->pos, &vs);
-    if ((v->n3 || lists) && val_reference(&vs, ref3, &e3p, &e3t) != 0)
+    if ((v->n3 || lists) && val_reference(&vs.sys, ref3, &e3p, &e3t) != 0)
         goto done;
     val_system_of(&c2, s, s->pos, &vs);
-    if ((v->n2 || lists) && val_reference(&vs, ref2, &e2p, &e2t) != 0)
+    if ((v->n2 || lists) && val_reference(&vs.sys, ref2, &e2p, &e2t) != 0)
         goto done;
     val_system_of(&v->cfg, s, s->pos, &vs);
-    if (val_reference_virial(&vs, reff, &efp, &eft, wref) != 0)
+    if (val_reference_virial(&vs.sys, reff, &efp, &eft, wref) != 0)
         goto done;
     val_full_label(&v->cfg, label, sizeof label);
     double xmax = s->box.l[0];
