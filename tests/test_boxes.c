@@ -24,6 +24,7 @@
 
 #include "config/config.h"
 #include "solver/backend.h"
+#include "solver/cli/validate_int.h"
 #include "solver/cli/valsys.h"
 #include "solver/io/output.h"
 #include "solver/physics/nbr_list.h"
@@ -259,44 +260,24 @@ static void two_species(sim_config *c, int n, double rc0, double rc1, double rca
     c->solver.skin = 0.3;
 }
 
-/* n particles uniform in b's cell (an open axis: [zlo, zhi) of q, beyond the given extent),
- * none closer than 0.85 (minimum image), types mixed; velocities at about temperature T. */
+/* n particles in b's cell (an open z: [zlo, zhi) of q, beyond the given extent) by validate's
+ * generator (val_place_box: uniform, none closer than 0.85, types drawn), velocities of about
+ * temperature T. */
 static int place(sim_state *s, const sim_config *c, const tb_box_d *b, int n, double zlo,
                  double zhi, double T, unsigned long seed)
 {
     gsl_rng *r = gsl_rng_alloc(gsl_rng_mt19937);
     gsl_rng_set(r, seed);
-    if (sim_state_alloc(s, n) != 0)
+    if (sim_state_alloc(s, n) != 0) {
+        gsl_rng_free(r);
         return -1;
-    sim_set_species(s, c);
-    s->box = *b;
-    for (int i = 0; i < n; i++) {
-        int ok = 0;
-        for (int tries = 0; tries < 100000 && !ok; tries++) {
-            double u[3], *x = s->pos + 3 * i;
-            for (int a = 0; a < 3; a++)
-                u[a] = gsl_rng_uniform(r);
-            const double q2 = b->pbc & 4 ? u[2] * b->l[2] : zlo + (zhi - zlo) * u[2];
-            x[0] = b->lo[0] + u[0] * b->l[0] + u[1] * b->xy + (q2 / b->l[2]) * b->xz;
-            x[1] = b->lo[1] + u[1] * b->l[1] + (q2 / b->l[2]) * b->yz;
-            x[2] = b->lo[2] + q2;
-            ok = 1;
-            for (int j = 0; j < i && ok; j++) {
-                double d[3] = {x[0] - s->pos[3 * j], x[1] - s->pos[3 * j + 1], x[2] - s->pos[3 * j + 2]};
-                box_min_image_d(b, d);
-                ok = d[0] * d[0] + d[1] * d[1] + d[2] * d[2] >= 0.85 * 0.85;
-            }
-        }
-        if (!ok) {
-            gsl_rng_free(r);
-            return -1;
-        }
-        s->type[i] = gsl_rng_uniform(r) < 0.4;
-        for (int a = 0; a < 3; a++)
-            s->vel[3 * i + a] = sqrt(T / (s->type[i] ? 2.3 : 1.0)) * (2.0 * gsl_rng_uniform(r) - 1.0) * sqrt(3.0);
     }
+    sim_set_species(s, c);
+    const int rc = val_place_box(s, b, n, zlo, zhi, 0.85, seed);
+    for (int i = 0; i < 3 * n; i++)
+        s->vel[i] = sqrt(3.0 * T / (s->type[i / 3] ? 2.3 : 1.0)) * (2.0 * gsl_rng_uniform(r) - 1.0);
     gsl_rng_free(r);
-    return 0;
+    return rc;
 }
 
 typedef struct gbox {
