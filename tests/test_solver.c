@@ -27,7 +27,7 @@ static void base_config(sim_config *c, int n)
 static void compare(const char *what, sim_config *c, double tol)
 {
     sim_state s;
-    val_system v;
+    val_view v;
     double ep, et;
     static double ref[3 * 4096];
     if (sim_init(&s, c) != 0) {
@@ -35,7 +35,7 @@ static void compare(const char *what, sim_config *c, double tol)
         return;
     }
     val_system_of(c, &s, NULL, &v);
-    val_reference(&v, ref, &ep, &et);
+    val_reference(&v.sys, ref, &ep, &et);
     if (tb_system_eval(c, &s) != 0) {
         gsl_test(1, "%s: CPU backend ran", what);
     } else {

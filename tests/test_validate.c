@@ -96,8 +96,9 @@ static void test_pass(void)
     const int m3 = n_maps3d();
     /* Per precision: 3 rows per 3D map, 3 for lambda2d, 6 for the full potential, 1 virial
      * (plus its finite difference in double); then 16 trajectory rows (3 GSL, 6 errors,
-     * 4 orders, 3 energy) and 5 thermostat rows (2 Langevin, 3 Nose-Hoover). */
-    const int want = 3 * (3 * m3 + 3 + 6 + 1) + 1 + 16 + 5;
+     * 4 orders, 3 energy) and 5 thermostat rows (2 Langevin, 3 Nose-Hoover); then per
+     * precision 3 general systems x (lists, maps) x 3 rows (energy, force max, virial). */
+    const int want = 3 * (3 * m3 + 3 + 6 + 1) + 1 + 16 + 5 + 3 * 3 * 2 * 3;
     char text[128];
     int rc;
     tb_test_write_file(d, "sim.cfg", small_cfg);
@@ -116,6 +117,11 @@ static void test_pass(void)
     gsl_test(rows(d, "rotation+translation", "PASS") != 6, "rotation+translation rows pass");
     gsl_test(rows(d, "langevin", "PASS") != 2 || rows(d, "nose-hoover", "PASS") != 3,
              "Langevin temperature and Nose-Hoover conservation rows pass");
+    gsl_test(rows(d, "triclinic mix: ", "PASS") != 18 || rows(d, "ppf slab mix: ", "PASS") != 18 ||
+                 rows(d, "argon metal: ", "PASS") != 18,
+             "general systems: 18 rows each pass (triclinic %d, slab %d, metal %d)",
+             rows(d, "triclinic mix: ", "PASS"), rows(d, "ppf slab mix: ", "PASS"),
+             rows(d, "argon metal: ", "PASS"));
     char *out = tb_test_read_file(d, "out.txt", NULL);
     gsl_test(!out || !strstr(out, "on backend cpu") || !strstr(out, "n = 24") ||
                  !strstr(out, "dt = 0.002") || !strstr(out, "check ") || !strstr(out, "verdict"),
@@ -161,6 +167,10 @@ static void test_faults(void)
              "flip-force: every force max and force sum row FAILs");
     gsl_test(rows(d, "triplet energy rel err", "PASS") != 3 * m3 || rows(d, "VV", "FAIL") != 0,
              "flip-force: energy and trajectory rows still PASS");
+    gsl_test(rows(d, "triclinic mix: force max", "FAIL") != 6 ||
+                 rows(d, "ppf slab mix: force max", "FAIL") != 6 ||
+                 rows(d, "argon metal: energy", "PASS") != 6,
+             "flip-force: the general systems' force rows FAIL, their energy rows PASS");
 
     rc = tribody(d, "TB_VALIDATE_FAULT=scale-energy", RUN_ARGS);
     gsl_test(rc != 1, "scale-energy: exit 1 (got %d)", rc);
@@ -169,6 +179,8 @@ static void test_faults(void)
                  rows(d, "energy rel err", "FAIL") != 3,
              "scale-energy: every energy row FAILs, single precision included");
     gsl_test(rows(d, "triplet force max rel err", "PASS") != 3 * m3, "scale-energy: force rows PASS");
+    gsl_test(rows(d, "argon metal: energy", "FAIL") != 6 || rows(d, "triclinic mix: energy", "FAIL") != 6,
+             "scale-energy: the general systems' energy rows FAIL");
 
     rc = tribody(d, "TB_VALIDATE_FAULT=perturb-ref", "validate sim.cfg --time 0.05 --maps lambda");
     gsl_test(rc != 1, "perturb-ref: exit 1 (got %d)", rc);

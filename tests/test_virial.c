@@ -107,7 +107,7 @@ static void test_vs_reference(void)
         for (int p = 0; p < 3; p++) {
             sim_config c;
             sim_state s;
-            val_system v;
+            val_view v;
             double wref[6], ep, et;
             base_config(&c, periodic ? 80 : 45);
             if (periodic) {
@@ -123,7 +123,7 @@ static void test_vs_reference(void)
                 continue;
             }
             val_system_of(&c, &s, NULL, &v);
-            if (val_reference_virial(&v, NULL, &ep, &et, wref) != 0) {
+            if (val_reference_virial(&v.sys, NULL, &ep, &et, wref) != 0) {
                 gsl_test(1, "virial vs reference: reference");
                 sim_state_free(&s);
                 continue;
@@ -145,7 +145,7 @@ static void test_fd_scaling(void)
     for (int periodic = 0; periodic < 2; periodic++) {
         sim_config c;
         sim_state s, t;
-        val_system v;
+        val_view v;
         double e[2], eref[2], wref[6], ep, et;
         base_config(&c, periodic ? 80 : 40);
         if (periodic) {
@@ -169,11 +169,11 @@ static void test_fd_scaling(void)
                 gsl_test(1, "virial FD: evaluation");
             e[sgn] = t.e_pair + t.e_triplet;
             val_system_of(&cs, &t, NULL, &v);
-            val_reference(&v, NULL, &ep, &et);
+            val_reference(&v.sys, NULL, &ep, &et);
             eref[sgn] = ep + et;
         }
         val_system_of(&c, &s, NULL, &v);
-        val_reference_virial(&v, NULL, &ep, &et, wref);
+        val_reference_virial(&v.sys, NULL, &ep, &et, wref);
         const double fd = -(e[1] - e[0]) / (2 * h), fdr = -(eref[1] - eref[0]) / (2 * h);
         gsl_test_rel(trace(s.virial), fd, 1e-7, "solver tr W = -dE/ds, %s (W %.10g, FD %.10g)",
                      periodic ? "periodic L = 5.31" : "open", trace(s.virial), fd);

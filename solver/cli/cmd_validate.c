@@ -23,6 +23,10 @@
  *    reference's own error, and every VV error must exceed it 100-fold, else the orders would
  *    measure GSL, not Verlet. Energy conservation of both runs, max_t |E(t) - E(0)| relative
  *    to |K| + |U_pair| + |U_triplet| at t = 0, and the order of Verlet's energy error.
+ * 4. Thermostats (validate_thermo.c).
+ * 5. General systems (validate_boxes.c): a two-species mixture in a triclinic cell, a
+ *    two-species ppf slab and argon in units metal, through the lists and the maps, against
+ *    the reference's general form (energy, force max, virial).
  *
  * Test-only fault switch: TB_VALIDATE_FAULT=flip-force,scale-energy,perturb-ref (any subset)
  * flips the sign of the largest force component the backend returns, scales its energies by
@@ -65,7 +69,9 @@ static const char validate_help[] =
     "  forces and energies per map and precision against the O(N^3) double reference;\n"
     "  sum of forces, rotation and translation invariance;\n"
     "  velocity Verlet at dt, dt/2, dt/4 against a GSL rk8pd trajectory (errors at T, order\n"
-    "  of convergence in [1.8, 2.2]) and energy conservation of both runs.\n"
+    "  of convergence in [1.8, 2.2]) and energy conservation of both runs;\n"
+    "  thermostats; and general systems (two species in a triclinic cell and in a ppf slab,\n"
+    "  argon in units metal) against the reference's general form.\n"
     "Tolerances and their reasons: docs/validate.md.\n"
     "\n"
     "options:\n"
@@ -541,6 +547,10 @@ int cmd_validate(int argc, char **argv)
             rc = rc == TB_EXIT_USAGE ? rc : 1;
             goto done;
         }
+    }
+    if ((rc = val_general_checks(v)) != 0) {
+        rc = 1;
+        goto done;
     }
     int failed = 0, skipped = 0;
     for (int i = 0; i < v->n_rows; i++) {

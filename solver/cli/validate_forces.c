@@ -92,14 +92,15 @@ static sim_config cfg_triplet(const sim_config *c)
 }
 
 /* The pair term alone (for the 2D maps): ATM off, LJ on (its settings or their defaults;
- * periodic: cutoff at most L/2). */
+ * a periodic axis: cutoff at most half the smallest periodic width, L/2 of a cube). */
 static sim_config cfg_pair(const sim_config *c)
 {
     sim_config t = *c;
+    const double half = cfg_box_half_width(&t);
     t.potential.atm.nu = 0.0;
     t.potential.lj.enabled = 1;
-    if (t.system.boundary == CFG_BOUNDARY_PERIODIC && t.potential.lj.cutoff > 0.5 * t.system.box)
-        t.potential.lj.cutoff = 0.5 * t.system.box;
+    if (half > 0.0 && t.potential.lj.cutoff > half)
+        t.potential.lj.cutoff = half;
     return t;
 }
 
@@ -341,6 +342,10 @@ static int virial_rows(val_ctx *v, const sim_config *c, const char *map, int pre
         sc.box = box_make_d(sc.box.l, s->box.xy * f, s->box.xz * f, s->box.yz * f, s->box.lo,
                             (const int[3]){s->box.pbc & 1, s->box.pbc >> 1 & 1, s->box.pbc >> 2 & 1});
         cs.system.box = c->system.box * f;
+        for (int a = 0; a < 3; a++) { /* the group form's box too (cfg_box) */
+            cs.system.box_lengths[a] = c->system.box_lengths[a] * f;
+            cs.system.box_tilt[a] = c->system.box_tilt[a] * f;
+        }
         /* the ATM cutoffs are lengths too: scaled with the box, the same triplets stay inside
          * (the hard cutoff adds nothing to dE/ds, and none crosses it between the two
          * points), and a cutoff at L/4 stays at L/4, as the GPU's all-triplets path requires */
@@ -369,7 +374,7 @@ int val_force_checks(val_ctx *v, const sim_state *s)
     double *reff = calloc(n3, sizeof *reff);
     double e3p = 0, e3t = 0, e2p = 0, e2t = 0, efp = 0, eft = 0, wref[6];
     char label[2 * CFG_NAME_MAX + 2];
-    val_system vs;
+    val_view vs;
     sim_state got;
     int rc = -1;
 
@@ -379,13 +384,13 @@ int val_force_checks(val_ctx *v, const sim_state *s)
         goto done;
     }
     val_system_of(&c3, s, s->pos, &vs);
-    if ((v->n3 || lists) && val_reference(&vs, ref3, &e3p, &e3t) != 0)
+    if ((v->n3 || lists) && val_reference(&vs.sys, ref3, &e3p, &e3t) != 0)
         goto done;
     val_system_of(&c2, s, s->pos, &vs);
-    if ((v->n2 || lists) && val_reference(&vs, ref2, &e2p, &e2t) != 0)
+    if ((v->n2 || lists) && val_reference(&vs.sys, ref2, &e2p, &e2t) != 0)
         goto done;
     val_system_of(&v->cfg, s, s->pos, &vs);
-    if (val_reference_virial(&vs, reff, &efp, &eft, wref) != 0)
+    if (val_reference_virial(&vs.sys, reff, &efp, &eft, wref) != 0)
         goto done;
     val_full_label(&v->cfg, label, sizeof label);
     double xmax = s->box.l[0];

@@ -94,6 +94,15 @@ int val_backend_eval(const val_ctx *v, const sim_config *c, const sim_state *s0,
  * docs/validate.md; 0 or a nonzero status. */
 int val_force_checks(val_ctx *v, const sim_state *s);
 int val_traj_checks(val_ctx *v, const sim_state *s, long nsteps);
+/* Section 5 (validate_boxes.c): general boxes, two species and units metal against the
+ * reference's general form; 0 or -1. */
+int val_general_checks(val_ctx *v);
+/* n particles of s (allocated, species set) uniform in box b, z in [zlo, zhi) of b's lattice
+ * coordinate along an open z, none closer than dmin (minimum image), types drawn uniformly
+ * among s->ntypes; the box set. The one generator of such states (tests/test_boxes.c too).
+ * 0 or -1 (reported). */
+int val_place_box(sim_state *s, const tb_box_d *b, int n, double zlo, double zhi, double dmin,
+                  unsigned long seed);
 /* |a| of a 3-vector; the label of the full-potential rows of c ("lists", or the maps). */
 double val_norm3(const double *a);
 void val_full_label(const sim_config *c, char *buf, size_t len);

@@ -110,7 +110,7 @@ int val_traj_checks(val_ctx *v, const sim_state *s, long nsteps)
     char label[2 * CFG_NAME_MAX + 2], name[48];
     val_gsl_opts o;
     val_gsl_result r13, r11;
-    val_system vs;
+    val_view vs;
     sim_state out;
     int rc = -1;
 
@@ -125,14 +125,14 @@ int val_traj_checks(val_ctx *v, const sim_state *s, long nsteps)
     o.n_samples = (int)ceil(T / 0.004); /* about the step rk8pd takes at 1e-13 here */
     if (v->fault_ref)
         o.force_scale = 1.0 + 1e-3;
-    if (val_gsl_trajectory(&vs, s->mass[0], s->vel, T, &o, xg, vg, &r13) != 0)
+    if (val_gsl_trajectory(&vs.sys, s->mass[0], s->vel, T, &o, xg, vg, &r13) != 0)
         goto done;
     /* The bound: a looser run on other step sizes (one sample: no forced step ends). */
     o.epsabs = o.epsrel = 1e-11;
     o.n_samples = 1;
-    if (val_gsl_trajectory(&vs, s->mass[0], s->vel, T, &o, xg11, vg11, &r11) != 0)
+    if (val_gsl_trajectory(&vs.sys, s->mass[0], s->vel, T, &o, xg11, vg11, &r11) != 0)
         goto done;
-    if (val_reference(&vs, NULL, &ep, &et) != 0)
+    if (val_reference(&vs.sys, NULL, &ep, &et) != 0)
         goto done;
     for (size_t i = 0; i < n3; i++)
         ke += 0.5 * s->mass[0] * s->vel[i] * s->vel[i]; /* one species (val_cfg_traj) */

@@ -2,19 +2,54 @@
 #include <string.h>
 
 #include "solver/cli/valsys.h"
+#include "solver/physics/potential.h"
 
-void val_system_of(const sim_config *c, const sim_state *s, const double *pos, val_system *v)
+/* A periodic cube at the origin's orientation, or no periodic axis at all: the scalar form. */
+static int scalar_box(const tb_box_d *b)
 {
-    memset(v, 0, sizeof *v);
+    return !b->pbc || (b->pbc == TB_BOX_PERIODIC_ALL && !b->tilted && b->l[0] == b->l[1] &&
+                       b->l[1] == b->l[2]);
+}
+
+const val_system *val_system_of(const sim_config *c, const sim_state *s, const double *pos,
+                                val_view *w)
+{
+    val_system *v = &w->sys;
+    const int nt = c->system.n_species > 1 ? c->system.n_species : 1;
+    memset(w, 0, sizeof *w);
     v->n = s->n;
     v->pos = pos ? pos : s->pos;
-    v->box = s->box.pbc ? s->box.l[0] : 0.0; /* a cube (the general form: val_cell, to come) */
     v->nu = c->potential.atm.nu;
-    v->atm_cutoff = c->potential.atm.cutoff;
+    v->atm_cutoff = pot_atm_cutoff(c, &s->box); /* a file's box: its L/4 default */
     v->atm_cutoff_triple = c->potential.atm.cutoff_triple;
     v->lj = c->potential.lj.enabled;
     v->eps = c->potential.lj.epsilon;
     v->sigma = c->potential.lj.sigma;
     v->lj_cutoff = c->potential.lj.cutoff;
     v->lj_shift = c->potential.lj.shift;
+    if (scalar_box(&s->box)) {
+        v->box = s->box.pbc ? s->box.l[0] : 0.0;
+    } else {
+        w->cell = (val_cell){s->box.l[0], s->box.l[1], s->box.l[2], s->box.xy, s->box.xz,
+                             s->box.yz, {s->box.pbc & 1, s->box.pbc >> 1 & 1, s->box.pbc >> 2 & 1}};
+        v->cell = &w->cell;
+    }
+    /* Species: the tables whenever the config has pairs or triplets per species (one species
+     * given that way too: its coefficients are then the pair's and triplet's). */
+    if (nt > 1 || c->potential.lj.n_pairs > 0 || c->potential.atm.triplets_given) {
+        for (int a = 0; a < nt; a++)
+            for (int b = 0; b < nt; b++) {
+                cfg_lj_coeffs(c, a, b, &w->lj_eps[a * nt + b], &w->lj_sigma[a * nt + b],
+                              &w->lj_rc[a * nt + b]);
+                for (int k = 0; k < nt; k++)
+                    w->nu[(a * nt + b) * nt + k] = cfg_atm_nu(c, a, b, k);
+            }
+        v->n_types = nt;
+        v->type = s->type;
+        v->lj_eps = w->lj_eps;
+        v->lj_sigma = w->lj_sigma;
+        v->lj_rc = w->lj_rc;
+        v->nu_t = w->nu;
+    }
+    return v;
 }

@@ -171,8 +171,11 @@ static int cpu_create(backend **out, const sim_config *c, const sim_state *s)
     if (b->cull) {
         b->hits_thr = calloc((size_t)b->nthreads, sizeof *b->hits_thr);
         b->slots_thr = calloc((size_t)b->nthreads, sizeof *b->slots_thr);
-        if (nbr_list_init(&b->nl, s->n, &b->pp.d.box, nbr_radius(c, &b->pp), c->solver.skin) != 0 ||
-            !b->hits_thr || !b->slots_thr) {
+        if (nbr_list_init(&b->nl, s->n, &b->pp.d.box, nbr_radius(c, &b->pp), c->solver.skin) != 0) {
+            cpu_destroy(b); /* reported */
+            return -1;
+        }
+        if (!b->hits_thr || !b->slots_thr) {
             cpu_destroy(b);
             return tb_error(NULL, 0, "out of host memory for the neighbour lists");
         }

@@ -590,7 +590,7 @@ int sim_init(sim_state *s, const sim_config *c)
         rc = tb_error(NULL, 0, "system.particles must be >= 1 (got %d)", n);
     else if (!(c->system.mass > 0))
         rc = tb_error(NULL, 0, "system.mass must be > 0 (got %g)", c->system.mass);
-    else if (periodic && !(c->system.box > 0))
+    else if (periodic && !c->system.box_group && !(c->system.box > 0)) /* a cube's edge */
         rc = tb_error(NULL, 0, "system.box must be > 0 for periodic boundaries (got %g)",
                       c->system.box);
     if (rc != 0)

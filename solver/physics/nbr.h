@@ -14,7 +14,8 @@
  * Which anchor owns a triplet. Every pair and triplet is counted once, at the vertex that comes
  * first in the lexicographic order of the image positions (x, then y, then z, then the index):
  * the leftmost vertex of the triangle, as LAMMPS's pair_style atm does. Seen from anchor i,
- * t comes after i iff d = mic(x_t - x_i) satisfies nbr_after(d, i, t). With rc < L/2 the image
+ * t comes after i iff d = mic(x_t - x_i) satisfies nbr_after(d, i, t). With rc below half the
+ * smallest perpendicular width (box.h; L/2 of a cube) the image
  * triangle of a triplet within the cutoff is unique, so anchoring at its leftmost vertex counts
  * the triangle triplet.h anchors at the lowest index: the two paths sum the same terms. A build
  * keeps every t with d.x >= -skin (a later "after" has d.x > -skin at the build).
@@ -50,23 +51,44 @@ TB_HOSTDEV static inline int nbr_after(double dx, double dy, double dz, int i, i
            (dx == 0.0 && (dy > 0.0 || (dy == 0.0 && (dz > 0.0 || (dz == 0.0 && t > i)))));
 }
 
-/* The cell grid of a build: nc cells per dimension of edge cell >= R over [lo, lo + nc cell)
- * (periodic axis: the box's origin and edge, nc cell = l). The cells are those of an untilted
- * box: a tilted one needs cells in fractional coordinates (not made by the config yet). */
+/* The cell grid of a build, in the box's lattice coordinates (LAMMPS bins a triclinic box in
+ * its lamda coordinates): q = x - lo less the tilts' shear, q_a = l_a u_a for the fractions u
+ * (box_fraction), so q = x - lo in an untilted box, the cube's own cells. nc cells per axis of
+ * edge cell[a] over [lo[a], lo[a] + nc cell) of q (periodic axis: lo 0 and nc cell = l). A
+ * particle within R of x moves q_a by at most R l_a / w_a (w: the perpendicular widths,
+ * box_widths; l_a / w_a = 1 untilted), and cell[a] >= that, so its cell is a neighbour of x's
+ * along every axis: periodic nc = floor(w_a / R); open, the positions' extent in q. */
 typedef struct nbr_grid {
     int nc[3];
     double lo[3], cell[3];
     tb_box_d box; /* the box (box.h); no periodic axis = open */
 } nbr_grid;
 
+/* The lattice coordinates q of position x in box b (see nbr_grid): x - lo, then the shears of
+ * the periodic axes off (a tilt acts only along a periodic axis, box.h, so no division by an
+ * open axis's edge). */
+TB_HOSTDEV static inline void nbr_lattice(const tb_box_d *b, const double x[3], double q[3])
+{
+    q[0] = x[0] - b->lo[0];
+    q[1] = x[1] - b->lo[1];
+    q[2] = x[2] - b->lo[2];
+    if (b->tilted) {
+        const double w = b->xz != 0.0 || b->yz != 0.0 ? q[2] / b->l[2] : 0.0;
+        q[1] -= b->yz * w;
+        const double v = b->xy != 0.0 ? q[1] / b->l[1] : 0.0;
+        q[0] -= b->xy * v + b->xz * w;
+    }
+}
+
 /* Cell coordinates c of position x, wrapped into the box first (box_wrap_d), clamped into
  * the grid. */
 TB_HOSTDEV static inline void nbr_cell_coords(const nbr_grid *g, const double x[3], int c[3])
 {
-    double w[3] = {x[0], x[1], x[2]};
+    double w[3] = {x[0], x[1], x[2]}, q[3];
     box_wrap_d(&g->box, w);
+    nbr_lattice(&g->box, w, q);
     for (int d = 0; d < 3; d++) {
-        c[d] = (int)floor((w[d] - g->lo[d]) / g->cell[d]);
+        c[d] = (int)floor((q[d] - g->lo[d]) / g->cell[d]);
         if (c[d] < 0)
             c[d] = 0;
         if (c[d] >= g->nc[d])
@@ -104,8 +126,9 @@ TB_HOSTDEV static inline void nbr_stencil(const nbr_grid *g, int c, int dim, int
 }
 
 /* Sets up the grid for list radius R: over the box along its periodic axes, over [lo, hi] (the
- * positions' bounding box) along open ones. At most max_cells cells in all (cells grow beyond R
- * to respect it). */
+ * positions' bounding box, Cartesian) along open ones, widened in a tilted box by the shears
+ * q takes off (nbr_lattice). At most max_cells cells in all (cells grow beyond R to respect
+ * it). */
 void nbr_grid_make(nbr_grid *g, const tb_box_d *box, const double lo[3], const double hi[3],
                    double R, long long max_cells);
 

@@ -16,12 +16,26 @@
 void nbr_grid_make(nbr_grid *g, const tb_box_d *box, const double lo[3], const double hi[3],
                    double R, long long max_cells)
 {
+    double w[3], qlo[3], qhi[3], k[3] = {1.0, 1.0, 1.0};
     memset(g, 0, sizeof *g);
     g->box = *box;
+    box_widths_d(box, w);
+    for (int d = 0; d < 3; d++) {
+        qlo[d] = lo[d] - box->lo[d];
+        qhi[d] = hi[d] - box->lo[d];
+        if (box->tilted) /* q moves by up to l / w per unit of distance (nbr_grid) */
+            k[d] = box->l[d] / w[d];
+    }
+    if (box->tilted) { /* the shears q takes off, over fractions in [0, 1] (nbr_lattice) */
+        qlo[0] -= fmax(box->xy, 0.0) + fmax(box->xz, 0.0);
+        qhi[0] -= fmin(box->xy, 0.0) + fmin(box->xz, 0.0);
+        qlo[1] -= fmax(box->yz, 0.0);
+        qhi[1] -= fmin(box->yz, 0.0);
+    }
     for (int d = 0; d < 3; d++) {
         const int per = box->pbc >> d & 1;
-        const double ext = per ? box->l[d] : hi[d] - lo[d];
-        long long nc = R > 0.0 ? (long long)floor(ext / R) : 1;
+        const double ext = per ? box->l[d] : qhi[d] - qlo[d], edge = R * k[d];
+        long long nc = edge > 0.0 ? (long long)floor(ext / edge) : 1;
         if (nc < 1)
             nc = 1;
         if (nc > 1024)
@@ -35,11 +49,11 @@ void nbr_grid_make(nbr_grid *g, const tb_box_d *box, const double lo[3], const d
     }
     for (int d = 0; d < 3; d++) {
         const int per = box->pbc >> d & 1;
-        const double ext = per ? box->l[d] : hi[d] - lo[d];
-        g->lo[d] = per ? box->lo[d] : lo[d];
+        const double ext = per ? box->l[d] : qhi[d] - qlo[d];
+        g->lo[d] = per ? 0.0 : qlo[d];
         g->cell[d] = ext > 0.0 ? ext / g->nc[d] : 1.0;
-        if (!per && g->cell[d] < R)
-            g->cell[d] = R; /* one cell holds a flat cluster's whole extent */
+        if (!per && g->cell[d] < R * k[d])
+            g->cell[d] = R * k[d]; /* one cell holds a flat cluster's whole extent */
     }
 }
 
@@ -61,8 +75,13 @@ double nbr_radius(const sim_config *c, const pot_params *pp)
 int nbr_list_init(nbr_list *l, int n, const tb_box_d *box, double radius, double skin)
 {
     memset(l, 0, sizeof *l);
-    if (box->tilted) /* the cells are an untilted box's (nbr_grid) */
-        return tb_error(NULL, 0, "neighbour lists of a tilted box are not written yet");
+    if (box->tilted && ((box->xy != 0.0 && !(box->pbc & 2)) ||
+                        ((box->xz != 0.0 || box->yz != 0.0) && !(box->pbc & 4)) ||
+                        !(box->l[0] > 0.0 && box->l[1] > 0.0 && box->l[2] > 0.0)))
+        return tb_error(NULL, 0, "neighbour lists: a tilted box needs its tilts along periodic "
+                                 "axes and every edge > 0 (box.h; got lengths %g %g %g, tilts %g "
+                                 "%g %g, periodic x y z %d %d %d)", box->l[0], box->l[1], box->l[2],
+                        box->xy, box->xz, box->yz, box->pbc & 1, box->pbc >> 1 & 1, box->pbc >> 2 & 1);
     l->n = n;
     l->box = *box;
     l->radius = radius;
