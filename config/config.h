@@ -185,6 +185,10 @@ tb_box_d cfg_box(const sim_config *c);
  * cutoff the minimum image allows; 0 without a periodic axis. */
 double cfg_box_half_width(const sim_config *c);
 
+/* system.boundary per axis (x, y, z): 1 periodic, 0 open (cfg_box's; a data file's box takes
+ * it too, as LAMMPS's `boundary` does). */
+void cfg_periodic(const sim_config *c, int per[3]);
+
 /* Name of an enum value, for printing ("open", "mixed", ...). */
 const char *cfg_boundary_name(int b);
 const char *cfg_init_name(int t);

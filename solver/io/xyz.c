@@ -23,11 +23,11 @@
 #include <sys/types.h>
 
 #include "common/check.h"
+#include "solver/io/lines.h"
 #include "solver/io/output.h"
 #include "solver/io/xyz.h"
 
 #define XYZ_PROP_MAX 128 /* properties in one Properties= spec */
-#define XYZ_LINE_MAX (1 << 20) /* longest line read [bytes]: memory stays bounded */
 #define XYZ_ATOM_LINE_MIN 8    /* shortest atom line, "X 0 0 0\n" [bytes] */
 #define XYZ_VALUE_MAX 1e15     /* largest |position| or |velocity| accepted [sigma, sigma/tau] */
 
@@ -39,68 +39,8 @@ typedef struct xyz_prop {
     int col0;         /* its first column, 0-based */
 } xyz_prop;
 
-/* The file being read, with the number of the line last read. */
-typedef struct xyz_reader {
-    FILE *f;
-    const char *path;
-    char *buf;
-    size_t cap;
-    int line;
-    int bad;        /* a bad line was reported */
-    long long size; /* bytes in the file */
-} xyz_reader;
-
-/* Reads the next line without its "\n" or "\r\n"; NULL at the end of the file, on a read
- * error (told apart by ferror) or on a bad line (r->bad set, reported): a NUL byte, or more
- * than XYZ_LINE_MAX bytes. The buffer never grows past XYZ_LINE_MAX + 1 bytes. */
-static char *xyz_getline(xyz_reader *r)
-{
-    size_t len = 0;
-    int ch, any = 0;
-    if (r->bad)
-        return NULL;
-    while ((ch = getc(r->f)) != EOF) {
-        any = 1;
-        if (ch == '\n')
-            break;
-        if (ch == '\0') {
-            tb_error(r->path, r->line + 1, "NUL byte in the line (not a text file)");
-            r->bad = 1;
-            return NULL;
-        }
-        if (len + 2 > r->cap) {
-            size_t cap = r->cap ? 2 * r->cap : 256;
-            char *b;
-            if (len >= XYZ_LINE_MAX) {
-                tb_error(r->path, r->line + 1, "line longer than %d bytes", XYZ_LINE_MAX);
-                r->bad = 1;
-                return NULL;
-            }
-            if (cap > XYZ_LINE_MAX + 2)
-                cap = XYZ_LINE_MAX + 2;
-            if (!(b = realloc(r->buf, cap))) {
-                tb_error(r->path, r->line + 1, "out of host memory for a line");
-                r->bad = 1;
-                return NULL;
-            }
-            r->buf = b;
-            r->cap = cap;
-        }
-        r->buf[len++] = (char)ch;
-    }
-    if (!any)
-        return NULL;
-    r->line++;
-    while (len > 0 && r->buf[len - 1] == '\r')
-        len--;
-    if (!r->buf) { /* an empty last line: nothing was allocated */
-        if (!(r->buf = malloc(1)))
-            return NULL;
-        r->cap = 1;
-    }
-    r->buf[len] = '\0';
-    return r->buf;
-}
+typedef io_lines xyz_reader;
+#define xyz_getline io_getline
 
 static const char *skip_space(const char *s)
 {
@@ -410,25 +350,10 @@ int xyz_read(const char *path, const char *setting, int n_expected, sim_state *s
         *has_vel = 0;
     if (!setting)
         setting = "the file";
-    memset(&r, 0, sizeof r);
-    r.path = path;
-    if (!(r.f = fopen(path, "r"))) {
-        tb_error(path, 0, "cannot open %s: %s", setting, strerror(errno));
+    if (io_lines_open(&r, path, setting) != 0)
         return TB_EXIT_USAGE;
-    }
-    {
-        struct stat st;
-        if (fstat(fileno(r.f), &st) != 0 || !S_ISREG(st.st_mode)) {
-            fclose(r.f);
-            tb_error(path, 0, "%s is not a regular file (a device, FIFO or directory cannot "
-                              "hold an initial state)", setting);
-            return TB_EXIT_USAGE;
-        }
-        r.size = (long long)st.st_size;
-    }
     rc = xyz_read_open(&r, setting, n_expected, s, has_vel);
-    free(r.buf);
-    fclose(r.f);
+    io_lines_close(&r);
     return rc == 0 ? 0 : TB_EXIT_USAGE;
 }
 

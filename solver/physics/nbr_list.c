@@ -46,7 +46,8 @@ void nbr_grid_make(nbr_grid *g, const tb_box_d *box, const double lo[3], const d
 int nbr_wanted(const sim_config *c, const pot_params *pp)
 {
     int all_cut;
-    if (!c->solver.cull)
+    if (!c->solver.cull || pp->d.box.tilted) /* the cells are an untilted box's (nbr_grid):
+                                                  a tilted box takes the maps' every block */
         return 0;
     pot_range(c, &pp->d.box, &all_cut);
     return all_cut;

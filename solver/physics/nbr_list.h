@@ -29,7 +29,8 @@ typedef struct nbr_list {
 
 /* 1 when the configuration takes the neighbour-list path: solver.cull and every term that
  * runs with a cutoff (pot_range, potential.h: ATM's is potential.atm.cutoff or, in a periodic
- * box, L/4; LJ's always). */
+ * box, L/4; LJ's always), and an untilted box (the cells are an orthogonal grid; a tilted
+ * box takes the maps' blocks, every pair and triplet by the minimum image). */
 int nbr_wanted(const sim_config *c, const pot_params *pp);
 
 /* The list radius: the largest cutoff of the terms that run (pot_range) + skin. */

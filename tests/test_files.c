@@ -1,0 +1,290 @@
+/* test_files.c — initial states from other programs' files and the files tribody writes for
+ * them: LAMMPS data files (system.init.type = "lammps": the values read, every bad input
+ * refused with one line naming file, line and setting), and scripts/lammps-compare, tribody's
+ * evaluation of the four LAMMPS cases of tests/lammps/ against LAMMPS's own numbers. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "common/check.h"
+#include "config/config.h"
+#include "config/units.h"
+#include "solver/io/init.h"
+#include "solver/state.h"
+#include "tests/tb_test.h"
+
+#define PYTHON "/usr/bin/python3"
+
+static char dir[TB_TEST_PATH_MAX]; /* scratch directory */
+static char errbuf[8192];           /* stderr of the last captured call */
+
+/* cfg_load and sim_init of dir/name.cfg (text cfg) with dir/name.data (text data; NULL: none
+ * written), stderr captured in errbuf. Returns the first nonzero status, 0 with s filled. */
+static int load(const char *name, const char *cfg, const char *data, sim_state *s)
+{
+    char cname[64], dname[64], path[TB_TEST_PATH_MAX];
+    sim_config c;
+    int rc;
+    memset(s, 0, sizeof *s);
+    snprintf(cname, sizeof cname, "%s.cfg", name);
+    snprintf(dname, sizeof dname, "%s.data", name);
+    if (data && !tb_test_write_file(dir, dname, data))
+        return -99;
+    if (!tb_test_write_file(dir, cname, cfg) || tb_test_path(path, sizeof path, dir, cname) != 0)
+        return -99;
+    tb_test_capture_begin();
+    rc = cfg_load(&c, path, 0, NULL);
+    if (rc == 0)
+        rc = sim_init(s, &c);
+    tb_test_capture_end(errbuf, sizeof errbuf);
+    return rc;
+}
+
+/* ---- scripts/lammps-compare ----------------------------------------------------------------- */
+
+/* The script on the four cases; one check per case: every measure (relative differences of
+ * the LJ and ATM energies, the forces, the virial tensor) at most 1e-10 in double on the CPU
+ * (measured: at most 1.6e-14). */
+static void test_compare(void)
+{
+    static const char *const cases[] = {"mix_ortho", "tri_two", "slab_ppf", "argon_metal"};
+    const char *bin = tb_test_bin();
+    char cmd[TB_TEST_PATH_MAX], line[512];
+    int seen[4] = {0, 0, 0, 0};
+    FILE *p;
+    if (access(PYTHON, X_OK) != 0) {
+        printf("# notice: %s is missing: scripts/lammps-compare not run\n", PYTHON);
+        return;
+    }
+    if (!bin)
+        return;
+    snprintf(cmd, sizeof cmd, "%s scripts/lammps-compare --tribody '%s' mix_ortho tri_two "
+                              "slab_ppf argon_metal 2>&1", PYTHON, bin);
+    if (!(p = popen(cmd, "r"))) {
+        gsl_test(1, "lammps-compare: popen");
+        return;
+    }
+    while (fgets(line, sizeof line, p)) {
+        char name[32], verdict[16];
+        double m[4];
+        fputs(line, stdout);
+        if (sscanf(line, "%31s %lf %lf %lf %lf %15s", name, &m[0], &m[1], &m[2], &m[3],
+                   verdict) != 6)
+            continue;
+        for (int k = 0; k < 4; k++)
+            if (!strcmp(name, cases[k])) {
+                const double worst = fmax(fmax(m[0], m[1]), fmax(m[2], m[3]));
+                seen[k] = 1;
+                gsl_test(!(worst <= 1e-10) || strcmp(verdict, "PASS") != 0,
+                         "lammps-compare %s: E_lj %.2e, E_atm %.2e, force %.2e, virial %.2e "
+                         "against LAMMPS, all <= 1e-10", name, m[0], m[1], m[2], m[3]);
+            }
+    }
+    gsl_test(pclose(p) != 0, "lammps-compare exits 0");
+    for (int k = 0; k < 4; k++)
+        gsl_test(!seen[k], "lammps-compare prints a row for %s", cases[k]);
+}
+
+/* ---- what a data file gives ------------------------------------------------------------------ */
+
+/* tests/lammps/tri_two: the triclinic box, the species, an atom by id. */
+static void test_read_tri(void)
+{
+    sim_config c;
+    sim_state s;
+    int rc;
+    tb_test_capture_begin();
+    rc = cfg_load(&c, "tests/lammps/tri_two.cfg", 0, NULL);
+    if (rc == 0)
+        rc = sim_init(&s, &c);
+    tb_test_capture_end(errbuf, sizeof errbuf);
+    gsl_test(rc != 0, "tri_two.cfg loads without system.particles and system.box (%s)",
+             tb_test_first_line(errbuf));
+    if (rc != 0)
+        return;
+    gsl_test(s.n != 125 || s.ntypes != 2 || strcmp(s.type_name[1], "B") != 0 || s.mass[1] != 1.7,
+             "tri_two: 125 atoms of 2 species, type 2 is B of mass 1.7 (got %d, %d, %s, %g)",
+             s.n, s.ntypes, s.type_name[1], s.mass[1]);
+    gsl_test(s.box.l[0] != 7.0 || s.box.l[1] != 6.1 - -0.5 || s.box.l[2] != 6.8 ||
+                 s.box.xy != 1.3 || s.box.xz != -0.9 || s.box.yz != 0.7 ||
+                 s.box.lo[0] != 0.2 || s.box.lo[1] != -0.5 || s.box.lo[2] != 0.0 ||
+                 s.box.pbc != TB_BOX_PERIODIC_ALL,
+             "tri_two: the box is the file's: l (%.17g %.17g %.17g), tilts (%g %g %g), lo (%g %g "
+             "%g), periodic (boundary not given: LAMMPS's p p p)", s.box.l[0], s.box.l[1],
+             s.box.l[2], s.box.xy, s.box.xz, s.box.yz, s.box.lo[0], s.box.lo[1], s.box.lo[2]);
+    /* "1 1 1.0937946046301932 0.38530407082827084 0.8080902434974564": inside the box, kept
+     * bit for bit; "6 2 ...": the 6th by id is of species B */
+    gsl_test(s.pos[0] != 1.0937946046301932 || s.pos[1] != 0.38530407082827084 ||
+                 s.pos[2] != 0.8080902434974564 || s.type[0] != 0 || s.type[5] != 1 ||
+                 s.type[1] != 0,
+             "tri_two: atom 1 at its file position bit for bit, atom 6 of type B");
+    gsl_test(sim_temperature(&s) != 0.0, "tri_two: no Velocities and temperature 0: at rest");
+    sim_state_free(&s);
+}
+
+/* A metal data file with Velocities and ids out of order: sorted by id, velocities in A/ps
+ * taken as they are, the masses internal (39.948 * mvv2e). */
+static void test_read_metal(void)
+{
+    static const char cfg[] =
+        "units = \"metal\";\n"
+        "system = { species = ( { name = \"Ar\"; mass = 39.948; }, { name = \"Kr\"; mass = "
+        "83.798; } ); init = { type = \"lammps\"; file = \"metal.data\"; }; };\n"
+        "potential = { lj = { epsilon = 0.0104; sigma = 3.4; cutoff = 4.0; }; };\n"
+        "output = { thermo = \"\"; trajectory = \"\"; checkpoint = \"\"; };\n";
+    static const char data[] =
+        "metal test\n\n3 atoms\n2 atom types\n0 10 xlo xhi\n0 11 ylo yhi\n0 12 zlo zhi\n\n"
+        "Masses\n\n1 39.948 # Ar\n2 83.798 # Kr\n\n"
+        "Atoms # atomic\n\n7 2 5 5 5 0 0 0\n2 1 1 1 1\n3 1 12.5 2 3 1 0 0\n\n"
+        "Velocities\n\n3 0.3 0.2 0.1\n7 -1 -2 -3\n2 1.5 -0.5 0.25\n";
+    const tb_units *u = units_of(CFG_UNITS_METAL);
+    sim_state s;
+    int rc = load("metal", cfg, data, &s);
+    gsl_test(rc != 0, "metal.data: loads (%s)", tb_test_first_line(errbuf));
+    if (rc != 0)
+        return;
+    /* by id: 2 (Ar, 1 1 1), 3 (Ar, x 12.5 wrapped to 2.5), 7 (Kr, 5 5 5) */
+    gsl_test(s.n != 3 || s.type[0] != 0 || s.type[1] != 0 || s.type[2] != 1 ||
+                 s.pos[0] != 1.0 || s.pos[3] != 2.5 || s.pos[6] != 5.0,
+             "metal.data: atoms sorted by id (2, 3, 7), types Ar Ar Kr, x of id 3 wrapped "
+             "12.5 -> 2.5 (got %g)", s.pos[3]);
+    gsl_test(s.vel[0] != 1.5 || s.vel[1] != -0.5 || s.vel[2] != 0.25 || s.vel[6] != -1.0 ||
+                 s.vel[8] != -3.0,
+             "metal.data: Velocities by id, in A/ps as written, not redrawn");
+    gsl_test(s.mass[1] != units_mass_internal(u, 83.798),
+             "metal.data: Kr's internal mass 83.798 * mvv2e (got %.17g)", s.mass[1]);
+    sim_state_free(&s);
+}
+
+/* ---- bad input: one line naming the file, its line and the setting; status 2 ------------------- */
+
+static const char head2[] = /* two species A, B in lj units, LJ cutoff 2.5 */
+    "system = { species = ( { name = \"A\"; mass = 1.0; }, { name = \"B\"; mass = 2.0; } );\n"
+    "  init = { type = \"lammps\"; file = \"bad.data\"; }; %s };\n"
+    "potential = { lj = { cutoff = 2.5; }; %s };\n"
+    "output = { thermo = \"\"; trajectory = \"\"; checkpoint = \"\"; };\n";
+
+/* A data file of 3 atoms in a 10 x 10 x 10 box, with `header` after the counts, `masses` as
+ * the Masses section (NULL: none) and `types` for the three atoms. */
+static void data_text(char *buf, size_t size, const char *ntypes, const char *header,
+                      const char *masses, const char *types)
+{
+    int t[3];
+    sscanf(types, "%d %d %d", &t[0], &t[1], &t[2]);
+    snprintf(buf, size,
+             "bad\n\n3 atoms\n%s atom types\n0 10 xlo xhi\n0 10 ylo yhi\n0 10 zlo zhi\n%s\n"
+             "%s%s%s"
+             "Atoms # atomic\n\n1 %d 1 1 1\n2 %d 2 2 2\n3 %d 3 3 3\n",
+             ntypes, header, masses ? "Masses\n\n" : "", masses ? masses : "",
+             masses ? "\n" : "", t[0], t[1], t[2]);
+}
+
+/* One bad input: the load fails with status 2 and its first line holds every needle. */
+static void bad(const char *what, const char *cfg_extra, const char *pot_extra, const char *ntypes,
+                const char *header, const char *masses, const char *types, const char *n1,
+                const char *n2)
+{
+    char cfg[2048], data[2048];
+    sim_state s;
+    int rc;
+    snprintf(cfg, sizeof cfg, head2, cfg_extra, pot_extra);
+    data_text(data, sizeof data, ntypes, header, masses, types);
+    rc = load("bad", cfg, data, &s);
+    const char *l = tb_test_first_line(errbuf);
+    gsl_test(rc != TB_EXIT_USAGE || !strstr(l, n1) || (n2 && !strstr(l, n2)) ||
+                 strchr(errbuf, '\n') != errbuf + strlen(errbuf) - 1,
+             "bad input, %s: exit 2, one line with \"%s\"%s%s%s (got %d: %s)", what, n1,
+             n2 ? " and \"" : "", n2 ? n2 : "", n2 ? "\"" : "", rc, l);
+    if (rc == 0)
+        sim_state_free(&s);
+}
+
+static void test_bad(void)
+{
+    /* the good file first, so that every failure below is the one change's */
+    {
+        char cfg[2048], data[2048];
+        sim_state s;
+        snprintf(cfg, sizeof cfg, head2, "", "");
+        data_text(data, sizeof data, "2", "", "1 1\n2 2\n", "1 2 1");
+        const int rc = load("bad", cfg, data, &s);
+        gsl_test(rc != 0 || s.n != 3 || s.type[1] != 1,
+                 "bad input's control: the unchanged file loads (%s)", tb_test_first_line(errbuf));
+        if (rc == 0)
+            sim_state_free(&s);
+    }
+    bad("a type beyond system.species", "", "", "3", "", NULL, "1 2 3",
+        "bad.data:4: system.init.file: 3 atom types, but system.species has 2 (A, B)", NULL);
+    bad("an atom's type beyond the header's", "", "", "1", "", NULL, "1 2 1",
+        "bad.data:12: system.init.file: Atoms: type \"2\" is not one of the 1 atom types", NULL);
+    bad("a count other than system.particles", "particles = 4;", "", "2", "", NULL, "1 1 1",
+        "bad.data:3: system.init.file: 3 atoms, but system.particles = 4", NULL);
+    bad("system.box given with a data file", "box = 10.0;", "", "2", "", NULL, "1 1 1",
+        "system.box", "the data file gives the box");
+    bad("a tilt beyond LAMMPS's limit", "", "", "2", "6 0 0 xy xz yz\n", NULL, "1 1 1",
+        "bad.data:8: system.init.file: xy = 6 is beyond LAMMPS's limit |xy| <= lx/2 = 5", NULL);
+    bad("a tilt along an open axis", "boundary = \"ppf\";", "", "2", "0 1 0 xy xz yz\n", NULL,
+        "1 1 1", "bad.data:8: system.init.file: xz = 1 tilts along the open axis z", NULL);
+    bad("a cutoff above half the file box's width", "", "atm = { nu = 0.1; cutoff = 6.0; };", "2",
+        "", NULL, "1 1 1", "bad.data: system.init.file: potential.atm.cutoff 6 exceeds half the "
+        "smallest periodic width of the file's box (5)", NULL);
+    bad("a missing mass", "", "", "2", "", "1 1\n", "1 1 1",
+        "bad.data:9: system.init.file: Masses gives no mass for type 2 (B)", NULL);
+    bad("a mass other than the species'", "", "", "2", "", "1 1\n2 2.5\n", "1 1 1",
+        "bad.data:12: system.init.file: Masses: type 2 has mass 2.5, but its species B has 2",
+        NULL);
+    bad("a Masses label of another species", "", "", "2", "", "1 1 # B\n2 2\n", "1 1 1",
+        "bad.data:11: system.init.file: Masses: type 1 is labelled B", NULL);
+    bad("a molecular count", "", "", "2", "2 bonds\n", NULL, "1 1 1",
+        "bad.data:8: system.init.file: \"2 bonds\": tribody reads atom_style atomic only", NULL);
+    bad("an atom outside an open axis", "boundary = \"ppf\";", "", "2", "0 2.5 zlo zhi\n", NULL,
+        "1 1 1",
+        "system.init.file: Atoms: atom 3 lies outside zlo zhi", NULL);
+}
+
+/* An unknown section, a repeated id and a full style: their own data files. */
+static void test_bad_sections(void)
+{
+    static const char cfg[] =
+        "system = { init = { type = \"lammps\"; file = \"sec.data\"; }; };\n"
+        "potential = { lj = { cutoff = 2.5; }; };\n"
+        "output = { thermo = \"\"; trajectory = \"\"; checkpoint = \"\"; };\n";
+    static const char *const cases[][3] = {
+        {"Bonds", "x\n\n3 atoms\n1 atom types\n0 10 xlo xhi\n0 10 ylo yhi\n0 10 zlo zhi\n\n"
+                  "Atoms\n\n1 1 1 1 1\n2 1 2 2 2\n3 1 3 3 3\n\nBonds\n\n1 1 1 2\n",
+         "sec.data:15: system.init.file: section \"Bonds\" is not read"},
+        {"id twice", "x\n\n3 atoms\n1 atom types\n0 10 xlo xhi\n0 10 ylo yhi\n0 10 zlo zhi\n\n"
+                     "Atoms\n\n1 1 1 1 1\n2 1 2 2 2\n1 1 3 3 3\n",
+         "sec.data:13: system.init.file: Atoms: id 1 is given twice"},
+        {"Atoms # full", "x\n\n3 atoms\n1 atom types\n0 10 xlo xhi\n0 10 ylo yhi\n0 10 zlo "
+                         "zhi\n\nAtoms # full\n\n1 1 1 0 1 1 1\n",
+         "sec.data:9: system.init.file: Atoms # full: tribody reads atom_style atomic only"},
+        {"short file", "x\n\n3 atoms\n1 atom types\n\nAtoms\n\n1 1 0 0 0\n",
+         "sec.data:8: system.init.file: Atoms: the file ends after 1 of its 3 lines"},
+    };
+    for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
+        sim_state s;
+        const int rc = load("sec", cfg, cases[k][1], &s);
+        gsl_test(rc != TB_EXIT_USAGE || !strstr(errbuf, cases[k][2]),
+                 "bad input, %s: exit 2 with \"%s\" (got %d: %s)", cases[k][0], cases[k][2], rc,
+                 tb_test_first_line(errbuf));
+        if (rc == 0)
+            sim_state_free(&s);
+    }
+}
+
+int main(void)
+{
+    tb_test_init();
+    if (tb_test_temp_dir(dir, sizeof dir, "files") != 0)
+        return tb_test_done();
+    TB_TEST_RUN(test_read_tri);
+    TB_TEST_RUN(test_read_metal);
+    TB_TEST_RUN(test_bad);
+    TB_TEST_RUN(test_bad_sections);
+    TB_TEST_RUN(test_compare);
+    tb_test_remove_dir(dir);
+    return tb_test_done();
+}
