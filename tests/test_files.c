@@ -11,11 +11,13 @@
 #include "common/check.h"
 #include "config/config.h"
 #include "config/units.h"
+#include "solver/io/checkpoint.h"
 #include "solver/io/init.h"
 #include "solver/state.h"
 #include "tests/tb_test.h"
 
 #define PYTHON "/usr/bin/python3"
+#define LMP "/usr/bin/lmp"
 
 static char dir[TB_TEST_PATH_MAX]; /* scratch directory */
 static char errbuf[8192];           /* stderr of the last captured call */
@@ -275,6 +277,123 @@ static void test_bad_sections(void)
     }
 }
 
+/* ---- output.data ------------------------------------------------------------------------------ */
+
+/* The potential and species lines of tests/lammps/CASE.cfg: everything but init and output. */
+static const char *const out_cases[][3] = {
+    {"tri_two", "species = ( { name = \"A\"; mass = 1.0; }, { name = \"B\"; mass = 1.7; } );",
+     "lj = { shift = true; mix = \"geometric\"; pairs = ( { species = [\"A\", \"A\"]; "
+     "epsilon = 1.0; sigma = 1.0; cutoff = 2.5; }, { species = [\"B\", \"B\"]; epsilon = 1.3; "
+     "sigma = 0.92; cutoff = 2.9; } ); }; atm = { cutoff = 3.1; cutoff_triple = 2.7; triplets = "
+     "( { species = [\"A\", \"A\", \"A\"]; nu = 0.072; } ); };"},
+    {"slab_ppf", "species = ( { name = \"A\"; mass = 1.0; }, { name = \"B\"; mass = 3.0; } ); "
+                 "boundary = \"ppf\";",
+     "lj = { shift = true; mix = \"arithmetic\"; pairs = ( { species = [\"A\", \"A\"]; "
+     "epsilon = 1.0; sigma = 1.0; cutoff = 2.5; }, { species = [\"B\", \"B\"]; epsilon = 0.7; "
+     "sigma = 1.2; cutoff = 3.0; } ); }; atm = { cutoff = 3.2; triplets = ( { species = "
+     "[\"A\", \"A\", \"A\"]; nu = 0.072; } ); };"},
+};
+
+/* A run from tests/lammps/CASE.data writes output.data and a checkpoint at its end: the data
+ * file read back (system.init.type = "lammps", its Velocities) is the checkpoint's state bit
+ * for bit; and LAMMPS's read_data + run 0 reads it (Debian's lmp, when installed). */
+static void test_data_out(void)
+{
+    for (size_t k = 0; k < sizeof out_cases / sizeof out_cases[0]; k++) {
+        const char *name = out_cases[k][0];
+        char src[64], cfg[4096], path[TB_TEST_PATH_MAX];
+        long len;
+        char *data;
+        sim_state a, b;
+        ckpt_extra x;
+        int rc;
+        snprintf(src, sizeof src, "%s.data", name);
+        if (!(data = tb_test_read_file("tests/lammps", src, &len)))
+            continue;
+        tb_test_write_file(dir, "start.data", data);
+        free(data);
+        snprintf(cfg, sizeof cfg,
+                 "system = { %s init = { type = \"lammps\"; file = \"start.data\"; temperature = "
+                 "0.5; }; };\npotential = { %s };\nintegrator = { steps = 10; dt = 0.002; };\n"
+                 "output = { thermo = \"\"; trajectory = \"\"; checkpoint = \"end.tbck\"; data = "
+                 "\"final.data\"; };\n", out_cases[k][1], out_cases[k][2]);
+        tb_test_write_file(dir, "run.cfg", cfg);
+        remove(strcat(strcpy(path, dir), "/final.data"));
+        remove(strcat(strcpy(path, dir), "/end.tbck"));
+        rc = tb_test_tribody(dir, NULL, "run run.cfg", NULL);
+        gsl_test(rc != 0 || !tb_test_exists(dir, "final.data"),
+                 "output.data, %s: a run of 10 steps writes final.data (exit %d)", name, rc);
+        if (rc != 0)
+            continue;
+        snprintf(cfg, sizeof cfg,
+                 "system = { %s init = { type = \"lammps\"; file = \"final.data\"; }; };\n"
+                 "potential = { %s };\noutput = { thermo = \"\"; trajectory = \"\"; "
+                 "checkpoint = \"\"; };\n", out_cases[k][1], out_cases[k][2]);
+        rc = load("back", cfg, NULL, &b);
+        tb_test_capture_begin();
+        const int rca = ckpt_read(strcat(strcpy(path, dir), "/end.tbck"), 0, NULL, &a, &x);
+        tb_test_capture_end(errbuf, sizeof errbuf);
+        gsl_test(rc != 0 || rca != 0, "output.data, %s: final.data and end.tbck read (%d, %d)",
+                 name, rc, rca);
+        if (rc != 0 || rca != 0)
+            continue;
+        free(x.thermostat);
+        gsl_test(a.n != b.n || memcmp(a.pos, b.pos, 3 * sizeof *a.pos * (size_t)a.n) ||
+                     memcmp(a.vel, b.vel, 3 * sizeof *a.vel * (size_t)a.n) ||
+                     memcmp(a.type, b.type, sizeof *a.type * (size_t)a.n) ||
+                     memcmp(a.box.l, b.box.l, sizeof a.box.l) ||
+                     memcmp(a.box.lo, b.box.lo, sizeof a.box.lo) || a.box.xy != b.box.xy ||
+                     a.box.xz != b.box.xz || a.box.yz != b.box.yz || a.box.pbc != b.box.pbc ||
+                     a.mass[1] != b.mass[1],
+                 "output.data, %s: read back, the final state bit for bit (positions, "
+                 "velocities, types, box; step %ld)", name, a.step);
+        sim_state_free(&a);
+        sim_state_free(&b);
+        if (access(LMP, X_OK) != 0) {
+            printf("# notice: %s is missing: LAMMPS's read_data not tried\n", LMP);
+            continue;
+        }
+        snprintf(cfg, sizeof cfg, "units lj\natom_style atomic\nboundary p p %c\n"
+                                  "read_data final.data\npair_style lj/cut 2.5\n"
+                                  "pair_coeff * * 1 1\nrun 0\n", k == 1 ? 'f' : 'p');
+        tb_test_write_file(dir, "in.lmp", cfg);
+        rc = tb_test_system("cd '%s' && %s -in in.lmp -log none -screen lmp.txt >/dev/null 2>&1",
+                            dir, LMP);
+        char *log = tb_test_read_file(dir, "lmp.txt", &len);
+        gsl_test(rc != 0 || !log || !strstr(log, k == 0 ? "125 atoms" : "75 atoms") ||
+                     !strstr(log, "velocities") || strstr(log, "ERROR"),
+                 "output.data, %s: LAMMPS reads it (read_data: every atom and velocity, run 0; "
+                 "exit %d)", name, rc);
+        free(log);
+    }
+}
+
+/* output.data is a path like output.checkpoint: /dev/null (it would be replaced) and a path
+ * that another output uses are refused before step 0. */
+static void test_data_paths(void)
+{
+    static const char *const bad_data[][2] = {
+        {"/dev/null", "output.data"},
+        {"end.tbck", "the same path"},
+    };
+    char data[1024];
+    data_text(data, sizeof data, "1", "", NULL, "1 1 1");
+    tb_test_write_file(dir, "p.data", data);
+    for (size_t k = 0; k < 2; k++) {
+        char cfg[1024];
+        snprintf(cfg, sizeof cfg,
+                 "system = { init = { type = \"lammps\"; file = \"p.data\"; }; };\n"
+                 "potential = { lj = { cutoff = 2.5; }; };\nintegrator = { steps = 2; };\n"
+                 "output = { thermo = \"\"; trajectory = \"\"; checkpoint = \"end.tbck\"; "
+                 "data = \"%s\"; };\n", bad_data[k][0]);
+        tb_test_write_file(dir, "p.cfg", cfg);
+        const int rc = tb_test_tribody(dir, NULL, "run p.cfg", NULL);
+        gsl_test(rc != 2 || !tb_test_output_has(dir, bad_data[k][1]),
+                 "output.data = \"%s\": refused before step 0, exit 2 (got %d)", bad_data[k][0],
+                 rc);
+    }
+}
+
 int main(void)
 {
     tb_test_init();
@@ -284,6 +403,8 @@ int main(void)
     TB_TEST_RUN(test_read_metal);
     TB_TEST_RUN(test_bad);
     TB_TEST_RUN(test_bad_sections);
+    TB_TEST_RUN(test_data_out);
+    TB_TEST_RUN(test_data_paths);
     TB_TEST_RUN(test_compare);
     tb_test_remove_dir(dir);
     return tb_test_done();

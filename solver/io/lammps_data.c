@@ -532,3 +532,113 @@ done:
     }
     return 0;
 }
+
+/* ---- the writer ---------------------------------------------------------------------------- */
+
+/* hi such that hi - lo is exactly l when a double allows it (fl(lo + l) or a neighbour), so
+ * that the reader's hi - lo gives back the box's edge bit for bit. */
+static double exact_hi(double lo, double l)
+{
+    double hi = lo + l;
+    for (int k = 0; k < 4 && hi - lo != l; k++)
+        hi = nextafter(hi, hi - lo < l ? HUGE_VAL : -HUGE_VAL);
+    return hi - lo == l ? hi : lo + l;
+}
+
+/* The extent written for each axis: the box's on a periodic axis; on an open one the box's
+ * widened to every particle (LAMMPS loses an atom outside a non-periodic face), or, without a
+ * box there, the particles' own (at least 1 wide). */
+static void extent(const sim_state *s, double lo[3], double hi[3])
+{
+    for (int a = 0; a < 3; a++) {
+        const int per = s->box.pbc >> a & 1, has = s->box.l[a] > 0;
+        lo[a] = s->box.lo[a];
+        hi[a] = exact_hi(lo[a], s->box.l[a]);
+        if (per)
+            continue;
+        double pmin = HUGE_VAL, pmax = -HUGE_VAL;
+        for (int i = 0; i < s->n; i++) {
+            pmin = fmin(pmin, s->pos[3 * i + a]);
+            pmax = fmax(pmax, s->pos[3 * i + a]);
+        }
+        if (!has) {
+            lo[a] = pmin;
+            hi[a] = pmax;
+        } else {
+            lo[a] = fmin(lo[a], pmin);
+            hi[a] = fmax(hi[a], pmax);
+        }
+        if (!(hi[a] > lo[a])) {
+            lo[a] -= 0.5;
+            hi[a] += 0.5;
+        }
+    }
+}
+
+static void write_body(out_rec *w, const sim_state *s, const char *title)
+{
+    const tb_units *u = units_of(s->units);
+    double lo[3], hi[3];
+    extent(s, lo, hi);
+    out_rec_printf(w, "%s\n\n%d atoms\n%d atom types\n\n", title, s->n, s->ntypes);
+    for (int a = 0; a < 3; a++)
+        out_rec_printf(w, "%.17g %.17g %clo %chi\n", lo[a], hi[a], 'x' + a, 'x' + a);
+    if (s->box.tilted)
+        out_rec_printf(w, "%.17g %.17g %.17g xy xz yz\n", s->box.xy, s->box.xz, s->box.yz);
+    out_rec_printf(w, "\nMasses\n\n");
+    for (int t = 0; t < s->ntypes; t++)
+        out_rec_printf(w, "%d %.17g # %s\n", t + 1, s->mass[t] / u->mvv2e, s->type_name[t]);
+    out_rec_printf(w, "\nAtoms # atomic\n\n");
+    for (int i = 0; i < s->n; i++) {
+        const double *x = s->pos + 3 * i;
+        out_rec_printf(w, "%d %d %.17g %.17g %.17g 0 0 0\n", i + 1, s->type[i] + 1, x[0], x[1],
+                       x[2]);
+    }
+    out_rec_printf(w, "\nVelocities\n\n");
+    for (int i = 0; i < s->n; i++) {
+        const double *v = s->vel + 3 * i;
+        out_rec_printf(w, "%d %.17g %.17g %.17g\n", i + 1, v[0], v[1], v[2]);
+    }
+}
+
+int lmp_data_write(const char *path, const sim_state *s, const char *title)
+{
+    char tmp[4096], line1[256];
+    FILE *f;
+    out_rec *w;
+    int rc;
+    if (snprintf(tmp, sizeof tmp, "%s.tmp", path) >= (int)sizeof tmp)
+        return tb_error(path, 0, "output.data: the path is too long");
+    if (!title) {
+        snprintf(line1, sizeof line1, "LAMMPS data file written by tribody (units %s, step %ld, "
+                                      "time %.17g)", units_of(s->units)->name, s->step, s->time);
+        title = line1;
+    }
+    if (!(w = malloc(sizeof *w)))
+        return tb_error(path, 0, "output.data: out of host memory");
+    if (!(f = fopen(tmp, "w"))) {
+        free(w);
+        return tb_error(tmp, 0, "output.data: cannot create: %s", strerror(errno));
+    }
+    out_rec_begin(w, f);
+    write_body(w, s, title);
+    rc = out_rec_end(w);
+    free(w);
+    if (rc != 0) {
+        tb_error(tmp, 0, "output.data: write error: %s", strerror(errno));
+        fclose(f);
+        remove(tmp);
+        return -1;
+    }
+    if (out_close(f, tmp) != 0) {
+        remove(tmp);
+        return -1;
+    }
+    /* the file appears whole or not at all; an earlier one is kept as PATH.~k~ */
+    if (out_backup(path) != 0 || rename(tmp, path) != 0) {
+        tb_error(path, 0, "output.data: cannot move %s into place: %s", tmp, strerror(errno));
+        remove(tmp);
+        return -1;
+    }
+    return 0;
+}

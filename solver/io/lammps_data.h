@@ -39,13 +39,15 @@ struct sim_config;
 int lmp_data_read(const char *path, const char *setting, const struct sim_config *c,
                   sim_state *s, int *has_vel);
 
-/* Writes s to path as a data file that LAMMPS's read_data reads back (atomic style): title,
+/* Writes s to path as a data file that LAMMPS's read_data reads (atomic style): title,
  * counts, the box (tilts when tilted; an open axis as wide as the box or the particles,
- * whichever is wider, since LAMMPS drops atoms outside a fixed boundary), Masses in the
- * configured unit with "# name" comments, Atoms with image flags 0, Velocities, every number
- * to 17 significant digits so that lmp_data_read gives the same state bit for bit (masses:
- * the configured mass whose internal value is the state's). title: line 1 (one line; NULL:
- * "LAMMPS data file written by tribody"). Returns 0, or -1 after one line. */
+ * whichever is wider, since LAMMPS loses atoms outside a non-periodic face; no box at all: the
+ * particles' extent), Masses in the configured unit with "# name" comments, Atoms with image
+ * flags 0, Velocities, every number to 17 significant digits, and hi chosen so that hi - lo
+ * is the box's edge exactly: lmp_data_read gives the same state bit for bit. Written to
+ * PATH.tmp and renamed over path (an existing regular file kept as PATH.~k~ first; callers
+ * check the path with out_check_checkpoint). title: line 1 (one line; NULL: tribody's, with
+ * the units, step and time). Returns 0, or -1 after one line. */
 int lmp_data_write(const char *path, const sim_state *s, const char *title);
 
 TB_END_DECLS
