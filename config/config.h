@@ -79,6 +79,8 @@ typedef struct sim_config {
         int species_given;     /* 1 when system.species was given */
         cfg_species species[TB_TYPES_MAX];
         int boundary;          /* enum cfg_boundary, default open */
+        int boundary_given;    /* 1 when system.boundary was given (a file's pbc is checked
+                                  against it) */
         int periodic[3];       /* per axis (x, y, z): 1 periodic, 0 open; set by system.boundary */
         double box;            /* edge L of a cubic box [sigma] (system.box a number); 0 else */
         int box_group;         /* 1: system.box was the group form: box_lengths, tilt, origin */

@@ -63,11 +63,11 @@ const config_setting_t *cfg_given(const cfg_ctx *x, const char *path) { return g
 int cfg_rejected(const cfg_ctx *x, const char *path) { return rejected(x, path); }
 const config_setting_t *cfg_near_src(const cfg_ctx *x, const char *path) { return near_src(x, path); }
 
-/* Required settings that were given nowhere; system.particles not with a data file
- * (system.init.type = "lammps"), which gives the count. */
+/* Required settings that were given nowhere; system.particles not with a file
+ * (system.init.type xyz or lammps), which gives the count. */
 static void check_required(cfg_ctx *x)
 {
-    const int from_file = x->c->system.init.type == CFG_INIT_LAMMPS;
+    const int t = x->c->system.init.type, from_file = t == CFG_INIT_XYZ || t == CFG_INIT_LAMMPS;
     const int particles = cfg_row_of("system.particles");
     char want[128];
     for (int i = 0; i < cfg_n_rows; i++)
@@ -114,6 +114,8 @@ static void check_box(cfg_ctx *x)
                     "axis in system.boundary (the boundary is open)");
         return;
     }
+    if (!given(x, "system.box") && c->system.init.type == CFG_INIT_XYZ)
+        return; /* the frame's Lattice gives the box (sim_init checks it and the cutoffs) */
     if (!given(x, "system.box")) {
         cfg_problem(x, near_src(x, "system.boundary"), "system.box",
                 "required with system.boundary = \"%s\"",
@@ -299,6 +301,7 @@ void cfg_cross_check(cfg_ctx *x)
 {
     x->c->potential.lj.enabled = given(x, "potential.lj") != NULL;
     x->c->system.init.temperature_set = given(x, "system.init.temperature") != NULL;
+    x->c->system.boundary_given = given(x, "system.boundary") != NULL;
     units_defaults(x);
     cfg_single_species(x->c);
     cfg_read_species(x);

@@ -13,6 +13,7 @@
 #include "config/units.h"
 #include "solver/io/checkpoint.h"
 #include "solver/io/init.h"
+#include "solver/io/xyz.h"
 #include "solver/state.h"
 #include "tests/tb_test.h"
 
@@ -394,6 +395,185 @@ static void test_data_paths(void)
     }
 }
 
+/* ---- extended XYZ and ASE -------------------------------------------------------------------- */
+
+/* ASE's side of the round trip (Debian's python3-ase): "read PATH" prints what ASE reads of a
+ * frame tribody wrote; "write PATH CASE" writes Ar, Ar, Kr as ASE does (CASE 0: an orthorhombic
+ * slab, pbc T T F; 1: a rotated triclinic cell, pbc T T T), velocities in ASE's units. */
+static const char ase_py[] =
+    "import sys, numpy as np, ase, ase.io\n"
+    "if sys.argv[1] == 'read':\n"
+    "    a = ase.io.read(sys.argv[2], format='extxyz')\n"
+    "    f = lambda v: ' '.join('%.17g' % x for x in np.ravel(v))\n"
+    "    print('cell', f(a.cell[:]))\n"
+    "    print('pbc', ' '.join('T' if p else 'F' for p in a.pbc))\n"
+    "    print('symbols', ' '.join(a.get_chemical_symbols()))\n"
+    "    print('pos', f(a.positions))\n"
+    "    print('vel', f(a.get_velocities()))\n"
+    "else:\n"
+    "    r = [[1.0, 1.5, 2.0], [4.0, 2.5, 1.0], [2.5, 4.0, 3.0]]\n"
+    "    cell = [[10, 0, 0], [0, 11, 0], [0, 0, 12]]\n"
+    "    if sys.argv[3] == '1':\n"
+    "        c, s = np.cos(0.3), np.sin(0.3)\n"
+    "        R = np.array([[c, -s, 0], [s, c, 0], [0, 0, 1]]) @ np.array([[1, 0, 0], [0, c, s], [0, -s, c]])\n"
+    "        cell = (np.array([[10, 0, 0], [2, 11, 0], [1, -3, 12]]) @ R.T).tolist()\n"
+    "        r = (np.array(r) @ R.T).tolist()\n"
+    "    a = ase.Atoms('Ar2Kr', positions=r, cell=cell, pbc=[True, True, sys.argv[3] == '1'])\n"
+    "    a.set_velocities([[0.01, -0.02, 0.03], [0.0, 0.005, -0.001], [-0.004, 0.0, 0.002]])\n"
+    "    ase.io.write(sys.argv[2], a, format='extxyz')\n";
+
+/* Runs ase_side.py (not ase.py: it would hide the package) with args in dir; its stdout
+ * into out (size bytes). 0 or -1. */
+static int run_ase(const char *args, char *out, size_t size)
+{
+    char cmd[TB_TEST_PATH_MAX + 256];
+    FILE *p;
+    size_t len;
+    snprintf(cmd, sizeof cmd, "cd '%s' && %s ase_side.py %s 2>&1", dir, PYTHON, args);
+    if (!(p = popen(cmd, "r")))
+        return -1;
+    len = fread(out, 1, size - 1, p);
+    out[len] = '\0';
+    return pclose(p) == 0 ? 0 : -1;
+}
+
+/* The numbers after "key " on its line of out into x (at most n); their count. */
+static int ase_numbers(const char *out, const char *key, double *x, int n)
+{
+    char pat[32];
+    const char *p;
+    int k = 0;
+    snprintf(pat, sizeof pat, "%s ", key);
+    if (!(p = strstr(out, pat)))
+        return 0;
+    p += strlen(pat);
+    while (k < n && *p && *p != '\n') {
+        char *end;
+        x[k] = strtod(p, &end);
+        if (end == p)
+            break;
+        k++;
+        p = end;
+    }
+    return k;
+}
+
+/* tribody writes a metal frame (a tilted cell with an origin, pbc T T F, Ar Ar Kr, velocities
+ * in A/ps): ASE reads the cell, pbc, symbols and positions exactly, and its velocities
+ * (momenta / masses) are tribody's divided by 1000 ase.units.fs = 98.22694788464063 (1e-14);
+ * ASE writes two frames (a slab; a rotated triclinic cell): tribody reads the species by name,
+ * the velocities times that factor, and the rotated cell as LAMMPS's restricted form (lengths,
+ * volume, the fractional positions and the speeds unchanged to ASE's 8 printed decimals). */
+static void test_ase(void)
+{
+    const double fs1000 = 98.22694788464063;
+    char out[8192], path[TB_TEST_PATH_MAX];
+    if (access(PYTHON, X_OK) != 0 || tb_test_system("%s -c 'import ase' 2>/dev/null", PYTHON)) {
+        printf("# notice: %s with ase is missing: the ASE round trip not run\n", PYTHON);
+        return;
+    }
+    tb_test_write_file(dir, "ase_side.py", ase_py);
+    { /* tribody -> ASE */
+        sim_state a;
+        const double l[3] = {10, 11, 12}, lo[3] = {-1, 0.5, 2};
+        const int per[3] = {1, 1, 0};
+        double x[16];
+        sim_state_alloc(&a, 3);
+        a.units = CFG_UNITS_METAL;
+        a.ntypes = 2;
+        snprintf(a.type_name[0], TB_SPECIES_MAX, "Ar");
+        snprintf(a.type_name[1], TB_SPECIES_MAX, "Kr");
+        a.mass[0] = units_mass_internal(units_of(CFG_UNITS_METAL), 39.948);
+        a.mass[1] = units_mass_internal(units_of(CFG_UNITS_METAL), 83.798);
+        a.type[2] = 1;
+        a.box = box_make_d(l, 2.5, 0.0, 0.0, lo, per);
+        for (int i = 0; i < 9; i++) {
+            a.pos[i] = 1.0 + 0.7 * i + 1e-3 * sin(i);
+            a.vel[i] = 3.0 * cos(1.3 * i);
+        }
+        FILE *f = fopen(strcat(strcpy(path, dir), "/t.xyz"), "w");
+        const int rc = !f || xyz_write_frame(f, &a, 0, NULL) != 0;
+        if (f)
+            fclose(f);
+        gsl_test(rc || run_ase("read t.xyz", out, sizeof out) != 0, "ASE reads tribody's frame (%s)",
+                 tb_test_first_line(out));
+        const double cell[9] = {10, 0, 0, 2.5, 11, 0, 0, 0, 12};
+        int ok = ase_numbers(out, "cell", x, 9) == 9;
+        for (int k = 0; ok && k < 9; k++)
+            ok = x[k] == cell[k];
+        gsl_test(!ok || !strstr(out, "pbc T T F") || !strstr(out, "symbols Ar Ar Kr"),
+                 "ASE reads tribody's cell (a, b, c rows), pbc T T F and symbols Ar Ar Kr");
+        ok = ase_numbers(out, "pos", x, 9) == 9;
+        for (int k = 0; ok && k < 9; k++)
+            ok = x[k] == a.pos[k];
+        gsl_test(!ok, "ASE reads tribody's positions bit for bit");
+        double err = ase_numbers(out, "vel", x, 9) == 9 ? 0.0 : 1.0;
+        for (int k = 0; k < 9; k++)
+            err = fmax(err, fabs(x[k] * fs1000 - a.vel[k]) / fabs(a.vel[k]));
+        gsl_test(!(err < 1e-14), "ASE's velocities are tribody's A/ps / 98.22694788464063 "
+                                 "(relative %.1e)", err);
+        sim_state_free(&a);
+    }
+    for (int k = 0; k < 2; k++) { /* ASE -> tribody */
+        char args[64];
+        sim_state s;
+        int has_vel = 0, has_cell = 0;
+        sim_config c;
+        memset(&c, 0, sizeof c);
+        c.units = CFG_UNITS_METAL;
+        c.system.species_given = 1;
+        c.system.n_species = 2;
+        snprintf(c.system.species[0].name, TB_SPECIES_MAX, "Kr");
+        snprintf(c.system.species[1].name, TB_SPECIES_MAX, "Ar");
+        c.system.species[0].mass = 83.798;
+        c.system.species[1].mass = 39.948;
+        snprintf(args, sizeof args, "write a%d.xyz %d", k, k);
+        gsl_test(run_ase(args, out, sizeof out) != 0, "ASE writes frame %d (%s)", k,
+                 tb_test_first_line(out));
+        tb_test_capture_begin();
+        const int rc = xyz_read(strcat(strcpy(path, dir), k ? "/a1.xyz" : "/a0.xyz"),
+                                "system.init.file", &c, &s, &has_vel, &has_cell);
+        tb_test_capture_end(errbuf, sizeof errbuf);
+        gsl_test(rc != 0 || !has_vel || !has_cell || s.n != 3 || s.type[0] != 1 || s.type[2] != 0,
+                 "tribody reads ASE's frame %d: species by name (Ar type 2, Kr type 1), velocities "
+                 "and the cell (%s)", k, tb_test_first_line(errbuf));
+        if (rc != 0)
+            continue;
+        const double va[9] = {0.01, -0.02, 0.03, 0.0, 0.005, -0.001, -0.004, 0.0, 0.002};
+        double err = 0.0;
+        if (k == 0) {
+            for (int i = 0; i < 9; i++)
+                err = fmax(err, fabs(s.vel[i] - va[i] * fs1000) / 0.03 / fs1000);
+            gsl_test(!(err < 1e-14) || s.box.pbc != 3 || s.box.l[0] != 10 || s.box.l[1] != 11 ||
+                         s.box.l[2] != 12 || s.pos[3] != 4.0,
+                     "ASE slab: pbc T T F, cell 10 x 11 x 12, positions exact, velocities x "
+                     "98.22694788464063 in A/ps (relative %.1e)", err);
+        } else {
+            /* the rotation keeps lengths, the volume and fractional coordinates */
+            const double r0[3] = {1.0, 1.5, 2.0}, r1[3] = {4.0, 2.5, 1.0};
+            double d2 = 0.0, e2 = 0.0, vn = 0.0, wn = 0.0, f[3];
+            for (int a = 0; a < 3; a++) {
+                d2 += (s.pos[3 + a] - s.pos[a]) * (s.pos[3 + a] - s.pos[a]);
+                e2 += (r1[a] - r0[a]) * (r1[a] - r0[a]);
+                vn += s.vel[a] * s.vel[a];
+                wn += va[a] * va[a] * fs1000 * fs1000;
+            }
+            box_fraction_d(&s.box, s.pos + 6, f);
+            /* (2.5, 4, 3) in the cell rows (10,0,0), (2,11,0), (1,-3,12): w = 1/4,
+             * v = (4 + 3/4) / 11, u = (2.5 - 2 v - 1/4) / 10 */
+            const double fv = 4.75 / 11.0, fu = (2.25 - 2.0 * fv) / 10.0;
+            err = fmax(fabs(sqrt(d2) - sqrt(e2)), fabs(s.box.l[0] * s.box.l[1] * s.box.l[2] - 1320.0) / 1320.0);
+            err = fmax(err, fmax(fabs(f[2] - 0.25), fmax(fabs(f[1] - fv), fabs(f[0] - fu))));
+            err = fmax(err, fabs(sqrt(vn) - sqrt(wn)) / sqrt(wn));
+            /* ASE writes 8 decimals (%16.8f): the rotated numbers are rounded at 1e-8 */
+            gsl_test(!(err < 1e-7) || s.box.pbc != 7 || !s.box.tilted,
+                     "ASE rotated cell: restricted triclinic, lengths, volume 1320, fractional "
+                     "positions and speeds kept to ASE's 8 decimals (worst %.1e)", err);
+        }
+        sim_state_free(&s);
+    }
+}
+
 int main(void)
 {
     tb_test_init();
@@ -405,6 +585,7 @@ int main(void)
     TB_TEST_RUN(test_bad_sections);
     TB_TEST_RUN(test_data_out);
     TB_TEST_RUN(test_data_paths);
+    TB_TEST_RUN(test_ase);
     TB_TEST_RUN(test_compare);
     tb_test_remove_dir(dir);
     return tb_test_done();

@@ -621,6 +621,39 @@ static int init_allocated(sim_state *s, const sim_config *c)
     return 0;
 }
 
+/* The box of an XYZ state: system.box when given (the frame's Lattice unused); else the
+ * frame's cell (Lattice, Origin, pbc), whose periodicity must be system.boundary's when that
+ * is given, checked against the cutoffs; else open boundaries, which system.boundary must
+ * then allow. */
+static int xyz_box(sim_state *s, const sim_config *c, int has_cell)
+{
+    int per[3];
+    const char *file = c->system.init.file;
+    cfg_periodic(c, per);
+    if (c->system.box_group || c->system.box > 0) {
+        s->box = cfg_box(c);
+        return 0;
+    }
+    if (!has_cell) {
+        if (per[0] || per[1] || per[2]) {
+            tb_error(file, 2, "system.init.file: the frame has no periodic Lattice, and "
+                              "system.boundary = \"%s\" needs a box: give system.box or a "
+                              "Lattice with pbc", cfg_boundary_name(c->system.boundary));
+            return TB_EXIT_USAGE;
+        }
+        return 0;
+    }
+    if (c->system.boundary_given && (unsigned)s->box.pbc != ((unsigned)per[0] | (unsigned)per[1] << 1 |
+                                                             (unsigned)per[2] << 2)) {
+        tb_error(file, 2, "system.init.file: the frame's pbc=\"%c %c %c\" is not "
+                          "system.boundary's (%c%c%c)", s->box.pbc & 1 ? 'T' : 'F',
+                 s->box.pbc & 2 ? 'T' : 'F', s->box.pbc & 4 ? 'T' : 'F', per[0] ? 'p' : 'f',
+                 per[1] ? 'p' : 'f', per[2] ? 'p' : 'f');
+        return TB_EXIT_USAGE;
+    }
+    return check_file_cutoffs(s, c) != 0 ? TB_EXIT_USAGE : 0;
+}
+
 /* A generated state (random, lattice) of c's particles in c's box. */
 static int init_generated(sim_state *s, const sim_config *c)
 {
@@ -657,7 +690,7 @@ static int init_generated(sim_state *s, const sim_config *c)
 
 int sim_init(sim_state *s, const sim_config *c)
 {
-    int rc = 0, has_vel = 0;
+    int rc = 0, has_vel = 0, has_cell = 0;
 
     memset(s, 0, sizeof *s);
     switch (c->system.init.type) {
@@ -666,9 +699,9 @@ int sim_init(sim_state *s, const sim_config *c)
         rc = init_generated(s, c);
         break;
     case CFG_INIT_XYZ:
-        rc = init_allocated(s, c);
+        rc = xyz_read(c->system.init.file, "system.init.file", c, s, &has_vel, &has_cell);
         if (rc == 0)
-            rc = xyz_read(c->system.init.file, "system.init.file", s->n, s, &has_vel);
+            rc = xyz_box(s, c, has_cell);
         break;
     case CFG_INIT_LAMMPS:
         rc = lmp_data_read(c->system.init.file, "system.init.file", c, s, &has_vel);
