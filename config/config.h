@@ -79,6 +79,8 @@ typedef struct sim_config {
         int species_given;     /* 1 when system.species was given */
         cfg_species species[TB_TYPES_MAX];
         int boundary;          /* enum cfg_boundary, default open */
+        int boundary_given;    /* 1 when system.boundary was given (a file's pbc is checked
+                                  against it) */
         int periodic[3];       /* per axis (x, y, z): 1 periodic, 0 open; set by system.boundary */
         double box;            /* edge L of a cubic box [sigma] (system.box a number); 0 else */
         int box_group;         /* 1: system.box was the group form: box_lengths, tilt, origin */
@@ -184,6 +186,10 @@ tb_box_d cfg_box(const sim_config *c);
 /* Half the smallest perpendicular width of c's periodic axes (L/2 for a cube), the largest
  * cutoff the minimum image allows; 0 without a periodic axis. */
 double cfg_box_half_width(const sim_config *c);
+
+/* system.boundary per axis (x, y, z): 1 periodic, 0 open (cfg_box's; a data file's box takes
+ * it too, as LAMMPS's `boundary` does). */
+void cfg_periodic(const sim_config *c, int per[3]);
 
 /* Name of an enum value, for printing ("open", "mixed", ...). */
 const char *cfg_boundary_name(int b);

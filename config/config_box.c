@@ -156,15 +156,20 @@ int cfg_take_box(cfg_ctx *x, const cfg_row *r, const config_setting_t *s)
     return 0;
 }
 
+void cfg_periodic(const sim_config *c, int per[3])
+{
+    for (int a = 0; a < 3; a++)
+        per[a] = c->system.boundary == CFG_BOUNDARY_MIXED ? c->system.periodic[a]
+                                                          : c->system.boundary == CFG_BOUNDARY_PERIODIC;
+}
+
 tb_box_d cfg_box(const sim_config *c)
 {
     int per[3];
     double l[3], lo[3] = {0, 0, 0}, t[3] = {0, 0, 0};
-    for (int a = 0; a < 3; a++) {
-        per[a] = c->system.boundary == CFG_BOUNDARY_MIXED ? c->system.periodic[a]
-                                                          : c->system.boundary == CFG_BOUNDARY_PERIODIC;
+    cfg_periodic(c, per);
+    for (int a = 0; a < 3; a++)
         l[a] = c->system.box_group ? c->system.box_lengths[a] : c->system.box;
-    }
     if (c->system.boundary == CFG_BOUNDARY_OPEN && !c->system.box_group)
         return box_cube_d(0.0);
     if (c->system.box_group) {

@@ -63,12 +63,15 @@ const config_setting_t *cfg_given(const cfg_ctx *x, const char *path) { return g
 int cfg_rejected(const cfg_ctx *x, const char *path) { return rejected(x, path); }
 const config_setting_t *cfg_near_src(const cfg_ctx *x, const char *path) { return near_src(x, path); }
 
-/* Required settings that were given nowhere. */
+/* Required settings that were given nowhere; system.particles not with a file
+ * (system.init.type xyz or lammps), which gives the count. */
 static void check_required(cfg_ctx *x)
 {
+    const int t = x->c->system.init.type, from_file = t == CFG_INIT_XYZ || t == CFG_INIT_LAMMPS;
+    const int particles = cfg_row_of("system.particles");
     char want[128];
     for (int i = 0; i < cfg_n_rows; i++)
-        if ((cfg_rows[i].flags & CF_REQUIRED) && !x->src[i]) {
+        if ((cfg_rows[i].flags & CF_REQUIRED) && !x->src[i] && !(from_file && i == particles)) {
             cfg_range_phrase(&cfg_rows[i], x->c->units, want, sizeof want);
             cfg_problem(x, NULL, cfg_rows[i].path, "required setting is missing (%s)", want);
         }
@@ -92,12 +95,27 @@ static void check_box(cfg_ctx *x)
     sim_config *c = x->c;
     if (rejected(x, "system.boundary") || rejected(x, "system.box"))
         return;
+    if (c->system.init.type == CFG_INIT_LAMMPS) {
+        /* the data file gives the box (the cutoffs are checked against it by sim_init); its
+         * axes are periodic unless system.boundary says otherwise, LAMMPS's default */
+        if (given(x, "system.box"))
+            cfg_problem(x, given(x, "system.box"), "system.box", "not used with "
+                        "system.init.type = \"lammps\": the data file gives the box");
+        if (!given(x, "system.boundary")) {
+            c->system.boundary = CFG_BOUNDARY_PERIODIC;
+            for (int a = 0; a < 3; a++)
+                c->system.periodic[a] = 1;
+        }
+        return;
+    }
     if (c->system.boundary == CFG_BOUNDARY_OPEN) {
         if (given(x, "system.box"))
             cfg_problem(x, given(x, "system.box"), "system.box", "only used with a periodic "
                     "axis in system.boundary (the boundary is open)");
         return;
     }
+    if (!given(x, "system.box") && c->system.init.type == CFG_INIT_XYZ)
+        return; /* the frame's Lattice gives the box (sim_init checks it and the cutoffs) */
     if (!given(x, "system.box")) {
         cfg_problem(x, near_src(x, "system.boundary"), "system.box",
                 "required with system.boundary = \"%s\"",
@@ -283,6 +301,7 @@ void cfg_cross_check(cfg_ctx *x)
 {
     x->c->potential.lj.enabled = given(x, "potential.lj") != NULL;
     x->c->system.init.temperature_set = given(x, "system.init.temperature") != NULL;
+    x->c->system.boundary_given = given(x, "system.boundary") != NULL;
     units_defaults(x);
     cfg_single_species(x->c);
     cfg_read_species(x);

@@ -19,14 +19,11 @@ int sim_state_alloc(sim_state *s, int n)
     s->pos = calloc((size_t)3 * n, sizeof *s->pos);
     s->vel = calloc((size_t)3 * n, sizeof *s->vel);
     s->force = calloc((size_t)3 * n, sizeof *s->force);
-    s->species = calloc((size_t)n, sizeof *s->species);
     s->type = calloc((size_t)n, sizeof *s->type);
-    if (!s->pos || !s->vel || !s->force || !s->species || !s->type) {
+    if (!s->pos || !s->vel || !s->force || !s->type) {
         sim_state_free(s);
         return tb_error(NULL, 0, "out of host memory for %d particles", n);
     }
-    for (int i = 0; i < n; i++)
-        memcpy(s->species[i], "Ar", 3);
     return 0;
 }
 
@@ -37,11 +34,9 @@ void sim_state_free(sim_state *s)
     free(s->pos);
     free(s->vel);
     free(s->force);
-    free(s->species);
     free(s->type);
     s->type = NULL;
     s->pos = s->vel = s->force = NULL;
-    s->species = NULL;
 }
 
 /* Sums of v^2 per species (one species: the single sum of before, in the same order). */

@@ -24,8 +24,8 @@ typedef struct sim_state {
     double *pos;    /* [3n] */
     double *vel;    /* [3n] */
     double *force;  /* [3n], at pos */
-    char (*species)[TB_SPECIES_MAX]; /* [n] */
-    int *type;      /* [n]: species index of each particle, 0 .. ntypes-1 (all 0 for one species) */
+    int *type;      /* [n]: species index of each particle, 0 .. ntypes-1 (all 0 for one species);
+                       its name is type_name[type[i]] */
     long step;      /* steps done */
     double time;    /* step * dt [tau] */
     double e_pair;    /* LJ energy at pos [epsilon] */

@@ -489,10 +489,19 @@ static void test_from_xyz(void)
     fclose(f);
     snprintf(c.system.init.file, sizeof c.system.init.file, "%s", path);
     c.system.init.temperature_set = 0;
+    c.system.species_given = 1; /* Ar, Kr, Xe: types 0, 2, 1 by name */
+    c.system.n_species = 3;
+    static const char *const names[3] = {"Ar", "Xe", "Kr"};
+    for (int t = 0; t < 3; t++) {
+        snprintf(c.system.species[t].name, TB_SPECIES_MAX, "%s", names[t]);
+        c.system.species[t].mass = 2.385 * (t + 1);
+    }
     rc = init_quiet(&s, &c);
     gsl_test(rc != 0 || s.pos[3] != 1.5 || s.vel[0] != 0.5 || s.vel[7] != 0.125 ||
-                 strcmp(s.species[2], "Xe") != 0 || s.mass[0] != 2.385,
-             "xyz: positions, velocities and species from the file (%s)", errline());
+                 s.type[0] != 0 || s.type[1] != 2 || s.type[2] != 1 ||
+                 strcmp(s.type_name[s.type[2]], "Xe") != 0 || s.mass[2] != 3 * 2.385,
+             "xyz: positions, velocities and species (types by name in system.species) from "
+             "the file (%s)", errline());
     sim_state_free(&s);
 
     /* An explicit temperature replaces the file's velocities (docs/config.md). */

@@ -9,6 +9,7 @@
 
 #include "common/check.h"
 #include "solver/state.h"
+#include "config/config.h"
 #include "solver/io/xyz.h"
 #include "tests/tb_test.h"
 
@@ -21,20 +22,55 @@ static const char *errline(void)
     return tb_test_first_line(errbuf);
 }
 
-/* Reads text as a file of n atoms (mass m) into s (allocated here); returns xyz_read's
- * status, with its stderr in errbuf. */
-static int read_text(const char *text, int n, double m, sim_state *s, int *has_vel)
+/* A configuration of n particles (0: the file's count) of the one species of mass m, or,
+ * with names (a space-separated list), of those species, each of mass m. */
+static sim_config make_cfg(int n, double m, const char *names)
+{
+    sim_config c;
+    memset(&c, 0, sizeof c);
+    c.system.particles = n;
+    c.system.mass = m;
+    cfg_single_species(&c);
+    if (names) {
+        char buf[128], *save = NULL;
+        snprintf(buf, sizeof buf, "%s", names);
+        c.system.n_species = 0;
+        c.system.species_given = 1;
+        for (char *t = strtok_r(buf, " ", &save); t; t = strtok_r(NULL, " ", &save)) {
+            snprintf(c.system.species[c.system.n_species].name, TB_SPECIES_MAX, "%s", t);
+            c.system.species[c.system.n_species++].mass = m;
+        }
+    }
+    return c;
+}
+
+/* Reads text as a file under c into s (allocated by xyz_read); returns xyz_read's status,
+ * with its stderr in errbuf. */
+static int read_cfg(const char *text, const sim_config *c, sim_state *s, int *has_vel)
 {
     const char *path = tb_test_write_file(dir, "in.xyz", text);
     int rc;
     if (!path)
         exit(2); /* the scratch directory is unusable: nothing below could be checked */
-    sim_state_alloc(s, n);
-    s->mass[0] = m;
     tb_test_capture_begin();
-    rc = xyz_read(path, "system.init.file", n, s, has_vel);
+    rc = xyz_read(path, "system.init.file", c, s, has_vel, NULL);
     tb_test_capture_end(errbuf, sizeof errbuf);
     return rc;
+}
+
+/* read_cfg of n atoms of one species of mass m. */
+static int read_text(const char *text, int n, double m, sim_state *s, int *has_vel)
+{
+    const sim_config c = make_cfg(n, m, NULL);
+    return read_cfg(text, &c, s, has_vel);
+}
+
+/* read_cfg of n atoms of the species names, each of mass m. */
+static int read_named(const char *text, int n, double m, const char *names, sim_state *s,
+                      int *has_vel)
+{
+    const sim_config c = make_cfg(n, m, names);
+    return read_cfg(text, &c, s, has_vel);
 }
 
 /* One bad input: expects TB_EXIT_USAGE and a single message line at "in.xyz:LINE: "
@@ -59,6 +95,8 @@ static void check_error(const char *what, const char *text, int n, int line, con
 }
 
 /* A state of n particles with high-entropy values over many magnitudes. */
+#define ROUND_TRIP_NAMES "Ar Kr Xe1234 H2O_abc"
+
 static void fill_state(sim_state *s, int n, double box)
 {
     sim_state_alloc(s, n);
@@ -76,9 +114,14 @@ static void fill_state(sim_state *s, int n, double box)
     }
     s->vel[0] = -0.0;
     s->pos[1] = 4.9406564584124654e-324; /* subnormal */
-    snprintf(s->species[1], TB_SPECIES_MAX, "Kr");
-    snprintf(s->species[2], TB_SPECIES_MAX, "Xe1234"); /* 6 + NUL of 8 */
-    snprintf(s->species[3], TB_SPECIES_MAX, "H2O_abc"); /* 7, the longest allowed */
+    s->ntypes = 4; /* ROUND_TRIP_NAMES */
+    snprintf(s->type_name[1], TB_SPECIES_MAX, "Kr");
+    snprintf(s->type_name[2], TB_SPECIES_MAX, "Xe1234"); /* 6 + NUL of 8 */
+    snprintf(s->type_name[3], TB_SPECIES_MAX, "H2O_abc"); /* 7, the longest allowed */
+    for (int t = 1; t < 4; t++)
+        s->mass[t] = s->mass[0];
+    for (int i = 1; i < 4 && i < n; i++)
+        s->type[i] = i;
 }
 
 static void test_round_trip(double box, int with_forces)
@@ -124,9 +167,10 @@ static void test_round_trip(double box, int with_forces)
     }
     free(text);
 
-    sim_state_alloc(&b, n);
-    b.mass[0] = a.mass[0];
-    rc = xyz_read(path, "system.init.file", n, &b, &has_vel);
+    {
+        const sim_config c = make_cfg(n, a.mass[0], ROUND_TRIP_NAMES);
+        rc = xyz_read(path, "system.init.file", &c, &b, &has_vel, NULL);
+    }
     gsl_test(rc != 0 || has_vel != 1, "round trip (%s, forces %d): xyz_read returns 0, has_vel 1",
              kind, with_forces);
     /* %.17g and strtod: the same doubles bit for bit, -0.0 and subnormals included. */
@@ -135,8 +179,8 @@ static void test_round_trip(double box, int with_forces)
     gsl_test(memcmp(a.vel, b.vel, 3 * n * sizeof *a.vel) != 0,
              "round trip (%s, forces %d): velocities identical bit for bit", kind, with_forces);
     for (int i = 0; i < n; i++)
-        same_species &= strcmp(a.species[i], b.species[i]) == 0;
-    gsl_test(!same_species, "round trip (%s): species identical", kind);
+        same_species &= a.type[i] == b.type[i];
+    gsl_test(!same_species, "round trip (%s): species identical (types by name)", kind);
     sim_state_free(&a);
     sim_state_free(&b);
 }
@@ -175,12 +219,12 @@ static void test_ase_momenta(void)
     const double m = 2.5, p[9] = {2.385, -1.0, 0.75, -0.5, 0.0, 3.14159265, 1.0, 1.0, -1.0};
     const double r[9] = {0.1, 0.2, 0.3, 1.5, 1.6, 1.7, -2.0, 3.0, 4.0};
     sim_state s;
-    int has_vel = -1, ok = 1, rc = read_text(text, 3, m, &s, &has_vel);
+    int has_vel = -1, ok = 1, rc = read_named(text, 3, m, "Ar Kr", &s, &has_vel);
     gsl_test(rc != 0 || has_vel != 1, "ASE momenta: read, has_vel = 1 (rc %d, %s)", rc, errline());
     for (int i = 0; i < 9; i++)
         ok &= s.vel[i] == p[i] / m && s.pos[i] == r[i];
     gsl_test(!ok, "ASE momenta: velocities = momenta / mass, positions exact");
-    gsl_test(strcmp(s.species[2], "Kr") != 0, "ASE momenta: species read");
+    gsl_test(s.type[2] != 1 || s.type[1] != 0, "ASE momenta: species read (Kr is type 2)");
     sim_state_free(&s);
 }
 
@@ -211,7 +255,7 @@ static void test_velo_column(void)
     sim_state_free(&s);
     rc = read_text("1\nProperties=pos:R:3:momenta:R:3:vel:R:3\n1 2 3 4 5 6 7 8 9\n", 1, 2.0, &s,
                    &has_vel);
-    gsl_test(rc != 0 || s.vel[0] != 7 || strcmp(s.species[0], "Ar") != 0,
+    gsl_test(rc != 0 || s.vel[0] != 7 || strcmp(s.type_name[s.type[0]], "Ar") != 0,
              "vel preferred to momenta; no species column keeps the default");
     sim_state_free(&s);
 }
@@ -227,13 +271,13 @@ static void test_plain(void)
                        "2\n";
     const double r[9] = {0.5, 1.5, 2.5, -1, -2, -3, 10, 0.2, 0.5};
     sim_state s;
-    int has_vel = -1, ok = 1, rc = read_text(text, 3, 1.0, &s, &has_vel);
+    int has_vel = -1, ok = 1, rc = read_named(text, 3, 1.0, "Ne He Ar", &s, &has_vel);
     gsl_test(rc != 0 || has_vel != 0, "plain XYZ: read, has_vel = 0 (rc %d, %s)", rc, errline());
     for (int i = 0; i < 9; i++)
         ok &= s.pos[i] == r[i] && s.vel[i] == 0;
     gsl_test(!ok, "plain XYZ: positions read, extra columns ignored, velocities untouched");
-    gsl_test(strcmp(s.species[0], "Ar") || strcmp(s.species[1], "He") || strcmp(s.species[2], "Ne"),
-             "plain XYZ: species read");
+    gsl_test(s.type[0] != 2 || s.type[1] != 1 || s.type[2] != 0,
+             "plain XYZ: species read, each the type of its name in system.species");
     sim_state_free(&s);
 
     /* Lattice without Properties: ASE's default columns, species x y z. */
@@ -250,10 +294,10 @@ static void test_errors(void)
     int rc;
 
     /* The file is missing: the message names the path and the setting, no line. */
-    sim_state_alloc(&s, 3);
+    const sim_config c3 = make_cfg(3, 1.0, NULL);
     snprintf(want, sizeof want, "%s/missing.xyz", dir);
     tb_test_capture_begin();
-    rc = xyz_read(want, "system.init.file", 3, &s, NULL);
+    rc = xyz_read(want, "system.init.file", &c3, &s, NULL, NULL);
     tb_test_capture_end(errbuf, sizeof errbuf);
     snprintf(want, sizeof want,
              "tribody: %s/missing.xyz: cannot open system.init.file: No such file or directory\n",
@@ -264,8 +308,8 @@ static void test_errors(void)
 
     check_error("empty file", "", 3, 1, "empty file");
     check_error("count not a number", "three\ncomment\n", 3, 1, "atom count");
-    check_error("count zero", "0\ncomment\n", 3, 1, "positive integer");
-    check_error("count negative", "-3\n", 3, 1, "positive integer");
+    check_error("count zero", "0\ncomment\n", 3, 1, "an integer 1 .. 100000000");
+    check_error("count negative", "-3\n", 3, 1, "an integer 1 .. 100000000");
     check_error("count with trailing text", "3 atoms\n", 3, 1, "\"3 atoms\"");
     check_error("count mismatch", "100\ncomment\n", 128, 1,
                 "system.init.file has 100 atoms but system.particles = 128");

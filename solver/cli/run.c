@@ -22,6 +22,7 @@
 #include "solver/backend.h"
 #include "common/check.h"
 #include "solver/io/checkpoint.h"
+#include "solver/io/lammps_data.h"
 #include "solver/finite.h"
 #include "solver/cli/cli.h"
 #include "solver/cli/step_cost.h"
@@ -43,6 +44,7 @@ static const char run_help[] =
     "                     pxy,pxz,pyz,volume,lx,ly,lz,xy,xz,yz\n"
     "  output.trajectory  extended XYZ frames (ASE, OVITO)\n"
     "  output.checkpoint  exact binary state, also at the end and on Ctrl-C / SIGTERM\n"
+    "  output.data        LAMMPS data file of the final state (read_data; tribody reads it back)\n"
     "Existing outputs (regular files) are kept as NAME.~1~, NAME.~2~, ... never overwritten;\n"
     "devices and FIFOs are written as they are. Every output path is checked before step 0,\n"
     "and a second run on the same outputs is refused (a lock file .NAME.lock beside each).\n"
@@ -463,6 +465,9 @@ static int integrate(run_ctx *r)
             return -1;
         if ((ck || last) && c->output.checkpoint[0] && save_checkpoint(r, c->output.checkpoint) != 0)
             return -1;
+        if (last && c->output.data[0] && tb_rank() == 0 &&
+            lmp_data_write(c->output.data, &r->s, NULL) != 0)
+            return -1;
         show_progress(r, last);
         if (stop && !last)
             return stop_on_signal(r, ck) == 0 ? 2 : -1;
@@ -476,24 +481,27 @@ static int integrate(run_ctx *r)
 static int check_outputs(const run_ctx *r)
 {
     const sim_config *c = &r->cfg;
-    const char *path[3] = {c->output.thermo, c->output.trajectory, stop_checkpoint(r)};
-    const char *name[3] = {"output.thermo", "output.trajectory",
+    /* the checkpoint and the data file are written to PATH.tmp and renamed over PATH */
+    const char *path[4] = {c->output.thermo, c->output.trajectory, stop_checkpoint(r),
+                           c->output.data};
+    const char *name[4] = {"output.thermo", "output.trajectory",
                            c->output.checkpoint[0] ? "output.checkpoint"
-                                                   : "the interrupt checkpoint"};
+                                                   : "the interrupt checkpoint",
+                           "output.data"};
     int rc;
-    for (int i = 0; i < 3; i++)
-        if (path[i][0] && (rc = i == 2 ? out_check_checkpoint(path[i], c->path, name[i])
+    for (int i = 0; i < 4; i++)
+        if (path[i][0] && (rc = i >= 2 ? out_check_checkpoint(path[i], c->path, name[i])
                                        : out_check(path[i], c->path, name[i])) != 0)
             return rc;
-    for (int i = 0; i < 3; i++)
-        for (int j = i + 1; j < 3; j++)
+    for (int i = 0; i < 4; i++)
+        for (int j = i + 1; j < 4; j++)
             if (path[i][0] && path[j][0] && out_same_path(path[i], path[j])) {
                 tb_error(c->path, 0, "%s = \"%s\" and %s = \"%s\" are the same path (each "
                                      "output needs a file of its own)",
                          name[i], path[i], name[j], path[j]);
                 return TB_EXIT_USAGE;
             }
-    for (int i = 0; i < 3; i++)
+    for (int i = 0; i < 4; i++)
         if (path[i][0] && (rc = out_lock(path[i])) != 0)
             return rc < 0 ? 1 : rc;
     return 0;

@@ -64,7 +64,6 @@ int val_make_state(const sim_config *c, int n, sim_state *s)
     }
     memcpy(s->pos, full.pos, 3 * (size_t)n * sizeof *s->pos);
     memcpy(s->vel, full.vel, 3 * (size_t)n * sizeof *s->vel);
-    memcpy(s->species, full.species, (size_t)n * sizeof *s->species);
     sim_state_like(s, &full);
     sim_state_free(&full);
     return 0;

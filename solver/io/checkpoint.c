@@ -37,6 +37,18 @@ typedef struct ckpt_box {
     int32_t pbc, pad;
 } ckpt_box;
 
+/* A name an XYZ frame can carry: 1 .. 7 printable characters, no space. */
+static int name_ok(const char *p)
+{
+    int len = 0;
+    while (len < TB_SPECIES_MAX && p[len]) {
+        if (p[len] <= ' ' || p[len] > '~')
+            return 0;
+        len++;
+    }
+    return len > 0 && len < TB_SPECIES_MAX;
+}
+
 /* FNV-1a, 64 bits, continued from h. */
 static uint64_t fnv1a(uint64_t h, const void *p, size_t len)
 {
@@ -111,7 +123,11 @@ int ckpt_write(const char *path, const sim_state *s, const ckpt_extra *x)
     }
     bad |= put(f, magic, sizeof magic, &h);
     bad |= put(f, &hd, sizeof hd, &h);
-    bad |= put(f, s->species, (size_t)s->n * TB_SPECIES_MAX, &h);
+    for (int i = 0; i < s->n; i++) { /* the v2 layout's names per particle, from the types */
+        char name[TB_SPECIES_MAX] = {0};
+        memcpy(name, s->type_name[s->type[i]], TB_SPECIES_MAX - 1);
+        bad |= put(f, name, TB_SPECIES_MAX, &h);
+    }
     bad |= put(f, s->pos, n3, &h);
     bad |= put(f, s->vel, n3, &h);
     bad |= put(f, s->force, n3, &h);
@@ -312,6 +328,7 @@ int ckpt_read(const char *path, int n_expected, const char *cfg, sim_state *s, c
     ckpt_header hd;
     size_t n3;
     int got_spec = 0, got_box = 0;
+    char *names = NULL; /* [n][TB_SPECIES_MAX], the v2 layout's names per particle */
     struct stat st;
     long long size, arrays;
     FILE *f;
@@ -363,13 +380,19 @@ int ckpt_read(const char *path, int n_expected, const char *cfg, sim_state *s, c
     n3 = 3 * (size_t)hd.n * sizeof(double);
     x->thermostat = NULL;
     x->thermostat_len = 0;
-    if (get(f, s->species, (size_t)hd.n * TB_SPECIES_MAX, &h) != 0 ||
+    if (!(names = malloc((size_t)hd.n * TB_SPECIES_MAX))) {
+        fclose(f);
+        sim_state_free(s);
+        return tb_error(path, 0, "--restart: out of host memory for %lld names", (long long)hd.n);
+    }
+    if (get(f, names, (size_t)hd.n * TB_SPECIES_MAX, &h) != 0 ||
         get(f, s->pos, n3, &h) != 0 || get(f, s->vel, n3, &h) != 0 ||
         get(f, s->force, n3, &h) != 0 ||
         get_sections(f, x, s, &got_spec, &got_box, size - (long long)(sizeof m + sizeof hd) - arrays -
                                (long long)sizeof stored, &h) != 0 ||
         fread(&stored, sizeof stored, 1, f) != 1) {
         fclose(f);
+        free(names);
         sim_state_free(s);
         free(x->thermostat);
         x->thermostat = NULL;
@@ -377,6 +400,11 @@ int ckpt_read(const char *path, int n_expected, const char *cfg, sim_state *s, c
         return TB_EXIT_USAGE;
     }
     fclose(f);
+    /* The names per particle repeat SPEC's types; a file without SPEC (one species) names
+     * its species after its first particle. */
+    if (!got_spec && name_ok(names))
+        snprintf(s->type_name[0], sizeof s->type_name[0], "%.*s", TB_SPECIES_MAX - 1, names);
+    free(names);
     if (stored != h) {
         sim_state_free(s);
         free(x->thermostat);
@@ -390,8 +418,6 @@ int ckpt_read(const char *path, int n_expected, const char *cfg, sim_state *s, c
         x->thermostat = NULL;
         return TB_EXIT_USAGE;
     }
-    for (int64_t i = 0; i < hd.n; i++)
-        s->species[i][TB_SPECIES_MAX - 1] = '\0';
     s->step = hd.step;
     s->time = hd.time;
     if (!got_spec) /* before species: one, of the header's mass */

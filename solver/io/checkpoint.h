@@ -10,7 +10,8 @@
  * them with the configuration: a file of an older tribody holds fewer, still compared).
  *
  * Layout, version 2 (native little-endian x86-64; an endianness marker is checked): the
- * 8-byte magic "TBCKPT02", a fixed header (ckpt_header in checkpoint.c), species [n][8],
+ * 8-byte magic "TBCKPT02", a fixed header (ckpt_header in checkpoint.c), names [n][8]
+ * (each particle's species name, type_name[type[i]]: redundant beside SPEC, kept for the layout),
  * pos [3n], vel [3n], force [3n] as IEEE doubles, then tagged sections, each a 4-byte tag, a
  * 32-bit length and that many bytes, ended by the tag "END " with length 0; then a 64-bit
  * FNV-1a checksum of everything before it. A reader skips sections whose tag it does not

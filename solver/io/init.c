@@ -38,6 +38,7 @@
 #include "solver/box.h"
 #include "config/units.h"
 #include "solver/io/init.h"
+#include "solver/io/lammps_data.h"
 #include "solver/io/xyz.h"
 
 #define INIT_PLAIN_MEAN 16   /* candidates per particle, on average, before the voxel list */
@@ -576,58 +577,136 @@ static void init_lattice_periodic(sim_state *s, double sigma)
                   m, L, nn, INIT_COMPRESSED);
 }
 
-int sim_init(sim_state *s, const sim_config *c)
+/* A file's box against the configured cutoffs: each at most half the smallest periodic
+ * width, as the config checks system.box (config_checks.c), here once the box is known. */
+static int check_file_cutoffs(const sim_state *s, const sim_config *c)
+{
+    const double half = box_half_width_d(&s->box);
+    const char *file = c->system.init.file;
+    if (!(half > 0))
+        return 0;
+    if (c->potential.lj.enabled && cfg_lj_cutoff_max(c) > half)
+        return tb_error(file, 0, "system.init.file: %s %.17g exceeds half the smallest periodic "
+                                 "width of the file's box (%.17g)",
+                        c->potential.lj.n_pairs > 0 ? "a cutoff of potential.lj.pairs"
+                                                    : "potential.lj.cutoff",
+                        cfg_lj_cutoff_max(c), half);
+    if (c->potential.atm.cutoff > half)
+        return tb_error(file, 0, "system.init.file: potential.atm.cutoff %.17g exceeds half the "
+                                 "smallest periodic width of the file's box (%.17g)",
+                        c->potential.atm.cutoff, half);
+    return 0;
+}
+
+/* s allocated for c's particles, of c's species, in c's box. */
+static int init_allocated(sim_state *s, const sim_config *c)
 {
     const int n = c->system.particles;
-    const int periodic = c->system.boundary != CFG_BOUNDARY_OPEN;
     const tb_box_d box = cfg_box(c);
-    const int cube = box.pbc == TB_BOX_PERIODIC_ALL && !box.tilted && box.l[0] == box.l[1] &&
-                     box.l[1] == box.l[2];
-    int rc = 0, has_vel = 0;
-
-    memset(s, 0, sizeof *s);
+    int rc = 0;
     if (n < 1)
         rc = tb_error(NULL, 0, "system.particles must be >= 1 (got %d)", n);
     else if (!(c->system.mass > 0))
         rc = tb_error(NULL, 0, "system.mass must be > 0 (got %g)", c->system.mass);
-    else if (periodic && !c->system.box_group && !(c->system.box > 0)) /* a cube's edge */
-        rc = tb_error(NULL, 0, "system.box must be > 0 for periodic boundaries (got %g)",
-                      c->system.box);
+    for (int a = 0; a < 3 && rc == 0; a++)
+        if ((box.pbc >> a & 1) && !(box.l[a] > 0))
+            rc = tb_error(NULL, 0, "system.box must be > 0 along a periodic axis (got %g along "
+                                   "%c)", box.l[a], 'x' + a);
     if (rc != 0)
         return TB_EXIT_USAGE;
     if (sim_state_alloc(s, n) != 0)
         return -1;
     sim_set_species(s, c);
     s->box = box;
-    if (periodic && !cube && (c->system.init.type == CFG_INIT_RANDOM ||
-                              c->system.init.type == CFG_INIT_LATTICE)) {
-        tb_error(c->path, 0, "system.init.type = \"%s\": generated states fill a periodic cube "
-                 "or an open cluster so far; give this box's particles in a file "
-                 "(system.init.type = \"xyz\" or \"lammps\")", cfg_init_name(c->system.init.type));
-        sim_state_free(s);
+    return 0;
+}
+
+/* The box of an XYZ state: system.box when given (the frame's Lattice unused); else the
+ * frame's cell (Lattice, Origin, pbc), whose periodicity must be system.boundary's when that
+ * is given, checked against the cutoffs; else open boundaries, which system.boundary must
+ * then allow. */
+static int xyz_box(sim_state *s, const sim_config *c, int has_cell)
+{
+    int per[3];
+    const char *file = c->system.init.file;
+    cfg_periodic(c, per);
+    if (c->system.box_group || c->system.box > 0) {
+        s->box = cfg_box(c);
+        return 0;
+    }
+    if (!has_cell) {
+        if (per[0] || per[1] || per[2]) {
+            tb_error(file, 2, "system.init.file: the frame has no periodic Lattice, and "
+                              "system.boundary = \"%s\" needs a box: give system.box or a "
+                              "Lattice with pbc", cfg_boundary_name(c->system.boundary));
+            return TB_EXIT_USAGE;
+        }
+        return 0;
+    }
+    if (c->system.boundary_given && (unsigned)s->box.pbc != ((unsigned)per[0] | (unsigned)per[1] << 1 |
+                                                             (unsigned)per[2] << 2)) {
+        tb_error(file, 2, "system.init.file: the frame's pbc=\"%c %c %c\" is not "
+                          "system.boundary's (%c%c%c)", s->box.pbc & 1 ? 'T' : 'F',
+                 s->box.pbc & 2 ? 'T' : 'F', s->box.pbc & 4 ? 'T' : 'F', per[0] ? 'p' : 'f',
+                 per[1] ? 'p' : 'f', per[2] ? 'p' : 'f');
         return TB_EXIT_USAGE;
     }
+    return check_file_cutoffs(s, c) != 0 ? TB_EXIT_USAGE : 0;
+}
 
+/* A generated state (random, lattice) of c's particles in c's box. */
+static int init_generated(sim_state *s, const sim_config *c)
+{
+    const int periodic = c->system.boundary != CFG_BOUNDARY_OPEN;
+    const tb_box_d box = cfg_box(c);
+    const int cube = box.pbc == TB_BOX_PERIODIC_ALL && !box.tilted && box.l[0] == box.l[1] &&
+                     box.l[1] == box.l[2];
+    int rc;
+    if ((rc = init_allocated(s, c)) != 0)
+        return rc;
+    if (periodic && !cube) {
+        tb_error(c->path, 0, "system.init.type = \"%s\": generated states fill a "
+                        "periodic cube or an open cluster so far; give this box's particles in "
+                        "a file (system.init.type = \"xyz\" or \"lammps\")",
+                        cfg_init_name(c->system.init.type));
+        return TB_EXIT_USAGE;
+    }
+    if (c->system.init.type == CFG_INIT_RANDOM)
+        return init_random(s, c);
+    if (periodic) {
+        const double sigma = c->potential.lj.enabled && c->potential.lj.sigma > 0
+                                 ? c->potential.lj.sigma
+                                 : 1.0;
+        init_lattice_periodic(s, sigma);
+        return 0;
+    }
+    if (!(c->system.init.min_distance > 0)) {
+        tb_error(NULL, 0, "system.init.min_distance must be > 0 for an fcc lattice (got %g)",
+                 c->system.init.min_distance);
+        return TB_EXIT_USAGE;
+    }
+    return init_lattice_open(s, c->system.init.min_distance);
+}
+
+int sim_init(sim_state *s, const sim_config *c)
+{
+    int rc = 0, has_vel = 0, has_cell = 0;
+
+    memset(s, 0, sizeof *s);
     switch (c->system.init.type) {
     case CFG_INIT_RANDOM:
-        rc = init_random(s, c);
-        break;
     case CFG_INIT_LATTICE:
-        if (periodic) {
-            const double sigma = c->potential.lj.enabled && c->potential.lj.sigma > 0
-                                     ? c->potential.lj.sigma
-                                     : 1.0;
-            init_lattice_periodic(s, sigma);
-        } else if (!(c->system.init.min_distance > 0)) {
-            tb_error(NULL, 0, "system.init.min_distance must be > 0 for an fcc lattice (got %g)",
-                     c->system.init.min_distance);
-            rc = TB_EXIT_USAGE;
-        } else {
-            rc = init_lattice_open(s, c->system.init.min_distance);
-        }
+        rc = init_generated(s, c);
         break;
     case CFG_INIT_XYZ:
-        rc = xyz_read(c->system.init.file, "system.init.file", n, s, &has_vel);
+        rc = xyz_read(c->system.init.file, "system.init.file", c, s, &has_vel, &has_cell);
+        if (rc == 0)
+            rc = xyz_box(s, c, has_cell);
+        break;
+    case CFG_INIT_LAMMPS:
+        rc = lmp_data_read(c->system.init.file, "system.init.file", c, s, &has_vel);
+        if (rc == 0 && check_file_cutoffs(s, c) != 0)
+            rc = TB_EXIT_USAGE;
         break;
     default:
         tb_error(NULL, 0, "system.init.type: unknown initial state %d", c->system.init.type);
@@ -673,7 +752,10 @@ void sim_place(sim_state *s)
         for (int i = 0; i < s->n; i++) {
             double *x = s->pos + 3 * i;
             box_wrap_d(&box, x);
-            for (int a = 0; a < 3; a++) /* rounding can land on the far face itself */
+            /* rounding can land on the far face itself; in a tilted box a Cartesian
+             * coordinate outside [lo, lo + l) is no sign of that, and the minimum image
+             * takes a fraction a hair off [0, 1) as it is */
+            for (int a = 0; a < 3 && !box.tilted; a++)
                 if (box.pbc >> a & 1 && (x[a] >= box.lo[a] + box.l[a] || x[a] < box.lo[a]))
                     x[a] = box.lo[a];
         }

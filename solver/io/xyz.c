@@ -23,13 +23,30 @@
 #include <sys/types.h>
 
 #include "common/check.h"
+#include "config/config.h"
+#include "config/units.h"
+#include "solver/io/cell.h"
+#include "solver/io/lines.h"
 #include "solver/io/output.h"
 #include "solver/io/xyz.h"
 
 #define XYZ_PROP_MAX 128 /* properties in one Properties= spec */
-#define XYZ_LINE_MAX (1 << 20) /* longest line read [bytes]: memory stays bounded */
 #define XYZ_ATOM_LINE_MIN 8    /* shortest atom line, "X 0 0 0\n" [bytes] */
-#define XYZ_VALUE_MAX 1e15     /* largest |position| or |velocity| accepted [sigma, sigma/tau] */
+#define XYZ_VALUE_MAX 1e15     /* largest |position| or |velocity| accepted [length, velocity] */
+#define XYZ_ATOMS_MAX 100000000 /* most atoms in a frame read */
+/* ASE's femtosecond in its time unit A sqrt(amu/eV) (ase.units.fs, CODATA 2014, ASE 3.22):
+ * an ASE velocity times 1000 fs is in A/ps (metal), times fs in A/fs (real). */
+#define XYZ_ASE_FS 0.09822694788464063
+
+/* One ASE velocity unit, A / (A sqrt(amu/eV)), in the style's velocity unit: 1000 fs in A/ps
+ * (metal), fs in A/fs (real); 0 in lj, which ASE's units do not reach (there momenta / mass
+ * are taken as sigma/tau, and no momenta are written). */
+static double xyz_ase_velocity(int units)
+{
+    return units == CFG_UNITS_METAL ? 1000.0 * XYZ_ASE_FS
+           : units == CFG_UNITS_REAL ? XYZ_ASE_FS
+                                     : 0.0;
+}
 
 /* One column group of an extended-XYZ atom line. */
 typedef struct xyz_prop {
@@ -39,68 +56,8 @@ typedef struct xyz_prop {
     int col0;         /* its first column, 0-based */
 } xyz_prop;
 
-/* The file being read, with the number of the line last read. */
-typedef struct xyz_reader {
-    FILE *f;
-    const char *path;
-    char *buf;
-    size_t cap;
-    int line;
-    int bad;        /* a bad line was reported */
-    long long size; /* bytes in the file */
-} xyz_reader;
-
-/* Reads the next line without its "\n" or "\r\n"; NULL at the end of the file, on a read
- * error (told apart by ferror) or on a bad line (r->bad set, reported): a NUL byte, or more
- * than XYZ_LINE_MAX bytes. The buffer never grows past XYZ_LINE_MAX + 1 bytes. */
-static char *xyz_getline(xyz_reader *r)
-{
-    size_t len = 0;
-    int ch, any = 0;
-    if (r->bad)
-        return NULL;
-    while ((ch = getc(r->f)) != EOF) {
-        any = 1;
-        if (ch == '\n')
-            break;
-        if (ch == '\0') {
-            tb_error(r->path, r->line + 1, "NUL byte in the line (not a text file)");
-            r->bad = 1;
-            return NULL;
-        }
-        if (len + 2 > r->cap) {
-            size_t cap = r->cap ? 2 * r->cap : 256;
-            char *b;
-            if (len >= XYZ_LINE_MAX) {
-                tb_error(r->path, r->line + 1, "line longer than %d bytes", XYZ_LINE_MAX);
-                r->bad = 1;
-                return NULL;
-            }
-            if (cap > XYZ_LINE_MAX + 2)
-                cap = XYZ_LINE_MAX + 2;
-            if (!(b = realloc(r->buf, cap))) {
-                tb_error(r->path, r->line + 1, "out of host memory for a line");
-                r->bad = 1;
-                return NULL;
-            }
-            r->buf = b;
-            r->cap = cap;
-        }
-        r->buf[len++] = (char)ch;
-    }
-    if (!any)
-        return NULL;
-    r->line++;
-    while (len > 0 && r->buf[len - 1] == '\r')
-        len--;
-    if (!r->buf) { /* an empty last line: nothing was allocated */
-        if (!(r->buf = malloc(1)))
-            return NULL;
-        r->cap = 1;
-    }
-    r->buf[len] = '\0';
-    return r->buf;
-}
+typedef io_lines xyz_reader;
+#define xyz_getline io_getline
 
 static const char *skip_space(const char *s)
 {
@@ -139,27 +96,34 @@ static const char *kv_token(const char *s, int is_key, char **w)
     return s;
 }
 
-/* Finds the value of the Properties key (any case) in a comment line, unquoted, in
- * scratch (at least 2 strlen(comment) + 2 bytes). NULL when there is none. */
-static char *find_properties(const char *comment, char *scratch)
+/* The keys of the comment line that the reader uses. */
+enum { KEY_PROPERTIES, KEY_LATTICE, KEY_ORIGIN, KEY_PBC, KEY_UNITS, KEY_N };
+static const char *const key_names[KEY_N] = {"Properties", "Lattice", "Origin", "pbc", "units"};
+
+/* Finds the values of key_names (any case; the last one given wins) in a comment line,
+ * unquoted, in scratch (at least 2 strlen(comment) + 2 bytes): val[k], NULL when absent. */
+static void find_keys(const char *comment, char *scratch, char *val[KEY_N])
 {
     const char *s = comment;
-    char *w = scratch, *found = NULL;
+    char *w = scratch;
+    for (int k = 0; k < KEY_N; k++)
+        val[k] = NULL;
     for (;;) {
-        char *key, *val = NULL;
+        char *key, *v = NULL;
         s = skip_space(s);
         if (!*s)
-            return found;
+            return;
         key = w;
         s = kv_token(s, 1, &w);
         s = skip_space(s);
         if (*s == '=') {
             s = skip_space(s + 1);
-            val = w;
+            v = w;
             s = kv_token(s, 0, &w);
         }
-        if (val && !strcasecmp(key, "Properties"))
-            found = val;
+        for (int k = 0; v && k < KEY_N; k++)
+            if (!strcasecmp(key, key_names[k]))
+                val[k] = v;
     }
 }
 
@@ -281,16 +245,109 @@ static int check_vec3(const xyz_prop *p, const char *path)
     return 0;
 }
 
+/* Reads exactly n numbers from the value v of key (spaces, commas or brackets between them)
+ * into x: 0, or -1 after reporting (line 2). */
+static int parse_numbers(const char *v, const char *key, int n, double *x, const char *path)
+{
+    int got = 0;
+    const char *s = v;
+    for (;;) {
+        char *end;
+        while (*s && (isspace((unsigned char)*s) || strchr(",[]{}", *s)))
+            s++;
+        if (!*s)
+            break;
+        if (got == n)
+            return tb_error(path, 2, "%s=\"%s\": more than %d numbers", key, v, n);
+        x[got] = strtod(s, &end);
+        if (end == s || !(*end == '\0' || isspace((unsigned char)*end) || strchr(",[]{}", *end)))
+            return tb_error(path, 2, "%s=\"%s\": malformed number", key, v);
+        if (!isfinite(x[got]) || fabs(x[got]) > XYZ_VALUE_MAX)
+            return tb_error(path, 2, "%s=\"%s\": a value is not finite or beyond %g", key, v,
+                            XYZ_VALUE_MAX);
+        got++;
+        s = end;
+    }
+    if (got != n)
+        return tb_error(path, 2, "%s=\"%s\": expected %d numbers (got %d)", key, v, n, got);
+    return 0;
+}
+
+/* pbc="T T F": three of T/F, True/False or 1/0 (any case). 0, or -1 after reporting. */
+static int parse_pbc(const char *v, int pbc[3], const char *path)
+{
+    char tok[4][8];
+    int n = 0;
+    const char *s = v;
+    for (;;) {
+        size_t len = 0;
+        while (*s && (isspace((unsigned char)*s) || strchr(",[]{}", *s)))
+            s++;
+        if (!*s)
+            break;
+        while (s[len] && !isspace((unsigned char)s[len]) && !strchr(",[]{}", s[len]))
+            len++;
+        if (n == 3 || len >= sizeof tok[0])
+            return tb_error(path, 2, "pbc=\"%s\": expected three of T or F", v);
+        memcpy(tok[n], s, len);
+        tok[n++][len] = '\0';
+        s += len;
+    }
+    if (n != 3)
+        return tb_error(path, 2, "pbc=\"%s\": expected three of T or F", v);
+    for (int a = 0; a < 3; a++) {
+        if (!strcasecmp(tok[a], "T") || !strcasecmp(tok[a], "True") || !strcmp(tok[a], "1"))
+            pbc[a] = 1;
+        else if (!strcasecmp(tok[a], "F") || !strcasecmp(tok[a], "False") || !strcmp(tok[a], "0"))
+            pbc[a] = 0;
+        else
+            return tb_error(path, 2, "pbc=\"%s\": \"%s\" is not T or F", v, tok[a]);
+    }
+    return 0;
+}
+
+/* The type of species name sp on the current line: one of system.species when given, else
+ * the file's names in order of first appearance (a new one appended to s's species). -1
+ * after reporting. */
+static int species_type(const char *sp, const sim_config *c, sim_state *s, const xyz_reader *r)
+{
+    if (strlen(sp) > TB_SPECIES_MAX - 1)
+        return tb_error(r->path, r->line, "species \"%s\" is longer than %d characters", sp,
+                        TB_SPECIES_MAX - 1);
+    if (c->system.species_given) {
+        char known[TB_TYPES_MAX * (TB_SPECIES_MAX + 2)] = "";
+        for (int t = 0; t < c->system.n_species; t++) {
+            if (!strcmp(sp, c->system.species[t].name))
+                return t;
+            snprintf(known + strlen(known), sizeof known - strlen(known), "%s%s", t ? ", " : "",
+                     c->system.species[t].name);
+        }
+        return tb_error(r->path, r->line, "species \"%s\" is not one of system.species (%s)", sp,
+                        known);
+    }
+    if (s->ntypes == 1 && strcmp(sp, s->type_name[0]) != 0)
+        return tb_error(r->path, r->line, "species \"%s\" after \"%s\": a file of several "
+                                          "species needs system.species (their masses and "
+                                          "order)", sp, s->type_name[0]);
+    if (s->ntypes == 0) /* the one species takes the file's name */
+        memcpy(s->type_name[s->ntypes++], sp, strlen(sp) + 1);
+    return 0;
+}
+
 /* The body of xyz_read once the file is open; returns 0 or -1 after reporting. */
-static int xyz_read_open(xyz_reader *r, const char *setting, int n_expected, sim_state *s,
-                         int *has_vel)
+static int xyz_read_open(xyz_reader *r, const char *setting, const sim_config *c, sim_state *s,
+                         int *has_vel, int *has_cell)
 {
     xyz_prop props[XYZ_PROP_MAX];
     const xyz_prop *p_pos = NULL, *p_vel = NULL, *p_species = NULL;
     static const char *const vel_names[] = {"vel", "velo", "velocities", "momenta"};
-    char *line, *end, *scratch = NULL, **tok = NULL;
+    const tb_units *u = units_of(c->units);
+    char *line, *end, *scratch = NULL, **tok = NULL, *val[KEY_N];
+    double vel_scale = 1.0, lattice[9], origin[3] = {0.0, 0.0, 0.0};
+    int pbc[3] = {0, 0, 0};
+    io_cell how;
     long count;
-    int np = 0, ncols, extended = 0, momenta = 0, rc = -1;
+    int np = 0, ncols, extended = 0, momenta = 0, names_from_file, rc = -1;
 
     if (!(line = xyz_getline(r))) {
         if (r->bad)
@@ -301,12 +358,12 @@ static int xyz_read_open(xyz_reader *r, const char *setting, int n_expected, sim
     }
     errno = 0;
     count = strtol(line, &end, 10);
-    if (end == line || *skip_space(end) || errno || count < 1 || count > INT_MAX)
-        return tb_error(r->path, 1, "expected the atom count (a positive integer), got \"%s\"",
-                        line);
-    if (count != n_expected)
+    if (end == line || *skip_space(end) || errno || count < 1 || count > XYZ_ATOMS_MAX)
+        return tb_error(r->path, 1, "expected the atom count (an integer 1 .. %d), got \"%s\"",
+                        XYZ_ATOMS_MAX, line);
+    if (c->system.particles > 0 && count != c->system.particles)
         return tb_error(r->path, 1, "%s has %ld atoms but system.particles = %d", setting, count,
-                        n_expected);
+                        c->system.particles);
 
     if (!(line = xyz_getline(r))) {
         if (r->bad)
@@ -322,38 +379,78 @@ static int xyz_read_open(xyz_reader *r, const char *setting, int n_expected, sim
                                     "takes at least %d)", count, r->size, XYZ_ATOM_LINE_MIN);
     if (!(scratch = malloc(2 * strlen(line) + 2)))
         return tb_error(r->path, 2, "out of host memory for the comment line");
-    {
-        char *spec = find_properties(line, scratch);
-        if (spec) {
-            extended = 1;
-            if ((np = parse_properties(spec, r->path, props)) < 0)
-                goto done;
-            p_pos = find_prop(props, np, "pos");
-            if (!p_pos) {
-                tb_error(r->path, 2, "Properties has no pos property (the positions)");
-                goto done;
-            }
-            for (int i = 0; i < 4 && !p_vel; i++) {
-                p_vel = find_prop(props, np, vel_names[i]);
-                momenta = i == 3;
-            }
-            p_species = find_prop(props, np, "species");
-            if (check_vec3(p_pos, r->path) != 0 || check_vec3(p_vel, r->path) != 0)
-                goto done;
-            if (p_species && (p_species->type != 'S' || p_species->cols != 1)) {
-                tb_error(r->path, 2, "Properties: species must be S:1 (got %c:%d)",
-                         p_species->type, p_species->cols);
-                goto done;
-            }
+    find_keys(line, scratch, val);
+    if (val[KEY_PROPERTIES]) {
+        extended = 1;
+        if ((np = parse_properties(val[KEY_PROPERTIES], r->path, props)) < 0)
+            goto done;
+        p_pos = find_prop(props, np, "pos");
+        if (!p_pos) {
+            tb_error(r->path, 2, "Properties has no pos property (the positions)");
+            goto done;
         }
+        for (int i = 0; i < 4 && !p_vel; i++) {
+            p_vel = find_prop(props, np, vel_names[i]);
+            momenta = i == 3;
+        }
+        p_species = find_prop(props, np, "species");
+        if (check_vec3(p_pos, r->path) != 0 || check_vec3(p_vel, r->path) != 0)
+            goto done;
+        if (p_species && (p_species->type != 'S' || p_species->cols != 1)) {
+            tb_error(r->path, 2, "Properties: species must be S:1 (got %c:%d)",
+                     p_species->type, p_species->cols);
+            goto done;
+        }
+    }
+    /* Velocities: a frame that names its units (tribody's) is in them, and they must be c's */
+    if (val[KEY_UNITS]) {
+        if (strcmp(val[KEY_UNITS], u->name) != 0) {
+            tb_error(r->path, 2, "units=%s, but the configuration's units are %s (the file was "
+                                 "written in other units)", val[KEY_UNITS], u->name);
+            goto done;
+        }
+    }
+    /* momenta are always ASE's, whatever the frame's units (tribody writes vel beside them) */
+    if (momenta && xyz_ase_velocity(c->units) > 0)
+        vel_scale = xyz_ase_velocity(c->units);
+    if (val[KEY_LATTICE] && parse_numbers(val[KEY_LATTICE], "Lattice", 9, lattice, r->path) != 0)
+        goto done;
+    if (val[KEY_ORIGIN] && parse_numbers(val[KEY_ORIGIN], "Origin", 3, origin, r->path) != 0)
+        goto done;
+    if (val[KEY_PBC]) {
+        if (parse_pbc(val[KEY_PBC], pbc, r->path) != 0)
+            goto done;
+        if (!val[KEY_LATTICE] && (pbc[0] || pbc[1] || pbc[2])) {
+            tb_error(r->path, 2, "pbc=\"%s\" has a periodic axis but the frame has no Lattice "
+                                 "(the cell)", val[KEY_PBC]);
+            goto done;
+        }
+    } else if (val[KEY_LATTICE]) { /* extended XYZ: a Lattice without pbc is periodic */
+        pbc[0] = pbc[1] = pbc[2] = 1;
     }
     ncols = extended ? props[np - 1].col0 + props[np - 1].cols : 4;
     if (!(tok = malloc((size_t)ncols * sizeof *tok))) {
         tb_error(r->path, 2, "out of host memory for %d columns", ncols);
         goto done;
     }
+    if (sim_state_alloc(s, (int)count) != 0)
+        goto done;
+    sim_set_species(s, c);
+    names_from_file = !c->system.species_given && (!extended || p_species);
+    if (names_from_file)
+        s->ntypes = 0;
+    /* A cell with a periodic axis is the box; with none it says nothing (open boundaries). */
+    memset(&how, 0, sizeof how);
+    if (val[KEY_LATTICE] && (pbc[0] || pbc[1] || pbc[2])) {
+        char why[256];
+        if (cell_to_box(lattice, origin, pbc, &s->box, &how, why, sizeof why) != 0) {
+            tb_error(r->path, 2, "Lattice: %s", why);
+            goto done;
+        }
+        *has_cell = 1;
+    }
 
-    for (int i = 0; i < n_expected; i++) {
+    for (int i = 0; i < (int)count; i++) {
         const char *sp;
         int got;
         if (!(line = xyz_getline(r))) {
@@ -363,8 +460,8 @@ static int xyz_read_open(xyz_reader *r, const char *setting, int n_expected, sim
                 tb_error(r->path, 0, "read error: %s", strerror(errno));
             else
                 tb_error(r->path, r->line,
-                         "file ends at line %d, expected %d atom lines (lines 3-%d)", r->line,
-                         n_expected, n_expected + 2);
+                         "file ends at line %d, expected %ld atom lines (lines 3-%ld)", r->line,
+                         count, count + 2);
             goto done;
         }
         got = split_columns(line, tok, ncols);
@@ -374,24 +471,36 @@ static int xyz_read_open(xyz_reader *r, const char *setting, int n_expected, sim
             goto done;
         }
         sp = extended ? (p_species ? tok[p_species->col0] : NULL) : tok[0];
-        if (sp) {
-            if (strlen(sp) > TB_SPECIES_MAX - 1) {
-                tb_error(r->path, r->line, "species \"%s\" is longer than %d characters", sp,
-                         TB_SPECIES_MAX - 1);
-                goto done;
-            }
-            memcpy(s->species[i], sp, strlen(sp) + 1);
-        }
+        if (sp && (s->type[i] = species_type(sp, c, s, r)) < 0)
+            goto done;
         if (parse_vec3(tok, extended ? p_pos->col0 : 1, extended ? "pos" : NULL, r,
                        s->pos + 3 * i) != 0)
             goto done;
         if (p_vel) {
-            if (parse_vec3(tok, p_vel->col0, p_vel->name, r, s->vel + 3 * i) != 0)
+            double *v = s->vel + 3 * i;
+            if (parse_vec3(tok, p_vel->col0, p_vel->name, r, v) != 0)
                 goto done;
-            if (momenta)
+            if (momenta) { /* p / m of the particle's species, as configured */
+                const double m = sim_mass(s, i) / u->mvv2e;
                 for (int d = 0; d < 3; d++)
-                    s->vel[3 * i + d] /= s->mass[0]; /* momenta: species by name, to come */
+                    v[d] = v[d] / m * vel_scale;
+                if (!isfinite(v[0]) || !isfinite(v[1]) || !isfinite(v[2])) {
+                    tb_error(r->path, r->line, "momenta / mass is not finite (mass %g)", m);
+                    goto done;
+                }
+            }
         }
+    }
+    if (names_from_file && s->ntypes == 0) /* no species column: the configured one */
+        sim_set_species(s, c);
+    if (how.rotated) {
+        for (int i = 0; i < s->n; i++) {
+            cell_rotate(&how, origin, s->pos + 3 * i);
+            cell_rotate(&how, NULL, s->vel + 3 * i);
+        }
+        tb_notice("%s:2: the Lattice is not LAMMPS's restricted triclinic (a along x, b in the "
+                  "xy plane): the cell, the positions and the velocities are rotated into it",
+                  r->path);
     }
     if (has_vel)
         *has_vel = p_vel != NULL;
@@ -402,34 +511,31 @@ done:
     return rc;
 }
 
-int xyz_read(const char *path, const char *setting, int n_expected, sim_state *s, int *has_vel)
+int xyz_read(const char *path, const char *setting, const sim_config *c, sim_state *s,
+             int *has_vel, int *has_cell)
 {
     xyz_reader r;
-    int rc;
+    int rc, cell = 0;
+    memset(s, 0, sizeof *s);
     if (has_vel)
         *has_vel = 0;
+    if (has_cell)
+        *has_cell = 0;
     if (!setting)
         setting = "the file";
-    memset(&r, 0, sizeof r);
-    r.path = path;
-    if (!(r.f = fopen(path, "r"))) {
-        tb_error(path, 0, "cannot open %s: %s", setting, strerror(errno));
+    if (io_lines_open(&r, path, setting) != 0)
+        return TB_EXIT_USAGE;
+    rc = xyz_read_open(&r, setting, c, s, has_vel, &cell);
+    io_lines_close(&r);
+    if (rc != 0) {
+        sim_state_free(s);
+        if (has_vel)
+            *has_vel = 0;
         return TB_EXIT_USAGE;
     }
-    {
-        struct stat st;
-        if (fstat(fileno(r.f), &st) != 0 || !S_ISREG(st.st_mode)) {
-            fclose(r.f);
-            tb_error(path, 0, "%s is not a regular file (a device, FIFO or directory cannot "
-                              "hold an initial state)", setting);
-            return TB_EXIT_USAGE;
-        }
-        r.size = (long long)st.st_size;
-    }
-    rc = xyz_read_open(&r, setting, n_expected, s, has_vel);
-    free(r.buf);
-    fclose(r.f);
-    return rc == 0 ? 0 : TB_EXIT_USAGE;
+    if (has_cell)
+        *has_cell = cell;
+    return 0;
 }
 
 int xyz_write_frame(FILE *f, const sim_state *s, int with_forces, const char *extra)
@@ -447,11 +553,14 @@ int xyz_write_frame(FILE *f, const sim_state *s, int with_forces, const char *ex
         if (b->lo[0] != 0 || b->lo[1] != 0 || b->lo[2] != 0)
             out_rec_printf(&w, "Origin=\"%.17g %.17g %.17g\" ", b->lo[0], b->lo[1], b->lo[2]);
     }
+    const double ase_v = xyz_ase_velocity(s->units); /* 0: lj, no ASE momenta */
     out_rec_printf(&w,
-                   "Properties=species:S:1:pos:R:3:vel:R:3%s Time=%.17g step=%ld energy=%.17g "
-                   "pbc=\"%c %c %c\"",
-                   with_forces ? ":forces:R:3" : "", s->time, s->step, s->e_pair + s->e_triplet,
-                   b->pbc & 1 ? 'T' : 'F', b->pbc & 2 ? 'T' : 'F', b->pbc & 4 ? 'T' : 'F');
+                   "Properties=species:S:1:pos:R:3:vel:R:3%s%s Time=%.17g step=%ld energy=%.17g "
+                   "pbc=\"%c %c %c\" units=%s",
+                   with_forces ? ":forces:R:3" : "", ase_v > 0 ? ":momenta:R:3:masses:R:1" : "",
+                   s->time, s->step, s->e_pair + s->e_triplet,
+                   b->pbc & 1 ? 'T' : 'F', b->pbc & 2 ? 'T' : 'F', b->pbc & 4 ? 'T' : 'F',
+                   units_of(s->units)->name);
     if (b->pbc) {
         /* ASE's stress: the configurational part -W/V, 3x3 row-major (ASE adds the kinetic
          * part itself with get_stress(include_ideal_gas=True)) */
@@ -465,15 +574,19 @@ int xyz_write_frame(FILE *f, const sim_state *s, int with_forces, const char *ex
     out_rec_printf(&w, "\n");
     for (int i = 0; i < s->n && !w.err; i++) {
         const double *r = s->pos + 3 * i, *v = s->vel + 3 * i;
-        const char *sp = s->species[i][0] ? s->species[i] : "X";
+        const char *sp = s->type_name[s->type[i]][0] ? s->type_name[s->type[i]] : "X";
+        out_rec_printf(&w, "%s %.17g %.17g %.17g %.17g %.17g %.17g", sp, r[0], r[1], r[2], v[0],
+                       v[1], v[2]);
         if (with_forces) {
             const double *F = s->force + 3 * i;
-            out_rec_printf(&w, "%s %.17g %.17g %.17g %.17g %.17g %.17g %.17g %.17g %.17g\n", sp,
-                           r[0], r[1], r[2], v[0], v[1], v[2], F[0], F[1], F[2]);
-        } else {
-            out_rec_printf(&w, "%s %.17g %.17g %.17g %.17g %.17g %.17g\n", sp, r[0], r[1], r[2],
-                           v[0], v[1], v[2]);
+            out_rec_printf(&w, " %.17g %.17g %.17g", F[0], F[1], F[2]);
         }
+        if (ase_v > 0) { /* ASE's momenta m v [amu A / ASE time] and masses [amu] */
+            const double m = sim_mass(s, i) / units_of(s->units)->mvv2e;
+            out_rec_printf(&w, " %.17g %.17g %.17g %.17g", m * v[0] / ase_v, m * v[1] / ase_v,
+                           m * v[2] / ase_v, m);
+        }
+        out_rec_printf(&w, "\n");
     }
     if (out_rec_end(&w) == 0)
         return 0;

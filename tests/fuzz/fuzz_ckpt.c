@@ -65,9 +65,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             broken("a physics text without its NUL", 0);
         if (x.thermostat_len != 0 && !x.thermostat)
             broken("a thermostat length without its bytes", (double)x.thermostat_len);
+        for (int t = 0; t < s.ntypes; t++)
+            if (!memchr(s.type_name[t], '\0', TB_SPECIES_MAX))
+                broken("a species name without its NUL", t);
         for (int i = 0; i < s.n; i++)
-            if (s.species[i][TB_SPECIES_MAX - 1] != '\0')
-                broken("a species name without its NUL", i);
+            if (s.type[i] < 0 || s.type[i] >= s.ntypes)
+                broken("a type outside the species", s.type[i]);
         sim_state_free(&s);
         free(x.thermostat);
     } else if (rc != TB_EXIT_USAGE && rc != -1) {
