@@ -410,6 +410,58 @@ static void test_setup_progress(void)
     free(o);
 }
 
+/* The examples against the LAMMPS numbers their notes quote (examples/ar-kr.cfg: a data file in
+ * metal units, two species, ATM per triplet; examples/slab.cfg: an ASE frame, ppf): eval in
+ * double on the CPU without velocities, E_pot and the six pressure components to 1e-10
+ * relative (of the largest component for the pressure). */
+static void test_examples(void)
+{
+    static const struct {
+        const char *name;
+        double epot, p[6];
+    } ex[] = {
+        {"ar-kr", -143.505842494905,
+         {-2391.87322435975, -2391.50782605604, -2391.85716213949, 0.680760447283091,
+          1.4666319257093, -2.04899528333731}},
+        {"slab", -2321.48983192648,
+         {-0.625728157767341, -0.625728157767342, -0.440299648161275, -4.11516305939891e-16,
+          -1.01581394259484e-09, -1.01581388897371e-09}},
+    };
+    for (size_t e = 0; e < sizeof ex / sizeof *ex; e++) {
+        const char *dir = tb_test_fresh_dir(top, ex[e].name);
+        char cfg[4096], args[4400];
+        double epot = NAN, p[6] = {NAN, NAN, NAN, NAN, NAN, NAN}, err = HUGE_VAL, pmax = 0;
+        long len;
+        char cwd[2048];
+        if (!dir || !getcwd(cwd, sizeof cwd) ||
+            snprintf(cfg, sizeof cfg, "%s/examples/%s.cfg", cwd, ex[e].name) >= (int)sizeof cfg ||
+            access(cfg, R_OK) != 0) {
+            gsl_test(1, "example %s: found", ex[e].name);
+            continue;
+        }
+        snprintf(args, sizeof args, "eval '%s' --set solver.backend=cpu --set "
+                 "solver.precision=double --set system.init.temperature=0", cfg);
+        const int rc = tb_test_tribody(dir, NULL, args, NULL);
+        char *out = tb_test_read_file(dir, "out.txt", &len);
+        const char *q = out ? strstr(out, "E_pot") : NULL, *r = out ? strstr(out, "pxy pxz pyz") : NULL;
+        if (q)
+            sscanf(q, "E_pot = %lf", &epot);
+        if (r)
+            sscanf(r, "pxy pxz pyz %lf %lf %lf %lf %lf %lf", &p[0], &p[1], &p[2], &p[3], &p[4], &p[5]);
+        for (int k = 0; k < 6; k++)
+            pmax = fmax(pmax, fabs(ex[e].p[k]));
+        err = 0;
+        for (int k = 0; k < 6; k++)
+            err = isfinite(p[k]) ? fmax(err, fabs(p[k] - ex[e].p[k]) / pmax) : HUGE_VAL;
+        gsl_test(rc != 0 || !(fabs(epot - ex[e].epot) <= 1e-10 * fabs(ex[e].epot)),
+                 "example %s: E_pot %.15g = LAMMPS's %.15g (exit %d)", ex[e].name, epot,
+                 ex[e].epot, rc);
+        gsl_test(!(err <= 1e-10), "example %s: pressure components = LAMMPS's (%.2e)", ex[e].name,
+                 err);
+        free(out);
+    }
+}
+
 int main(void)
 {
     tb_test_init();
@@ -423,6 +475,7 @@ int main(void)
     test_empty_lists();
     test_step_cost();
     test_setup_progress();
+    test_examples();
     tb_test_remove_dir(top);
     return tb_test_done();
 }

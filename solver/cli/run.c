@@ -18,6 +18,7 @@
 #include <unistd.h>
 
 #include "config/config.h"
+#include "config/units.h"
 #include "solver/cli/args.h"
 #include "solver/backend.h"
 #include "common/check.h"
@@ -58,7 +59,8 @@ static const char run_help[] =
     "                     (comma-separated names such as integrator.dt, or all)\n"
     "  -h, --help         this help\n"
     "\n"
-    "Units are reduced Lennard-Jones units (sigma, epsilon, m, tau). A progress line is shown\n"
+    "Units are the config's (units: lj, the default, reduced sigma, epsilon, m, tau; metal;\n"
+    "real: LAMMPS's styles, named in the outputs). A progress line is shown\n"
     "on stderr when it is a terminal. After every step all energies, forces, positions,\n"
     "velocities and thermo columns are checked: a non-finite start, or one whose forces move\n"
     "a particle past the shortest cutoff in one step, is a bad input; a later one stops the run.\n"
@@ -577,13 +579,14 @@ static void summary(const run_ctx *r, double wall)
         printf("tribody: %ld steps of n = %d on %s (map %s, precision %s, tile %d) in %.3g s\n",
                steps, r->s.n, r->ops->name, c->solver.map, cfg_precision_name(c->solver.precision),
                c->solver.tile, wall);
-    printf("  step %ld, time %.6g tau: E = %.12g epsilon (kinetic %.9g, pair %.9g, triplet %.9g)\n",
-           r->s.step, r->s.time, sim_kinetic(&r->s) + r->s.e_pair + r->s.e_triplet,
-           sim_kinetic(&r->s), r->s.e_pair, r->s.e_triplet);
+    const tb_units *u = units_of(r->s.units);
+    printf("  step %ld, time %.6g %s: E = %.12g %s (kinetic %.9g, pair %.9g, triplet %.9g)\n",
+           r->s.step, r->s.time, u->time, sim_kinetic(&r->s) + r->s.e_pair + r->s.e_triplet,
+           u->energy, sim_kinetic(&r->s), r->s.e_pair, r->s.e_triplet);
     if (c->integrator.type != CFG_INTEG_NVE)
-        printf("  %s at T = %.6g: conserved H = %.12g epsilon (bath %.9g)\n",
+        printf("  %s at T = %.6g %s: conserved H = %.12g %s (bath %.9g)\n",
                cfg_integrator_name(c->integrator.type), integ_target(r->g, r->s.step - 1),
-               sim_conserved(&r->s), r->s.e_bath);
+               u->temperature, sim_conserved(&r->s), u->energy, r->s.e_bath);
     if (in.cull)
         printf("  energy drift (E - E0)/|E0| = %.3e, T = %.6g, %.3g us per step and particle; "
                "neighbour lists built %lld times (%.1f entries per particle)\n", sim_drift(&r->s),
