@@ -15,13 +15,15 @@
  * order) of the scalar cubic box it replaces, so a cube gives bit-identical results. The
  * branches test fields of a kernel argument, uniform across a warp.
  *
- * Who owns it: pot_coef.box (pot_params.h), so every evaluation handed the coefficients has
- * it; the neighbour lists copy the double one. The state still carries the cube's edge
- * (sim_state.box, and checkpoints store that scalar): box_cube_d converts at that edge.
+ * Who owns it: the state (sim_state.box; checkpoints store it, section BOX). The config makes
+ * the first one (cfg_box: system.box, a cube or { lengths; tilt; origin; }, and
+ * system.boundary, per axis), or a file gives it (LAMMPS data, extended XYZ). Every evaluation
+ * gets a copy through pot_coef.box (pot_params_init_box); the neighbour lists copy the double
+ * one.
  *
  * Template: box_body.h is included twice (TB_REAL = double, suffix _d; float, _f), as
  * pot.h instantiates the potentials; box_make_d / box_cube_d / box_to_f build boxes on the
- * host. The config makes cubes only today (system.box, boundary periodic | open). */
+ * host. */
 #ifndef TB_BOX_H
 #define TB_BOX_H
 
