@@ -6,7 +6,7 @@
  * the configured maps, at every precision checked, with the solver settings of the config
  * (backend, maps, tile, deterministic); rows: energy, force max and virial against the
  * reference, tolerances those of section 1 (docs/validate.md). A backend that refuses such a
- * system (the GPU's until its typed, tilted kernels land) gives SKIP rows, with its reason. */
+ * system gives SKIP rows, with its reason. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>

@@ -1,5 +1,6 @@
 /* gpu_backend.cu — the GPU backend: state on the device, forces through the maps, velocity
- * Verlet in small kernels; the host sees the state only when fetch() copies it back.
+ * Verlet in the small kernels of gpu_motion.cu; the host sees the state only when fetch()
+ * copies it back.
  *
  * One CUDA stream. A force evaluation: zero the accumulators, the triplet kernels (one per
  * launch of the map's plan), the pair kernels, then one kernel that turns the accumulators
@@ -105,138 +106,7 @@ const char *gpu_build_info(void)
     return buf;
 }
 
-/* ---- small kernels ---------------------------------------------------------------- */
-
-__global__ void to_float_kernel(const tb_double4 *pos, float4 *posf, int n)
-{
-    const int i = blockIdx.x * blockDim.x + threadIdx.x;
-    if (i < n) /* the type lane keeps its bits (gpu_internal.h) */
-        posf[i] = make_float4((float)pos[i].x, (float)pos[i].y, (float)pos[i].z,
-                              __int_as_float(gpu_type_of(pos[i].w)));
-}
-
-/* pos[i] = x + h v, wrapped into the box (box_wrap_d), and its float copy: the one drift
- * arithmetic of kick_drift_kernel (NVE) and drift_kernel (the thermostats' steps). */
-__device__ __forceinline__ void drift_store(tb_double4 *pos, float4 *posf, int i, tb_double4 x,
-                                            const tb_double4 &v, double h, const tb_box_d &box)
-{
-    double w[3] = {x.x + h * v.x, x.y + h * v.y, x.z + h * v.z};
-    box_wrap_d(&box, w);
-    x.x = w[0];
-    x.y = w[1];
-    x.z = w[2];
-    pos[i] = x; /* x.w, the type lane, as it was */
-    if (posf)
-        posf[i] = make_float4((float)x.x, (float)x.y, (float)x.z, __int_as_float(gpu_type_of(x.w)));
-}
-
-/* The small kernels' TYP: several species, each particle's dt/2m (or noise) by the type lane of
- * its position (gpu_per_type_at); the one-species instances are the kernels of before. */
-
-/* v += h F (h = dt / 2m of the particle's species); x += dt v, wrapped into the box; float copy
- * of x. */
-template <bool TYP>
-__global__ void kick_drift_kernel(tb_double4 *pos, tb_double4 *vel, const tb_double4 *force,
-                                  float4 *posf, int n, gpu_per_type hm, double dt, tb_box_d box)
-{
-    const int i = blockIdx.x * blockDim.x + threadIdx.x;
-    if (i >= n)
-        return;
-    tb_double4 v = vel[i], x = pos[i];
-    const tb_double4 f = force[i];
-    const double h = gpu_per_type_at<TYP>(hm, x.w);
-    v.x += h * f.x;
-    v.y += h * f.y;
-    v.z += h * f.z;
-    vel[i] = v;
-    drift_store(pos, posf, i, x, v, dt, box);
-}
-
-template <bool TYP>
-__global__ void kick_kernel(tb_double4 *vel, const tb_double4 *force, const tb_double4 *pos, int n,
-                            gpu_per_type hm)
-{
-    const int i = blockIdx.x * blockDim.x + threadIdx.x;
-    if (i >= n)
-        return;
-    tb_double4 v = vel[i];
-    const tb_double4 f = force[i];
-    const double h = gpu_per_type_at<TYP>(hm, TYP ? pos[i].w : 0.0);
-    v.x += h * f.x;
-    v.y += h * f.y;
-    v.z += h * f.z;
-    vel[i] = v;
-}
-
-/* x += h v, wrapped into the box; float copy of x (drift_store). */
-__global__ void drift_kernel(tb_double4 *pos, const tb_double4 *vel, float4 *posf, int n, double h,
-                             tb_box_d box)
-{
-    const int i = blockIdx.x * blockDim.x + threadIdx.x;
-    if (i >= n)
-        return;
-    drift_store(pos, posf, i, pos[i], vel[i], h, box);
-}
-
-__global__ void scale_kernel(tb_double4 *vel, int n, double c)
-{
-    const int i = blockIdx.x * blockDim.x + threadIdx.x;
-    if (i >= n)
-        return;
-    tb_double4 v = vel[i];
-    v.x *= c;
-    v.y *= c;
-    v.z *= c;
-    vel[i] = v;
-}
-
-/* v = c1 v + c2 xi, xi interleaved [3n] (the host's layout), c2 of the particle's species. */
-template <bool TYP>
-__global__ void ostep_kernel(tb_double4 *vel, const tb_double4 *pos, const double *xi, int n,
-                             double c1, gpu_per_type c2s)
-{
-    const int i = blockIdx.x * blockDim.x + threadIdx.x;
-    if (i >= n)
-        return;
-    tb_double4 v = vel[i];
-    const double c2 = gpu_per_type_at<TYP>(c2s, TYP ? pos[i].w : 0.0);
-    v.x = c1 * v.x + c2 * xi[3 * i];
-    v.y = c1 * v.y + c2 * xi[3 * i + 1];
-    v.z = c1 * v.z + c2 * xi[3 * i + 2];
-    vel[i] = v;
-}
-
-/* out[t] = sum |v|^2 over the particles of species t (TYP; else out[0] over all), as the CPU's
- * sim_kinetic sums them before the masses: one block of KE_THREADS threads, strided partial
- * sums, then a tree in shared memory, one species after the other; the order is fixed, so the
- * result repeats bit for bit. */
-#define KE_THREADS 256
-template <bool TYP>
-__global__ void __launch_bounds__(KE_THREADS) kinetic_kernel(const tb_double4 *vel,
-                                                             const tb_double4 *pos, int n, int nt,
-                                                             double *out)
-{
-    __shared__ double part[KE_THREADS];
-    for (int t = 0; t < (TYP ? nt : 1); t++) {
-        double sum = 0.0;
-        for (int i = threadIdx.x; i < n; i += KE_THREADS) {
-            if (TYP && gpu_type_of(pos[i].w) != t)
-                continue;
-            const tb_double4 v = vel[i];
-            sum += v.x * v.x + v.y * v.y + v.z * v.z;
-        }
-        part[threadIdx.x] = sum;
-        __syncthreads();
-        for (int w = KE_THREADS / 2; w > 0; w >>= 1) {
-            if ((int)threadIdx.x < w)
-                part[threadIdx.x] += part[threadIdx.x + w];
-            __syncthreads();
-        }
-        if (threadIdx.x == 0)
-            out[t] = part[0];
-        __syncthreads(); /* part[0] read before the next species overwrites it */
-    }
-}
+/* ---- the force accumulators (the integrators' kernels: gpu_motion.cu) ---------------- */
 
 __device__ __forceinline__ double fix_value(const unsigned long long *hl)
 {
@@ -605,8 +475,10 @@ static int gpu_create(backend **out, const sim_config *c, const sim_state *s)
         gpu_destroy(b);
         return -1;
     }
-    to_float_kernel<<<blocks_for(b->n, b->threads), b->threads, 0, b->st>>>(b->d_pos, b->d_posf, b->n);
-    TB_LAUNCH_CHECK("to_float_kernel");
+    if (gpu_motion_to_float(b->d_pos, b->d_posf, b->n, b->threads, b->st) != 0) {
+        gpu_destroy(b);
+        return -1;
+    }
     /* energies of the given state, for a restart that does not recompute forces */
     b->e_given[0] = s->e_triplet;
     b->e_given[1] = s->e_pair;
@@ -719,23 +591,21 @@ static gpu_per_type gpu_over_mass(const backend *b, double x)
 static int gpu_advance(backend *b, long nsteps)
 {
     const gpu_per_type h = gpu_over_mass(b, 0.5 * b->dt);
-    const bool typed = b->ntypes > 1;
-    const int nblk = blocks_for(b->n, b->threads);
+    const int typed = b->ntypes > 1;
     for (long s = 0; s < nsteps; s++) {
         if (b->timing)
             CUDA_CHECK(cudaEventRecord(b->ev[4], b->st));
-        (typed ? kick_drift_kernel<true> : kick_drift_kernel<false>)<<<nblk, b->threads, 0, b->st>>>(
-            b->d_pos, b->d_vel, b->d_force, b->dbl ? NULL : b->d_posf, b->n, h, b->dt, b->pp.d.box);
-        TB_LAUNCH_CHECK("kick_drift_kernel");
+        if (gpu_motion_kick_drift(b->d_pos, b->d_vel, b->d_force, b->dbl ? NULL : b->d_posf, b->n,
+                                  typed, &h, b->dt, &b->pp.d.box, b->threads, b->st) != 0)
+            return -1;
         if (b->timing)
             CUDA_CHECK(cudaEventRecord(b->ev[5], b->st));
         if (gpu_forces(b) != 0)
             return -1;
         if (b->timing)
             CUDA_CHECK(cudaEventRecord(b->ev[6], b->st));
-        (typed ? kick_kernel<true> : kick_kernel<false>)<<<nblk, b->threads, 0, b->st>>>(
-            b->d_vel, b->d_force, b->d_pos, b->n, h);
-        TB_LAUNCH_CHECK("kick_kernel");
+        if (gpu_motion_kick(b->d_vel, b->d_force, b->d_pos, b->n, typed, &h, b->threads, b->st) != 0)
+            return -1;
         if (b->timing) {
             CUDA_CHECK(cudaEventRecord(b->ev[7], b->st));
             if (gpu_time_read(b, 1) != 0)
@@ -829,26 +699,19 @@ static int gpu_info(backend *b, backend_info *out, int counting)
 
 static int gpu_kick(backend *b, double h)
 {
-    (b->ntypes > 1 ? kick_kernel<true> : kick_kernel<false>)<<<blocks_for(b->n, b->threads),
-                                                                b->threads, 0, b->st>>>(
-        b->d_vel, b->d_force, b->d_pos, b->n, gpu_over_mass(b, h));
-    TB_LAUNCH_CHECK("kick_kernel");
-    return 0;
+    const gpu_per_type hm = gpu_over_mass(b, h);
+    return gpu_motion_kick(b->d_vel, b->d_force, b->d_pos, b->n, b->ntypes > 1, &hm, b->threads, b->st);
 }
 
 static int gpu_drift(backend *b, double h)
 {
-    drift_kernel<<<blocks_for(b->n, b->threads), b->threads, 0, b->st>>>(
-        b->d_pos, b->d_vel, b->dbl ? NULL : b->d_posf, b->n, h, b->pp.d.box);
-    TB_LAUNCH_CHECK("drift_kernel");
-    return 0;
+    return gpu_motion_drift(b->d_pos, b->d_vel, b->dbl ? NULL : b->d_posf, b->n, h, &b->pp.d.box,
+                            b->threads, b->st);
 }
 
 static int gpu_scale(backend *b, double c)
 {
-    scale_kernel<<<blocks_for(b->n, b->threads), b->threads, 0, b->st>>>(b->d_vel, b->n, c);
-    TB_LAUNCH_CHECK("scale_kernel");
-    return 0;
+    return gpu_motion_scale(b->d_vel, b->n, c, b->threads, b->st);
 }
 
 static int gpu_ostep(backend *b, double c1, const double *c2, const double *xi)
@@ -862,11 +725,8 @@ static int gpu_ostep(backend *b, double c1, const double *c2, const double *xi)
     gpu_per_type c2s;
     for (int t = 0; t < TB_TYPES_MAX; t++)
         c2s.v[t] = t < b->ntypes ? c2[t] : 0.0;
-    (b->ntypes > 1 ? ostep_kernel<true> : ostep_kernel<false>)<<<blocks_for(b->n, b->threads),
-                                                                  b->threads, 0, b->st>>>(
-        b->d_vel, b->d_pos, b->d_xi, b->n, c1, c2s);
-    TB_LAUNCH_CHECK("ostep_kernel");
-    return 0;
+    return gpu_motion_ostep(b->d_vel, b->d_pos, b->d_xi, b->n, b->ntypes > 1, c1, &c2s, b->threads,
+                            b->st);
 }
 
 /* sum over species of m_t / 2 sum |v|^2, as sim_kinetic (one species: 0.5 m sum |v|^2). */
@@ -876,9 +736,8 @@ static int gpu_kinetic(backend *b, double *ke)
     const int nt = b->ntypes > 1 ? b->ntypes : 1;
     if (!b->d_ke)
         CUDA_CHECK(cudaMalloc(&b->d_ke, TB_TYPES_MAX * sizeof(double)));
-    (nt > 1 ? kinetic_kernel<true> : kinetic_kernel<false>)<<<1, KE_THREADS, 0, b->st>>>(
-        b->d_vel, b->d_pos, b->n, nt, b->d_ke);
-    TB_LAUNCH_CHECK("kinetic_kernel");
+    if (gpu_motion_kinetic(b->d_vel, b->d_pos, b->n, nt, b->d_ke, b->st) != 0)
+        return -1;
     CUDA_CHECK(cudaMemcpyAsync(v2, b->d_ke, nt * sizeof(double), cudaMemcpyDeviceToHost, b->st));
     CUDA_CHECK(cudaStreamSynchronize(b->st));
     *ke = 0.0;

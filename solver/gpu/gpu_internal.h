@@ -103,7 +103,27 @@ int gpu_atm_setup_td(void);
 int gpu_pair_launch(const gpu_args *a, const map2d_plan *p, int rho, int dbl, int threads,
                     cudaStream_t s);
 
-/* The neighbour-list path (gpu_nbr.cu, nbr.h). */
+/* The integrators' O(n) kernels (gpu_motion.cu), blocks of `threads` on stream st (the kinetic
+ * energy: one block); posf NULL: no float copy (double precision); typed: several species, the
+ * per-species values by the type lane. 0, or -1 (the launch reported). */
+int gpu_motion_to_float(const tb_double4 *pos, float4 *posf, int n, int threads, cudaStream_t st);
+/* v += hm F; x += dt v, wrapped into box (NVE's step around a force evaluation). */
+int gpu_motion_kick_drift(tb_double4 *pos, tb_double4 *vel, const tb_double4 *force, float4 *posf,
+                          int n, int typed, const gpu_per_type *hm, double dt, const tb_box_d *box,
+                          int threads, cudaStream_t st);
+int gpu_motion_kick(tb_double4 *vel, const tb_double4 *force, const tb_double4 *pos, int n,
+                    int typed, const gpu_per_type *hm, int threads, cudaStream_t st);
+int gpu_motion_drift(tb_double4 *pos, const tb_double4 *vel, float4 *posf, int n, double h,
+                     const tb_box_d *box, int threads, cudaStream_t st);
+int gpu_motion_scale(tb_double4 *vel, int n, double c, int threads, cudaStream_t st);
+/* v = c1 v + c2 xi (xi: [3n] on the device, c2 per species). */
+int gpu_motion_ostep(tb_double4 *vel, const tb_double4 *pos, const double *xi, int n, int typed,
+                     double c1, const gpu_per_type *c2s, int threads, cudaStream_t st);
+/* out[t] = sum |v|^2 over species t (nt > 1), else out[0] over all; fixed order (bitwise). */
+int gpu_motion_kinetic(const tb_double4 *vel, const tb_double4 *pos, int n, int nt, double *out,
+                       cudaStream_t st);
+
+/* The neighbour-list path (gpu_nbr_build.cu: the lists; gpu_nbr.cu: the forces; nbr.h). */
 typedef struct gpu_nbr gpu_nbr;
 typedef struct gpu_nbr_info {
     long long slots;   /* entry-pair slots launched since the last call (with stats) */

@@ -132,6 +132,10 @@ TB_HOSTDEV static inline void nbr_stencil(const nbr_grid *g, int c, int dim, int
 void nbr_grid_make(nbr_grid *g, const tb_box_d *box, const double lo[3], const double hi[3],
                    double R, long long max_cells);
 
+/* Whether the lists (nbr_lattice's cells) take box: tilts only along periodic axes, every edge
+ * > 0 in a tilted box. 0, or -1 (reported). The CPU's and the GPU's lists ask it alike. */
+int nbr_box_check(const tb_box_d *box);
+
 TB_END_DECLS
 
 #endif

@@ -72,9 +72,8 @@ double nbr_radius(const sim_config *c, const pot_params *pp)
     return pot_range(c, &pp->d.box, &all_cut) + c->solver.skin;
 }
 
-int nbr_list_init(nbr_list *l, int n, const tb_box_d *box, double radius, double skin)
+int nbr_box_check(const tb_box_d *box)
 {
-    memset(l, 0, sizeof *l);
     if (box->tilted && ((box->xy != 0.0 && !(box->pbc & 2)) ||
                         ((box->xz != 0.0 || box->yz != 0.0) && !(box->pbc & 4)) ||
                         !(box->l[0] > 0.0 && box->l[1] > 0.0 && box->l[2] > 0.0)))
@@ -82,6 +81,14 @@ int nbr_list_init(nbr_list *l, int n, const tb_box_d *box, double radius, double
                                  "axes and every edge > 0 (box.h; got lengths %g %g %g, tilts %g "
                                  "%g %g, periodic x y z %d %d %d)", box->l[0], box->l[1], box->l[2],
                         box->xy, box->xz, box->yz, box->pbc & 1, box->pbc >> 1 & 1, box->pbc >> 2 & 1);
+    return 0;
+}
+
+int nbr_list_init(nbr_list *l, int n, const tb_box_d *box, double radius, double skin)
+{
+    memset(l, 0, sizeof *l);
+    if (nbr_box_check(box) != 0)
+        return -1;
     l->n = n;
     l->box = *box;
     l->radius = radius;

@@ -1,0 +1,204 @@
+/* gpu_motion.cu — the integrators' O(n) kernels on the device: the float copy of the positions,
+ * velocity Verlet's kick-drift and kick, the thermostats' drift, velocity scaling and
+ * Ornstein-Uhlenbeck step, the kinetic energy per species; and their launchers (gpu_internal.h),
+ * which gpu_backend.cu calls. Every drift wraps through the box (box_wrap_d, box.h: tilted
+ * cells, open axes), and every kernel that writes positions keeps their type lane. */
+#include "common/check.h"
+#include "solver/gpu/gpu_internal.h"
+
+__global__ void to_float_kernel(const tb_double4 *pos, float4 *posf, int n)
+{
+    const int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n) /* the type lane keeps its bits (gpu_internal.h) */
+        posf[i] = make_float4((float)pos[i].x, (float)pos[i].y, (float)pos[i].z,
+                              __int_as_float(gpu_type_of(pos[i].w)));
+}
+
+/* pos[i] = x + h v, wrapped into the box (box_wrap_d), and its float copy: the one drift
+ * arithmetic of kick_drift_kernel (NVE) and drift_kernel (the thermostats' steps). */
+__device__ __forceinline__ void drift_store(tb_double4 *pos, float4 *posf, int i, tb_double4 x,
+                                            const tb_double4 &v, double h, const tb_box_d &box)
+{
+    double w[3] = {x.x + h * v.x, x.y + h * v.y, x.z + h * v.z};
+    box_wrap_d(&box, w);
+    x.x = w[0];
+    x.y = w[1];
+    x.z = w[2];
+    pos[i] = x; /* x.w, the type lane, as it was */
+    if (posf)
+        posf[i] = make_float4((float)x.x, (float)x.y, (float)x.z, __int_as_float(gpu_type_of(x.w)));
+}
+
+/* The small kernels' TYP: several species, each particle's dt/2m (or noise) by the type lane of
+ * its position (gpu_per_type_at); the one-species instances are the kernels of before. */
+
+/* v += h F (h = dt / 2m of the particle's species); x += dt v, wrapped into the box; float copy
+ * of x. */
+template <bool TYP>
+__global__ void kick_drift_kernel(tb_double4 *pos, tb_double4 *vel, const tb_double4 *force,
+                                  float4 *posf, int n, gpu_per_type hm, double dt, tb_box_d box)
+{
+    const int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i >= n)
+        return;
+    tb_double4 v = vel[i], x = pos[i];
+    const tb_double4 f = force[i];
+    const double h = gpu_per_type_at<TYP>(hm, x.w);
+    v.x += h * f.x;
+    v.y += h * f.y;
+    v.z += h * f.z;
+    vel[i] = v;
+    drift_store(pos, posf, i, x, v, dt, box);
+}
+
+template <bool TYP>
+__global__ void kick_kernel(tb_double4 *vel, const tb_double4 *force, const tb_double4 *pos, int n,
+                            gpu_per_type hm)
+{
+    const int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i >= n)
+        return;
+    tb_double4 v = vel[i];
+    const tb_double4 f = force[i];
+    const double h = gpu_per_type_at<TYP>(hm, TYP ? pos[i].w : 0.0);
+    v.x += h * f.x;
+    v.y += h * f.y;
+    v.z += h * f.z;
+    vel[i] = v;
+}
+
+/* x += h v, wrapped into the box; float copy of x (drift_store). */
+__global__ void drift_kernel(tb_double4 *pos, const tb_double4 *vel, float4 *posf, int n, double h,
+                             tb_box_d box)
+{
+    const int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i >= n)
+        return;
+    drift_store(pos, posf, i, pos[i], vel[i], h, box);
+}
+
+__global__ void scale_kernel(tb_double4 *vel, int n, double c)
+{
+    const int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i >= n)
+        return;
+    tb_double4 v = vel[i];
+    v.x *= c;
+    v.y *= c;
+    v.z *= c;
+    vel[i] = v;
+}
+
+/* v = c1 v + c2 xi, xi interleaved [3n] (the host's layout), c2 of the particle's species. */
+template <bool TYP>
+__global__ void ostep_kernel(tb_double4 *vel, const tb_double4 *pos, const double *xi, int n,
+                             double c1, gpu_per_type c2s)
+{
+    const int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i >= n)
+        return;
+    tb_double4 v = vel[i];
+    const double c2 = gpu_per_type_at<TYP>(c2s, TYP ? pos[i].w : 0.0);
+    v.x = c1 * v.x + c2 * xi[3 * i];
+    v.y = c1 * v.y + c2 * xi[3 * i + 1];
+    v.z = c1 * v.z + c2 * xi[3 * i + 2];
+    vel[i] = v;
+}
+
+/* out[t] = sum |v|^2 over the particles of species t (TYP; else out[0] over all), as the CPU's
+ * sim_kinetic sums them before the masses: one block of KE_THREADS threads, strided partial
+ * sums, then a tree in shared memory, one species after the other; the order is fixed, so the
+ * result repeats bit for bit. */
+#define KE_THREADS 256
+template <bool TYP>
+__global__ void __launch_bounds__(KE_THREADS) kinetic_kernel(const tb_double4 *vel,
+                                                             const tb_double4 *pos, int n, int nt,
+                                                             double *out)
+{
+    __shared__ double part[KE_THREADS];
+    for (int t = 0; t < (TYP ? nt : 1); t++) {
+        double sum = 0.0;
+        for (int i = threadIdx.x; i < n; i += KE_THREADS) {
+            if (TYP && gpu_type_of(pos[i].w) != t)
+                continue;
+            const tb_double4 v = vel[i];
+            sum += v.x * v.x + v.y * v.y + v.z * v.z;
+        }
+        part[threadIdx.x] = sum;
+        __syncthreads();
+        for (int w = KE_THREADS / 2; w > 0; w >>= 1) {
+            if ((int)threadIdx.x < w)
+                part[threadIdx.x] += part[threadIdx.x + w];
+            __syncthreads();
+        }
+        if (threadIdx.x == 0)
+            out[t] = part[0];
+        __syncthreads(); /* part[0] read before the next species overwrites it */
+    }
+}
+
+
+static int blocks_for(int n, int threads)
+{
+    return (n + threads - 1) / threads;
+}
+
+int gpu_motion_to_float(const tb_double4 *pos, float4 *posf, int n, int threads, cudaStream_t st)
+{
+    to_float_kernel<<<blocks_for(n, threads), threads, 0, st>>>(pos, posf, n);
+    TB_LAUNCH_CHECK("to_float_kernel");
+    return 0;
+}
+
+int gpu_motion_kick_drift(tb_double4 *pos, tb_double4 *vel, const tb_double4 *force, float4 *posf,
+                          int n, int typed, const gpu_per_type *hm, double dt, const tb_box_d *box,
+                          int threads, cudaStream_t st)
+{
+    (typed ? kick_drift_kernel<true> : kick_drift_kernel<false>)<<<blocks_for(n, threads), threads,
+                                                                   0, st>>>(pos, vel, force, posf,
+                                                                            n, *hm, dt, *box);
+    TB_LAUNCH_CHECK("kick_drift_kernel");
+    return 0;
+}
+
+int gpu_motion_kick(tb_double4 *vel, const tb_double4 *force, const tb_double4 *pos, int n,
+                    int typed, const gpu_per_type *hm, int threads, cudaStream_t st)
+{
+    (typed ? kick_kernel<true> : kick_kernel<false>)<<<blocks_for(n, threads), threads, 0, st>>>(
+        vel, force, pos, n, *hm);
+    TB_LAUNCH_CHECK("kick_kernel");
+    return 0;
+}
+
+int gpu_motion_drift(tb_double4 *pos, const tb_double4 *vel, float4 *posf, int n, double h,
+                     const tb_box_d *box, int threads, cudaStream_t st)
+{
+    drift_kernel<<<blocks_for(n, threads), threads, 0, st>>>(pos, vel, posf, n, h, *box);
+    TB_LAUNCH_CHECK("drift_kernel");
+    return 0;
+}
+
+int gpu_motion_scale(tb_double4 *vel, int n, double c, int threads, cudaStream_t st)
+{
+    scale_kernel<<<blocks_for(n, threads), threads, 0, st>>>(vel, n, c);
+    TB_LAUNCH_CHECK("scale_kernel");
+    return 0;
+}
+
+int gpu_motion_ostep(tb_double4 *vel, const tb_double4 *pos, const double *xi, int n, int typed,
+                     double c1, const gpu_per_type *c2s, int threads, cudaStream_t st)
+{
+    (typed ? ostep_kernel<true> : ostep_kernel<false>)<<<blocks_for(n, threads), threads, 0, st>>>(
+        vel, pos, xi, n, c1, *c2s);
+    TB_LAUNCH_CHECK("ostep_kernel");
+    return 0;
+}
+
+int gpu_motion_kinetic(const tb_double4 *vel, const tb_double4 *pos, int n, int nt, double *out,
+                       cudaStream_t st)
+{
+    (nt > 1 ? kinetic_kernel<true> : kinetic_kernel<false>)<<<1, KE_THREADS, 0, st>>>(vel, pos, n,
+                                                                                    nt, out);
+    TB_LAUNCH_CHECK("kinetic_kernel");
+    return 0;
+}

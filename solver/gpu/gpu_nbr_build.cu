@@ -1,0 +1,449 @@
+/* gpu_nbr_build.cu — the neighbour lists on the device (nbr.h): the cells (nbr_lattice, the
+ * CPU's binning, so cubes, triclinic cells and ppf slabs alike: nbr_box_check), the build, the
+ * skin test, and the lists' lifetime (create, destroy, counters). gpu_nbr.cu runs the forces.
+ *
+ * Build (every CUB call deterministic, so the same positions give the same lists): cell keys,
+ * a stable radix sort of (cell, particle), the cells' ranges, a count pass over every anchor in
+ * cell order, an exclusive scan into row offsets, this rank's cut of the anchors (on the device,
+ * from a scan of the rows' work: docs/scaling.md), a fill pass over this rank's anchors only and
+ * a segmented sort of each of its rows by particle index. Rows are stored in cell order, so a
+ * rank's rows are contiguous and it holds only those (the other ranks' rows are never read
+ * here). Device memory is O(N / P) for the rows: ~ (2 pi / 3) rho R^3 entries per particle. */
+#include <cub/cub.cuh>
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "common/check.h"
+#include "solver/gpu/gpu_nbr_int.h"
+#include "solver/par/mpi.h"
+#include "solver/par/split.h"
+
+/* ---- build ------------------------------------------------------------------------- */
+
+__global__ void nbr_bbox_kernel(const tb_double4 *pos, int n, double *part)
+{
+    __shared__ double s[6][256];
+    double v[6] = {HUGE_VAL, HUGE_VAL, HUGE_VAL, -HUGE_VAL, -HUGE_VAL, -HUGE_VAL};
+    for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += gridDim.x * blockDim.x) {
+        const tb_double4 p = pos[i];
+        v[0] = fmin(v[0], p.x);
+        v[1] = fmin(v[1], p.y);
+        v[2] = fmin(v[2], p.z);
+        v[3] = fmax(v[3], p.x);
+        v[4] = fmax(v[4], p.y);
+        v[5] = fmax(v[5], p.z);
+    }
+    for (int c = 0; c < 6; c++)
+        s[c][threadIdx.x] = v[c];
+    __syncthreads();
+    for (int h = 128; h > 0; h >>= 1) {
+        if ((int)threadIdx.x < h)
+            for (int c = 0; c < 6; c++)
+                s[c][threadIdx.x] = c < 3 ? fmin(s[c][threadIdx.x], s[c][threadIdx.x + h])
+                                          : fmax(s[c][threadIdx.x], s[c][threadIdx.x + h]);
+        __syncthreads();
+    }
+    if (threadIdx.x == 0)
+        for (int c = 0; c < 6; c++)
+            part[6 * blockIdx.x + c] = s[c][0];
+}
+
+__global__ void nbr_key_kernel(const tb_double4 *pos, int n, nbr_grid g, int *key, int *seq)
+{
+    const int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i >= n)
+        return;
+    const tb_double4 p = pos[i];
+    key[i] = nbr_cell_of(&g, p.x, p.y, p.z);
+    seq[i] = i;
+}
+
+__global__ void nbr_range_kernel(const int *key, int n, int *start, int *end)
+{
+    const int s = blockIdx.x * blockDim.x + threadIdx.x;
+    if (s >= n)
+        return;
+    const int c = key[s];
+    if (s == 0 || key[s - 1] != c)
+        start[c] = s;
+    if (s == n - 1 || key[s + 1] != c)
+        end[c] = s + 1;
+}
+
+/* Row of particle i: counted (out == NULL) or written. The same test as nbr_list.c. */
+__device__ int nbr_scan_row(const tb_double4 *pos, const int *perm, const int *start,
+                            const int *end, const nbr_grid &g, double R2, double skin, int i,
+                            int *out)
+{
+    const tb_double4 xi = pos[i];
+    int c[3], f[3], cnt[3], m = 0;
+    const double xv[3] = {xi.x, xi.y, xi.z};
+    nbr_cell_coords(&g, xv, c);
+    for (int d = 0; d < 3; d++)
+        nbr_stencil(&g, c[d], d, &f[d], &cnt[d]);
+    for (int sz = 0; sz < cnt[2]; sz++)
+        for (int sy = 0; sy < cnt[1]; sy++)
+            for (int sx = 0; sx < cnt[0]; sx++) {
+                const int u = (((f[2] + sz) % g.nc[2]) * g.nc[1] + (f[1] + sy) % g.nc[1]) * g.nc[0] +
+                              (f[0] + sx) % g.nc[0];
+                for (int p = start[u]; p < end[u]; p++) {
+                    const int t = perm[p];
+                    const tb_double4 xt = pos[t];
+                    double d[3] = {xt.x - xi.x, xt.y - xi.y, xt.z - xi.z};
+                    box_min_image_d(&g.box, d);
+                    if (t == i || d[0] < -skin || d[0] * d[0] + d[1] * d[1] + d[2] * d[2] > R2)
+                        continue;
+                    if (out)
+                        out[m] = t;
+                    m++;
+                }
+            }
+    return m;
+}
+
+/* cnt[k]: the row length of anchor perm[k] (cell order, the force kernel's block order). */
+__global__ void nbr_count_kernel(const tb_double4 *pos, const int *perm, const int *start,
+                                 const int *end, nbr_grid g, double R2, double skin, int n,
+                                 int *cnt)
+{
+    const int k = blockIdx.x * blockDim.x + threadIdx.x;
+    if (k < n)
+        cnt[k] = nbr_scan_row(pos, perm, start, end, g, R2, skin, perm[k], NULL);
+    else if (k == n)
+        cnt[n] = 0;
+}
+
+/* The work of anchor k, c (c + 1) + 1 for a row of c entries (split.h), 0 at k = n. */
+__global__ void nbr_work_kernel(const int *cnt, int n, long long *work)
+{
+    const int k = blockIdx.x * blockDim.x + threadIdx.x;
+    if (k <= n) {
+        const long long c = cnt[k];
+        work[k] = k < n ? c * (c + 1) + 1 : 0;
+    }
+}
+
+/* One thread: this rank's anchors [a_lo, a_hi) (all of them when prefix is NULL, one rank), cut
+ * by split_prefix_at as on the host (the same integers: the same anchor),
+ * their rows' first and end offsets, and the total, into meta[0..3] and meta[5]. */
+__global__ void nbr_cut_kernel(const long long *prefix, const int *off, int n, int r, int nranks,
+                               int *meta)
+{
+    const int lo = prefix ? split_prefix_at(prefix, n, r, nranks) : 0;
+    const int hi = prefix ? split_prefix_at(prefix, n, r + 1, nranks) : n;
+    meta[0] = lo;
+    meta[1] = hi;
+    meta[2] = off[lo];
+    meta[3] = off[hi];
+    meta[5] = off[n];
+}
+
+/* roff[j] = off[lo + j] - off[lo], j = 0..hi-lo: this rank's rows in its own buffer. */
+__global__ void nbr_roff_kernel(const int *off, int lo, int m, int *roff)
+{
+    const int j = blockIdx.x * blockDim.x + threadIdx.x;
+    if (j <= m)
+        roff[j] = off[lo + j] - off[lo];
+}
+
+/* Rows of anchors perm[lo + j], j < m, written at idx + roff[j]. */
+__global__ void nbr_fill_kernel(const tb_double4 *pos, const int *perm, const int *start,
+                                const int *end, nbr_grid g, double R2, double skin, int lo, int m,
+                                const int *roff, int *idx)
+{
+    const int j = blockIdx.x * blockDim.x + threadIdx.x;
+    if (j < m)
+        nbr_scan_row(pos, perm, start, end, g, R2, skin, perm[lo + j], idx + roff[j]);
+}
+
+__global__ void nbr_stale_kernel(const tb_double4 *pos, const tb_double4 *xref, int n, tb_box_d box,
+                                 double lim2, unsigned *flag)
+{
+    const int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i >= n)
+        return;
+    const tb_double4 p = pos[i], r = xref[i];
+    double d[3] = {p.x - r.x, p.y - r.y, p.z - r.z};
+    box_min_image_d(&box, d);
+    if (d[0] * d[0] + d[1] * d[1] + d[2] * d[2] > lim2)
+        atomicOr(flag, 1u);
+}
+
+static int grid_for(int n, int threads) { return (n + threads - 1) / threads; }
+
+/* Device buffer *p of at least `need` elements of size sz (grown by a quarter). */
+template <typename T> static int grow(T **p, long long *cap, long long need, const char *what)
+{
+    if (need <= *cap)
+        return 0;
+    const long long c = need + need / 4 + 64;
+    cudaFree(*p);
+    *p = NULL;
+    *cap = 0;
+    if (cudaMalloc((void **)p, (size_t)c * sizeof(T)) != cudaSuccess) {
+        cudaGetLastError();
+        return tb_error(NULL, 0, "out of GPU memory for %lld %s (%zu bytes): lower solver.skin or "
+                                 "the cutoffs, or use fewer particles", c, what,
+                        (size_t)c * sizeof(T));
+    }
+    *cap = c;
+    return 0;
+}
+
+/* cub's temporary storage: never left NULL, since cub reads a NULL d_temp_storage as a size
+ * query and would then silently do nothing (a call that needs 0 bytes, as on 0 items). */
+static int tmp_fit(gpu_nbr *b, size_t bytes)
+{
+    if (b->d_tmp && bytes <= b->tmp_bytes)
+        return 0;
+    bytes = bytes > 256 ? bytes : 256;
+    cudaFree(b->d_tmp);
+    b->d_tmp = NULL;
+    b->tmp_bytes = 0;
+    CUDA_CHECK(cudaMalloc(&b->d_tmp, bytes));
+    b->tmp_bytes = bytes;
+    return 0;
+}
+
+static int nbr_build(gpu_nbr *b, const tb_double4 *pos, cudaStream_t st)
+{
+    const int n = b->n, T = 256;
+    double lo[3] = {0, 0, 0}, hi[3] = {0, 0, 0};
+    if (b->box.pbc != TB_BOX_PERIODIC_ALL) { /* the open axes' extent */
+        double part[256 * 6];
+        nbr_bbox_kernel<<<256, 256, 0, st>>>(pos, n, b->d_part);
+        TB_LAUNCH_CHECK("nbr_bbox_kernel");
+        CUDA_CHECK(cudaMemcpyAsync(part, b->d_part, sizeof part, cudaMemcpyDeviceToHost, st));
+        CUDA_CHECK(cudaStreamSynchronize(st));
+        for (int d = 0; d < 3; d++) {
+            lo[d] = part[d];
+            hi[d] = part[3 + d];
+            for (int k = 1; k < 256; k++) {
+                lo[d] = fmin(lo[d], part[6 * k + d]);
+                hi[d] = fmax(hi[d], part[6 * k + 3 + d]);
+            }
+        }
+    }
+    nbr_grid_make(&b->g, &b->box, lo, hi, b->radius, 2LL * n + 64);
+    const long long cells = (long long)b->g.nc[0] * b->g.nc[1] * b->g.nc[2];
+    long long cap_s = b->cells_cap, cap_e = b->cells_cap;
+    if (grow(&b->d_start, &cap_s, cells, "neighbour cells") != 0 ||
+        grow(&b->d_end, &cap_e, cells, "neighbour cells") != 0)
+        return -1;
+    b->cells_cap = cap_s < cap_e ? cap_s : cap_e;
+    int bits = 1;
+    while ((1LL << bits) < cells)
+        bits++;
+
+    nbr_key_kernel<<<grid_for(n, T), T, 0, st>>>(pos, n, b->g, b->d_key, b->d_seq);
+    TB_LAUNCH_CHECK("nbr_key_kernel");
+    size_t need = 0;
+    CUDA_CHECK(cub::DeviceRadixSort::SortPairs(NULL, need, b->d_key, b->d_key2, b->d_seq, b->d_perm,
+                                               n, 0, bits, st));
+    if (tmp_fit(b, need) != 0)
+        return -1;
+    CUDA_CHECK(cub::DeviceRadixSort::SortPairs(b->d_tmp, need, b->d_key, b->d_key2, b->d_seq,
+                                               b->d_perm, n, 0, bits, st));
+    CUDA_CHECK(cudaMemsetAsync(b->d_start, 0, (size_t)cells * sizeof(int), st));
+    CUDA_CHECK(cudaMemsetAsync(b->d_end, 0, (size_t)cells * sizeof(int), st));
+    nbr_range_kernel<<<grid_for(n, T), T, 0, st>>>(b->d_key2, n, b->d_start, b->d_end);
+    TB_LAUNCH_CHECK("nbr_range_kernel");
+
+    /* every row counted (cell order), then this rank's cut: on the device, the same integers
+     * as split_prefix on the host (rows' work c (c + 1) + 1, equal-work boundaries), so that
+     * neither the row lengths nor the anchors go to the host */
+    const double R2 = b->radius * b->radius;
+    const int P = tb_split_nranks();
+    nbr_count_kernel<<<grid_for(n + 1, T), T, 0, st>>>(pos, b->d_perm, b->d_start, b->d_end, b->g,
+                                                        R2, b->skin, n, b->d_cnt);
+    TB_LAUNCH_CHECK("nbr_count_kernel");
+    CUDA_CHECK(cub::DeviceScan::ExclusiveSum(NULL, need, b->d_cnt, b->d_off, n + 1, st));
+    if (tmp_fit(b, need) != 0)
+        return -1;
+    CUDA_CHECK(cub::DeviceScan::ExclusiveSum(b->d_tmp, need, b->d_cnt, b->d_off, n + 1, st));
+    CUDA_CHECK(cub::DeviceReduce::Max(NULL, need, b->d_cnt, b->d_meta + 4, n, st));
+    if (tmp_fit(b, need) != 0)
+        return -1;
+    CUDA_CHECK(cub::DeviceReduce::Max(b->d_tmp, need, b->d_cnt, b->d_meta + 4, n, st));
+    if (P > 1) {
+        if (!b->d_work)
+            CUDA_CHECK(cudaMalloc(&b->d_work, ((size_t)n + 1) * sizeof(long long)));
+        if (!b->d_wpre)
+            CUDA_CHECK(cudaMalloc(&b->d_wpre, ((size_t)n + 1) * sizeof(long long)));
+        nbr_work_kernel<<<grid_for(n + 1, T), T, 0, st>>>(b->d_cnt, n, b->d_work);
+        TB_LAUNCH_CHECK("nbr_work_kernel");
+        CUDA_CHECK(cub::DeviceScan::ExclusiveSum(NULL, need, b->d_work, b->d_wpre, n + 1, st));
+        if (tmp_fit(b, need) != 0)
+            return -1;
+        CUDA_CHECK(cub::DeviceScan::ExclusiveSum(b->d_tmp, need, b->d_work, b->d_wpre, n + 1, st));
+    }
+    nbr_cut_kernel<<<1, 1, 0, st>>>(P > 1 ? b->d_wpre : NULL, b->d_off, n, tb_split_rank(), P,
+                                    b->d_meta);
+    TB_LAUNCH_CHECK("nbr_cut_kernel");
+    int meta[6];
+    CUDA_CHECK(cudaMemcpyAsync(meta, b->d_meta, sizeof meta, cudaMemcpyDeviceToHost, st));
+    CUDA_CHECK(cudaStreamSynchronize(st));
+    const int total = meta[5], maxrow = meta[4], a0 = meta[0], m = meta[1] - meta[0];
+    const int held = meta[3] - meta[2];
+    if (total < 0)
+        return tb_error(NULL, 0, "neighbour lists exceed 2^31 entries: lower solver.skin or the "
+                                 "cutoffs");
+    long long cap1 = b->cap, cap2 = b->cap;
+    if (grow(&b->d_idx, &cap1, held > 0 ? held : 1, "neighbour entries") != 0 ||
+        grow(&b->d_idx2, &cap2, held > 0 ? held : 1, "neighbour entries") != 0)
+        return -1;
+    b->cap = cap1 < cap2 ? cap1 : cap2;
+    nbr_roff_kernel<<<grid_for(m + 1, T), T, 0, st>>>(b->d_off, a0, m, b->d_roff);
+    TB_LAUNCH_CHECK("nbr_roff_kernel");
+    if (m > 0) {
+        nbr_fill_kernel<<<grid_for(m, T), T, 0, st>>>(pos, b->d_perm, b->d_start, b->d_end, b->g,
+                                                      R2, b->skin, a0, m, b->d_roff, b->d_idx);
+        TB_LAUNCH_CHECK("nbr_fill_kernel");
+    }
+    if (held > 0) {
+        CUDA_CHECK(cub::DeviceSegmentedSort::SortKeys(NULL, need, b->d_idx, b->d_idx2, held, m,
+                                                      b->d_roff, b->d_roff + 1, st));
+        if (tmp_fit(b, need) != 0)
+            return -1;
+        CUDA_CHECK(cub::DeviceSegmentedSort::SortKeys(b->d_tmp, need, b->d_idx, b->d_idx2, held, m,
+                                                      b->d_roff, b->d_roff + 1, st));
+        int *t = b->d_idx;
+        b->d_idx = b->d_idx2;
+        b->d_idx2 = t;
+    }
+    CUDA_CHECK(cudaMemcpyAsync(b->d_xref, pos, (size_t)n * sizeof(tb_double4),
+                               cudaMemcpyDeviceToDevice, st));
+    b->entries = total;
+    b->max_row = maxrow;
+    b->a_lo = a0;
+    b->a_hi = a0 + m;
+    b->share_entries = held;
+    b->builds++;
+    return 0;
+}
+
+/* ---- host side --------------------------------------------------------------------- */
+
+void gpu_nbr_destroy(gpu_nbr *b)
+{
+    if (!b)
+        return;
+    cudaFree(b->d_key);
+    cudaFree(b->d_key2);
+    cudaFree(b->d_seq);
+    cudaFree(b->d_perm);
+    cudaFree(b->d_start);
+    cudaFree(b->d_end);
+    cudaFree(b->d_cnt);
+    cudaFree(b->d_off);
+    cudaFree(b->d_idx);
+    cudaFree(b->d_idx2);
+    cudaFree(b->d_xref);
+    cudaFree(b->d_part);
+    cudaFree(b->d_flag);
+    cudaFree(b->d_roff);
+    cudaFree(b->d_work);
+    cudaFree(b->d_wpre);
+    cudaFree(b->d_meta);
+    cudaFree(b->d_stats);
+    cudaFree(b->d_tmp);
+    free(b);
+}
+
+static int nbr_alloc(gpu_nbr *b)
+{
+    const size_t n = (size_t)b->n;
+    CUDA_CHECK(cudaMalloc(&b->d_key, n * sizeof(int)));
+    CUDA_CHECK(cudaMalloc(&b->d_key2, n * sizeof(int)));
+    CUDA_CHECK(cudaMalloc(&b->d_seq, n * sizeof(int)));
+    CUDA_CHECK(cudaMalloc(&b->d_perm, n * sizeof(int)));
+    CUDA_CHECK(cudaMalloc(&b->d_cnt, (n + 1) * sizeof(int)));
+    CUDA_CHECK(cudaMalloc(&b->d_off, (n + 1) * sizeof(int)));
+    CUDA_CHECK(cudaMalloc(&b->d_xref, n * sizeof(tb_double4)));
+    CUDA_CHECK(cudaMalloc(&b->d_part, 256 * 6 * sizeof(double)));
+    CUDA_CHECK(cudaMalloc(&b->d_flag, sizeof(unsigned)));
+    CUDA_CHECK(cudaMalloc(&b->d_roff, (n + 1) * sizeof(int)));
+    CUDA_CHECK(cudaMalloc(&b->d_meta, 6 * sizeof(int)));
+    CUDA_CHECK(cudaMalloc(&b->d_stats, 2 * sizeof(unsigned long long)));
+    CUDA_CHECK(cudaMemset(b->d_stats, 0, 2 * sizeof(unsigned long long)));
+    return 0;
+}
+
+int gpu_nbr_create(gpu_nbr **out, int n, const tb_box_d *box, double radius, double skin)
+{
+    gpu_nbr *b;
+    int dev = 0;
+    *out = NULL;
+    if (nbr_box_check(box) != 0) /* the CPU's cells (nbr_lattice), the CPU's limits */
+        return -1;
+    b = (gpu_nbr *)calloc(1, sizeof *b);
+    if (!b)
+        return tb_error(NULL, 0, "out of host memory");
+    b->n = n;
+    b->box = *box;
+    b->radius = radius;
+    b->skin = skin;
+    if (nbr_alloc(b) != 0 || cudaGetDevice(&dev) != cudaSuccess ||
+        cudaDeviceGetAttribute(&b->smem_max, cudaDevAttrMaxSharedMemoryPerBlockOptin, dev) !=
+            cudaSuccess) {
+        gpu_nbr_destroy(b);
+        return tb_error(NULL, 0, "cannot set up the GPU neighbour lists");
+    }
+    *out = b;
+    return 0;
+}
+
+/* Rebuilds when no list exists or a particle moved more than skin/2 since the last build. */
+int gpu_nbr_update(gpu_nbr *b, const tb_double4 *pos, cudaStream_t st)
+{
+    if (b->fresh) { /* gpu_nbr_refresh checked these positions */
+        b->fresh = 0;
+        return 0;
+    }
+    if (b->builds > 0) {
+        unsigned flag = 0;
+        CUDA_CHECK(cudaMemsetAsync(b->d_flag, 0, sizeof(unsigned), st));
+        nbr_stale_kernel<<<grid_for(b->n, 256), 256, 0, st>>>(pos, b->d_xref, b->n, b->box,
+                                                              0.25 * b->skin * b->skin, b->d_flag);
+        TB_LAUNCH_CHECK("nbr_stale_kernel");
+        CUDA_CHECK(cudaMemcpyAsync(&flag, b->d_flag, sizeof flag, cudaMemcpyDeviceToHost, st));
+        CUDA_CHECK(cudaStreamSynchronize(st));
+        if (!flag)
+            return 0;
+    }
+    return nbr_build(b, pos, st);
+}
+
+unsigned long long *gpu_nbr_counters(gpu_nbr *b)
+{
+    return b->d_stats;
+}
+
+int gpu_nbr_stats(gpu_nbr *b, gpu_nbr_info *info, cudaStream_t st)
+{
+    unsigned long long s[2];
+    CUDA_CHECK(cudaMemcpyAsync(s, b->d_stats, sizeof s, cudaMemcpyDeviceToHost, st));
+    CUDA_CHECK(cudaStreamSynchronize(st));
+    info->slots = (long long)s[0];
+    info->hits = (long long)s[1];
+    info->builds = b->builds;
+    info->entries = b->entries;
+    info->max_row = b->max_row;
+    return 0;
+}
+
+int gpu_nbr_refresh(gpu_nbr *b, const tb_double4 *pos, cudaStream_t st)
+{
+    const int rc = gpu_nbr_update(b, pos, st);
+    b->fresh = rc == 0;
+    return rc;
+}
+
+void gpu_nbr_share(const gpu_nbr *b, long long *anchors, long long *entries)
+{
+    *anchors = b->a_hi - b->a_lo;
+    *entries = b->share_entries;
+}

@@ -1,0 +1,41 @@
+/* gpu_nbr_int.h — what the two halves of the GPU neighbour lists share (CUDA C++ only): the
+ * lists' state, built by gpu_nbr_build.cu and read by the force kernel of gpu_nbr.cu. */
+#ifndef TB_GPU_NBR_INT_H
+#define TB_GPU_NBR_INT_H
+
+#include "solver/gpu/gpu_internal.h"
+#include "solver/physics/nbr.h"
+
+struct gpu_nbr {
+    int n;
+    tb_box_d box; /* the box (box.h); the lists work in double whatever the precision */
+    double radius, skin;
+    nbr_grid g;
+    int *d_key, *d_key2, *d_seq, *d_perm; /* [n] */
+    int *d_start, *d_end;                 /* [cells] */
+    long long cells_cap;
+    int *d_cnt, *d_off;                   /* [n + 1]: row lengths, offsets (cell order) */
+    int *d_roff;                          /* [n + 1]: this rank's rows' offsets in d_idx */
+    long long *d_work, *d_wpre;           /* [n + 1]: anchors' work and its scan (P > 1) */
+    int *d_meta;                          /* [6]: a_lo, a_hi, off[a_lo], off[a_hi], max, total */
+    int *d_idx, *d_idx2;                  /* [cap]: this rank's rows */
+    long long cap, entries;
+    tb_double4 *d_xref;                   /* [n] positions at the build */
+    double *d_part;                       /* [256 * 6] bounding-box partials */
+    unsigned *d_flag;                     /* skin test */
+    unsigned long long *d_stats;          /* [2]: entry-pair slots, triplets that counted */
+    void *d_tmp;
+    size_t tmp_bytes;
+    int max_row;
+    long long builds;
+    int a_lo, a_hi;                       /* this rank's blocks (positions in perm) */
+    long long share_entries;              /* list entries of this rank's anchors (held here) */
+    int fresh;                            /* gpu_nbr_refresh just ran: forces skip the check */
+    int smem_max;                         /* largest dynamic shared memory per block */
+};
+
+/* Rebuilds the lists when none exists or a particle moved more than skin/2 since the last
+ * build (skipped once after gpu_nbr_refresh); 0 or -1 (reported). */
+int gpu_nbr_update(gpu_nbr *b, const tb_double4 *pos, cudaStream_t st);
+
+#endif
