@@ -119,38 +119,80 @@ static int xyz_box(sim_state *s, const sim_config *c, int has_cell)
     return check_file_cutoffs(s, c) != 0 ? TB_EXIT_USAGE : 0;
 }
 
-/* A generated state (random, lattice) of c's particles in c's box. */
+/* The particles of each species (system.init.composition, fractions summing to 1): first
+ * floor(f_t n) each, then one more each to the species of the largest remainders
+ * f_t n - floor(f_t n) until n are given, ties to the earlier species (Hamilton's rule). */
+void init_species_counts(const double *f, int nt, int n, int *count)
+{
+    double rem[TB_TYPES_MAX];
+    int given = 0;
+    for (int t = 0; t < nt; t++) {
+        const double x = f[t] * n;
+        count[t] = (int)floor(x);
+        rem[t] = x - count[t];
+        given += count[t];
+    }
+    while (given < n) {
+        int best = 0;
+        for (int t = 1; t < nt; t++)
+            if (rem[t] > rem[best])
+                best = t;
+        count[best]++;
+        rem[best] = -1.0; /* one extra particle per species at most */
+        given++;
+    }
+}
+
+/* The species of a generated state: the counts of init_species_counts in species order,
+ * then shuffled over the sites (GSL's Fisher–Yates, gsl_ran_shuffle) by a stream of its own
+ * seeded from a hash of system.seed, so the positions are those of one species. */
+static int init_species(sim_state *s, const sim_config *c)
+{
+    const int nt = c->system.init.n_composition;
+    int count[TB_TYPES_MAX], i = 0;
+    gsl_rng *rng;
+    if (nt < 2)
+        return 0; /* all species 0, as allocated */
+    init_species_counts(c->system.init.composition, nt, s->n, count);
+    for (int t = 0; t < nt; t++)
+        for (int k = 0; k < count[t]; k++)
+            s->type[i++] = t;
+    if (!(rng = init_rng_new(init_seed32(init_splitmix64(c->system.seed ^ 0x73706563696573ULL)))))
+        return tb_error(NULL, 0, "out of host memory for the random number generator");
+    gsl_ran_shuffle(rng, s->type, (size_t)s->n, sizeof *s->type);
+    gsl_rng_free(rng);
+    return 0;
+}
+
+/* A generated state (random, lattice) of c's particles in c's box: a cluster with open
+ * boundaries, else the box (an open axis: its given extent). */
 static int init_generated(sim_state *s, const sim_config *c)
 {
-    const int periodic = c->system.boundary != CFG_BOUNDARY_OPEN;
-    const tb_box_d box = cfg_box(c);
-    const int cube = box.pbc == TB_BOX_PERIODIC_ALL && !box.tilted && box.l[0] == box.l[1] &&
-                     box.l[1] == box.l[2];
     int rc;
     if ((rc = init_allocated(s, c)) != 0)
         return rc;
-    if (periodic && !cube) {
-        tb_error(c->path, 0, "system.init.type = \"%s\": generated states fill a "
-                        "periodic cube or an open cluster so far; give this box's particles in "
-                        "a file (system.init.type = \"xyz\" or \"lammps\")",
-                        cfg_init_name(c->system.init.type));
-        return TB_EXIT_USAGE;
-    }
-    if (c->system.init.type == CFG_INIT_RANDOM)
-        return init_random(s, c);
-    if (periodic) {
+    for (int a = 0; a < 3; a++)
+        if (s->box.pbc && !(s->box.l[a] > 0)) {
+            tb_error(c->path[0] ? c->path : NULL, 0, "system.box: system.init.type = \"%s\" "
+                     "needs an extent along the open axis %c of this box (got %g)",
+                     cfg_init_name(c->system.init.type), 'x' + a, s->box.l[a]);
+            return TB_EXIT_USAGE;
+        }
+    if (c->system.init.type == CFG_INIT_RANDOM) {
+        rc = init_random(s, c);
+    } else if (s->box.pbc) {
         const double sigma = c->potential.lj.enabled && c->potential.lj.sigma > 0
                                  ? c->potential.lj.sigma
                                  : 1.0;
         init_lattice_periodic(s, sigma);
-        return 0;
-    }
-    if (!(c->system.init.min_distance > 0)) {
+    } else if (!(c->system.init.min_distance > 0)) {
         tb_error(NULL, 0, "system.init.min_distance must be > 0 for an fcc lattice (got %g)",
                  c->system.init.min_distance);
-        return TB_EXIT_USAGE;
+        rc = TB_EXIT_USAGE;
+    } else {
+        rc = init_lattice_open(s, c->system.init.min_distance);
     }
-    return init_lattice_open(s, c->system.init.min_distance);
+    return rc != 0 ? rc : init_species(s, c);
 }
 
 int sim_init(sim_state *s, const sim_config *c)
@@ -262,7 +304,7 @@ void sim_init_velocities(sim_state *s, double T, unsigned long seed)
 {
     const long n3 = 3L * s->n;
     const double kb = units_of(s->units)->boltz;
-    double vcm[3] = {0.0, 0.0, 0.0}, t_now, scale;
+    double vcm[3] = {0.0, 0.0, 0.0}, wsum = 0.0, t_now, scale;
     gsl_rng *rng;
 
     memset(s->vel, 0, (size_t)n3 * sizeof *s->vel);
@@ -277,10 +319,15 @@ void sim_init_velocities(sim_state *s, double T, unsigned long seed)
     for (long i = 0; i < n3; i++)
         s->vel[i] = gsl_ran_gaussian(rng, sqrt(kb * T / sim_mass(s, (int)(i / 3))));
     gsl_rng_free(rng);
-    for (long i = 0; i < n3; i++)
-        vcm[i % 3] += s->vel[i];
+    /* The centre-of-mass velocity, weights m_i / m_0: exactly 1 with one species, so the
+     * sum and the division by n are as before species. */
+    for (long i = 0; i < n3; i++) {
+        const double w = sim_mass(s, (int)(i / 3)) / s->mass[0];
+        vcm[i % 3] += w * s->vel[i];
+        wsum += i % 3 == 0 ? w : 0.0;
+    }
     for (int d = 0; d < 3; d++)
-        vcm[d] /= s->n;
+        vcm[d] /= wsum;
     for (long i = 0; i < n3; i++)
         s->vel[i] -= vcm[i % 3];
     t_now = sim_temperature(s);

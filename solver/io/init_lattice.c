@@ -77,31 +77,63 @@ int init_lattice_open(sim_state *s, double d)
     }
 }
 
-/* Periodic boundaries: the first n sites of an m^3-cell fcc lattice filling [0, L)^3. */
+/* The cells per axis: starting from one, every axis whose cell is the widest (perpendicular
+ * width w_a / m_a, ties within 1e-12 together) gains a cell until 4 m0 m1 m2 >= n. A cube
+ * grows as m^3, the smallest m with 4 m^3 >= n. */
+static void lattice_cells(const tb_box_d *b, int n, int m[3])
+{
+    double w[3];
+    box_widths_d(b, w);
+    m[0] = m[1] = m[2] = 1;
+    while (4L * m[0] * m[1] * m[2] < n) {
+        double widest = 0.0;
+        for (int a = 0; a < 3; a++)
+            widest = w[a] / m[a] > widest ? w[a] / m[a] : widest;
+        for (int a = 0; a < 3; a++)
+            if (w[a] / m[a] >= widest * (1.0 - 1e-12))
+                m[a]++;
+    }
+}
+
+/* Site p: cell (ix fastest, then iy, iz), basis b, as fractions of the cells' vectors. */
+static void lattice_site(const tb_box_d *bx, const int m[3], const double f[3], double x[3])
+{
+    x[0] = bx->lo[0] + bx->l[0] / m[0] * f[0] + bx->xy / m[1] * f[1] + bx->xz / m[2] * f[2];
+    x[1] = bx->lo[1] + bx->l[1] / m[1] * f[1] + bx->yz / m[2] * f[2];
+    x[2] = bx->lo[2] + bx->l[2] / m[2] * f[2];
+}
+
+/* Boxes with a periodic axis: the first n sites of an m0 x m1 x m2-cell fcc lattice filling
+ * the box (an open axis: its extent), each cell the box's cell scaled by 1/m per axis. */
 void init_lattice_periodic(sim_state *s, double sigma)
 {
     static const double basis[4][3] = {{0, 0, 0}, {0, 0.5, 0.5}, {0.5, 0, 0.5}, {0.5, 0.5, 0}};
     const int n = s->n;
-    const double L = s->box.l[0];
-    int m = (int)cbrt(n / 4.0);
-    double a, nn;
-    while (4L * m * m * m < n)
-        m++;
-    while (m > 1 && 4L * (m - 1) * (m - 1) * (m - 1) >= n)
-        m--;
-    a = L / m;
+    const tb_box_d *bx = &s->box;
+    int m[3];
+    double nn = HUGE_VAL;
+    lattice_cells(bx, n, m);
     for (int p = 0; p < n; p++) {
         const int b = p % 4, cell = p / 4;
-        const int ix = cell % m, iy = (cell / m) % m, iz = cell / (m * m);
-        s->pos[3 * p + 0] = a * (ix + basis[b][0]);
-        s->pos[3 * p + 1] = a * (iy + basis[b][1]);
-        s->pos[3 * p + 2] = a * (iz + basis[b][2]);
+        const double f[3] = {cell % m[0] + basis[b][0], (cell / m[0]) % m[1] + basis[b][1],
+                             cell / (m[0] * m[1]) + basis[b][2]};
+        lattice_site(bx, m, f, s->pos + 3 * p);
     }
-    nn = a / sqrt(2.0);
+    /* the nearest-neighbour distance: site 0 to every basis site of the 27 cells around it */
+    for (int t = 0; t < 27 * 4; t++) {
+        const int b = t % 4, k = t / 4;
+        const double f[3] = {k % 3 - 1 + basis[b][0], (k / 3) % 3 - 1 + basis[b][1],
+                             k / 9 - 1 + basis[b][2]};
+        double x[3], r;
+        lattice_site(bx, m, f, x);
+        r = sqrt((x[0] - bx->lo[0]) * (x[0] - bx->lo[0]) + (x[1] - bx->lo[1]) * (x[1] - bx->lo[1]) +
+                 (x[2] - bx->lo[2]) * (x[2] - bx->lo[2]));
+        if (r > 0 && r < nn)
+            nn = r;
+    }
     if (nn < INIT_COMPRESSED * sigma)
-        tb_notice("system.init: the fcc lattice of %d^3 cells in box %g has nearest-neighbour "
-                  "distance %g < %g sigma: the lattice is compressed (raise system.box or lower "
-                  "system.particles)",
-                  m, L, nn, INIT_COMPRESSED);
+        tb_notice("system.init: the fcc lattice of %d x %d x %d cells in box %g x %g x %g has "
+                  "nearest-neighbour distance %g < %g sigma: the lattice is compressed (raise "
+                  "system.box or lower system.particles)",
+                  m[0], m[1], m[2], bx->l[0], bx->l[1], bx->l[2], nn, INIT_COMPRESSED);
 }
-
