@@ -210,6 +210,30 @@ static void test_periodic_and_maps(void)
     free(out);
 }
 
+/* A start from a LAMMPS data file (tests/lammps/tri_two: two species, masses 1 and 1.7, in a
+ * triclinic cell): the box and species are the state's, the particle count the file's, and
+ * the trajectory section runs with both masses (GSL per-particle masses); every row passes. */
+static void test_data_file(void)
+{
+    const char *d = tb_test_fresh_dir(top, "datafile");
+    char cwd[4096], args[4200];
+    int rc;
+    if (!getcwd(cwd, sizeof cwd)) { /* the tests run from the repository root */
+        gsl_test(1, "the working directory");
+        return;
+    }
+    snprintf(args, sizeof args, "validate %s/tests/lammps/tri_two.cfg --n 24 --time 0.05", cwd);
+    rc = tribody(d, NULL, args);
+    gsl_test(rc != 0, "tri_two.data start: exit 0 (got %d)", rc);
+    if (rc != 0)
+        show_output(d);
+    gsl_test(rows(d, "", "FAIL") != 0 || rows(d, "", "SKIP") != 0 ||
+                 rows(d, "VV position order", "PASS") != 2 ||
+                 rows(d, "GSL energy drift", "PASS") != 1 ||
+                 !tb_test_output_has(d, "forces: n = 24"),
+             "tri_two.data start: no FAIL or SKIP; VV orders and GSL drift pass with two masses");
+}
+
 /* One bad usage: exit 2, the message, and no file written in the directory. */
 static void bad_usage(const char *what, const char *env, const char *args, const char *msg)
 {
@@ -252,6 +276,7 @@ int main(void)
     test_pass();
     test_faults();
     test_periodic_and_maps();
+    test_data_file();
     test_bad_usage();
     tb_test_remove_dir(top);
     return tb_test_done();

@@ -35,7 +35,8 @@ void val_gsl_opts_default(val_gsl_opts *o)
 
 typedef struct gsl_ctx {
     val_system sys; /* a copy whose pos points into the current y */
-    double mass, scale;
+    const double *mass; /* [n] per particle */
+    double scale;
     double *force;  /* [3n] */
     long evals;
     int failed;     /* val_reference failed */
@@ -52,21 +53,20 @@ static int gsl_rhs(double t, const double y[], double dydt[], void *params)
         g->failed = 1;
         return GSL_EBADFUNC;
     }
-    const double a = g->scale / g->mass;
     for (int i = 0; i < n3; i++) {
         dydt[i] = y[n3 + i];
-        dydt[n3 + i] = a * g->force[i];
+        dydt[n3 + i] = g->scale / g->mass[i / 3] * g->force[i];
     }
     return GSL_SUCCESS;
 }
 
-double val_total_energy(const val_system *sys, double mass, const double *vel)
+double val_total_energy(const val_system *sys, const double *mass, const double *vel)
 {
     double ep, et, ke = 0.0;
     if (val_reference(sys, NULL, &ep, &et) != 0)
         return NAN;
     for (int i = 0; i < 3 * sys->n; i++)
-        ke += 0.5 * mass * vel[i] * vel[i];
+        ke += 0.5 * mass[i / 3] * vel[i] * vel[i];
     return ke + ep + et;
 }
 
@@ -113,7 +113,7 @@ static long gsl_statuses(const val_system *s, const double *x, unsigned char *pa
     return changes;
 }
 
-int val_gsl_trajectory(const val_system *sys, double mass, const double *vel0, double t_end,
+int val_gsl_trajectory(const val_system *sys, const double *mass, const double *vel0, double t_end,
                        const val_gsl_opts *o, double *pos_end, double *vel_end,
                        val_gsl_result *r)
 {

@@ -41,16 +41,16 @@ typedef struct val_gsl_result {
                           O(dt^2) error law holds. Always 0 without cutoffs. */
 } val_gsl_result;
 
-/* Integrates from t = 0 (positions sys->pos, velocities vel0, all masses `mass`) to t_end
+/* Integrates from t = 0 (positions sys->pos, velocities vel0, masses mass[i] of particle i) to t_end
  * under the potential of sys, and writes the state at t_end into pos_end and vel_end (3n
  * doubles each). sys->pos is not modified. Returns 0; -1 after a one-line message on
  * allocation failure or when GSL gives up (a step size underflow, e.g. at a collision). */
-int val_gsl_trajectory(const val_system *sys, double mass, const double *vel0, double t_end,
+int val_gsl_trajectory(const val_system *sys, const double *mass, const double *vel0, double t_end,
                        const val_gsl_opts *o, double *pos_end, double *vel_end,
                        val_gsl_result *r);
 
-/* Total energy kinetic + pair + triplet [epsilon] of positions sys->pos and velocities vel;
- * NAN when the reference fails. */
-double val_total_energy(const val_system *sys, double mass, const double *vel);
+/* Total energy kinetic + pair + triplet [epsilon] of positions sys->pos, velocities vel and
+ * masses mass[i] (per particle); NAN when the reference fails. */
+double val_total_energy(const val_system *sys, const double *mass, const double *vel);
 
 #endif

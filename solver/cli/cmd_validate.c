@@ -498,6 +498,12 @@ int cmd_validate(int argc, char **argv)
     if ((rc = backend_select(&v->cfg, &v->ops)) != 0)
         return rc;
 
+    if (v->cfg.system.particles == 0) { /* a data file or XYZ frame gives the count */
+        if ((rc = sim_init(&sf, &v->cfg)) != 0)
+            return rc;
+        v->cfg.system.particles = sf.n;
+        sim_state_free(&sf);
+    }
     const int n_cfg = v->cfg.system.particles;
     const int n_force = v->o.n ? v->o.n : (n_cfg < VAL_FORCE_N ? n_cfg : VAL_FORCE_N);
     const int n_traj = v->o.n ? v->o.n : (n_cfg < VAL_TRAJ_N ? n_cfg : VAL_TRAJ_N);
@@ -508,6 +514,7 @@ int cmd_validate(int argc, char **argv)
     if ((rc = val_make_state(&v->cfg, n_force, &sf)) != 0 ||
         (rc = val_make_state(&v->cfg, n_traj, &st)) != 0)
         goto done;
+    v->box = sf.box; /* the state's box, not the config's: a file may have given it */
     st.box = box_cube_d(0.0); /* the trajectory runs with open boundaries (val_cfg_traj) */
     if (v->o.report && !(rep = out_create(v->o.report))) {
         rc = 1;

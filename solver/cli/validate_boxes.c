@@ -195,7 +195,7 @@ static int gen_system(val_ctx *v, const gen_sys *g)
             char label[2 * CFG_NAME_MAX + 2];
             x.solver.cull = cull;
             x.solver.precision = v->prec[ip];
-            val_full_label(&x, label, sizeof label);
+            val_full_label(&x, &box, label, sizeof label);
             const int refused = val_backend_eval(v, &x, &s, &got) != 0;
             if (refused)
                 printf("  (%s, %s: the backend refuses this system, above; rows skipped)\n",

@@ -71,6 +71,8 @@ typedef struct val_opts {
 typedef struct val_ctx {
     val_opts o;
     sim_config cfg;
+    tb_box_d box; /* the state's box after sim_init (a data file or XYZ frame may give it):
+                     every check of the configured system takes it, not cfg_box */
     const backend_ops *ops;
     const map3d_type *m3[VAL_MAX_MAPS];
     const map2d_type *m2[VAL_MAX_MAPS];
@@ -105,7 +107,7 @@ int val_place_box(sim_state *s, const tb_box_d *b, int n, double zlo, double zhi
                   unsigned long seed);
 /* |a| of a 3-vector; the label of the full-potential rows of c ("lists", or the maps). */
 double val_norm3(const double *a);
-void val_full_label(const sim_config *c, char *buf, size_t len);
+void val_full_label(const sim_config *c, const tb_box_d *box, char *buf, size_t len);
 /* The trajectory checks' form of c: double, open, smooth (no cutoffs). */
 sim_config val_cfg_traj(const sim_config *c);
 

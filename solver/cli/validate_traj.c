@@ -94,8 +94,11 @@ sim_config val_cfg_traj(const sim_config *c)
     t.system.boundary = CFG_BOUNDARY_OPEN;
     t.system.box = 0.0;
     t.potential.atm.cutoff = 0.0;
+    t.potential.atm.cutoff_triple = 0.0;
     if (t.potential.lj.enabled)
         t.potential.lj.cutoff = VAL_LJ_NOCUT;
+    for (int k = 0; k < t.potential.lj.n_pairs; k++)
+        t.potential.lj.pairs[k].cutoff = 0.0; /* not given: potential.lj.cutoff, mixed alike */
     return t;
 }
 
@@ -104,7 +107,8 @@ int val_traj_checks(val_ctx *v, const sim_state *s, long nsteps)
     const size_t n3 = 3 * (size_t)s->n;
     sim_config c = val_cfg_traj(&v->cfg);
     const double dt = c.integrator.dt, T = (double)nsteps * dt;
-    double *xg = malloc(4 * n3 * sizeof *xg), *vg = xg + n3, *xg11 = vg + n3, *vg11 = xg11 + n3;
+    double *xg = malloc((4 * n3 + (size_t)s->n) * sizeof *xg), *vg = xg + n3, *xg11 = vg + n3,
+           *vg11 = xg11 + n3, *mass = vg11 + n3; /* per particle: its species' mass */
     double ex[3], ev[3], drift[3], ep, et, ke = 0.0;
     static const char *const hname[3] = {"dt", "dt/2", "dt/4"};
     char label[2 * CFG_NAME_MAX + 2], name[48];
@@ -119,23 +123,25 @@ int val_traj_checks(val_ctx *v, const sim_state *s, long nsteps)
         tb_error(NULL, 0, "validate: out of host memory for n = %d", s->n);
         goto done;
     }
-    val_full_label(&c, label, sizeof label);
+    for (int i = 0; i < s->n; i++)
+        mass[i] = sim_mass(s, i);
+    val_full_label(&c, &s->box, label, sizeof label);
     val_system_of(&c, s, s->pos, &vs);
     val_gsl_opts_default(&o);
     o.n_samples = (int)ceil(T / 0.004); /* about the step rk8pd takes at 1e-13 here */
     if (v->fault_ref)
         o.force_scale = 1.0 + 1e-3;
-    if (val_gsl_trajectory(&vs.sys, s->mass[0], s->vel, T, &o, xg, vg, &r13) != 0)
+    if (val_gsl_trajectory(&vs.sys, mass, s->vel, T, &o, xg, vg, &r13) != 0)
         goto done;
     /* The bound: a looser run on other step sizes (one sample: no forced step ends). */
     o.epsabs = o.epsrel = 1e-11;
     o.n_samples = 1;
-    if (val_gsl_trajectory(&vs.sys, s->mass[0], s->vel, T, &o, xg11, vg11, &r11) != 0)
+    if (val_gsl_trajectory(&vs.sys, mass, s->vel, T, &o, xg11, vg11, &r11) != 0)
         goto done;
     if (val_reference(&vs.sys, NULL, &ep, &et) != 0)
         goto done;
     for (size_t i = 0; i < n3; i++)
-        ke += 0.5 * s->mass[0] * s->vel[i] * s->vel[i]; /* one species (val_cfg_traj) */
+        ke += 0.5 * mass[i / 3] * s->vel[i] * s->vel[i];
     const double escale = ke + fabs(ep) + fabs(et);
     const double gx = max_dist(xg, xg11, s->n, s->box.pbc ? s->box.l[0] : 0.0), gv = max_dist(vg, vg11, s->n, 0.0);
 

@@ -15,7 +15,7 @@ const val_system *val_system_of(const sim_config *c, const sim_state *s, const d
                                 val_view *w)
 {
     val_system *v = &w->sys;
-    const int nt = c->system.n_species > 1 ? c->system.n_species : 1;
+    const int nt = s->ntypes > 1 ? s->ntypes : 1; /* the state's species (a file's types) */
     memset(w, 0, sizeof *w);
     v->n = s->n;
     v->pos = pos ? pos : s->pos;

@@ -4,11 +4,14 @@
  * random: n points uniform in a sphere of radius R (system.init.radius; default from a
  *   number density of 0.7 sigma^-3, R = (3n / (4 pi 0.7))^(1/3)), no two closer than
  *   system.init.min_distance, by seeded rejection sampling (GSL mt19937, system.seed).
- *   Periodic boundaries: uniform in the box instead of a sphere. A placement that takes
+ *   With a periodic axis: uniform in the box instead of a sphere (any box: fractions uniform
+ *   in [0, 1)^3, an open axis its given extent; minimum-image distances). A placement that takes
  *   more than a second shows a progress line on stderr when it is a terminal.
  * lattice: fcc with nearest-neighbour distance system.init.min_distance; open boundaries
- *   take the n sites nearest the centre (a compact cluster), periodic boundaries fill the
- *   box with the smallest fcc lattice of >= n sites, scaled to the box.
+ *   take the n sites nearest the centre (a compact cluster), a box with a periodic axis is
+ *   filled with the smallest fcc lattice of >= n sites, its cells the box's scaled per axis.
+ * random, lattice with several species: system.init.composition's counts (largest
+ *   remainders), the species shuffled over the sites by their own seeded stream.
  * xyz: positions (and velocities, when the file has them) from system.init.file.
  * Velocities not read from a file are drawn from Maxwell–Boltzmann at
  * system.init.temperature, the centre-of-mass velocity removed and the kinetic energy
