@@ -234,6 +234,29 @@ static void test_data_file(void)
              "tri_two.data start: no FAIL or SKIP; VV orders and GSL drift pass with two masses");
 }
 
+/* Argon in units metal (tests/lammps/argon_metal: K, ps, eV): the thermostat rows take their
+ * reduced choices (T0 = 0.5 epsilon/k_B, gamma = 4/tau, period 0.3 tau) as argon in the
+ * config's units and measure T in kelvin; before, <T> came out in eV (k_B T) and failed. */
+static void test_metal_thermostats(void)
+{
+    const char *d = tb_test_fresh_dir(top, "metal");
+    char cwd[4096], args[4200];
+    int rc;
+    if (!getcwd(cwd, sizeof cwd)) {
+        gsl_test(1, "the working directory");
+        return;
+    }
+    snprintf(args, sizeof args, "validate %s/tests/lammps/argon_metal.cfg --n 64 --time 0.05 "
+             "--maps lambda", cwd);
+    rc = tribody(d, NULL, args);
+    gsl_test(rc != 0, "argon_metal: exit 0 (got %d)", rc);
+    if (rc != 0)
+        show_output(d);
+    gsl_test(rows(d, "langevin", "PASS") != 2 || rows(d, "nose-hoover", "PASS") < 3 ||
+                 !tb_test_output_has(d, "T0 = 59.9"),
+             "argon_metal: Langevin and Nose-Hoover rows pass at T0 = 0.5 epsilon/k_B = 59.9 K");
+}
+
 /* One bad usage: exit 2, the message, and no file written in the directory. */
 static void bad_usage(const char *what, const char *env, const char *args, const char *msg)
 {
@@ -277,6 +300,7 @@ int main(void)
     test_faults();
     test_periodic_and_maps();
     test_data_file();
+    test_metal_thermostats();
     test_bad_usage();
     tb_test_remove_dir(top);
     return tb_test_done();

@@ -87,7 +87,7 @@ static sim_config cfg_triplet(const sim_config *c)
 {
     sim_config t = *c;
     t.potential.lj.enabled = 0;
-    if (t.potential.atm.nu == 0.0)
+    if (t.potential.atm.nu == 0.0 && !t.potential.atm.triplets_given)
         t.potential.atm.nu = 0.0703;
     return t;
 }
@@ -99,6 +99,8 @@ static sim_config cfg_pair(const sim_config *c, const tb_box_d *box)
     sim_config t = *c;
     const double half = box_half_width_d(box);
     t.potential.atm.nu = 0.0;
+    t.potential.atm.triplets_given = 0; /* nu per species triplet too: every one off */
+    t.potential.atm.n_triplets = 0;
     t.potential.lj.enabled = 1;
     if (half > 0.0 && t.potential.lj.cutoff > half)
         t.potential.lj.cutoff = half;

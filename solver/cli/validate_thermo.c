@@ -23,6 +23,7 @@
 #include <string.h>
 
 #include "config/config.h"
+#include "config/units.h"
 #include "solver/backend.h"
 #include "common/check.h"
 #include "solver/physics/integrate.h"
@@ -67,9 +68,10 @@ static sim_config vt_config(const sim_config *c, int type, double T0, double dt)
     t.solver.precision = CFG_PREC_DOUBLE;
     t.integrator.type = type;
     t.integrator.temperature = t.integrator.temperature_end = T0;
-    t.integrator.gamma = 4.0;
+    const tb_units *u = units_of(c->units); /* the reduced choices, as argon in c's units */
+    t.integrator.gamma = 4.0 * units_argon(u, "1/tau");
     t.integrator.nh.chain = 3;
-    t.integrator.nh.period = 0.3;
+    t.integrator.nh.period = 0.3 * units_argon(u, "tau");
     t.integrator.dt = dt;
     return t;
 }
@@ -79,9 +81,11 @@ static int langevin_rows(const backend_ops *ops, const sim_config *c, const sim_
 {
     enum { EQUIL = 500, BLOCKS = 24 };
     const double dt = c->integrator.dt;
-    const long B = lround(4.0 / (2.0 * 4.0 * dt)) > 10 ? lround(4.0 / (2.0 * 4.0 * dt)) : 10;
     const sim_config cl = vt_config(c, CFG_INTEG_LANGEVIN, T0, dt);
+    const double gamma = cl.integrator.gamma;
+    const long B = lround(4.0 / (2.0 * gamma * dt)) > 10 ? lround(4.0 / (2.0 * gamma * dt)) : 10;
     const double nf = 3.0 * (s0->n < VT_N ? s0->n : VT_N) - 3.0;
+    const double kb = units_of(s0->units)->boltz;
     double bm[BLOCKS], g1 = 0.0, g2 = 0.0;
     vt_run r;
     int bad = vt_open(&r, ops, &cl, s0) != 0;
@@ -94,7 +98,7 @@ static int langevin_rows(const backend_ops *ops, const sim_config *c, const sim_
         for (long i = 0; i < B && !bad; i++) {
             double ke = 0.0;
             bad = integ_advance(r.g, ops, r.b, step++, 1) != 0 || ops->kinetic(r.b, &ke) != 0;
-            const double T = 2.0 * ke / nf;
+            const double T = 2.0 * ke / (nf * kb); /* in the config's temperature unit */
             s1 += T;
             g1 += T;
             g2 += T * T;
@@ -112,7 +116,7 @@ static int langevin_rows(const backend_ops *ops, const sim_config *c, const sim_
     const double ns = (double)BLOCKS * (double)B, err = sqrt(v / BLOCKS);
     const double sm = sqrt(fmax(g2 / ns - (g1 / ns) * (g1 / ns), 0.0)) / T0;
     /* std's standard error: sqrt(1/(2 n_eff)) relative, n_eff = samples / (2 tau_K / dt) */
-    const double want = sqrt(2.0 / nf), tau_steps = 1.0 / (2.0 * 4.0 * dt);
+    const double want = sqrt(2.0 / nf), tau_steps = 1.0 / (2.0 * gamma * dt);
     const double serr = want * sqrt(2.0 * tau_steps / (2.0 * ns));
     printf("  (Langevin: T0 = %.4g, gamma = 4/tau, %ld steps in %d blocks of %ld; <T> = %.5f +- "
            "%.2g, std(T)/T0 = %.4f vs canonical %.4f +- %.2g)\n", T0, step, BLOCKS, B, m, err,
@@ -176,7 +180,7 @@ int val_thermostat_checks(const backend_ops *ops, const sim_config *c, const sim
     double T0 = c->integrator.type != CFG_INTEG_NVE ? c->integrator.temperature
                                                       : c->system.init.temperature;
     if (!(T0 > 0.0))
-        T0 = 0.5;
+        T0 = 0.5 * units_argon(units_of(c->units), "epsilon/k_B");
     if (s0->n < 2) {
         return add(ctx, "langevin <T>-T0 [std err]", "-", "double", 0.0, VAL_CMP_IN, -4.0, 4.0, 1);
     }
