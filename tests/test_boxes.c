@@ -85,7 +85,7 @@ static void case_config(const lcase *k, sim_config *c)
     c->system.n_species = k->nt;
     c->system.species_given = 1;
     for (int t = 0; t < k->nt; t++) {
-        snprintf(c->system.species[t].name, sizeof c->system.species[t].name, "T%d", t + 1);
+        snprintf(c->system.species[t].name, sizeof c->system.species[t].name, "T%d", (t + 1) % 10);
         c->system.species[t].mass = k->mass[t];
     }
     c->potential.lj.shift = k->shift;
