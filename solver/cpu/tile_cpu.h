@@ -77,51 +77,6 @@ static inline double TB_TNAME(tile_triplets)(const TB_NAME(pot_coef) *kc, const 
         w[d] += (double)wt[d];
     return (double)e;
 }
-
-/* tile_triplets with several species: particle m of type type[m], nu from kc->tab. */
-static inline double TB_TNAME(tile_triplets_typed)(const TB_NAME(pot_coef) *kc, const int *type,
-                                                   const TB_REAL *x, int n, int edge, int I,
-                                                   int J, int K, TB_ACC *f, double *w)
-{
-    const int i0 = I * edge, i1 = i0 + edge < n ? i0 + edge : n;
-    const int j0 = J * edge, j1 = j0 + edge < n ? j0 + edge : n;
-    const int k0 = K * edge, k1 = k0 + edge < n ? k0 + edge : n;
-    TB_ACC e = 0, wt[6] = {0, 0, 0, 0, 0, 0};
-    for (int i = i0; i < i1; i++) {
-        const TB_REAL *ri = x + 3 * i;
-        for (int j = (j0 > i + 1 ? j0 : i + 1); j < j1; j++) {
-            TB_REAL dij[3] = {x[3 * j] - ri[0], x[3 * j + 1] - ri[1], x[3 * j + 2] - ri[2]};
-            TB_REAL fi[3] = {0, 0, 0}, fj[3] = {0, 0, 0}, eij = 0;
-            TB_REAL wr[6] = {0, 0, 0, 0, 0, 0};
-            const TB_REAL *nurow = kc->tab->nu + POT_TRIPLET(type[i], type[j], 0);
-            TB_NAME(pot_mic)(kc, dij);
-            const TB_REAL a = dij[0] * dij[0] + dij[1] * dij[1] + dij[2] * dij[2];
-            for (int k = (k0 > j + 1 ? k0 : j + 1); k < k1; k++) {
-                TB_REAL dik[3] = {x[3 * k] - ri[0], x[3 * k + 1] - ri[1], x[3 * k + 2] - ri[2]};
-                TB_REAL fk[3] = {0, 0, 0};
-                TB_NAME(pot_mic)(kc, dik);
-                const TB_REAL c = dik[0] * dik[0] + dik[1] * dik[1] + dik[2] * dik[2];
-                eij += TB_NAME(triplet_accumulate_typed)(kc, nurow[type[k]], dij, a, dik, c, fi,
-                                                         fj, fk);
-                TB_TNAME(vir_add)(wr, dik, fk);
-                f[3 * k] += (TB_ACC)fk[0];
-                f[3 * k + 1] += (TB_ACC)fk[1];
-                f[3 * k + 2] += (TB_ACC)fk[2];
-            }
-            for (int d = 0; d < 3; d++) {
-                f[3 * i + d] += (TB_ACC)fi[d];
-                f[3 * j + d] += (TB_ACC)fj[d];
-            }
-            TB_TNAME(vir_add)(wr, dij, fj);
-            e += (TB_ACC)eij;
-            for (int d = 0; d < 6; d++)
-                wt[d] += (TB_ACC)wr[d];
-        }
-    }
-    for (int d = 0; d < 6; d++)
-        w[d] += (double)wt[d];
-    return (double)e;
-}
 #endif
 
 /* LJ energy of pair tile (I, J), I <= J; forces added into f[3n], the virial into w[6]. */
