@@ -20,34 +20,6 @@ TB_HOSTDEV static inline void TB_NAME(pot_mic)(const TB_NAME(pot_coef) *k, TB_RE
     TB_NAME(box_min_image)(&k->box, d);
 }
 
-/* ATM term of the triplet i<j<k given d_ij (with a = |d_ij|^2) and d_ik (c = |d_ik|^2),
- * both already minimum-imaged. Adds the forces into fi, fj, fk and returns the energy
- * (0, with no force, when a side passes the cutoff or the product passes cutoff_triple^3). Callers that loop over k for a fixed
- * pair (i, j) compute d_ij and a once. */
-TB_HOSTDEV static inline TB_REAL TB_NAME(triplet_accumulate)(
-    const TB_NAME(pot_coef) *k, const TB_REAL dij[3], TB_REAL a, const TB_REAL dik[3],
-    TB_REAL c, TB_REAL fi[3], TB_REAL fj[3], TB_REAL fk[3])
-{
-    TB_REAL djk[3], ga, gb, gc, e, b;
-    djk[0] = dik[0] - dij[0];
-    djk[1] = dik[1] - dij[1];
-    djk[2] = dik[2] - dij[2];
-    b = djk[0] * djk[0] + djk[1] * djk[1] + djk[2] * djk[2];
-    if (!(a <= k->atm_rc2 && b <= k->atm_rc2 && c <= k->atm_rc2 && a * b * c <= k->atm_rct6))
-        return (TB_REAL)0;
-    e = TB_NAME(pot_atm)(k->nu, a, b, c, &ga, &gb, &gc);
-    ga += ga;
-    gb += gb;
-    gc += gc;
-    for (int x = 0; x < 3; x++) {
-        const TB_REAL tij = ga * dij[x], tjk = gb * djk[x], tik = gc * dik[x];
-        fi[x] += tij + tik;
-        fj[x] += tjk - tij;
-        fk[x] -= tjk + tik;
-    }
-    return e;
-}
-
 /* ATM term of a triplet seen from its anchor i (the neighbour-list path, nbr.h): dj = d_ij with
  * a = |dj|^2 and dk = d_ik with c = |dk|^2, both within the cutoff already. Writes
  * djk = dk - dj and e, ga, gb, gc as pot_atm_set (unscaled: E = nu e, g = (3 nu/8) g'); returns
@@ -84,8 +56,9 @@ TB_HOSTDEV static inline TB_REAL TB_NAME(pair_accumulate)(const TB_NAME(pot_coef
     return e;
 }
 
-/* Several species (pot_params.h's tables; the one-species path above is left as it was, so
- * its results keep their bits). */
+/* Several species (pot_params.h's tables). The one-species triplet_accumulate below is this
+ * body at nu = k->nu (the same operations, so the same bits); pair_accumulate above is left as
+ * it was, the GPU's one-species pair kernel's bits. */
 
 /* triplet_accumulate for a triplet of ATM coefficient nu = tab->nu[POT_TRIPLET(ti, tj, tk)]
  * (nu = 0: nothing added, 0 returned). */
@@ -112,6 +85,17 @@ TB_HOSTDEV static inline TB_REAL TB_NAME(triplet_accumulate_typed)(
         fk[x] -= tjk + tik;
     }
     return e;
+}
+
+/* ATM term of the triplet i<j<k given d_ij (with a = |d_ij|^2) and d_ik (c = |d_ik|^2),
+ * both already minimum-imaged. Adds the forces into fi, fj, fk and returns the energy
+ * (0, with no force, when a side passes the cutoff or the product passes cutoff_triple^3). Callers that loop over k for a fixed
+ * pair (i, j) compute d_ij and a once. */
+TB_HOSTDEV static inline TB_REAL TB_NAME(triplet_accumulate)(
+    const TB_NAME(pot_coef) *k, const TB_REAL dij[3], TB_REAL a, const TB_REAL dik[3],
+    TB_REAL c, TB_REAL fi[3], TB_REAL fj[3], TB_REAL fk[3])
+{
+    return TB_NAME(triplet_accumulate_typed)(k, k->nu, dij, a, dik, c, fi, fj, fk);
 }
 
 /* pair_accumulate for the species pair p = &tab->lj[POT_PAIR(ti, tj)] (its own cutoff p->rc2;
