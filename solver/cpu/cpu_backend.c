@@ -238,25 +238,14 @@ static double run_triplet_tile(backend *b, int t, int I, int J, int K, double *w
 static double run_pair_tile(backend *b, int t, int I, int J, double *w)
 {
     const size_t off = 3 * (size_t)b->s.n * t;
-    if (b->typed)
-        switch (b->precision) {
-        case CFG_PREC_DOUBLE:
-            return tile_pairs_typed_dd(&b->pp.d, b->s.type, b->s.pos, b->s.n, b->edge, I, J,
-                                       b->acc_d + off, w);
-        case CFG_PREC_MIXED:
-            return tile_pairs_typed_fd(&b->pp.f, b->s.type, b->x_f, b->s.n, b->edge, I, J,
-                                       b->acc_d + off, w);
-        default:
-            return tile_pairs_typed_ff(&b->pp.f, b->s.type, b->x_f, b->s.n, b->edge, I, J,
-                                       b->acc_f + off, w);
-        }
+    const int *type = b->typed ? b->s.type : NULL;
     switch (b->precision) {
     case CFG_PREC_DOUBLE:
-        return tile_pairs_dd(&b->pp.d, b->s.pos, b->s.n, b->edge, I, J, b->acc_d + off, w);
+        return tile_pairs_dd(&b->pp.d, type, b->s.pos, b->s.n, b->edge, I, J, b->acc_d + off, w);
     case CFG_PREC_MIXED:
-        return tile_pairs_fd(&b->pp.f, b->x_f, b->s.n, b->edge, I, J, b->acc_d + off, w);
+        return tile_pairs_fd(&b->pp.f, type, b->x_f, b->s.n, b->edge, I, J, b->acc_d + off, w);
     default:
-        return tile_pairs_ff(&b->pp.f, b->x_f, b->s.n, b->edge, I, J, b->acc_f + off, w);
+        return tile_pairs_ff(&b->pp.f, type, b->x_f, b->s.n, b->edge, I, J, b->acc_f + off, w);
     }
 }
 

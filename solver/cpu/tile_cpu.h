@@ -79,58 +79,27 @@ static inline double TB_TNAME(tile_triplets)(const TB_NAME(pot_coef) *kc, const 
 }
 #endif
 
-/* LJ energy of pair tile (I, J), I <= J; forces added into f[3n], the virial into w[6]. */
-static inline double TB_TNAME(tile_pairs)(const TB_NAME(pot_coef) *kc, const TB_REAL *x, int n,
-                                   int edge, int I, int J, TB_ACC *f, double *w)
+/* LJ energy of pair tile (I, J), I <= J; forces added into f[3n], the virial into w[6].
+ * type: NULL for one species (kc's scalars), else particle m's species type[m] (the pair's
+ * coefficients and cutoff from kc->tab); the test is the same for every pair of the call. */
+static inline double TB_TNAME(tile_pairs)(const TB_NAME(pot_coef) *kc, const int *type,
+                                          const TB_REAL *x, int n, int edge, int I, int J,
+                                          TB_ACC *f, double *w)
 {
     const int i0 = I * edge, i1 = i0 + edge < n ? i0 + edge : n;
     const int j0 = J * edge, j1 = j0 + edge < n ? j0 + edge : n;
     TB_ACC e = 0, wt[6] = {0, 0, 0, 0, 0, 0};
     for (int i = i0; i < i1; i++) {
         TB_REAL fi[3] = {0, 0, 0}, ei = 0, wr[6] = {0, 0, 0, 0, 0, 0};
+        const TB_NAME(pot_lj_pair) *row = type ? kc->tab->lj + POT_PAIR(type[i], 0) : NULL;
         for (int j = (j0 > i + 1 ? j0 : i + 1); j < j1; j++) {
             TB_REAL dij[3] = {x[3 * j] - x[3 * i], x[3 * j + 1] - x[3 * i + 1],
                               x[3 * j + 2] - x[3 * i + 2]};
             TB_REAL fj[3] = {0, 0, 0};
             TB_NAME(pot_mic)(kc, dij);
             const TB_REAL r2 = dij[0] * dij[0] + dij[1] * dij[1] + dij[2] * dij[2];
-            ei += TB_NAME(pair_accumulate)(kc, dij, r2, fi, fj);
-            TB_TNAME(vir_add)(wr, dij, fj);
-            f[3 * j] += (TB_ACC)fj[0];
-            f[3 * j + 1] += (TB_ACC)fj[1];
-            f[3 * j + 2] += (TB_ACC)fj[2];
-        }
-        f[3 * i] += (TB_ACC)fi[0];
-        f[3 * i + 1] += (TB_ACC)fi[1];
-        f[3 * i + 2] += (TB_ACC)fi[2];
-        e += (TB_ACC)ei;
-        for (int d = 0; d < 6; d++)
-            wt[d] += (TB_ACC)wr[d];
-    }
-    for (int d = 0; d < 6; d++)
-        w[d] += (double)wt[d];
-    return (double)e;
-}
-
-/* tile_pairs with several species: particle m of type type[m], the pair's LJ coefficients and
- * cutoff from kc->tab. */
-static inline double TB_TNAME(tile_pairs_typed)(const TB_NAME(pot_coef) *kc, const int *type,
-                                                const TB_REAL *x, int n, int edge, int I, int J,
-                                                TB_ACC *f, double *w)
-{
-    const int i0 = I * edge, i1 = i0 + edge < n ? i0 + edge : n;
-    const int j0 = J * edge, j1 = j0 + edge < n ? j0 + edge : n;
-    TB_ACC e = 0, wt[6] = {0, 0, 0, 0, 0, 0};
-    for (int i = i0; i < i1; i++) {
-        TB_REAL fi[3] = {0, 0, 0}, ei = 0, wr[6] = {0, 0, 0, 0, 0, 0};
-        const TB_NAME(pot_lj_pair) *row = kc->tab->lj + POT_PAIR(type[i], 0);
-        for (int j = (j0 > i + 1 ? j0 : i + 1); j < j1; j++) {
-            TB_REAL dij[3] = {x[3 * j] - x[3 * i], x[3 * j + 1] - x[3 * i + 1],
-                              x[3 * j + 2] - x[3 * i + 2]};
-            TB_REAL fj[3] = {0, 0, 0};
-            TB_NAME(pot_mic)(kc, dij);
-            const TB_REAL r2 = dij[0] * dij[0] + dij[1] * dij[1] + dij[2] * dij[2];
-            ei += TB_NAME(pair_accumulate_typed)(row + type[j], dij, r2, fi, fj);
+            ei += row ? TB_NAME(pair_accumulate_typed)(row + type[j], dij, r2, fi, fj)
+                      : TB_NAME(pair_accumulate)(kc, dij, r2, fi, fj);
             TB_TNAME(vir_add)(wr, dij, fj);
             f[3 * j] += (TB_ACC)fj[0];
             f[3 * j + 1] += (TB_ACC)fj[1];
