@@ -111,6 +111,10 @@ int cfg_truncated_to(long long v, int low);
 /* The integer value of s as written (a literal libconfig 1.5 cut to 32 bits is reread from
  * the setting's source line, when s has a name there). */
 long long cfg_int_value(const cfg_ctx *x, const config_setting_t *s);
+/* Whether the literal of setting s, as written on its source line, overflows 64 bits; copies
+ * it into lit (config_literal.c). */
+int cfg_source_literal_overflows(const cfg_ctx *x, const config_setting_t *s, char *lit,
+                                 size_t size);
 
 /* system.boundary and system.box (config_box.c): read setting s of row r, 0 or -1 (reported). */
 int cfg_take_boundary(cfg_ctx *x, const cfg_row *r, const config_setting_t *s);
