@@ -241,9 +241,8 @@ static double run_pair_tile(backend *b, int t, int I, int J, double *w)
     const int *type = b->typed ? b->s.type : NULL;
     switch (b->precision) {
     case CFG_PREC_DOUBLE:
+    case CFG_PREC_MIXED: /* mixed: float triplets, pairs in double (O(n^2) against O(n^3)) */
         return tile_pairs_dd(&b->pp.d, type, b->s.pos, b->s.n, b->edge, I, J, b->acc_d + off, w);
-    case CFG_PREC_MIXED:
-        return tile_pairs_fd(&b->pp.f, type, b->x_f, b->s.n, b->edge, I, J, b->acc_d + off, w);
     default:
         return tile_pairs_ff(&b->pp.f, type, b->x_f, b->s.n, b->edge, I, J, b->acc_f + off, w);
     }

@@ -10,7 +10,10 @@
  * Template: included by cpu_backend.c with TB_REAL (arithmetic), TB_ACC (accumulation),
  * TB_NAME (the body suffix: _d or _f) and TB_TNAME (this instance's suffix) set; needs
  * solver/cpu/nbr_simd.h. Separations are formed in double and rounded to TB_REAL, so the float
- * paths see anchor-relative coordinates only. */
+ * paths see anchor-relative coordinates only; mixed precision (TB_PAIR_DOUBLE: float
+ * arithmetic, double accumulation) computes its pairs in double from the double separation
+ * (the pair term is O(entries), the triangle O(entries^2)), as the GPU's lists do. */
+#define TB_PAIR_DOUBLE (sizeof(TB_REAL) < sizeof(TB_ACC))
 
 /* Scratch of one thread: entries of one anchor, SoA arrays of st = nbr_simd_stride(cap)
  * elements each. Several species: type is not NULL, and nu, tt and rowon are filled by
@@ -44,10 +47,9 @@ static int TB_TNAME(nbr_entries)(const pot_params *pp, const double *pos, int i,
     int m = 0, l = 0;
     for (int q = 0; q < cnt; q++) {
         const int t = row[q];
-        double e[3] = {pos[3 * t] - xi[0], pos[3 * t + 1] - xi[1], pos[3 * t + 2] - xi[2]};
-        box_min_image_d(&pp->d.box, e); /* the lists work in double whatever the precision */
+        double e[3];
+        const double r2 = nbr_separation(&pp->d.box, xi, pos + 3 * t, e);
         const double ex = e[0], ey = e[1], ez = e[2];
-        const double r2 = ex * ex + ey * ey + ez * ez;
         const int after = nbr_after(ex, ey, ez, i, t), atm = r2 <= rca2;
         const TB_REAL rx = (TB_REAL)ex, ry = (TB_REAL)ey, rz = (TB_REAL)ez;
         const TB_REAL rr = rx * rx + ry * ry + rz * rz;
@@ -99,7 +101,8 @@ static int TB_TNAME(nbr_entries)(const pot_params *pp, const double *pos, int i,
 /* Forces of the m entries of s and of anchor i into f (its triangle summed into s->v; e_trip
  * its unscaled triplet energy): returns the triplet energy, adds the pair energy to *e_pair
  * and the virial to vir[6]. */
-static double TB_TNAME(nbr_finish)(const TB_NAME(pot_coef) *kc, int i, int m, int ma,
+static double TB_TNAME(nbr_finish)(const pot_params *pp, const TB_NAME(pot_coef) *kc,
+                                   const double *pos, int i, int m, int ma,
                                    const TB_TNAME(nbr_scratch) *s, double e_trip, TB_ACC *f,
                                    double *e_pair, double vir[6])
 {
@@ -111,13 +114,25 @@ static double TB_TNAME(nbr_finish)(const TB_NAME(pot_coef) *kc, int i, int m, in
     double fi[3] = {0, 0, 0}, ep = 0;
     for (int q = 0; q < m; q++) {
         const TB_REAL d[3] = {dx[q], dy[q], dz[q]};
-        double fq[3] = {0, 0, 0};
+        double fq[3] = {0, 0, 0}, dw[3] = {(double)d[0], (double)d[1], (double)d[2]};
         if (q < ma) {
             fq[0] = scale * (double)(vx[q] + vs[q] * d[0]);
             fq[1] = scale * (double)(vy[q] + vs[q] * d[1]);
             fq[2] = scale * (double)(vz[q] + vs[q] * d[2]);
         }
-        if (ljrow) { /* the species pair's coefficients and cutoff */
+        if (TB_PAIR_DOUBLE) { /* mixed: the pair in double, from the double separation */
+            const double r2 = nbr_separation(&pp->d.box, pos + 3 * i, pos + 3 * s->t[q], dw);
+            double pi[3] = {0, 0, 0}, pj[3] = {0, 0, 0};
+            if (s->type) {
+                const pot_lj_pair_d *pr = pp->tab_d.lj + POT_PAIR(s->type[i], s->tt[q]);
+                if (r2 < pr->rc2)
+                    ep += pair_accumulate_typed_d(pr, dw, r2, pi, pj);
+            } else if (r2 < pp->d.lj_rc2) {
+                ep += pair_accumulate_d(&pp->d, dw, r2, pi, pj);
+            }
+            for (int x = 0; x < 3; x++)
+                fq[x] += pj[x];
+        } else if (ljrow) { /* the species pair's coefficients and cutoff */
             TB_REAL pi[3] = {0, 0, 0}, pj[3] = {0, 0, 0};
             ep += (double)TB_NAME(pair_accumulate_typed)(ljrow + s->tt[q], d, dc[q], pi, pj);
             for (int x = 0; x < 3; x++)
@@ -133,12 +148,12 @@ static double TB_TNAME(nbr_finish)(const TB_NAME(pot_coef) *kc, int i, int m, in
             f[3 * t + x] += (TB_ACC)fq[x];
             fi[x] -= fq[x];
         }
-        vir[0] += (double)d[0] * fq[0];
-        vir[1] += (double)d[1] * fq[1];
-        vir[2] += (double)d[2] * fq[2];
-        vir[3] += 0.5 * ((double)d[0] * fq[1] + (double)d[1] * fq[0]);
-        vir[4] += 0.5 * ((double)d[0] * fq[2] + (double)d[2] * fq[0]);
-        vir[5] += 0.5 * ((double)d[1] * fq[2] + (double)d[2] * fq[1]);
+        vir[0] += dw[0] * fq[0];
+        vir[1] += dw[1] * fq[1];
+        vir[2] += dw[2] * fq[2];
+        vir[3] += 0.5 * (dw[0] * fq[1] + dw[1] * fq[0]);
+        vir[4] += 0.5 * (dw[0] * fq[2] + dw[2] * fq[0]);
+        vir[5] += 0.5 * (dw[1] * fq[2] + dw[2] * fq[1]);
     }
     for (int x = 0; x < 3; x++)
         f[3 * i + x] += (TB_ACC)fi[x];
@@ -162,7 +177,7 @@ static double TB_TNAME(nbr_anchor)(const pot_params *pp, const TB_NAME(pot_coef)
                              : TB_TNAME(nbr_simd_triangle)(kc, s->d, s->v, st, ma, hits);
     const long long mb = (ma + NBR_TILE - 1) / NBR_TILE;
     *slots += map3d_tri((int)mb) * NBR_TILE * NBR_TILE;
-    return TB_TNAME(nbr_finish)(kc, i, m, ma, s, e, f, e_pair, vir);
+    return TB_TNAME(nbr_finish)(pp, kc, pos, i, m, ma, s, e, f, e_pair, vir);
 }
 
 #ifdef TB_NBR_SCALAR_TRIPLETS
@@ -228,6 +243,6 @@ static double TB_TNAME(nbr_anchor_scalar)(const pot_params *pp, const TB_NAME(po
                                                    hits);
     const long long mb = (ma + NBR_TILE - 1) / NBR_TILE;
     *slots += map3d_tri((int)mb) * NBR_TILE * NBR_TILE;
-    return TB_TNAME(nbr_finish)(kc, i, m, ma, s, e, f, e_pair, vir);
+    return TB_TNAME(nbr_finish)(pp, kc, pos, i, m, ma, s, e, f, e_pair, vir);
 }
 #endif

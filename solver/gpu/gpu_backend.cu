@@ -36,6 +36,7 @@ struct backend {
     int n;
     double mass[TB_TYPES_MAX], dt; /* each species' internal mass; the box: pp.d.box (box.h) */
     int rho, dbl, cut;
+    int pdbl; /* pairs in double: double and mixed precision (float triplets only) */
     pot_params pp;
     const map3d_type *m3;
     const map2d_type *m2;
@@ -423,6 +424,7 @@ static int gpu_create(backend **out, const sim_config *c, const sim_state *s)
     b->dt = c->integrator.dt;
     b->rho = c->solver.tile;
     b->dbl = c->solver.precision == CFG_PREC_DOUBLE;
+    b->pdbl = c->solver.precision != CFG_PREC_SINGLE;
     b->threads = c->solver.threads > 0 ? c->solver.threads : 128;
     pot_params_init_box(&b->pp, c, &s->box);
     b->ntypes = b->pp.d.ntypes;
@@ -518,7 +520,7 @@ static int gpu_forces(backend *b)
         CUDA_CHECK(cudaMemsetAsync(b->d_vfix, 0, 12 * sizeof(unsigned long long), b->st));
     }
     if (b->cull) {
-        if (gpu_nbr_forces(b->nb, &b->args, &b->pp, b->dbl, b->stats, b->st) != 0)
+        if (gpu_nbr_forces(b->nb, &b->args, &b->pp, b->dbl, b->pdbl, b->stats, b->st) != 0)
             return -1;
     } else if (b->pp.atm_on) {
         b->args.map_id = map3d_index(b->m3);
@@ -528,7 +530,7 @@ static int gpu_forces(backend *b)
     }
     if (!b->cull && b->pp.lj_on) {
         b->args.map_id = map2d_index(b->m2);
-        if (gpu_pair_launch(&b->args, &b->p2, b->rho, b->dbl, b->threads, b->st) != 0)
+        if (gpu_pair_launch(&b->args, &b->p2, b->rho, b->pdbl, b->threads, b->st) != 0)
             return -1;
     }
     if (b->timing)

@@ -99,7 +99,8 @@ int gpu_atm_setup_tf(void);
 int gpu_atm_setup_td(void);
 
 /* The pair term through every launch of plan p (tile edge rho, any value), blocks of
- * `threads` threads (solver.threads; fewer when the tile is smaller). */
+ * `threads` threads (solver.threads; fewer when the tile is smaller); dbl: in double (double
+ * and mixed precision), else float (single). */
 int gpu_pair_launch(const gpu_args *a, const map2d_plan *p, int rho, int dbl, int threads,
                     cudaStream_t s);
 
@@ -138,9 +139,10 @@ int gpu_nbr_create(gpu_nbr **out, int n, const tb_box_d *box, double radius, dou
 void gpu_nbr_destroy(gpu_nbr *b);
 /* Rebuilds the lists when stale, then adds the forces, energies and virial of every term of pp
  * into the accumulators of a (a.virial / a.vfix for the virial; zeroed by the caller), float (dbl = 0) or double arithmetic;
- * stats = 1 also counts slots and hits. 0 or -1 (reported). */
-int gpu_nbr_forces(gpu_nbr *b, const gpu_args *a, const pot_params *pp, int dbl, int stats,
-                   cudaStream_t st);
+ * pdbl = 1 with dbl = 0 (mixed precision): the pairs in double all the same; stats = 1 also
+ * counts slots and hits. 0 or -1 (reported). */
+int gpu_nbr_forces(gpu_nbr *b, const gpu_args *a, const pot_params *pp, int dbl, int pdbl,
+                   int stats, cudaStream_t st);
 /* The device counters of stats (slots, hits) the ranks sum after an evaluation: for gpu_comm
  * (the lists' virial goes to the common a.virial / a.vfix, summed with the rest). */
 unsigned long long *gpu_nbr_counters(gpu_nbr *b);

@@ -10,7 +10,9 @@
  * touch 32 different k, so each warp keeps the k-side sums in its own shared array without
  * atomics. Per triplet: one 16-byte load of entry k, its 3 sides, pot_atm_set, three
  * selects, 4 FMAs into the k sums in shared memory and 4 into the j sums in registers. At the
- * end each entry's force F_q = 0.75 nu (V_q + S_q d_q) (+ its LJ pair force) is added to
+ * end each entry's force F_q = 0.75 nu (V_q + S_q d_q) (+ its LJ pair force; in mixed precision
+ * the pair in double, from the double separation formed again: the pair term is O(m), the
+ * triangle O(m^2), and float pairs cost ~1e-6 of the force against LAMMPS) is added to
  * global memory by the accumulation mode, the anchor's F_i = -sum F_q, and the block's
  * energies and virial sum_q d_q (x) F_q.
  *
@@ -69,6 +71,7 @@ struct nbr_args {
     double rca2, rcl2;      /* < 0 when the term is off */
     int cap;                /* entries the shared arrays hold (a multiple of 32) */
     int b0;                 /* block b takes anchor perm[b0 + b] (this rank's range) */
+    int pdbl;               /* float kernels of mixed precision: the pairs in double */
     unsigned long long *stats;
 };
 
@@ -246,7 +249,7 @@ __global__ void __launch_bounds__(NBR_NT) nbr_kernel(gpu_args a, nbr_args q)
     for (int p = tid; p < m; p += NBR_NT) {
         const V d = ent[p];
         const R dv[3] = {d.x, d.y, d.z};
-        double f[3] = {0, 0, 0};
+        double f[3] = {0, 0, 0}, dw[3] = {(double)d.x, (double)d.y, (double)d.z};
         if (p < ma) {
             R sx = 0, sy = 0, sz = 0, sw = 0;
             for (int w = 0; w < NBR_NW; w++) { /* fixed order: deterministic */
@@ -260,7 +263,20 @@ __global__ void __launch_bounds__(NBR_NT) nbr_kernel(gpu_args a, nbr_args q)
             f[1] = scale * (double)(sy + sw * dv[1]);
             f[2] = scale * (double)(sz + sw * dv[2]);
         }
-        if (d.w < (TYP ? slj[sty[p]].rc2 : kc.lj_rc2)) { /* TYP: the pair's own coefficients */
+        if (sizeof(R) < sizeof(double) && q.pdbl) { /* mixed: the pair in double (O(m) of it) */
+            const tb_double4 xt = a.posd[tix[p]];
+            const double x0[3] = {xi.x, xi.y, xi.z}, x1[3] = {xt.x, xt.y, xt.z};
+            const double r2 = nbr_separation(&q.box, x0, x1, dw);
+            const pot_lj_pair_d *pr = TYP ? a.kd.tab->lj + POT_PAIR(ti, sty[p]) : NULL;
+            if (r2 < (TYP ? pr->rc2 : a.kd.lj_rc2)) {
+                double pi[3] = {0, 0, 0}, pj[3] = {0, 0, 0};
+                ep += TYP ? pair_accumulate_typed_d(pr, dw, r2, pi, pj)
+                          : pair_accumulate_d(&a.kd, dw, r2, pi, pj);
+                f[0] += pj[0];
+                f[1] += pj[1];
+                f[2] += pj[2];
+            }
+        } else if (d.w < (TYP ? slj[sty[p]].rc2 : kc.lj_rc2)) { /* TYP: the pair's own coefficients */
             R pi[3] = {0, 0, 0}, pj[3] = {0, 0, 0};
             ep += (double)(TYP ? atm_real<R>::pair(slj[sty[p]], dv, d.w, pi, pj)
                                : atm_real<R>::pair(kc, dv, d.w, pi, pj));
@@ -272,12 +288,12 @@ __global__ void __launch_bounds__(NBR_NT) nbr_kernel(gpu_args a, nbr_args q)
         fi[0] -= f[0];
         fi[1] -= f[1];
         fi[2] -= f[2];
-        vir[0] += (double)dv[0] * f[0];
-        vir[1] += (double)dv[1] * f[1];
-        vir[2] += (double)dv[2] * f[2];
-        vir[3] += 0.5 * ((double)dv[0] * f[1] + (double)dv[1] * f[0]);
-        vir[4] += 0.5 * ((double)dv[0] * f[2] + (double)dv[2] * f[0]);
-        vir[5] += 0.5 * ((double)dv[1] * f[2] + (double)dv[2] * f[1]);
+        vir[0] += dw[0] * f[0];
+        vir[1] += dw[1] * f[1];
+        vir[2] += dw[2] * f[2];
+        vir[3] += 0.5 * (dw[0] * f[1] + dw[1] * f[0]);
+        vir[4] += 0.5 * (dw[0] * f[2] + dw[2] * f[0]);
+        vir[5] += 0.5 * (dw[1] * f[2] + dw[2] * f[1]);
     }
     for (int c = 0; c < 3; c++)
         fi[c] = block_sum(fi[c], scratch);
@@ -320,8 +336,8 @@ static int nbr_launch_t(gpu_nbr *b, const gpu_args *a, const nbr_args &q, cudaSt
     return 0;
 }
 
-int gpu_nbr_forces(gpu_nbr *b, const gpu_args *a, const pot_params *pp, int dbl, int stats,
-                   cudaStream_t st)
+int gpu_nbr_forces(gpu_nbr *b, const gpu_args *a, const pot_params *pp, int dbl, int pdbl,
+                   int stats, cudaStream_t st)
 {
     nbr_args q;
     if (gpu_nbr_update(b, a->posd, st) != 0)
@@ -335,6 +351,7 @@ int gpu_nbr_forces(gpu_nbr *b, const gpu_args *a, const pot_params *pp, int dbl,
     const int nt = pp->d.ntypes;
     q.cap = ((b->max_row > 0 ? b->max_row : 1) + 31) & ~31;
     q.stats = b->d_stats;
+    q.pdbl = pdbl && !dbl;
     q.b0 = b->a_lo;
     if (stats)
         CUDA_CHECK(cudaMemsetAsync(b->d_stats, 0, 2 * sizeof(unsigned long long), st));

@@ -51,6 +51,19 @@ TB_HOSTDEV static inline int nbr_after(double dx, double dy, double dz, int i, i
            (dx == 0.0 && (dy > 0.0 || (dy == 0.0 && (dz > 0.0 || (dz == 0.0 && t > i)))));
 }
 
+/* The separation e = mic(x_t - x_i) in double and its square: how every list path forms an
+ * entry (the lists work in double whatever the precision; mixed precision also takes its pairs
+ * from here, nbr_cpu.h and gpu_nbr.cu). */
+TB_HOSTDEV static inline double nbr_separation(const tb_box_d *b, const double xi[3],
+                                               const double xt[3], double e[3])
+{
+    e[0] = xt[0] - xi[0];
+    e[1] = xt[1] - xi[1];
+    e[2] = xt[2] - xi[2];
+    box_min_image_d(b, e);
+    return e[0] * e[0] + e[1] * e[1] + e[2] * e[2];
+}
+
 /* The cell grid of a build, in the box's lattice coordinates (LAMMPS bins a triclinic box in
  * its lamda coordinates): q = x - lo less the tilts' shear, q_a = l_a u_a for the fractions u
  * (box_fraction), so q = x - lo in an untilted box, the cube's own cells. nc cells per axis of
