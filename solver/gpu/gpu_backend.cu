@@ -759,6 +759,18 @@ static int gpu_check_finite(backend *b, long step, tb_nonfinite *nf)
                             &nf->step, &nf->term, &nf->particle);
 }
 
+/* New positions and velocities (the type lane of d_pos kept) and their float copy. */
+static int gpu_put(backend *b, const sim_state *s)
+{
+    CUDA_CHECK(cudaSetDevice(b->dev));
+    if (upload3(b->d_pos, s->pos, b->n, b->st) != 0 || upload3(b->d_vel, s->vel, b->n, b->st) != 0 ||
+        gpu_motion_to_float(b->d_pos, b->d_posf, b->n, b->threads, b->st) != 0)
+        return -1;
+    CUDA_CHECK(cudaStreamSynchronize(b->st));
+    return 0;
+}
+
 const backend_ops gpu_backend_ops = {"gpu",       gpu_create, gpu_compute, gpu_advance, gpu_fetch,
                                      gpu_destroy, gpu_kick,   gpu_drift,   gpu_scale,   gpu_ostep,
-                                     gpu_kinetic, gpu_info, gpu_virial_next, gpu_check_finite};
+                                     gpu_kinetic, gpu_info, gpu_virial_next, gpu_check_finite,
+                                     gpu_put};
