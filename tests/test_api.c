@@ -186,6 +186,22 @@ static void test_set_same(void)
     tribody_destroy(t);
 }
 
+/* `tribody run CFG [--restart api.tbck]` of test_run_same's settings to step `steps`, its last
+ * trajectory frame into fr: the run's exit status, or -1 when the frame is missing. */
+static int run_cli(const char *cfg, const char *restart, int steps, frame *fr)
+{
+    char args[4096], path[1100];
+    snprintf(args, sizeof args, "run '%s' %s%s --set solver.backend=cpu --set solver.precision=double "
+                                "--set system.init.temperature=0.8 --set integrator.dt=0.003 "
+                                "--set integrator.steps=%d --set output.trajectory=traj.xyz "
+                                "--set output.trajectory_every=10", cfg, restart ? "--restart " : "",
+             restart ? restart : "", steps);
+    snprintf(path, sizeof path, "%s/traj.xyz", g_dir);
+    remove(path);
+    const int st = tb_test_tribody(g_dir, NULL, args, NULL);
+    return st != 0 ? st : read_frame(path, fr, 0);
+}
+
 /* tribody_run(K) is `tribody run` with integrator.steps = K, bit for bit; its checkpoint
  * restarts `tribody run`. */
 static void test_run_same(void)
@@ -193,20 +209,14 @@ static void test_run_same(void)
     const char *cfg = repo("tests/lammps/mix_ortho.cfg");
     const char *const sets[] = {"solver.backend=cpu", "solver.precision=double",
                                 "system.init.temperature=0.8", "integrator.dt=0.003"};
-    char args[4096], path[1100];
+    char path[1100];
     tribody *t = NULL;
     int where = -1;
-    snprintf(args, sizeof args, "run '%s' --set solver.backend=cpu --set solver.precision=double "
-                                "--set system.init.temperature=0.8 --set integrator.dt=0.003 "
-                                "--set integrator.steps=40 --set output.trajectory=traj.xyz "
-                                "--set output.trajectory_every=40", cfg);
-    const int st = tb_test_tribody(g_dir, NULL, args, NULL);
-    snprintf(path, sizeof path, "%s/traj.xyz", g_dir);
-    if (st != 0 || read_frame(path, &g_fr, 0) != 0) {
+    const int st = run_cli(cfg, NULL, 40, &g_fr);
+    if (st != 0) {
         gsl_test(1, "tribody run ran (status %d) and wrote its frame", st);
         return;
     }
-    remove(path);
     int rc = tribody_create(&t, cfg, NULL, 4, sets);
     double e0 = 0, e1 = 0;
     rc = rc ? rc : tribody_energy(t, TRIBODY_TOTAL, &e0) | tribody_run(t, 15) | tribody_run(t, 25);
@@ -221,15 +231,10 @@ static void test_run_same(void)
     snprintf(path, sizeof path, "%s/api.tbck", g_dir);
     rc = tribody_write_checkpoint(t, path);
     gsl_test(rc != 0, "write_checkpoint (%s)", rc ? tribody_last_error() : "ok");
-    snprintf(args, sizeof args, "run '%s' --restart api.tbck --set solver.backend=cpu --set "
-                                "solver.precision=double --set system.init.temperature=0.8 --set "
-                                "integrator.dt=0.003 --set integrator.steps=50 --set "
-                                "output.trajectory=traj2.xyz --set output.trajectory_every=10", cfg);
-    const int st2 = tb_test_tribody(g_dir, NULL, args, NULL);
-    snprintf(path, sizeof path, "%s/traj2.xyz", g_dir);
+    const int st2 = run_cli(cfg, "api.tbck", 50, &g_fr2);
     /* the library goes on to step 50 too: the restart continues the same trajectory */
     rc = tribody_run(t, 10);
-    gsl_test(st2 != 0 || read_frame(path, &g_fr2, 0) != 0 || rc != 0 ||
+    gsl_test(st2 != 0 || rc != 0 ||
                  !same(tribody_positions(t), g_fr2.pos, 3 * n, &where),
              "tribody run --restart of the library's checkpoint (status %d) reaches the library's "
              "step 50 bit for bit", st2);
@@ -288,6 +293,18 @@ static void test_errors(void)
     expect_bad(tribody_set_box(t, small, per), "exceeds half", "a box too small for the cutoffs");
     expect_bad(tribody_energy(t, 7, &e1), "term must be", "an unknown term");
     rc |= tribody_set_positions(t, pos) | tribody_energy(t, TRIBODY_TOTAL, &e1);
+    /* mixed precision: positions beyond what floats resolve are refused, the old ones kept */
+    const char *const mixed[] = {"solver.precision=mixed"};
+    tribody *m = NULL;
+    const double far[9] = {0, 0, 0, 1.1, 0, 0, 0, 1e7, 0};
+    double em0 = 0, em1 = 1;
+    rc |= tribody_create_system(&m, NULL, text, 1, mixed, 3, pos, NULL, NULL, NULL) |
+          tribody_energy(m, TRIBODY_TOTAL, &em0);
+    expect_bad(tribody_set_positions(m, far), "extends over", "mixed: a system 1e7 sigma wide");
+    rc |= tribody_energy(m, TRIBODY_TOTAL, &em1);
+    gsl_test(rc != 0 || !(em0 == em1), "mixed: the refused positions left the state as it was "
+             "(%.9g = %.9g)", em1, em0);
+    tribody_destroy(m);
     char *out = tb_test_capture_end(err, sizeof err);
     gsl_test(rc != 0 || !(e0 == e1), "the handle still evaluates after its failed calls: %.17g "
              "= %.17g", e1, e0);

@@ -40,18 +40,32 @@ static int check_box(const tb_engine *e, const tb_box_d *box)
     return 0;
 }
 
-/* Positions into the state: finite, then placed (init.h: wrapped into a periodic box). */
+/* Positions into the state: finite, then placed (init.h: wrapped into a periodic box) and, in
+ * the float precisions, within the extent floats resolve; a refusal leaves the state as it was. */
 static int take_positions(tb_engine *e, const double *pos)
 {
+    const size_t bytes = 3 * (size_t)e->s.n * sizeof *pos;
+    double *old = NULL;
     for (long i = 0; i < 3L * e->s.n; i++)
         if (!isfinite(pos[i]))
             return tb_error(e->cfg.path, 0, "positions: particle %ld has a non-finite coordinate "
                                             "(got %g)", i / 3, pos[i]), TB_EXIT_USAGE;
-    memcpy(e->s.pos, pos, 3 * (size_t)e->s.n * sizeof *pos);
+    if (e->cfg.solver.precision != CFG_PREC_DOUBLE && e->b) { /* sim_check_extent can refuse */
+        if (!(old = malloc(bytes)))
+            return tb_error(NULL, 0, "out of host memory");
+        memcpy(old, e->s.pos, bytes);
+    }
+    memcpy(e->s.pos, pos, bytes);
     sim_place(&e->s);
-    e->put = 1;
-    e->fresh = 0;
-    return sim_check_extent(&e->s, e->cfg.solver.precision, e->cfg.path);
+    const int rc = sim_check_extent(&e->s, e->cfg.solver.precision, e->cfg.path);
+    if (rc != 0 && old)
+        memcpy(e->s.pos, old, bytes);
+    free(old);
+    if (rc == 0) {
+        e->put = 1;
+        e->fresh = 0;
+    }
+    return rc;
 }
 
 int engine_state_from_arrays(tb_engine *e, int n, const double *pos, const int *type,
