@@ -1,5 +1,7 @@
 # tribody — top-level Makefile.
-#   make            build build/tribody (CUDA when nvcc is found, else a CPU-only build)
+#   make            build build/tribody (CUDA when nvcc is found, else a CPU-only build) and the
+#                   library build/libtribody.so (include/tribody.h; python/tribody loads it)
+#   make python     install the Python package tribody (python/) with pip, for /usr/bin/python3
 #   make deps       install the Debian packages that are missing (scripts/install-deps)
 #   make test       check the include rules (scripts/check-includes), then build and run every
 #                   program in tests/; ends with "N passed, N failed"
@@ -59,7 +61,10 @@ NVOPT   := -O3 -lineinfo
 DEFS    :=
 endif
 CFLAGS  ?=
-CFLAGS  += -std=c11 -D_POSIX_C_SOURCE=200809L -fopenmp $(OPT) $(WARN) $(DEFS) $(SAN) -I. -MMD -MP
+# -fPIC: the same objects make build/tribody and build/libtribody.so (no second build);
+# -fno-semantic-interposition keeps GCC inlining and binding within the library as in an executable.
+PIC     := -fPIC -fno-semantic-interposition
+CFLAGS  += -std=c11 -D_POSIX_C_SOURCE=200809L -fopenmp $(OPT) $(WARN) $(DEFS) $(SAN) $(PIC) -I. -MMD -MP
 
 # Static GSL and libconfig (as files, so the binary runs where they are not installed);
 # libgomp statically too. The CUDA runtime is linked statically by default.
@@ -77,7 +82,7 @@ LDLIBS     += $(MPI_LIBS)
 endif
 
 # Sources: common/, config/, maps3d/, validate/ and solver/ with its sub-folders (README, Architecture).
-SOLVER_DIRS := solver solver/cli solver/io solver/physics solver/cpu solver/gpu solver/par
+SOLVER_DIRS := solver solver/cli solver/io solver/physics solver/cpu solver/gpu solver/par solver/lib
 SRC_C   := $(filter-out solver/cli/main.c solver/gpu/gpu_none.c solver/gpu/gpu_bench_none.c,\
              $(wildcard common/*.c config/*.c maps3d/*.c validate/*.c $(addsuffix /*.c,$(SOLVER_DIRS))))
 SRC_CU  := $(wildcard solver/gpu/*.cu)
@@ -90,7 +95,7 @@ ifeq ($(HAVE_CUDA),1)
 GENCODE := $(foreach a,$(CUDA_ARCH),-gencode arch=compute_$(a),code=sm_$(a)) \
            -gencode arch=compute_$(lastword $(CUDA_ARCH)),code=compute_$(lastword $(CUDA_ARCH))
 NVFLAGS := -std=c++17 $(NVOPT) $(DEFS) $(NVEXTRA) -I. $(GENCODE) \
-           -DTB_CUDA_ARCH_LIST='"$(CUDA_ARCH)"' -Xcompiler "-Wall -Wextra -Wshadow" -MMD -MP
+           -DTB_CUDA_ARCH_LIST='"$(CUDA_ARCH)"' -Xcompiler "-Wall -Wextra -Wshadow -fPIC" -MMD -MP
 ifeq ($(MPI),1)
 # NCCL: nccl.h at compile time only; libnccl.so.2 is opened at run time by the first
 # multi-rank GPU run (gpu_comm.cu), so the binary still runs where NCCL is absent.
@@ -111,8 +116,8 @@ OBJ_LIB := $(patsubst %.c,$(BUILD)/obj/%.o,$(SRC_C)) $(OBJ_GPU)
 check-includes:
 	@scripts/check-includes
 
-.PHONY: all deps check-includes test test-asan fuzz example validate bench clean check-deps
-all: check-deps $(BUILD)/tribody
+.PHONY: all deps check-includes test test-asan fuzz example validate bench clean check-deps python
+all: check-deps $(BUILD)/tribody $(BUILD)/libtribody.so
 
 check-deps:
 	@scripts/install-deps --check
@@ -138,7 +143,30 @@ $(BUILD)/tribody: $(BUILD)/obj/solver/cli/main.o $(BUILD)/libtribody.a
 	$(call say,LINK,$@)
 	$(Q)$(LINK) $(SAN) -o $@ $^ $(LDCUDA) $(LDLIBS)
 
-$(BUILD)/obj/%.o: %.c
+# The shared library (include/tribody.h): the same objects; only tribody_* is exported
+# (solver/lib/tribody.map). Debian's libconfig.a and libgsl.a are not PIC, so it links their
+# shared libraries (and libgomp's); the CUDA runtime stays static, as in the binary.
+LDLIBS_SO := -lconfig -lgsl -lgslcblas -lgomp -lpthread -lm $(if $(filter 1,$(MPI)),$(MPI_LIBS))
+$(BUILD)/libtribody.so: $(OBJ_LIB) solver/lib/tribody.map
+	$(call say,LINK,$@)
+	$(Q)$(LINK) $(SAN) -shared -o $@ $(OBJ_LIB) -Wl,--version-script=solver/lib/tribody.map \
+	    -Wl,-z,defs $(LDCUDA) $(LDLIBS_SO)
+
+# The Python package for /usr/bin/python3 (PYTHON=...), with the library copied beside it
+# (python/tribody/libtribody.so, git-ignored). Debian marks its python3 externally managed:
+# pip then installs into /usr/local only with --break-system-packages (PIP_FLAGS to change,
+# e.g. PIP_FLAGS="--user --break-system-packages" or a venv's python as PYTHON).
+PYTHON    ?= /usr/bin/python3
+PIP_FLAGS ?= --no-build-isolation --break-system-packages
+python: $(BUILD)/libtribody.so
+	cp $(BUILD)/libtribody.so python/tribody/libtribody.so
+	$(PYTHON) -m pip install $(PIP_FLAGS) ./python
+
+# Objects older than the PIC flags (a build folder from before them) are rebuilt once.
+$(BUILD)/obj/.pic:
+	@mkdir -p $(dir $@) && touch $@
+
+$(BUILD)/obj/%.o: %.c $(BUILD)/obj/.pic
 	@mkdir -p $(dir $@)
 	$(call say,CC,$<)
 	$(Q)$(CC) $(CFLAGS) -c $< -o $@
@@ -148,7 +176,7 @@ $(BUILD)/obj/solver/cpu/tile_simd.o: CFLAGS += -fno-math-errno
 # Likewise the neighbour-list path's vectorized triangle (solver/cpu/nbr_simd.c).
 $(BUILD)/obj/solver/cpu/nbr_simd.o: CFLAGS += -fno-math-errno
 
-$(BUILD)/obj/%.o: %.cu
+$(BUILD)/obj/%.o: %.cu $(BUILD)/obj/.pic
 	@mkdir -p $(dir $@)
 	$(call say,NVCC,$<)
 	$(Q)$(NVCC) $(NVFLAGS) -c $< -o $@
@@ -160,8 +188,12 @@ $(BUILD)/tests/%: tests/%.c $(BUILD)/libtribody.a $(wildcard tests/tb_*.h)
 	$(Q)$(CC) $(CFLAGS) -Werror -DTB_SYNC_LAUNCHES $< -o $@ $(BUILD)/libtribody.a $(LDCUDA) $(LDLIBS) $(if $(HAVE_CUDA),-lstdc++)
 
 # The include rules (README, Architecture) are checked first: a violation fails the test run.
-test: check-includes check-deps $(BUILD)/tribody $(TESTS)
-	@TB_BIN=$(BUILD)/tribody scripts/run-tests $(TESTS)
+# The Python tests (tests/python/) load build/libtribody.so into /usr/bin/python3; not under
+# the sanitizers (the interpreter would need libasan preloaded).
+PY_TESTS := $(if $(SAN),,$(wildcard tests/python/test_*.py))
+test: check-includes check-deps $(BUILD)/tribody $(TESTS) $(if $(PY_TESTS),$(BUILD)/libtribody.so)
+	@TB_BIN=$(BUILD)/tribody TRIBODY_LIB=$(CURDIR)/$(BUILD)/libtribody.so PYTHONPATH=$(CURDIR)/python \
+	    scripts/run-tests $(TESTS) $(PY_TESTS)
 
 # The sanitizer run: a CPU-only build of its own, every test, leaks checked. The leaks that
 # libconfig 1.5 itself has on a syntax error are suppressed by name (tests/asan.supp says why).

@@ -18,6 +18,13 @@ void tb_set_sink(void (*sink)(const char *line))
     g_sink = sink;
 }
 
+tb_sink_fn tb_swap_sink(tb_sink_fn sink)
+{
+    const tb_sink_fn old = g_sink;
+    g_sink = sink;
+    return old;
+}
+
 int tb_error(const char *file, int line, const char *fmt, ...)
 {
     va_list ap;

@@ -35,6 +35,10 @@ void tb_notice(const char *fmt, ...)
  * than 0, which keeps their messages until the ranks agree (one message per failure) and drops
  * their notices. sink gets one complete line, "message\n" without the "tribody: " prefix. */
 void tb_set_sink(void (*sink)(const char *line));
+/* Sets the sink and returns the one before, to be put back: the library (solver/lib/api.c)
+ * keeps the messages of each call for tribody_last_error(). */
+typedef void (*tb_sink_fn)(const char *line);
+tb_sink_fn tb_swap_sink(tb_sink_fn sink);
 
 /* Errors reported so far (tb_error calls). */
 long tb_error_count(void);

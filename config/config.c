@@ -616,6 +616,14 @@ static void walk_group(cfg_ctx *x, const config_setting_t *g, const char *prefix
 /* Reads and parses the file; reports a missing file or a syntax error. 0 or -1. */
 static int read_file(cfg_ctx *x, config_t *cf)
 {
+    if (x->text) { /* no file to pre-check, so none to include (input.c says why) */
+        if (strstr(x->text, "@include"))
+            return tb_error(x->path, 0, "@include: a configuration given as text cannot include "
+                                        "files (give it as a file)");
+        if (config_read_string(cf, x->text) == CONFIG_TRUE)
+            return 0;
+        return tb_error(x->path, config_error_line(cf), "%s", config_error_text(cf));
+    }
     if (cfg_check_input_file(x->path, x->dir) != 0)
         return -1;
     if (config_read_file(cf, x->path) == CONFIG_TRUE)
@@ -635,6 +643,12 @@ static int read_file(cfg_ctx *x, config_t *cf)
 
 int cfg_load(sim_config *c, const char *path, int n_set, char *const sets[])
 {
+    return cfg_load_text(c, path, NULL, n_set, sets);
+}
+
+int cfg_load_text(sim_config *c, const char *path, const char *text, int n_set,
+                  char *const sets[])
+{
     cfg_ctx ctx, *x = &ctx;
     config_t cf;
 
@@ -650,9 +664,11 @@ int cfg_load(sim_config *c, const char *path, int n_set, char *const sets[])
     }
     memset(x, 0, sizeof *x);
     x->path = path;
+    x->text = text;
     x->c = c;
     config_init(&cf);
-    dir_of(path, x->dir, sizeof x->dir);
+    if (!text)
+        dir_of(path, x->dir, sizeof x->dir);
     if (*x->dir)
         config_set_include_dir(&cf, x->dir);
     if (read_file(x, &cf) != 0) {

@@ -172,6 +172,12 @@ typedef struct sim_config {
  * (one line each) and returns TB_EXIT_USAGE. Nothing is written. */
 int cfg_load(sim_config *c, const char *path, int n_set, char *const sets[]);
 
+/* cfg_load of the configuration `text` itself (libconfig syntax) in place of a file; `name`
+ * stands for the file in messages and c->path ("<config string>"), relative paths in it are
+ * taken from the current directory, and it may not @include. */
+int cfg_load_text(sim_config *c, const char *name, const char *text, int n_set,
+                  char *const sets[]);
+
 /* Fills c with the defaults alone (system.particles = 0, meaning "not set"). */
 void cfg_defaults(sim_config *c);
 

@@ -69,7 +69,8 @@ extern const int cfg_n_rows;
 
 /* State of one cfg_load. */
 typedef struct cfg_ctx {
-    const char *path; /* the config file as given */
+    const char *path; /* the config file as given (cfg_load_text: the name given for the text) */
+    const char *text; /* cfg_load_text: the configuration itself; NULL: read path */
     char dir[CFG_PATH_MAX]; /* its directory with a trailing slash, "" for the current one */
     sim_config *c;
     int n_err;

@@ -93,6 +93,11 @@ typedef struct backend_ops {
      * after `step`) and fills nf with the first non-finite one, nf->step = step; nf->step =
      * -1 when all are finite. 0, or -1 on a failure of the check itself (finite.h). */
     int (*check_finite)(backend *b, long step, tb_nonfinite *nf);
+    /* Replaces the backend's positions and velocities with s's (s of the same particles,
+     * species and box as at create: a new box takes a new backend). The forces are stale
+     * until compute(); a neighbour list is rebuilt when a particle moved more than skin/2
+     * since its build, as after any step. The library's set_positions (solver/lib/). 0 or -1. */
+    int (*put)(backend *b, const sim_state *s);
 } backend_ops;
 
 /* virial_next's countdown, for the backends: 1 when the evaluation about to run sums the

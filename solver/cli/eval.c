@@ -1,4 +1,5 @@
-/* eval.c — `tribody eval`: one energy and force evaluation of the initial state. */
+/* eval.c — `tribody eval`: one energy and force evaluation of the initial state, through the
+ * library's engine (solver/lib/engine.h), so `eval` and the C API give the same numbers. */
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -10,11 +11,10 @@
 #include "common/check.h"
 #include "solver/cli/cli.h"
 #include "solver/cli/step_cost.h"
-#include "solver/finite.h"
-#include "solver/io/init.h"
 #include "solver/par/mpi.h"
 #include "solver/io/output.h"
 #include "solver/io/xyz.h"
+#include "solver/lib/engine.h"
 
 static const char eval_help[] =
     "usage: tribody eval CONFIG [--set PATH=VALUE ...] [-o FILE]\n"
@@ -32,18 +32,14 @@ static const char eval_help[] =
 
 int cmd_eval(int argc, char **argv)
 {
-    sim_config cfg;
+    tb_engine e;
     cli_args a;
-    sim_state s;
-    const backend_ops *ops = NULL;
-    backend *b = NULL;
     const char *out;
     FILE *f = NULL;
     double fmax = 0.0;
-    tb_nonfinite nf;
     int rc;
 
-    memset(&s, 0, sizeof s);
+    memset(&e, 0, sizeof e);
     if ((rc = tb_mpi_agree(args_parse(argc, argv, "o", &a))) != 0)
         return rc;
     if (a.help) {
@@ -51,35 +47,21 @@ int cmd_eval(int argc, char **argv)
         return 0;
     }
     out = a.out; /* NULL: print only, write no frame */
-    if ((rc = tb_mpi_agree(cfg_load(&cfg, a.config, a.n_set, a.sets))) != 0)
+    /* the library's engine (solver/lib/engine.h), with the command line's checks around it */
+    if ((rc = tb_mpi_agree(engine_config(&e, a.config, NULL, a.n_set, a.sets))) != 0)
         return rc;
-    if ((rc = tb_mpi_agree(sim_init(&s, &cfg))) != 0)
+    const sim_config *c = &e.cfg;
+    const sim_state *sp = &e.s;
+    if ((rc = tb_mpi_agree(engine_state_from_config(&e))) != 0)
         goto done;
-    if ((rc = tb_mpi_agree(backend_select(&cfg, &ops))) != 0 ||
-        (rc = tb_mpi_agree(step_cost_check(&cfg, &s, ops))) != 0 ||
-        (rc = tb_mpi_agree(ops->create(&b, &cfg, &s))) != 0 ||
+    if ((rc = tb_mpi_agree(backend_select(c, &e.ops))) != 0 ||
+        (rc = tb_mpi_agree(step_cost_check(c, sp, e.ops))) != 0 ||
+        (rc = tb_mpi_agree(engine_start(&e))) != 0 ||
         (out && (rc = out_check(out, NULL, "-o")) != 0))
         goto done;
-    if (ops->compute(b) != 0 || ops->fetch(b, &s) != 0 || ops->check_finite(b, 0, &nf) != 0) {
-        rc = 1;
+    if ((rc = engine_compute(&e, "the initial state")) != 0)
         goto done;
-    }
-    if (nf.step < 0) /* the kinetic energy, virial and pressure printed below, too */
-        sim_find_nonfinite(&s, &nf);
-    if (nf.step >= 0) { /* an input whose energy or forces overflow is a bad input */
-        int t = nf.term;
-        char who[96] = "";
-        if (nf.particle < 0)
-            nf.particle = sim_nonfinite_particle(&s, &t);
-        if (nf.particle >= 0)
-            snprintf(who, sizeof who, " (particle %d%s%s)", nf.particle,
-                     t != nf.term ? ", its " : "", t != nf.term ? tb_nonfinite_term(t) : "");
-        tb_error(a.config, 0, "the initial state has a non-finite %s%s: overlapping particles "
-                              "or values too large; nothing written", tb_nonfinite_term(nf.term),
-                 who);
-        rc = TB_EXIT_USAGE;
-        goto done;
-    }
+    const sim_state s = *sp;
     for (int i = 0; i < s.n; i++) {
         const double *F = s.force + 3 * i;
         const double m = sqrt(F[0] * F[0] + F[1] * F[1] + F[2] * F[2]);
@@ -90,9 +72,9 @@ int cmd_eval(int argc, char **argv)
     FILE *txt = out && strcmp(out, "-") == 0 ? stderr : stdout;
     char ranks[96];
     fprintf(txt, "tribody eval: n = %d, %s boundary, backend %s, map %s / %s, precision %s, tile %d, "
-                 "%s\n", s.n, cfg_boundary_name(cfg.system.boundary), ops->name, cfg.solver.map,
-            cfg.solver.map2d, cfg_precision_name(cfg.solver.precision), cfg.solver.tile,
-            tb_ranks_desc(ranks, sizeof ranks, !strcmp(ops->name, "gpu")));
+                 "%s\n", s.n, cfg_boundary_name(c->system.boundary), e.ops->name, c->solver.map,
+            c->solver.map2d, cfg_precision_name(c->solver.precision), c->solver.tile,
+            tb_ranks_desc(ranks, sizeof ranks, !strcmp(e.ops->name, "gpu")));
     const tb_units *u = units_of(s.units);
     fprintf(txt, "E_pair    = %.15g %s   (Lennard-Jones, pairs i<j)\n", s.e_pair, u->energy);
     fprintf(txt, "E_triplet = %.15g %s   (Axilrod-Teller-Muto, triplets i<j<k)\n", s.e_triplet,
@@ -125,8 +107,6 @@ int cmd_eval(int argc, char **argv)
 done:
     if (f)
         out_close(f, out);
-    if (ops && b)
-        ops->destroy(b);
-    sim_state_free(&s);
+    engine_free(&e);
     return rc < 0 ? 1 : rc;
 }

@@ -771,6 +771,15 @@ static int cpu_check_finite(backend *b, long step, tb_nonfinite *nf)
     return 0;
 }
 
+static int cpu_put(backend *b, const sim_state *s)
+{
+    const size_t bytes = 3 * (size_t)b->s.n * sizeof *s->pos;
+    memcpy(b->s.pos, s->pos, bytes);
+    memcpy(b->s.vel, s->vel, bytes);
+    return 0;
+}
+
 const backend_ops cpu_backend_ops = {"cpu",     cpu_create, cpu_compute, cpu_advance, cpu_fetch,
                                      cpu_destroy, cpu_kick,  cpu_drift,   cpu_scale,   cpu_ostep,
-                                     cpu_kinetic, cpu_info, cpu_virial_next, cpu_check_finite};
+                                     cpu_kinetic, cpu_info, cpu_virial_next, cpu_check_finite,
+                                     cpu_put};

@@ -29,7 +29,7 @@ static int none_create(backend **out, const sim_config *c, const sim_state *s)
 }
 
 const backend_ops gpu_backend_ops = {"gpu", none_create, NULL, NULL, NULL, NULL, NULL,
-                                     NULL,  NULL,        NULL, NULL, NULL, NULL, NULL};
+                                     NULL,  NULL,        NULL, NULL, NULL, NULL, NULL, NULL};
 int gpu_use_rank_device(void)
 {
     return 0;

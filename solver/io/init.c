@@ -42,25 +42,29 @@ gsl_rng *init_rng_new(unsigned long seed)
     return r;
 }
 
-/* A file's box against the configured cutoffs: each at most half the smallest periodic
- * width, as the config checks system.box (config_checks.c), here once the box is known. */
-static int check_file_cutoffs(const sim_state *s, const sim_config *c)
+int sim_check_cutoffs(const sim_state *s, const sim_config *c, const char *where,
+                      const char *setting, const char *whose)
 {
     const double half = box_half_width_d(&s->box);
-    const char *file = c->system.init.file;
     if (!(half > 0))
         return 0;
     if (c->potential.lj.enabled && cfg_lj_cutoff_max(c) > half)
-        return tb_error(file, 0, "system.init.file: %s %.17g exceeds half the smallest periodic "
-                                 "width of the file's box (%.17g)",
+        return tb_error(where, 0, "%s: %s %.17g exceeds half the smallest periodic width of %s "
+                                  "(%.17g)", setting,
                         c->potential.lj.n_pairs > 0 ? "a cutoff of potential.lj.pairs"
                                                     : "potential.lj.cutoff",
-                        cfg_lj_cutoff_max(c), half);
+                        cfg_lj_cutoff_max(c), whose, half);
     if (c->potential.atm.cutoff > half)
-        return tb_error(file, 0, "system.init.file: potential.atm.cutoff %.17g exceeds half the "
-                                 "smallest periodic width of the file's box (%.17g)",
-                        c->potential.atm.cutoff, half);
+        return tb_error(where, 0, "%s: potential.atm.cutoff %.17g exceeds half the smallest "
+                                  "periodic width of %s (%.17g)", setting,
+                        c->potential.atm.cutoff, whose, half);
     return 0;
+}
+
+/* A file's box against the configured cutoffs. */
+static int check_file_cutoffs(const sim_state *s, const sim_config *c)
+{
+    return sim_check_cutoffs(s, c, c->system.init.file, "system.init.file", "the file's box");
 }
 
 /* s allocated for c's particles, of c's species, in c's box. */

@@ -42,6 +42,12 @@ int sim_init(sim_state *s, const sim_config *c);
  * multiplies three squared distances, up to (3 L^2)^3 = 2.7e37 < FLT_MAX = 3.4e38. */
 #define SIM_FLOAT_EXTENT_MAX 1e6
 
+/* s's box (a file's, or one handed to the library) against c's cutoffs: each at most half
+ * the smallest periodic width, as the config checks system.box (config_checks.c), here once
+ * the box is known. 0, or -1 after one line "where: setting: ... of whose (half width)". */
+int sim_check_cutoffs(const sim_state *s, const sim_config *c, const char *where,
+                      const char *setting, const char *whose);
+
 /* Wraps periodic positions into [0, L); shifts open positions (see above). */
 void sim_place(sim_state *s);
 

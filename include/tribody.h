@@ -1,0 +1,134 @@
+/* tribody.h — the C API of tribody (build/libtribody.so, `make`): one simulation behind an
+ * opaque handle. The engine is the one `tribody eval` and `tribody run` use
+ * (docs/architecture.md, "The library").
+ *
+ * Units: every number is in the units of the configuration's `units` style (lj, metal, real:
+ * docs/config.md), as in the configuration files; arrays are interleaved x0 y0 z0 x1 ...,
+ * C doubles. The box is LAMMPS's restricted triclinic: box[9] = {lx, ly, lz, xy, xz, yz,
+ * xlo, ylo, zlo}, edge vectors a = (lx, 0, 0), b = (xy, ly, 0), c = (xz, yz, lz) from the
+ * origin (xlo, ylo, zlo); periodic[3] per axis (1 periodic, 0 open). Species are indices
+ * into the configuration's system.species (0 = the first; LAMMPS's type - 1).
+ *
+ * Errors: every function that can fail returns an int: TRIBODY_OK (0), TRIBODY_EINPUT (2:
+ * bad configuration, argument or state, as the command line's exit status 2) or
+ * TRIBODY_ERUNTIME (1: a failure of the machine, a GPU error, a non-finite value after steps).
+ * tribody_last_error() then holds the one-line message ("FILE: SETTING: what is wrong (got X)").
+ * The library never calls exit() and prints nothing unless tribody_set_verbose(1) asks it to
+ * copy its messages to stderr. A handle whose call failed stays usable (the failed call
+ * changed nothing) unless the message says otherwise (a GPU fault).
+ *
+ * Threads: every function may be called from any thread. Calls are serialized by one lock of
+ * the library (two handles do not evaluate at the same time; each evaluation uses OpenMP
+ * threads, or the GPU, inside). tribody_last_error() is per thread: the message of that
+ * thread's last failed call. The pointers returned by tribody_positions() and friends stay
+ * valid until the next call on the same handle that changes the state (set_*, compute, run,
+ * destroy); read them from one thread while no such call runs.
+ *
+ * One process: the library does not use MPI (a configuration is evaluated by one process, on
+ * one GPU or the CPU's threads), even when the command line was built with it. */
+#ifndef TRIBODY_H
+#define TRIBODY_H
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define TRIBODY_API_VERSION 1
+
+enum { TRIBODY_OK = 0, TRIBODY_ERUNTIME = 1, TRIBODY_EINPUT = 2 };
+
+/* Terms of tribody_energy / tribody_virial. */
+enum { TRIBODY_TOTAL = 0, TRIBODY_PAIR = 1, TRIBODY_TRIPLET = 2 };
+
+typedef struct tribody tribody;
+
+/* The API version this library implements (TRIBODY_API_VERSION of its header). */
+int tribody_api_version(void);
+
+/* A handle on the configuration file `path` (or the configuration text `text` when path is
+ * NULL: libconfig syntax, no @include), with n_set "PATH=VALUE" overrides as --set takes
+ * them ("solver.backend=cpu", "solver.precision=double"). The particles are the
+ * configuration's initial state (system group), as `tribody run` and `eval` make it.
+ * *out is NULL after a failure. */
+int tribody_create(tribody **out, const char *path, const char *text, int n_set,
+                   const char *const *sets);
+
+/* A handle whose potential, units, species and solver come from the configuration (path or
+ * text, as above; its system group needs no particles, box or initial state) and whose n
+ * particles come from the arrays: pos[3n], species[n] (NULL: all species 0), box[9] and
+ * periodic[3] (see above; box NULL: open on every axis). Velocities start at zero.
+ * Periodic positions are wrapped into the box; each cutoff must be at most half the box's
+ * smallest periodic width. */
+int tribody_create_system(tribody **out, const char *path, const char *text, int n_set,
+                          const char *const *sets, int n, const double *pos, const int *species,
+                          const double *box, const int *periodic);
+
+/* Frees the handle; NULL is accepted. */
+void tribody_destroy(tribody *t);
+
+/* New positions or velocities (3n, copied), or a new box (box[9], periodic[3]; periodic NULL
+ * keeps the axes'). The next evaluation uses them; a new box rebuilds the backend. */
+int tribody_set_positions(tribody *t, const double *pos);
+int tribody_set_velocities(tribody *t, const double *vel);
+int tribody_set_box(tribody *t, const double *box, const int *periodic);
+
+/* Evaluates the energies, forces and virial at the current positions (no work when nothing
+ * changed since the last evaluation). A non-finite energy or force: TRIBODY_EINPUT. */
+int tribody_compute(tribody *t);
+
+/* Advances k steps with the configured integrator (integrator.type, dt, thermostat) from the
+ * current state; the forces are those of the state after them. */
+int tribody_run(tribody *t, long k);
+
+/* Writes a checkpoint of the current state to path (atomically: path.tmp, then renamed over
+ * path), which `tribody run CONFIG --restart path` continues. */
+int tribody_write_checkpoint(tribody *t, const char *path);
+
+/* Results of the last tribody_compute or tribody_run (evaluating first when stale):
+ * energy of TRIBODY_TOTAL, _PAIR (Lennard-Jones) or _TRIPLET (ATM) [energy];
+ * forces [3n] [energy/length] (copied into f);
+ * virial[6] = W_xx W_yy W_zz W_xy W_xz W_yz = sum over interactions of r_a F_b [energy], of
+ * both terms (TRIBODY_TOTAL; a term alone: make a handle with the other off);
+ * pressure[7] = P, Pxx, Pyy, Pzz, Pxy, Pxz, Pyz with the kinetic part, as LAMMPS's compute
+ * pressure [pressure] (TRIBODY_EINPUT when no axis is periodic: no volume). */
+int tribody_energy(tribody *t, int term, double *e);
+int tribody_forces(tribody *t, double *f);
+int tribody_virial(tribody *t, int term, double *w);
+int tribody_pressure(tribody *t, double *p);
+
+/* Views of the handle's arrays (no copy; see "Threads"): positions, velocities and forces
+ * [3n], species [n]. NULL for a NULL handle. The forces are those of the last evaluation. */
+const double *tribody_positions(const tribody *t);
+const double *tribody_velocities(const tribody *t);
+const double *tribody_forces_view(const tribody *t);
+const int *tribody_species(const tribody *t);
+
+/* What the handle holds: particles, steps done, its time [time unit], box[9] and periodic[3]. */
+int tribody_count(const tribody *t);
+long tribody_step(const tribody *t);
+double tribody_time(const tribody *t);
+int tribody_box(const tribody *t, double *box, int *periodic);
+/* The unit style ("lj", "metal", "real"), the backend ("cpu", "gpu"), the precision
+ * ("double", "mixed", "single"), the species count, a species' name and mass [mass unit]. */
+const char *tribody_units(const tribody *t);
+const char *tribody_backend(const tribody *t);
+const char *tribody_precision(const tribody *t);
+int tribody_species_count(const tribody *t);
+const char *tribody_species_name(const tribody *t, int i);
+double tribody_species_mass(const tribody *t, int i);
+/* The largest cutoff of the terms that run (the neighbour list's radius less its skin);
+ * 0 when some running term has none (all pairs, all triplets). */
+double tribody_cutoff(const tribody *t);
+
+/* The message of this thread's last failed call ("" when none). */
+const char *tribody_last_error(void);
+
+/* 1: also print every message (errors and notices) on stderr as the command line does
+ * ("tribody: ..."); 0 (the default): print nothing. For the whole process. */
+void tribody_set_verbose(int on);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

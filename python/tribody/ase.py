@@ -1,0 +1,176 @@
+"""tribody.ase — an ASE calculator over the tribody library.
+
+    from tribody.ase import TribodyCalculator
+    atoms.calc = TribodyCalculator(config="atm.cfg", set={"solver.precision": "double"})
+
+The configuration gives the potential, the units, the species and the solver; its system
+group holds at most `species` (anything else there is not used). The Atoms give the
+particles, their species (chemical symbols matched to system.species names) and the cell.
+
+Units: ASE works in eV and Å. A configuration in `units = "metal"` is taken as it is (eV, Å);
+one in `units = "real"` (kcal/mol, Å) is converted (energies, forces and stresses times
+ase.units.kcal / ase.units.mol); one in `units = "lj"` is refused, since reduced units have no
+scale to convert with: write the potential in metal units (docs/config.md).
+
+Properties: energy and free_energy (the same: no electronic entropy), forces, stress (six Voigt
+components xx yy zz yz xz xy, eV/Å^3, the configurational part -W/V as ASE's calculators give
+it: ASE adds the kinetic part in get_stress(include_ideal_gas=True)). Per-atom energies are not
+offered: the engine sums energies per tile, so they would cost a second force path.
+
+A cell of any orientation is handed to tribody as LAMMPS's restricted triclinic box: the cell is
+rotated (a along x, b in the xy plane) and its tilts reduced to the same lattice; forces and
+stress are rotated back. Periodic axes need a full-rank cell; without any periodic axis the cell
+is not used (open boundaries). Each cutoff must be at most half the cell's smallest periodic
+width (no periodic images of one particle are summed twice): a smaller cell raises.
+"""
+import numpy as np
+from ase.calculators.calculator import Calculator, all_changes
+from ase import units as ase_units
+
+from . import Tribody, TribodyInputError
+
+__all__ = ["TribodyCalculator", "lammps_frame"]
+
+_TO_EV = {"metal": 1.0, "real": ase_units.kcal / ase_units.mol}
+
+
+def _widths(a, b, c):
+    v = abs(np.dot(a, np.cross(b, c)))
+    return min(v / np.linalg.norm(np.cross(b, c)), v / np.linalg.norm(np.cross(c, a)),
+               v / np.linalg.norm(np.cross(a, b)))
+
+
+def lammps_frame(cell):
+    """(q, box6): an orthogonal q with cell = L q^T up to a change of basis of the same lattice,
+    L lower triangular with a positive diagonal (LAMMPS's restricted triclinic), as lx ly lz
+    xy xz yz. The basis is the one of b + i a, c + j a + k b (tilts first reduced to at most half
+    an edge) whose smallest perpendicular width is largest: the cutoffs the minimum image allows
+    depend on the basis, not only on the lattice. Positions x (rows) are x q in the frame;
+    forces f = f' q^T."""
+    cell = np.asarray(cell, dtype=float)
+    q, r = np.linalg.qr(cell.T)
+    d = np.sign(np.diag(r))
+    d[d == 0] = 1.0
+    q = q * d
+    L = (r * d[:, None]).T
+    a, b, c = L[0].copy(), L[1].copy(), L[2].copy()
+    c -= np.round(c[1] / b[1]) * b
+    c -= np.round(c[0] / a[0]) * a
+    b -= np.round(b[0] / a[0]) * a
+    best = (_widths(a, b, c), b, c)
+    for i in (-1, 0, 1):
+        for j in (-1, 0, 1):
+            for k in (-1, 0, 1):
+                b2, c2 = b + i * a, c + j * a + k * b
+                w = _widths(a, b2, c2)
+                if w > best[0] * (1 + 1e-12):
+                    best = (w, b2, c2)
+    _, b, c = best
+    return q, np.array([a[0], b[1], c[2], b[0], c[0], c[1]])
+
+
+class TribodyCalculator(Calculator):
+    """ATM (and LJ, as the configuration says) from tribody: config (a file) or text (a
+    configuration), set (overrides: {"solver.precision": "double"} or ["PATH=VALUE", ...])."""
+
+    implemented_properties = ["energy", "free_energy", "forces", "stress"]
+    nolabel = True
+
+    def __init__(self, config=None, text=None, set=None, verbose=False, **kwargs):
+        Calculator.__init__(self, **kwargs)
+        if (config is None) == (text is None):
+            raise ValueError("TribodyCalculator: give config (a file) or text (a configuration)")
+        self._config, self._text, self._set, self._verbose = config, text, set, verbose
+        self._t = None
+        self._key = None  # what the handle was made for: species and periodic axes
+        self._box = None
+        self._to_ev = None
+
+    # ---- the handle --------------------------------------------------------------------
+    def _make(self, atoms, species, box, periodic, pos):
+        t = Tribody(self._config, self._text, self._set, positions=pos, species=species,
+                    box=box, periodic=periodic if box is not None else None,
+                    verbose=self._verbose)
+        if t.units not in _TO_EV:
+            style = t.units
+            t.close()
+            raise TribodyInputError(
+                "TribodyCalculator: the configuration says units = \"%s\": ASE needs eV and Å, so "
+                "give units = \"metal\" (or \"real\", converted)" % style, 2)
+        return t
+
+    def _species(self, atoms, names):
+        idx = {s: i for i, s in enumerate(names)}
+        sym = atoms.get_chemical_symbols()
+        bad = sorted(set(s for s in sym if s not in idx))
+        if bad:
+            raise TribodyInputError("TribodyCalculator: the Atoms have species %s that the "
+                                    "configuration's system.species (%s) does not have"
+                                    % (", ".join(bad), ", ".join(names)), 2)
+        return np.array([idx[s] for s in sym], dtype=np.int32)
+
+    def _geometry(self, atoms):
+        """(q or None, box[9] or None, periodic[3], positions in the frame)."""
+        pbc = np.asarray(atoms.pbc, dtype=bool)
+        pos = atoms.get_positions()
+        if not pbc.any():
+            return None, None, pbc, pos
+        cell = np.asarray(atoms.cell[:], dtype=float)
+        if abs(np.linalg.det(cell)) < 1e-12 * max(1.0, np.abs(cell).max()) ** 3:
+            raise TribodyInputError("TribodyCalculator: periodic axes %s need a cell of three "
+                                    "independent vectors (got %s)" % (pbc.tolist(), cell.tolist()), 2)
+        q, b6 = lammps_frame(cell)
+        return q, np.concatenate([b6, np.zeros(3)]), pbc, pos @ q
+
+    def calculate(self, atoms=None, properties=("energy",), system_changes=all_changes):
+        Calculator.calculate(self, atoms, properties, system_changes)
+        atoms = self.atoms
+        q, box, pbc, pos = self._geometry(atoms)
+        key = (tuple(atoms.get_chemical_symbols()), tuple(pbc))
+        if self._t is None or key != self._key:
+            if self._t is not None:
+                self._t.close()
+                self._t = None
+            probe_names = self._names(atoms)
+            species = self._species(atoms, probe_names)
+            self._t = self._make(atoms, species, box, pbc, pos)
+            self._key = key
+            self._box = box
+        else:
+            if box is not None and not np.array_equal(box, self._box):
+                self._t.set_box(box)
+                self._box = box
+            self._t.set_positions(pos)
+        t = self._t
+        k = _TO_EV[t.units]
+        e = t.energy() * k
+        f = t.forces() * k
+        if q is not None:
+            f = f @ q.T
+        self.results["energy"] = e
+        self.results["free_energy"] = e
+        self.results["forces"] = f
+        if box is not None and pbc.all():
+            w = t.virial() * k
+            W = np.array([[w[0], w[3], w[4]], [w[3], w[1], w[5]], [w[4], w[5], w[2]]])
+            V = box[0] * box[1] * box[2]
+            s = q @ (-W / V) @ q.T
+            self.results["stress"] = np.array([s[0, 0], s[1, 1], s[2, 2], s[1, 2], s[0, 2], s[0, 1]])
+        elif "stress" in properties:
+            from ase.calculators.calculator import PropertyNotImplementedError
+            raise PropertyNotImplementedError("TribodyCalculator: stress needs a cell periodic "
+                                              "along all three axes")
+
+    def _names(self, atoms):
+        """The configuration's species names (a handle of three distant particles asks it)."""
+        if getattr(self, "_names_cache", None) is None:
+            far = np.array([[0.0, 0.0, 0.0], [1e3, 0.0, 0.0], [0.0, 1e3, 0.0]])
+            with Tribody(self._config, self._text, self._set, positions=far,
+                         verbose=self._verbose) as t:
+                self._names_cache = t.species_names
+        return self._names_cache
+
+    def close(self):
+        if self._t is not None:
+            self._t.close()
+            self._t = None

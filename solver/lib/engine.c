@@ -1,0 +1,247 @@
+/* engine.c — the engine behind the library and `tribody eval` (engine.h): configuration,
+ * state, backend, evaluations, steps and checkpoints, every failure returned. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "common/check.h"
+#include "solver/io/checkpoint.h"
+#include "solver/io/init.h"
+#include "solver/io/restart.h"
+#include "solver/lib/engine.h"
+#include "solver/par/mpi.h"
+#include "solver/physics/integrate.h"
+
+int engine_config(tb_engine *e, const char *path, const char *text, int n_set, char *const sets[])
+{
+    memset(e, 0, sizeof *e);
+    e->nf.step = -1;
+    return text ? cfg_load_text(&e->cfg, path, text, n_set, sets)
+                : cfg_load(&e->cfg, path, n_set, sets);
+}
+
+int engine_state_from_config(tb_engine *e)
+{
+    return sim_init(&e->s, &e->cfg);
+}
+
+/* A box the state can take: finite numbers, a positive edge along every periodic axis. */
+static int check_box(const tb_engine *e, const tb_box_d *box)
+{
+    const double v[6] = {box->l[0], box->l[1], box->l[2], box->xy, box->xz, box->yz};
+    for (int k = 0; k < 6; k++)
+        if (!isfinite(v[k]) || !isfinite(box->lo[k % 3]))
+            return tb_error(e->cfg.path, 0, "box: a non-finite edge, tilt or origin (got %g)", v[k]);
+    for (int a = 0; a < 3; a++)
+        if (box->pbc >> a & 1 && !(box->l[a] > 0))
+            return tb_error(e->cfg.path, 0, "box: the edge along periodic axis %c must be > 0 "
+                                            "(got %g)", "xyz"[a], box->l[a]);
+    return 0;
+}
+
+/* Positions into the state: finite, then placed (init.h: wrapped into a periodic box) and, in
+ * the float precisions, within the extent floats resolve; a refusal leaves the state as it was. */
+static int take_positions(tb_engine *e, const double *pos)
+{
+    const size_t bytes = 3 * (size_t)e->s.n * sizeof *pos;
+    double *old = NULL;
+    for (long i = 0; i < 3L * e->s.n; i++)
+        if (!isfinite(pos[i]))
+            return tb_error(e->cfg.path, 0, "positions: particle %ld has a non-finite coordinate "
+                                            "(got %g)", i / 3, pos[i]), TB_EXIT_USAGE;
+    if (e->cfg.solver.precision != CFG_PREC_DOUBLE && e->b) { /* sim_check_extent can refuse */
+        if (!(old = malloc(bytes)))
+            return tb_error(NULL, 0, "out of host memory");
+        memcpy(old, e->s.pos, bytes);
+    }
+    memcpy(e->s.pos, pos, bytes);
+    sim_place(&e->s);
+    const int rc = sim_check_extent(&e->s, e->cfg.solver.precision, e->cfg.path);
+    if (rc != 0 && old)
+        memcpy(e->s.pos, old, bytes);
+    free(old);
+    if (rc == 0) {
+        e->put = 1;
+        e->fresh = 0;
+    }
+    return rc;
+}
+
+int engine_state_from_arrays(tb_engine *e, int n, const double *pos, const int *type,
+                             const tb_box_d *box)
+{
+    if (n < 1)
+        return tb_error(e->cfg.path, 0, "particles: at least 1 (got %d)", n), TB_EXIT_USAGE;
+    if (check_box(e, box) != 0)
+        return TB_EXIT_USAGE;
+    if (sim_state_alloc(&e->s, n) != 0)
+        return -1;
+    sim_set_species(&e->s, &e->cfg);
+    e->s.box = *box;
+    for (int i = 0; type && i < n; i++) {
+        if (type[i] < 0 || type[i] >= e->s.ntypes)
+            return tb_error(e->cfg.path, 0, "species: particle %d is of species %d, but "
+                                            "system.species has %d (0 .. %d)", i, type[i],
+                            e->s.ntypes, e->s.ntypes - 1), TB_EXIT_USAGE;
+        e->s.type[i] = type[i];
+    }
+    if (sim_check_cutoffs(&e->s, &e->cfg, e->cfg.path, "box", "the box given") != 0)
+        return TB_EXIT_USAGE;
+    return take_positions(e, pos);
+}
+
+int engine_start(tb_engine *e)
+{
+    int rc;
+    if (!e->ops && (rc = backend_select(&e->cfg, &e->ops)) != 0)
+        return rc;
+    if (e->b)
+        return 0;
+    if ((rc = e->ops->create(&e->b, &e->cfg, &e->s)) != 0) {
+        e->b = NULL;
+        return rc;
+    }
+    e->put = 0;
+    e->fresh = 0;
+    return 0;
+}
+
+int engine_set_positions(tb_engine *e, const double *pos)
+{
+    return take_positions(e, pos);
+}
+
+int engine_set_velocities(tb_engine *e, const double *vel)
+{
+    for (long i = 0; i < 3L * e->s.n; i++)
+        if (!isfinite(vel[i]))
+            return tb_error(e->cfg.path, 0, "velocities: particle %ld has a non-finite component "
+                                            "(got %g)", i / 3, vel[i]), TB_EXIT_USAGE;
+    memcpy(e->s.vel, vel, 3 * (size_t)e->s.n * sizeof *vel);
+    e->put = 1;
+    return 0;
+}
+
+int engine_set_box(tb_engine *e, const tb_box_d *box)
+{
+    const tb_box_d old = e->s.box;
+    if (check_box(e, box) != 0)
+        return TB_EXIT_USAGE;
+    e->s.box = *box;
+    if (sim_check_cutoffs(&e->s, &e->cfg, e->cfg.path, "box", "the box given") != 0) {
+        e->s.box = old;
+        return TB_EXIT_USAGE;
+    }
+    sim_place(&e->s);
+    /* the box is in the backend's coefficients, lists and cells: a new backend */
+    if (e->b)
+        e->ops->destroy(e->b);
+    e->b = NULL;
+    e->fresh = 0;
+    return 0;
+}
+
+/* The first non-finite value of the last evaluation as one line naming `what`. */
+static int report_nonfinite(tb_engine *e, const char *what)
+{
+    tb_nonfinite *nf = &e->nf;
+    int t = nf->term;
+    char who[96] = "";
+    if (nf->particle < 0)
+        nf->particle = sim_nonfinite_particle(&e->s, &t);
+    if (nf->particle >= 0)
+        snprintf(who, sizeof who, " (particle %d%s%s)", nf->particle, t != nf->term ? ", its " : "",
+                 t != nf->term ? tb_nonfinite_term(t) : "");
+    return tb_error(e->cfg.path, 0, "%s has a non-finite %s%s: overlapping particles or values "
+                                    "too large; nothing written", what, tb_nonfinite_term(nf->term),
+                    who);
+}
+
+int engine_compute(tb_engine *e, const char *what)
+{
+    int rc;
+    if ((rc = engine_start(e)) != 0)
+        return rc;
+    if (e->fresh)
+        return 0;
+    if (e->put && e->ops->put(e->b, &e->s) != 0)
+        return TB_EXIT_RUNTIME;
+    e->put = 0;
+    if (e->ops->compute(e->b) != 0 || e->ops->fetch(e->b, &e->s) != 0 ||
+        e->ops->check_finite(e->b, 0, &e->nf) != 0)
+        return TB_EXIT_RUNTIME;
+    if (e->nf.step < 0) /* the kinetic energy, virial and pressure too */
+        sim_find_nonfinite(&e->s, &e->nf);
+    if (e->nf.step >= 0) { /* an input whose energy or forces overflow is a bad input */
+        report_nonfinite(e, what);
+        return TB_EXIT_USAGE;
+    }
+    e->fresh = 1;
+    return 0;
+}
+
+int engine_run(tb_engine *e, long k)
+{
+    int rc;
+    if (k < 0)
+        return tb_error(e->cfg.path, 0, "steps: at least 0 (got %ld)", k), TB_EXIT_USAGE;
+    if ((rc = engine_compute(e, "the state")) != 0)
+        return rc;
+    if (!e->g) {
+        if ((rc = integ_check_start(&e->s, &e->cfg, e->cfg.path)) != 0)
+            return rc;
+        if (integ_create(&e->g, &e->cfg, &e->s) != 0)
+            return TB_EXIT_RUNTIME;
+        e->s.e0 = sim_conserved(&e->s);
+    }
+    if (k == 0)
+        return 0;
+    if (e->ops->virial_next(e->b, k) != 0 || integ_advance(e->g, e->ops, e->b, e->s.step, k) != 0)
+        return TB_EXIT_RUNTIME;
+    e->s.step += k;
+    e->s.time = (double)e->s.step * e->cfg.integrator.dt;
+    e->fresh = 0;
+    if (e->ops->fetch(e->b, &e->s) != 0 || e->ops->check_finite(e->b, e->s.step, &e->nf) != 0)
+        return TB_EXIT_RUNTIME;
+    e->s.e_bath = integ_bath(e->g);
+    if (e->nf.step >= 0) {
+        char what[64];
+        snprintf(what, sizeof what, "the state after step %ld", e->s.step);
+        report_nonfinite(e, what);
+        return TB_EXIT_RUNTIME;
+    }
+    e->fresh = 1;
+    return 0;
+}
+
+int engine_checkpoint(tb_engine *e, const char *path)
+{
+    ckpt_extra x;
+    int rc;
+    if ((rc = engine_compute(e, "the state")) != 0)
+        return rc;
+    memset(&x, 0, sizeof x);
+    x.thermo_bytes = -1;
+    x.traj_bytes = -1;
+    x.dt = e->cfg.integrator.dt;
+    if (!e->run_id)
+        e->run_id = run_id_new();
+    x.run_id = e->run_id;
+    run_physics(&e->cfg, x.phys, sizeof x.phys);
+    if (e->g && integ_save(e->g, &x.thermostat, &x.thermostat_len) != 0)
+        return TB_EXIT_RUNTIME;
+    rc = ckpt_write(path, &e->s, &x);
+    free(x.thermostat);
+    return rc != 0 ? TB_EXIT_RUNTIME : 0;
+}
+
+void engine_free(tb_engine *e)
+{
+    if (e->ops && e->b)
+        e->ops->destroy(e->b);
+    integ_destroy(e->g);
+    sim_state_free(&e->s);
+    e->b = NULL;
+    e->g = NULL;
+}

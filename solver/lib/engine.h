@@ -1,0 +1,75 @@
+/* engine.h — one tribody engine: a configuration, its host state and the backend that
+ * evaluates it. The library (api.c, include/tribody.h) is a thin face over it, and so is
+ * `tribody eval` (solver/cli/eval.c): one engine, two faces (docs/architecture.md).
+ *
+ * Every function returns 0, TB_EXIT_USAGE (2) for bad input, or -1 / TB_EXIT_RUNTIME (1) for
+ * a failure of the machine, after one line through tb_error(): the caller decides where the
+ * line goes (the library keeps it for tribody_last_error; the command line prints it). None
+ * exits, none writes a file unless asked to (engine_checkpoint). */
+#ifndef TB_ENGINE_H
+#define TB_ENGINE_H
+
+#include "config/config.h"
+#include "solver/backend.h"
+#include "solver/finite.h"
+#include "solver/state.h"
+
+TB_BEGIN_DECLS
+
+struct integ;
+
+typedef struct tb_engine {
+    sim_config cfg;
+    sim_state s;            /* the host state; forces, energies and virial of s.pos after compute */
+    const backend_ops *ops; /* the backend chosen by solver.backend */
+    backend *b;             /* NULL until engine_start, and after a new box */
+    struct integ *g;        /* the integrator, made by the first engine_run */
+    int put;                /* 1: the host's positions or velocities are newer than the backend's */
+    int fresh;              /* 1: s's forces, energies and virial are those of s.pos */
+    unsigned long long run_id; /* of the checkpoints it writes */
+    tb_nonfinite nf;        /* the last evaluation's first non-finite value (nf.step < 0: none) */
+} tb_engine;
+
+/* Reads the configuration: the file `path`, or the text `text` (path then names it in
+ * messages), with the n_set "PATH=VALUE" overrides. e is zeroed first. */
+int engine_config(tb_engine *e, const char *path, const char *text, int n_set, char *const sets[]);
+
+/* The state of the configuration's system group (initial state, as `run` and `eval` make it). */
+int engine_state_from_config(tb_engine *e);
+
+/* The state from arrays, in the configuration's units: n particles at pos[3n], of species
+ * type[n] (indices into system.species; NULL: all 0), in box (periodic axes wrapped into
+ * it, the cutoffs checked against it), velocities zero. */
+int engine_state_from_arrays(tb_engine *e, int n, const double *pos, const int *type,
+                             const tb_box_d *box);
+
+/* Picks the backend (solver.backend) and creates it on the state. */
+int engine_start(tb_engine *e);
+
+/* New positions / velocities (3n, copied) / box: the next evaluation uses them. Positions are
+ * wrapped into a periodic box; a new box (same periodic axes or not) is checked against the
+ * cutoffs and makes a new backend. */
+int engine_set_positions(tb_engine *e, const double *pos);
+int engine_set_velocities(tb_engine *e, const double *vel);
+int engine_set_box(tb_engine *e, const tb_box_d *box);
+
+/* Forces, energies and virial of the current positions into e->s (nothing when fresh). A
+ * non-finite energy or force: TB_EXIT_USAGE after one line "`what` has a non-finite ...",
+ * the first one in e->nf. */
+int engine_compute(tb_engine *e, const char *what);
+
+/* Advances k steps with the configured integrator from the current state (forces computed
+ * first when stale); e->s then holds the state after them. A non-finite value: TB_EXIT_RUNTIME
+ * after a line naming the step, the term and the particle. */
+int engine_run(tb_engine *e, long k);
+
+/* Writes a checkpoint of the current state to path (atomically, as `run` does), restartable by
+ * `tribody run CONFIG --restart path` with the same configuration. */
+int engine_checkpoint(tb_engine *e, const char *path);
+
+/* Frees everything; accepts a zeroed engine. */
+void engine_free(tb_engine *e);
+
+TB_END_DECLS
+
+#endif
