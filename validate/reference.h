@@ -73,4 +73,21 @@ int val_reference(const val_system *s, double *force, double *e_pair, double *e_
 int val_reference_virial(const val_system *s, double *force, double *e_pair, double *e_triplet,
                          double *virial);
 
+/* Stillinger-Weber's parameters, as LAMMPS's .sw file gives them: for every ordered species
+ * triplet (i, j, k) of n_types (1 with one species) the 11 numbers epsilon sigma a lambda
+ * gamma costheta0 A B p q tol at p + 11 ((i n_types + j) n_types + k). Legs take entry
+ * (i, j, j), the angle's lambda epsilon and costheta0 entry (i, j, k). */
+typedef struct val_sw {
+    int n_types;
+    const double *p;
+} val_sw;
+
+/* Stillinger-Weber alone for s's particles, types (s->type, NULL: one species) and cell or
+ * box (s's other coefficients unused): the pair energy (phi2 over i < j), the three-body
+ * energy (phi3 over every centre i and unordered pair of its neighbours), forces when force !=
+ * NULL, the virial (as val_reference_virial) when virial != NULL. 0, or -1 (memory).
+ * (reference_sw.c) */
+int val_reference_sw(const val_system *s, const val_sw *sw, double *force, double *e_pair,
+                     double *e_triplet, double *virial);
+
 #endif

@@ -192,6 +192,11 @@ static size_t gpu_bytes(const backend *b)
 /* Checks the configuration against what the GPU kernels support; TB_EXIT_USAGE if not. */
 static int gpu_check_config(const backend *b, const sim_config *c)
 {
+    if (b->pp.sw_on) { /* the centred body runs on the CPU's lists only (cpu/sw_cpu.h) */
+        tb_error(c->path, 0, "solver.backend: the GPU backend has no Stillinger-Weber "
+                             "(potential.sw) kernel yet: use solver.backend = \"cpu\"");
+        return TB_EXIT_USAGE;
+    }
     if (!b->cull && b->pp.atm_on && b->rho != 8 && b->rho != 16 && b->rho != 32) {
         tb_error(c->path, 0, "solver.tile = %d: the GPU triplet kernel takes tiles of 8, 16 or "
                              "32 particles", b->rho);
