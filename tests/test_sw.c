@@ -315,10 +315,26 @@ static void test_bad_input(void)
     tb_test_remove_dir(dir);
 }
 
+/* tribody eval and validate on the GaN case: the SW terms named, every validate row passing
+ * (the lists against validate/reference_sw.c, the trajectory against GSL). */
+static void test_cli(void)
+{
+    int st = tb_test_tribody("tests/lammps", NULL, "eval sw_gan.cfg", "err.txt");
+    gsl_test(st != 0 || !tb_test_file_has("tests/lammps", "out.txt", "E_triplet = 2.69867") ||
+                 !tb_test_file_has("tests/lammps", "out.txt", "Stillinger-Weber phi3"),
+             "tribody eval sw_gan.cfg: exit 0 (got %d), E_triplet = LAMMPS's 2.69867 eV, the "
+             "SW terms named", st);
+    st = tb_test_tribody("tests/lammps", NULL, "validate sw_gan.cfg", "err.txt");
+    gsl_test(st != 0 || !tb_test_file_has("tests/lammps", "out.txt", "24 checks: 24 passed"),
+             "tribody validate sw_gan.cfg (double): exit 0 (got %d), its 24 checks passed", st);
+    tb_test_system("rm -f tests/lammps/out.txt tests/lammps/err.txt");
+}
+
 int main(void)
 {
     tb_test_init();
     TB_TEST_RUN(test_bad_input);
+    TB_TEST_RUN(test_cli);
     test_lammps("sw_si");
     test_lammps("sw_gan");
     test_reference("sw_si");

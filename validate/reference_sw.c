@@ -159,8 +159,10 @@ int val_reference_sw(const val_system *s, const val_sw *sw, double *force, doubl
     }
     free(d);
     free(nb);
-    *e_pair = e2;
-    *e_triplet = e3;
+    if (e_pair)
+        *e_pair = e2;
+    if (e_triplet)
+        *e_triplet = e3;
     if (virial)
         for (int k = 0; k < 6; k++)
             virial[k] = w[k];
