@@ -171,6 +171,27 @@ static void test_reference(const char *name)
     sim_state_free(&s);
 }
 
+/* examples/silicon.cfg's perfect diamond crystal: no angle away from the tetrahedral one, so
+ * phi3 = 0 and each atom's four bonds at sqrt(3)/4 a = 2.35169 A, within 2e-5 A of phi2's
+ * minimum 2^(1/6) sigma where phi2 = -epsilon (Stillinger and Weber's choice of A and B): the
+ * cohesive energy is -2 epsilon = -4.3366 eV per atom. */
+static void test_silicon_example(void)
+{
+    static sim_config c;
+    sim_state s = {0};
+    if (cfg_load(&c, "examples/silicon.cfg", 0, NULL) != 0 || sim_init(&s, &c) != 0) {
+        gsl_test(1, "examples/silicon.cfg loads");
+        return;
+    }
+    c.solver.precision = CFG_PREC_DOUBLE;
+    const int rc = eval(&c, &s);
+    const double e = (s.e_pair + s.e_triplet) / s.n;
+    gsl_test(rc != 0 || s.n != 512 || !(fabs(e + 2 * 2.1683) <= 1e-6) || !(fabs(s.e_triplet) <= 1e-9),
+             "examples/silicon.cfg: 512 atoms of diamond Si at %.10f eV per atom (-2 epsilon = "
+             "-4.3366), phi3 %.2e eV (0)", e, s.e_triplet);
+    sim_state_free(&s);
+}
+
 /* Central differences of the energy against the forces, a few components (double). */
 static void test_fd(const char *name)
 {
@@ -339,6 +360,7 @@ int main(void)
     test_lammps("sw_gan");
     test_reference("sw_si");
     test_reference("sw_gan");
+    test_silicon_example();
     test_fd("sw_si");
     test_fd("sw_gan");
     test_nve("sw_si");

@@ -74,12 +74,7 @@ static double TB_TNAME(sw_centre)(const pot_params *pp, const TB_NAME(pot_coef) 
             f[3 * tq[q] + x] += (TB_ACC)F[x];
             fi[x] -= F[x];
         }
-        vir[0] += dw[0] * F[0];
-        vir[1] += dw[1] * F[1];
-        vir[2] += dw[2] * F[2];
-        vir[3] += 0.5 * (dw[0] * F[1] + dw[1] * F[0]);
-        vir[4] += 0.5 * (dw[0] * F[2] + dw[2] * F[0]);
-        vir[5] += 0.5 * (dw[1] * F[2] + dw[2] * F[1]);
+        nbr_virial_add(vir, dw, F);
     }
     for (int x = 0; x < 3; x++)
         f[3 * i + x] += (TB_ACC)fi[x];
