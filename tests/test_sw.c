@@ -351,6 +351,36 @@ static void test_cli(void)
     tb_test_system("rm -f tests/lammps/out.txt tests/lammps/err.txt");
 }
 
+/* A restart continues an SW run bit for bit, and refuses a changed .sw file by name (its
+ * physics text is the parameters' hash, not the path). */
+static void test_restart(void)
+{
+    char dir[1024];
+    if (tb_test_temp_dir(dir, sizeof dir, "swrs") != 0)
+        return;
+    tb_test_system("cp tests/lammps/sw_si.cfg tests/lammps/sw_si.data tests/lammps/Si.sw '%s'", dir);
+    const char *env = "TRIBODY_RUN_ID=7e57c0de";
+    const int a = tb_test_tribody(dir, env, "run sw_si.cfg --set integrator.steps=40 "
+                                  "--set 'output.checkpoint=\"full.tbck\"'", NULL);
+    const int b = tb_test_tribody(dir, env, "run sw_si.cfg --set integrator.steps=20 "
+                                  "--set 'output.checkpoint=\"half.tbck\"'", NULL);
+    const int c = tb_test_tribody(dir, env, "run sw_si.cfg --set integrator.steps=40 "
+                                  "--set 'output.checkpoint=\"rest.tbck\"' --restart half.tbck",
+                                  NULL);
+    gsl_test(a || b || c || tb_test_system("cmp -s '%s/full.tbck' '%s/rest.tbck'", dir, dir) != 0,
+             "sw_si: 20 + 20 steps through a restart give the 40-step checkpoint bit for bit "
+             "(exits %d %d %d)", a, b, c);
+    tb_test_system("sed -i 's/2.1683/2.1684/' '%s/Si.sw'", dir);
+    const int d = tb_test_tribody(dir, env, "run sw_si.cfg --set integrator.steps=40 "
+                                  "--set 'output.checkpoint=\"r2.tbck\"' --restart half.tbck",
+                                  "err.txt");
+    gsl_test(d != 2 || !tb_test_file_has(dir, "err.txt", "potential.sw.file") ||
+                 tb_test_exists(dir, "r2.tbck"),
+             "a restart with a changed .sw file: exit 2 (got %d) naming potential.sw.file, "
+             "nothing written", d);
+    tb_test_remove_dir(dir);
+}
+
 int main(void)
 {
     tb_test_init();
@@ -365,5 +395,6 @@ int main(void)
     test_fd("sw_gan");
     test_nve("sw_si");
     test_nve("sw_gan");
+    TB_TEST_RUN(test_restart);
     return tb_test_done();
 }
