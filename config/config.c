@@ -125,6 +125,14 @@ static const cfg_row schema[] = {
     {.path = "potential.lj.pairs", .kind = K_LIST, .range = "epsilon, sigma, cutoff > 0",
      .flags = CF_PHYSICS | CF_ABSENT_DEFAULT, .text = cfg_pairs_text,
      .doc = "epsilon, sigma, cutoff per species pair (LAMMPS's pair_coeff I J)"},
+    {.path = "potential.sw", .kind = K_GROUP, .flags = CF_PHYSICS | CF_ABSENT_DEFAULT,
+     FIELD(potential.sw.enabled),
+     .doc = "Stillinger-Weber pair and three-body terms (LAMMPS's pair_style sw); present = "
+            "enabled, alone, units metal"},
+    {.path = "potential.sw.file", .kind = K_FILE, .flags = CF_PHYSICS | CF_ABSENT_DEFAULT,
+     FIELD(potential.sw.file), .text = cfg_sw_text,
+     .doc = "the .sw parameter file (LAMMPS's format), its elements matched to system.species "
+            "by name; required with potential.sw"},
     {.path = "integrator", .kind = K_GROUP, .doc = "velocity Verlet time stepping"},
     {.path = "integrator.dt", .kind = K_FLOAT, .def = "0.002", .range = "> 0", .unit = "tau",
      .flags = CF_PHYSICS, FIELD(integrator.dt), .doc = "time step"},

@@ -61,6 +61,17 @@ typedef struct cfg_atm_triplet {
     int t[3];  /* species indices, t[0] <= t[1] <= t[2] */
     double nu; /* [energy length^9], >= 0 */
 } cfg_atm_triplet;
+/* One entry of a Stillinger-Weber file (LAMMPS's .sw format), for one ordered species triplet
+ * (i, j, k): the ten parameters and tol, in the file's units (metal: eV, Angstrom). LAMMPS's
+ * rule of which apply: the two-body ones (epsilon, sigma, a, A, B, p, q, tol) from entry
+ * (i, j, j), the three-body lambda, epsilon and cos theta0 from (i, j, k), gamma, sigma and a
+ * of each leg from (i, j, j) and (i, k, k). */
+typedef struct cfg_sw_entry {
+    double epsilon, sigma, a, lambda, gamma, costheta0, A, B, p, q, tol;
+    int line; /* its line in the file (messages) */
+} cfg_sw_entry;
+#define CFG_SW_INDEX(ti, tj, tk) (((ti) * TB_TYPES_MAX + (tj)) * TB_TYPES_MAX + (tk))
+
 enum cfg_backend { CFG_BACKEND_AUTO = 0, CFG_BACKEND_CPU = 1, CFG_BACKEND_GPU = 2 };
 enum cfg_precision { CFG_PREC_DOUBLE = 0, CFG_PREC_MIXED = 1, CFG_PREC_SINGLE = 2 };
 enum cfg_integrator { CFG_INTEG_NVE = 0, CFG_INTEG_LANGEVIN = 1, CFG_INTEG_NOSE_HOOVER = 2 };
@@ -124,6 +135,13 @@ typedef struct sim_config {
                                                     then epsilon and sigma above are unused and
                                                     cutoff is the cutoff of a pair without one */
         } lj;
+        struct {
+            int enabled;             /* 1 iff the potential.sw group is present */
+            char file[CFG_PATH_MAX]; /* the .sw file, resolved against the config's directory */
+            cfg_sw_entry p[TB_TYPES_MAX * TB_TYPES_MAX * TB_TYPES_MAX]; /* by CFG_SW_INDEX of
+                                        the species (matched by element name); read by
+                                        cfg_load (config_sw.c) */
+        } sw;
     } potential;
 
     struct {

@@ -305,6 +305,7 @@ void cfg_cross_check(cfg_ctx *x)
     units_defaults(x);
     cfg_single_species(x->c);
     cfg_read_species(x);
+    cfg_read_sw(x);
     check_required(x);
     check_box(x);
     check_init_file(x);

@@ -128,6 +128,17 @@ void cfg_cross_check(cfg_ctx *x);
  * system.init.composition, potential.lj.pairs and potential.atm.triplets, read from where
  * they were given and checked across settings. cfg_cross_check calls it. */
 void cfg_read_species(cfg_ctx *x);
+/* potential.sw: its file read into c->potential.sw.p and checked (config_sw.c); the physics
+ * text of potential.sw.file (the parameters in effect). */
+void cfg_read_sw(cfg_ctx *x);
+void cfg_sw_text(const sim_config *c, char *buf, size_t size);
+/* Reports a problem located at line of another file (a potential file) than the config. */
+void cfg_problem_at(cfg_ctx *x, const char *file, int line, const char *path, const char *fmt,
+                    ...)
+#ifdef __GNUC__
+    __attribute__((format(printf, 5, 6)))
+#endif
+    ;
 /* The K_LIST rows' physics text (cfg_row.text). */
 void cfg_species_text(const sim_config *c, char *buf, size_t size);
 void cfg_pairs_text(const sim_config *c, char *buf, size_t size);

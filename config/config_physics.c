@@ -39,6 +39,10 @@ static void float_text(double v, char *buf, size_t size)
 static void physics_value(const sim_config *c, const cfg_row *r, char *buf, size_t size)
 {
     const char *f = (const char *)c + r->off;
+    if (r->text && r->kind != K_LIST) { /* a file's physics is what it holds (potential.sw) */
+        r->text(c, buf, size);
+        return;
+    }
     if (in_absent_group(c, r)) {
         snprintf(buf, size, "0");
         return;

@@ -68,6 +68,15 @@ void cfg_problem(cfg_ctx *x, const config_setting_t *s, const char *path, const 
     va_end(ap);
 }
 
+void cfg_problem_at(cfg_ctx *x, const char *file, int line, const char *path, const char *fmt,
+                    ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vproblem(x, file, line, path, fmt, ap);
+    va_end(ap);
+}
+
 /* Reports a problem with the override `set` itself (before it became a setting). */
 void cfg_problem_set(cfg_ctx *x, const char *set, const char *path, const char *fmt, ...)
 #ifdef __GNUC__

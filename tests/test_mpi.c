@@ -444,6 +444,18 @@ int main(void)
     test_restart("cluster", cluster_cfg, 100, 2, 1);
     test_restart("cluster", cluster_cfg, 100, 1, 2);
     test_restart("liquid", liquid_cfg, 20, 2, 1);
+    { /* Stillinger-Weber: a centred body over full lists, each rank its centres' rows */
+        char cwd[2048], sw_cfg[4096];
+        snprintf(sw_cfg, sizeof sw_cfg,
+                 "units = \"metal\";\nsystem = { particles = 64; seed = 3; boundary = "
+                 "\"periodic\"; box = 10.862;\n  species = ( { name = \"Si\"; mass = 28.0855; } );\n"
+                 "  init = { type = \"random\"; min_distance = 2.2; temperature = 1000.0; }; };\n"
+                 "potential = { sw = { file = \"%s/tests/lammps/Si.sw\"; }; };\n"
+                 "solver = { backend = \"cpu\"; precision = \"double\"; };\n"
+                 "output = { thermo = \"\"; trajectory = \"\"; checkpoint = \"\"; };\n",
+                 getcwd(cwd, sizeof cwd) ? cwd : ".");
+        test_eval("Stillinger-Weber (Si.sw), full lists", sw_cfg, "", 1e-12);
+    }
     test_eval("dilute gas, empty neighbour lists", gas_cfg, "", 1e-12);
     test_restart("dilute gas, empty neighbour lists", gas_cfg, 20, 2, 1);
     test_langevin();

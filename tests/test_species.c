@@ -304,14 +304,15 @@ static void test_unit(void)
     sim_config c;
     species_config(&c, 10, 3, 1, CFG_MIX_GEOMETRIC, 0);
     const tb_box_d box = cfg_box(&c);
-    const pot_term *lj = pot_term_find("lj"), *atm = pot_term_find("atm");
+    const pot_term *lj = pot_term_find("lj"), *atm = pot_term_find("atm"), *sw = pot_term_find("sw");
     const char *what;
     int all_cut;
     double r;
     gsl_test(!(lj && atm && lj->body == POT_BODY_PAIR && atm->body == POT_BODY_TRIPLET &&
                pot_terms[POT_TERM_lj] == lj && pot_terms[POT_TERM_atm] == atm &&
-               pot_terms[POT_NTERMS] == NULL && !pot_term_find("sw")),
-             "registry: lj (pair), atm (triplet), in terms.def's order");
+               sw && sw->body == POT_BODY_CENTRED && pot_terms[POT_TERM_sw] == sw &&
+               pot_terms[POT_NTERMS] == NULL && !pot_term_find("tersoff") && !sw->on(&c)),
+             "registry: lj (pair), atm (triplet), sw (centred, off here), in terms.def's order");
     gsl_test(!(pot_range(&c, &box, &all_cut) == 3.1 && all_cut), "range: the largest species pair cutoff, 3.1 (got %g)",
              pot_range(&c, &box, &all_cut));
     r = pot_range_min(&c, &box, &what);

@@ -182,6 +182,8 @@ typedef struct val_ljc {
 int val_reference_virial(const val_system *s, double *force, double *e_pair, double *e_triplet,
                          double *virial)
 {
+    if (s->sw)
+        return val_reference_sw(s, s->sw, force, e_pair, e_triplet, virial);
     const int n = s->n;
     /* The single-species form is the 1-species table {eps, sigma, lj_cutoff} / {nu}: the
      * same arithmetic as before the general form existed. */

@@ -31,6 +31,15 @@
 #ifndef TB_REFERENCE_H
 #define TB_REFERENCE_H
 
+/* Stillinger-Weber's parameters, as LAMMPS's .sw file gives them: for every ordered species
+ * triplet (i, j, k) of n_types (1 with one species) the 11 numbers epsilon sigma a lambda
+ * gamma costheta0 A B p q tol at p + 11 ((i n_types + j) n_types + k). Legs take entry
+ * (i, j, j), the angle's lambda epsilon and costheta0 entry (i, j, k). */
+typedef struct val_sw {
+    int n_types;
+    const double *p;
+} val_sw;
+
 typedef struct val_system {
     int n;
     const double *pos; /* [3n] interleaved [sigma] */
@@ -47,6 +56,9 @@ typedef struct val_system {
     const int *type;             /* [n] */
     const double *lj_eps, *lj_sigma, *lj_rc; /* [n_types * n_types], symmetric */
     const double *nu_t;                      /* [n_types^3], symmetric */
+    /* Stillinger-Weber alone (val_reference_sw) in place of LJ and ATM when not NULL: its
+     * energies are then e_pair (phi2) and e_triplet (phi3) of val_reference(_virial). */
+    const val_sw *sw;
 } val_system;
 
 /* LAMMPS's restricted triclinic cell (orthorhombic with xy = xz = yz = 0). */
@@ -72,5 +84,15 @@ int val_reference(const val_system *s, double *force, double *e_pair, double *e_
  * box is P = (2 K + W_xx + W_yy + W_zz) / (3 V). Summed per i in order (thread-independent). */
 int val_reference_virial(const val_system *s, double *force, double *e_pair, double *e_triplet,
                          double *virial);
+
+
+
+/* Stillinger-Weber alone for s's particles, types (s->type, NULL: one species) and cell or
+ * box (s's other coefficients unused): the pair energy (phi2 over i < j), the three-body
+ * energy (phi3 over every centre i and unordered pair of its neighbours), forces when force !=
+ * NULL, the virial (as val_reference_virial) when virial != NULL. 0, or -1 (memory).
+ * (reference_sw.c) */
+int val_reference_sw(const val_system *s, const val_sw *sw, double *force, double *e_pair,
+                     double *e_triplet, double *virial);
 
 #endif

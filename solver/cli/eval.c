@@ -15,6 +15,7 @@
 #include "solver/io/output.h"
 #include "solver/io/xyz.h"
 #include "solver/lib/engine.h"
+#include "solver/physics/potential.h"
 
 static const char eval_help[] =
     "usage: tribody eval CONFIG [--set PATH=VALUE ...] [-o FILE]\n"
@@ -76,9 +77,12 @@ int cmd_eval(int argc, char **argv)
             c->solver.map2d, cfg_precision_name(c->solver.precision), c->solver.tile,
             tb_ranks_desc(ranks, sizeof ranks, !strcmp(e.ops->name, "gpu")));
     const tb_units *u = units_of(s.units);
-    fprintf(txt, "E_pair    = %.15g %s   (Lennard-Jones, pairs i<j)\n", s.e_pair, u->energy);
-    fprintf(txt, "E_triplet = %.15g %s   (Axilrod-Teller-Muto, triplets i<j<k)\n", s.e_triplet,
-            u->energy);
+    const int sw = pot_sw_on(c); /* the terms the two energies hold */
+    fprintf(txt, "E_pair    = %.15g %s   (%s, pairs i<j)\n", s.e_pair, u->energy,
+            sw ? "Stillinger-Weber phi2" : "Lennard-Jones");
+    fprintf(txt, "E_triplet = %.15g %s   (%s)\n", s.e_triplet, u->energy,
+            sw ? "Stillinger-Weber phi3, angles j-i-k at each centre i"
+               : "Axilrod-Teller-Muto, triplets i<j<k");
     fprintf(txt, "E_pot     = %.15g %s\n", s.e_pair + s.e_triplet, u->energy);
     fprintf(txt, "E_kin     = %.15g %s   (T = %.6g %s)\n", sim_kinetic(&s), u->energy,
             sim_temperature(&s), u->temperature);

@@ -371,7 +371,11 @@ int val_force_checks(val_ctx *v, const sim_state *s)
 {
     const size_t n3 = 3 * (size_t)s->n;
     const sim_config c3 = maps_only(cfg_triplet(&v->cfg)), c2 = maps_only(cfg_pair(&v->cfg, &s->box));
-    const int lists = uses_lists(&v->cfg, &s->box), maps3 = maps_can_run(v, &c3);
+    /* Stillinger-Weber runs alone on the lists (no maps, no term without the other): only
+     * the whole potential's rows */
+    const int sw = pot_sw_on(&v->cfg);
+    const int lists = uses_lists(&v->cfg, &s->box) && !sw, maps3 = maps_can_run(v, &c3) && !sw;
+    const int n2 = sw ? 0 : v->n2;
     double *ref3 = calloc(n3, sizeof *ref3), *ref2 = calloc(n3, sizeof *ref2);
     double *reff = calloc(n3, sizeof *reff);
     double e3p = 0, e3t = 0, e2p = 0, e2t = 0, efp = 0, eft = 0, wref[6];
@@ -386,10 +390,10 @@ int val_force_checks(val_ctx *v, const sim_state *s)
         goto done;
     }
     val_system_of(&c3, s, s->pos, &vs);
-    if ((v->n3 || lists) && val_reference(&vs.sys, ref3, &e3p, &e3t) != 0)
+    if (!sw && (v->n3 || lists) && val_reference(&vs.sys, ref3, &e3p, &e3t) != 0)
         goto done;
     val_system_of(&c2, s, s->pos, &vs);
-    if ((v->n2 || lists) && val_reference(&vs.sys, ref2, &e2p, &e2t) != 0)
+    if ((n2 || lists) && val_reference(&vs.sys, ref2, &e2p, &e2t) != 0)
         goto done;
     val_system_of(&v->cfg, s, s->pos, &vs);
     if (val_reference_virial(&vs.sys, reff, &efp, &eft, wref) != 0)
@@ -431,7 +435,7 @@ int val_force_checks(val_ctx *v, const sim_state *s)
                 (rc = term_rows(v, "pair ", "lists", p, &tol, &got, ref2, e2p + e2t)) != 0)
                 goto done;
         }
-        if (!maps3 && v->n3 && ip == 0) {
+        if (!maps3 && v->n3 && ip == 0 && !sw) {
             printf("  (3D maps skipped: the GPU's all-triplets path takes periodic ATM cutoffs "
                    "up to L/4 = %g only; the lists cover this system)\n",
                    pot_atm_cutoff_default(&v->box));
@@ -444,7 +448,7 @@ int val_force_checks(val_ctx *v, const sim_state *s)
                 (rc = term_rows(v, "triplet ", v->m3[m]->name, p, &tol, &got, ref3, e3p + e3t)) != 0)
                 goto done;
         }
-        for (int m = 0; m < v->n2; m++) {
+        for (int m = 0; m < n2; m++) {
             c = c2;
             c.solver.precision = p;
             snprintf(c.solver.map2d, sizeof c.solver.map2d, "%s", v->m2[m]->name);

@@ -34,6 +34,20 @@ const val_system *val_system_of(const sim_config *c, const sim_state *s, const d
                              s->box.yz, {s->box.pbc & 1, s->box.pbc >> 1 & 1, s->box.pbc >> 2 & 1}};
         v->cell = &w->cell;
     }
+    if (pot_sw_on(c)) { /* Stillinger-Weber alone: the file's entries as read (config_sw.c) */
+        for (int a = 0; a < nt; a++)
+            for (int b = 0; b < nt; b++)
+                for (int k = 0; k < nt; k++) {
+                    const cfg_sw_entry *e = &c->potential.sw.p[CFG_SW_INDEX(a, b, k)];
+                    const double q[11] = {e->epsilon, e->sigma, e->a, e->lambda, e->gamma,
+                                          e->costheta0, e->A, e->B, e->p, e->q, e->tol};
+                    memcpy(w->sw_p + 11 * ((a * nt + b) * nt + k), q, sizeof q);
+                }
+        w->sw = (val_sw){nt, w->sw_p};
+        v->sw = &w->sw;
+        v->type = nt > 1 ? s->type : NULL;
+        return v;
+    }
     /* Species: the tables whenever the config has pairs or triplets per species (one species
      * given that way too: its coefficients are then the pair's and triplet's). */
     if (nt > 1 || c->potential.lj.n_pairs > 0 || c->potential.atm.triplets_given) {

@@ -25,6 +25,8 @@ typedef struct val_view {
     double lj_eps[TB_TYPES_MAX * TB_TYPES_MAX], lj_sigma[TB_TYPES_MAX * TB_TYPES_MAX],
         lj_rc[TB_TYPES_MAX * TB_TYPES_MAX];
     double nu[TB_TYPES_MAX * TB_TYPES_MAX * TB_TYPES_MAX];
+    double sw_p[11 * TB_TYPES_MAX * TB_TYPES_MAX * TB_TYPES_MAX]; /* potential.sw's entries */
+    val_sw sw;
 } val_view;
 
 /* Fills w with the potential settings of c and the particles of s at positions pos (s->pos

@@ -45,6 +45,7 @@
 
 #define TB_CPU_TEMPLATE "solver/cpu/tile_cpu.h"
 #define TB_CPU_TEMPLATE2 "solver/cpu/nbr_cpu.h"
+#define TB_CPU_TEMPLATE3 "solver/cpu/sw_cpu.h"
 #include "solver/cpu/cpu_instances.h"
 
 /* Fixed-point words of one accumulator set: forces 6n (x hi lo, y hi lo, z hi lo), then the
@@ -168,6 +169,11 @@ static int cpu_create(backend **out, const sim_config *c, const sim_state *s)
         cpu_destroy(b);
         return tb_error(NULL, 0, "out of host memory for the rank and fixed-point buffers");
     }
+    if (b->pp.sw_on && !b->cull) {
+        cpu_destroy(b);
+        return tb_error(c->path, 0, "solver.cull: Stillinger-Weber (potential.sw) runs on the "
+                                    "neighbour lists only (got false)"), TB_EXIT_USAGE;
+    }
     if (b->cull) {
         b->hits_thr = calloc((size_t)b->nthreads, sizeof *b->hits_thr);
         b->slots_thr = calloc((size_t)b->nthreads, sizeof *b->slots_thr);
@@ -175,6 +181,7 @@ static int cpu_create(backend **out, const sim_config *c, const sim_state *s)
             cpu_destroy(b); /* reported */
             return -1;
         }
+        b->nl.full = b->pp.sw_on; /* a centred body sees all its neighbours */
         if (!b->hits_thr || !b->slots_thr) {
             cpu_destroy(b);
             return tb_error(NULL, 0, "out of host memory for the neighbour lists");
@@ -418,6 +425,17 @@ static double nbr_run_anchor(backend *b, int t, int i, double *ep, double vir[6]
     int *tix = (int *)(raw + NBR_SCR_REALS(st, b->typed) * sizeof(double));
     int *tt = b->typed ? tix + 2 * (size_t)cap : NULL;
     const int *type = b->typed ? b->s.type : NULL;
+    if (b->pp.sw_on) { /* the centred body: legs' d in the reals, their forces after them */
+        double *fq = (double *)raw + 4 * st;
+        if (b->precision == CFG_PREC_DOUBLE)
+            return sw_centre_dd(&b->pp, &b->pp.d, type, b->s.pos, i, row, cnt, (double *)raw, fq,
+                                tix, b->acc_d + off, ep, vir, h);
+        if (b->precision == CFG_PREC_MIXED)
+            return sw_centre_fd(&b->pp, &b->pp.f, type, b->s.pos, i, row, cnt, (float *)raw, fq,
+                                tix, b->acc_d + off, ep, vir, h);
+        return sw_centre_ff(&b->pp, &b->pp.f, type, b->s.pos, i, row, cnt, (float *)raw, fq, tix,
+                            b->acc_f + off, ep, vir, h);
+    }
     if (b->precision == CFG_PREC_DOUBLE) {
         nbr_scratch_dd s = {(double *)raw, (double *)raw + 4 * st, tix, cap, type,
                             (double *)raw + 8 * st, tt, {0}};

@@ -4,7 +4,7 @@
  * float: _f, _ff; left out when TB_CPU_NO_SINGLE is defined, for a test that needs only two).
  *
  * Define TB_CPU_TEMPLATE as the header's path from the repository root, in quotes (and
- * TB_CPU_TEMPLATE2 for a second header instantiated alongside), then include this file; it
+ * TB_CPU_TEMPLATE2, TB_CPU_TEMPLATE3 for more headers instantiated alongside), then include this file; it
  * undefines both at the end. No include guard on purpose.
  *
  * TB_SIMD_CLONES, for the vectorized bodies: on x86-64 GCC a function built for AVX-512, AVX2
@@ -27,6 +27,9 @@
 #ifdef TB_CPU_TEMPLATE2
 #include TB_CPU_TEMPLATE2
 #endif
+#ifdef TB_CPU_TEMPLATE3
+#include TB_CPU_TEMPLATE3
+#endif
 #undef TB_REAL
 #undef TB_ACC
 #undef TB_NAME
@@ -40,6 +43,9 @@
 #ifdef TB_CPU_TEMPLATE2
 #include TB_CPU_TEMPLATE2
 #endif
+#ifdef TB_CPU_TEMPLATE3
+#include TB_CPU_TEMPLATE3
+#endif
 #undef TB_ACC
 #undef TB_TNAME
 
@@ -50,6 +56,9 @@
 #ifdef TB_CPU_TEMPLATE2
 #include TB_CPU_TEMPLATE2
 #endif
+#ifdef TB_CPU_TEMPLATE3
+#include TB_CPU_TEMPLATE3
+#endif
 #undef TB_ACC
 #undef TB_TNAME
 #endif
@@ -58,3 +67,4 @@
 
 #undef TB_CPU_TEMPLATE
 #undef TB_CPU_TEMPLATE2
+#undef TB_CPU_TEMPLATE3

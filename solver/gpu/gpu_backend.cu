@@ -198,6 +198,11 @@ static size_t gpu_bytes(const backend *b)
 /* Checks the configuration against what the GPU kernels support; TB_EXIT_USAGE if not. */
 static int gpu_check_config(const backend *b, const sim_config *c)
 {
+    if (b->pp.sw_on && !b->cull) { /* the centred body runs on the full lists (gpu_sw.cu) */
+        tb_error(c->path, 0, "solver.cull: Stillinger-Weber (potential.sw) runs on the "
+                             "neighbour lists only (got false)");
+        return TB_EXIT_USAGE;
+    }
     if (!b->cull && b->pp.atm_on && b->rho != 8 && b->rho != 16 && b->rho != 32) {
         tb_error(c->path, 0, "solver.tile = %d: the GPU triplet kernel takes tiles of 8, 16 or "
                              "32 particles", b->rho);
@@ -361,12 +366,26 @@ static int gpu_check_types(const backend *b, const sim_config *c, const sim_stat
     return 0;
 }
 
+/* The species tables on the device (args.kd.tab, kf.tab). */
+static int gpu_upload_tables(backend *b)
+{
+    CUDA_CHECK(cudaMalloc(&b->d_tab_d, sizeof(pot_tab_d)));
+    CUDA_CHECK(cudaMalloc(&b->d_tab_f, sizeof(pot_tab_f)));
+    CUDA_CHECK(cudaMemcpy(b->d_tab_d, &b->pp.tab_d, sizeof(pot_tab_d), cudaMemcpyHostToDevice));
+    CUDA_CHECK(cudaMemcpy(b->d_tab_f, &b->pp.tab_f, sizeof(pot_tab_f), cudaMemcpyHostToDevice));
+    b->args.kd.tab = b->d_tab_d;
+    b->args.kf.tab = b->d_tab_f;
+    return 0;
+}
+
 /* Several species: each position's type lane (gpu_internal.h: the index as the lane's bits) and
  * the coefficient tables, whose device copies the kernels' coefficients then point at. */
 static int gpu_upload_types(backend *b, const sim_state *s)
 {
-    if (b->ntypes < 2)
+    if (b->ntypes < 2 && !b->pp.sw_on)
         return 0; /* the lane stays +0.0 (gpu_alloc): type 0 */
+    if (b->ntypes < 2) /* SW reads its tables with one species too */
+        return gpu_upload_tables(b);
     long long *lane = (long long *)malloc((size_t)b->n * sizeof *lane + 1);
     if (!lane)
         return tb_error(NULL, 0, "out of host memory");
@@ -377,13 +396,7 @@ static int gpu_upload_types(backend *b, const sim_state *s)
                                        cudaMemcpyHostToDevice);
     free(lane);
     CUDA_CHECK(e);
-    CUDA_CHECK(cudaMalloc(&b->d_tab_d, sizeof(pot_tab_d)));
-    CUDA_CHECK(cudaMalloc(&b->d_tab_f, sizeof(pot_tab_f)));
-    CUDA_CHECK(cudaMemcpy(b->d_tab_d, &b->pp.tab_d, sizeof(pot_tab_d), cudaMemcpyHostToDevice));
-    CUDA_CHECK(cudaMemcpy(b->d_tab_f, &b->pp.tab_f, sizeof(pot_tab_f), cudaMemcpyHostToDevice));
-    b->args.kd.tab = b->d_tab_d;
-    b->args.kf.tab = b->d_tab_f;
-    return 0;
+    return gpu_upload_tables(b);
 }
 
 static int gpu_alloc(backend *b)
@@ -502,6 +515,7 @@ static int gpu_create(backend **out, const sim_config *c, const sim_state *s)
     }
     if ((b->cull && gpu_nbr_create(&b->nb, b->n, &b->pp.d.box, nbr_radius(c, &b->pp),
                                    c->solver.skin) != 0) ||
+        (b->cull && (gpu_nbr_set_full(b->nb, b->pp.sw_on), 0)) ||
         (!b->cull && (b->dbl ? gpu_atm_setup_d(b->ntypes > 1) : gpu_atm_setup_f(b->ntypes > 1)) != 0) ||
         gpu_alloc(b) != 0 || upload3(b, b->d_pos, s->pos) != 0 || upload3(b, b->d_vel, s->vel) != 0 ||
         upload3(b, b->d_force, s->force) != 0 || gpu_upload_types(b, s) != 0) {
@@ -551,7 +565,9 @@ static int gpu_forces(backend *b)
         CUDA_CHECK(cudaMemsetAsync(b->d_vfix, 0, 12 * sizeof(unsigned long long), b->st));
     }
     if (b->cull) {
-        if (gpu_nbr_forces(b->nb, &b->args, &b->pp, b->dbl, b->pdbl, b->stats, b->st) != 0)
+        if (b->pp.sw_on ? gpu_sw_forces(b->nb, &b->args, &b->pp, b->dbl, b->st) != 0
+                        : gpu_nbr_forces(b->nb, &b->args, &b->pp, b->dbl, b->pdbl, b->stats,
+                                         b->st) != 0)
             return -1;
     } else if (b->pp.atm_on) {
         b->args.map_id = map3d_index(b->m3);

@@ -137,6 +137,13 @@ typedef struct gpu_nbr_info {
  * [sigma]; 0 or -1. */
 int gpu_nbr_create(gpu_nbr **out, int n, const tb_box_d *box, double radius, double skin);
 void gpu_nbr_destroy(gpu_nbr *b);
+/* Full lists (every partner within R, before the anchor too) for a centred body; set once,
+ * before the first build. */
+void gpu_nbr_set_full(gpu_nbr *b, int full);
+/* Stillinger-Weber alone over the full lists (gpu_sw.cu): rebuilds when stale, then adds its
+ * forces, energies and virial into a's accumulators, float (dbl = 0) or double arithmetic.
+ * 0 or -1 (reported). */
+int gpu_sw_forces(gpu_nbr *b, const gpu_args *a, const pot_params *pp, int dbl, cudaStream_t st);
 /* Rebuilds the lists when stale, then adds the forces, energies and virial of every term of pp
  * into the accumulators of a (a.virial / a.vfix for the virial; zeroed by the caller), float (dbl = 0) or double arithmetic;
  * pdbl = 1 with dbl = 0 (mixed precision): the pairs in double all the same; stats = 1 also

@@ -258,7 +258,7 @@ static int nbr_build(gpu_nbr *b, const tb_double4 *pos, cudaStream_t st)
     const double R2 = b->radius * b->radius;
     const int P = tb_split_nranks();
     nbr_count_kernel<<<grid_for(n + 1, T), T, 0, st>>>(pos, b->d_perm, b->d_start, b->d_end, b->g,
-                                                        R2, b->skin, n, b->d_cnt);
+                                                        R2, b->full ? 1e300 : b->skin, n, b->d_cnt);
     TB_LAUNCH_CHECK("nbr_count_kernel");
     CUDA_CHECK(cub::DeviceScan::ExclusiveSum(NULL, need, b->d_cnt, b->d_off, n + 1, st));
     if (tmp_fit(b, need) != 0)
@@ -300,7 +300,7 @@ static int nbr_build(gpu_nbr *b, const tb_double4 *pos, cudaStream_t st)
     TB_LAUNCH_CHECK("nbr_roff_kernel");
     if (m > 0) {
         nbr_fill_kernel<<<grid_for(m, T), T, 0, st>>>(pos, b->d_perm, b->d_start, b->d_end, b->g,
-                                                      R2, b->skin, a0, m, b->d_roff, b->d_idx);
+                                                      R2, b->full ? 1e300 : b->skin, a0, m, b->d_roff, b->d_idx);
         TB_LAUNCH_CHECK("nbr_fill_kernel");
     }
     if (held > 0) {
@@ -370,6 +370,11 @@ static int nbr_alloc(gpu_nbr *b)
     CUDA_CHECK(cudaMalloc(&b->d_stats, 2 * sizeof(unsigned long long)));
     CUDA_CHECK(cudaMemset(b->d_stats, 0, 2 * sizeof(unsigned long long)));
     return 0;
+}
+
+void gpu_nbr_set_full(gpu_nbr *b, int full)
+{
+    b->full = full;
 }
 
 int gpu_nbr_create(gpu_nbr **out, int n, const tb_box_d *box, double radius, double skin)

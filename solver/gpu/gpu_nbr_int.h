@@ -32,6 +32,8 @@ struct gpu_nbr {
     long long share_entries;              /* list entries of this rank's anchors (held here) */
     int fresh;                            /* gpu_nbr_refresh just ran: forces skip the check */
     int smem_max;                         /* largest dynamic shared memory per block */
+    int full;                             /* 1: every partner within R (a centred body,
+                                             Stillinger-Weber: gpu_sw.cu), not nbr.h's rows */
 };
 
 /* Rebuilds the lists when none exists or a particle moved more than skin/2 since the last

@@ -64,6 +64,18 @@ TB_HOSTDEV static inline double nbr_separation(const tb_box_d *b, const double x
     return e[0] * e[0] + e[1] * e[1] + e[2] * e[2];
 }
 
+/* vir[6] (xx yy zz xy xz yz) += d (x) f, symmetrized: one list entry's share of the virial,
+ * sum_q d_q (x) F_q (the centred bodies: cpu/sw_cpu.h, gpu/gpu_sw.cu). */
+TB_HOSTDEV static inline void nbr_virial_add(double vir[6], const double d[3], const double f[3])
+{
+    vir[0] += d[0] * f[0];
+    vir[1] += d[1] * f[1];
+    vir[2] += d[2] * f[2];
+    vir[3] += 0.5 * (d[0] * f[1] + d[1] * f[0]);
+    vir[4] += 0.5 * (d[0] * f[2] + d[2] * f[0]);
+    vir[5] += 0.5 * (d[1] * f[2] + d[2] * f[1]);
+}
+
 /* The cell grid of a build, in the box's lattice coordinates (LAMMPS bins a triclinic box in
  * its lamda coordinates): q = x - lo less the tilts' shear, q_a = l_a u_a for the fractions u
  * (box_fraction), so q = x - lo in an untilted box, the cube's own cells. nc cells per axis of

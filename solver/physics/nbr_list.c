@@ -173,7 +173,7 @@ static int scan_row(const nbr_list *l, const double *pos, int i, int *out)
                     double d[3] = {pos[3 * t] - xi[0], pos[3 * t + 1] - xi[1],
                                    pos[3 * t + 2] - xi[2]};
                     box_min_image_d(&l->box, d);
-                    if (t == i || d[0] < -l->skin || d[0] * d[0] + d[1] * d[1] + d[2] * d[2] > R2)
+                    if (t == i || (!l->full && d[0] < -l->skin) || d[0] * d[0] + d[1] * d[1] + d[2] * d[2] > R2)
                         continue;
                     if (out)
                         out[m] = t;

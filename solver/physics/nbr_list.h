@@ -14,6 +14,8 @@ typedef struct nbr_list {
     tb_box_d box;   /* the box (box.h); no periodic axis = open */
     double radius;  /* R = max(cutoffs) + skin [sigma] */
     double skin;    /* [sigma] */
+    int full;       /* 1: every partner within R, before the anchor too (a centred body,
+                       Stillinger-Weber, needs all its neighbours: sw_cpu.h); 0: nbr.h's rows */
     int *off;       /* [n + 1]: row i is idx[off[i] .. off[i+1]) */
     int *idx;       /* rows lo..hi-1 only, each ascending: row i at idx + off[i] - off[lo] */
     long long cap;  /* entries idx can hold */

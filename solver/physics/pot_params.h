@@ -25,7 +25,9 @@
 /* The per-species tables (several species): fixed strides of TB_TYPES_MAX, so an index is
  * shifts and ors of the types, whatever the number of species:
  *   lj[POT_PAIR(ti, tj)]       the LJ coefficients of the pair (symmetric: both orders filled),
- *   nu[POT_TRIPLET(ti, tj, tk)] ATM's nu of the triplet (every permutation filled; 0 = skipped).
+ *   nu[POT_TRIPLET(ti, tj, tk)] ATM's nu of the triplet (every permutation filled; 0 = skipped),
+ *   sw2[POT_PAIR(ti, tj)], sw3[POT_TRIPLET(ti, tj, tk)] Stillinger-Weber's legs and angles
+ *   (ordered: the triplet is centred at ti; term_sw.c).
  * A pair beyond its cutoff has rc2 = 0 (no LJ between those species). */
 #define POT_PAIR(ti, tj) ((ti) * TB_TYPES_MAX + (tj))
 #define POT_TRIPLET(ti, tj, tk) (((ti) * TB_TYPES_MAX + (tj)) * TB_TYPES_MAX + (tk))
@@ -34,9 +36,20 @@
     typedef struct pot_lj_pair_##SUF {                                                     \
         REAL eps4, sig2, rc2, eshift; /* as pot_coef's lj_* for this pair */              \
     } pot_lj_pair_##SUF;                                                                   \
+    typedef struct pot_sw_pair_##SUF { /* SW's leg (ti, tj), from entry (ti, tj, tj) */   \
+        REAL cut, cutsq;      /* a sigma; the pair's cutoff^2 (less by tol, LAMMPS's) */    \
+        REAL sigma, sigma_gamma, p, q;                                                     \
+        REAL c1, c2, c3, c4, c5, c6; /* A eps (p B s^p, q s^q, B s^(p+1), s^(q+1), B s^p,   \
+                                        s^q): LAMMPS's pair_sw setup_params */              \
+    } pot_sw_pair_##SUF;                                                                   \
+    typedef struct pot_sw_trip_##SUF { /* SW's angle (ti; tj, tk) from entry (ti, tj, tk) */ \
+        REAL lambda_epsilon, costheta0;                                                    \
+    } pot_sw_trip_##SUF;                                                                   \
     typedef struct pot_tab_##SUF {                                                         \
         pot_lj_pair_##SUF lj[TB_TYPES_MAX * TB_TYPES_MAX];                                 \
         REAL nu[TB_TYPES_MAX * TB_TYPES_MAX * TB_TYPES_MAX];                               \
+        pot_sw_pair_##SUF sw2[TB_TYPES_MAX * TB_TYPES_MAX];     /* POT_PAIR(ti, tj) */      \
+        pot_sw_trip_##SUF sw3[TB_TYPES_MAX * TB_TYPES_MAX * TB_TYPES_MAX]; /* POT_TRIPLET */ \
     } pot_tab_##SUF;
 TB_DEFINE_POT_TAB(double, d)
 TB_DEFINE_POT_TAB(float, f)
@@ -65,6 +78,8 @@ TB_DEFINE_POT_COEF(float, f)
 typedef struct pot_params {
     int atm_on;   /* 1 when nu != 0: the triplet term runs */
     int lj_on;    /* 1 when the pair term runs */
+    int sw_on;    /* 1 when Stillinger-Weber runs (alone: the tables' sw2, sw3, read with
+                     one species too; the CPU's centred-triplet list path, sw_cpu.h) */
     int periodic; /* 1 when an axis of the box is periodic */
     pot_coef_d d;
     pot_coef_f f;

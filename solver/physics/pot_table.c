@@ -52,6 +52,15 @@ void pot_params_round(pot_params *p)
         r->rc2 = (float)q->rc2;
         r->eshift = (float)q->eshift;
     }
-    for (int k = 0; k < TB_TYPES_MAX * TB_TYPES_MAX * TB_TYPES_MAX; k++)
+    for (int k = 0; k < TB_TYPES_MAX * TB_TYPES_MAX * TB_TYPES_MAX; k++) {
         p->tab_f.nu[k] = (float)p->tab_d.nu[k];
+        p->tab_f.sw3[k].lambda_epsilon = (float)p->tab_d.sw3[k].lambda_epsilon;
+        p->tab_f.sw3[k].costheta0 = (float)p->tab_d.sw3[k].costheta0;
+    }
+    for (int k = 0; k < TB_TYPES_MAX * TB_TYPES_MAX; k++) {
+        const double *q = &p->tab_d.sw2[k].cut; /* every member a double, in order */
+        float *r = &p->tab_f.sw2[k].cut;
+        for (size_t m = 0; m < sizeof(pot_sw_pair_d) / sizeof(double); m++)
+            r[m] = (float)q[m];
+    }
 }

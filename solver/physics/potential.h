@@ -19,8 +19,9 @@
 
 TB_BEGIN_DECLS
 
-/* What a term's body takes: two particles (the pair driver) or three (the triplet driver). */
-enum pot_body { POT_BODY_PAIR = 2, POT_BODY_TRIPLET = 3 };
+/* What a term's body takes: two particles (the pair driver), three (the triplet driver), or a
+ * centre with all its neighbours (Stillinger-Weber: pairs and angles at the centre). */
+enum pot_body { POT_BODY_PAIR = 2, POT_BODY_TRIPLET = 3, POT_BODY_CENTRED = 4 };
 
 /* The terms' indices in registry order: POT_TERM_lj, POT_TERM_atm, ..., POT_NTERMS. */
 enum pot_term_id {

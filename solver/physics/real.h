@@ -13,6 +13,10 @@
 TB_HOSTDEV static inline double tb_sqrt_d(double x) { return sqrt(x); }
 TB_HOSTDEV static inline float tb_sqrt_f(float x) { return sqrtf(x); }
 TB_HOSTDEV static inline double tb_rint_d(double x) { return rint(x); }
+TB_HOSTDEV static inline double tb_exp_d(double x) { return exp(x); }
+TB_HOSTDEV static inline float tb_exp_f(float x) { return expf(x); }
+TB_HOSTDEV static inline double tb_pow_d(double x, double y) { return pow(x, y); }
+TB_HOSTDEV static inline float tb_pow_f(float x, float y) { return powf(x, y); }
 TB_HOSTDEV static inline float tb_rint_f(float x) { return rintf(x); }
 
 /* x*y + z: one fused instruction on the GPU; on the host the compiler's choice (no slow
