@@ -230,7 +230,7 @@ static void test_msd_free(void)
      * evenly spaced about 15) is <v^2> 30 exactly */
     FILE *f = tmpfile();
     char text[2048] = "", want[64];
-    obs_finish(o, f);
+    obs_finish(o, f, 1.0);
     rewind(f);
     const size_t got = fread(text, 1, sizeof text - 1, f);
     text[got] = '\0';

@@ -734,8 +734,9 @@ int cmd_run(int argc, char **argv)
     catch_signals(SIG_DFL);
     if (rc != 0)
         return finish(r, 1);
-    summary(r, now_seconds() - r->t0);
-    if (tb_rank() == 0 && obs_finish(r->obs, stdout) != 0)
+    const double wall = now_seconds() - r->t0;
+    summary(r, wall);
+    if (tb_rank() == 0 && obs_finish(r->obs, stdout, wall) != 0)
         return finish(r, 1);
     return finish(r, 0);
 }

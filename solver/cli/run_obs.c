@@ -1,6 +1,7 @@
 /* run_obs.c — the observables in `tribody run` (run_obs.h): their set-up, with the default
  * range of g(r) from the potential, and their samples in the stepping loop. */
 #include <stdio.h>
+#include <time.h>
 
 #include "common/check.h"
 #include "solver/cli/run_obs.h"
@@ -25,6 +26,13 @@ int run_obs_create(obs **o, const sim_config *c, const sim_state *s, const ckpt_
     return 0;
 }
 
+static double seconds(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
 static int every(long step, int n)
 {
     return n > 0 && step % n == 0;
@@ -45,9 +53,10 @@ int run_obs_step(obs *o, const sim_config *c, const backend_ops *ops, backend *b
         return 0;
     if (spec && every(step, c->output.rdf.every)) {
         double volume = 0.0;
+        const double t0 = seconds(); /* rdf() returns with the counts: the whole cost */
         if (ops->rdf(b, spec, obs_rdf_counts(o), &volume) != 0)
             return -1;
-        obs_rdf_add(o, volume);
+        obs_rdf_add(o, volume, seconds() - t0);
     }
     if (!fetched)
         return 0;

@@ -141,8 +141,10 @@ unsigned long long *obs_rdf_counts(obs *o)
     return o->counts;
 }
 
-void obs_rdf_add(obs *o, double volume)
+void obs_rdf_add(obs *o, double volume, double seconds)
 {
+    o->rdf_seconds += seconds;
+    o->rdf_timed++;
     const size_t len = (size_t)rdf_npairs(o->ntypes) * (size_t)o->spec.bins;
     for (size_t k = 0; k < len; k++) {
         o->hv[k] += (double)o->counts[k] * volume;
@@ -195,12 +197,16 @@ int obs_plot(const char *csv, const char *png, const char *title, const char *xl
     return 0;
 }
 
-int obs_finish(obs *o, FILE *f)
+int obs_finish(obs *o, FILE *f, double wall)
 {
     if (!o)
         return 0;
     if (o->rdf_on && obs_rdf_write(o) != 0)
         return -1;
+    if (o->rdf_on && o->rdf_timed > 0)
+        fprintf(f, "  g(r): %lld samples of %d bins up to %.6g, %.4g ms each (%.4g s in this "
+                   "process; the steps took %.4g s)\n", o->rdf_samples, o->spec.bins,
+                o->spec.r_max, 1e3 * o->rdf_seconds / (double)o->rdf_timed, o->rdf_seconds, wall);
     if (o->msd_on && obs_msd_write(o, f) != 0)
         return -1;
     obs_stats_report(o, f);

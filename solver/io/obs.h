@@ -46,10 +46,11 @@ int obs_create(obs **out, const sim_config *c, const sim_state *s, double r_max)
 void obs_destroy(obs *o);
 
 /* The histogram to fill (zeroed, rdf_npairs(ntypes) * bins entries) and its spec; NULL when
- * output.rdf is off. Then obs_rdf_add: the filled histogram is one sample in a box of volume V. */
+ * output.rdf is off. Then obs_rdf_add: the filled histogram is one sample in a box of volume V,
+ * which took `seconds` of wall time to count (reported at the end: the cost of g(r)). */
 const rdf_spec *obs_rdf_spec(const obs *o);
 unsigned long long *obs_rdf_counts(obs *o);
-void obs_rdf_add(obs *o, double volume);
+void obs_rdf_add(obs *o, double volume, double seconds);
 
 /* Follows the images with the state just fetched (every fetch). */
 void obs_track(obs *o, const sim_state *s);
@@ -61,9 +62,9 @@ int obs_stats_sample(obs *o, const sim_state *s);
  * and the settings they come from; returns how many. */
 int obs_paths(const obs *o, const char *path[4], const char *setting[4]);
 
-/* Writes the CSVs and, with gnuplot, the plots; then prints D and the summary table on f.
- * 0 or -1 (reported). */
-int obs_finish(obs *o, FILE *f);
+/* Writes the CSVs and, with gnuplot, the plots; then prints the cost of g(r) against the
+ * run's wall time `wall` [s], D and the summary table on f. 0 or -1 (reported). */
+int obs_finish(obs *o, FILE *f, double wall);
 
 /* The observables' state for a checkpoint (malloc'd; free it) and back. restore: 0, or
  * TB_EXIT_USAGE with a message naming path when the bytes are not a state of this system;

@@ -28,6 +28,8 @@ struct obs {
     double *hv;                 /* sum over samples of counts x volume */
     double *hs;                 /* sum over samples of counts */
     long long rdf_samples;
+    long long rdf_timed;        /* samples counted in this process (not a checkpoint's) */
+    double rdf_seconds;         /* their wall time */
     /* output.msd */
     int msd_on, msd_every;
     char msd_file[CFG_PATH_MAX], msd_png[CFG_PATH_MAX + 8];
