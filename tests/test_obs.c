@@ -341,6 +341,14 @@ static void test_run_restart(void)
     gsl_test(rc != 0, "stopped at 20 and restarted: exit 0");
     gsl_test(!tb_test_same_file(a, b, "rdf.csv") || !tb_test_same_file(a, b, "msd.csv"),
              "rdf.csv and msd.csv of the restarted run = the uninterrupted run's");
+    const char *e = tb_test_fresh_dir(top, "stdout");
+    tb_test_write_file(e, "sim.cfg", liquid_cfg);
+    rc = tribody(e, "run sim.cfg --set integrator.steps=10 --set 'output.rdf.file=\"\"' "
+                    "--set 'output.msd.file=\"-\"' --set 'output.checkpoint=\"\"'");
+    gsl_test(rc != 0 || !tb_test_output_has(e, "step,time,msd\n0,0,0\n5,") ||
+                 tb_test_exists(e, "rdf.csv") || tb_test_exists(e, "-.png"),
+             "output.rdf.file = \"\": not written; output.msd.file = \"-\": on stdout, no plot "
+             "(exit %d)", rc);
     gsl_test(!tb_test_file_has(a, "rdf.csv", "averaged over 9 samples") ||
                  !tb_test_file_has(a, "msd.csv", "step,time,msd\n0,0,0\n5,"),
              "rdf.csv: 9 samples; msd.csv: header and step 0");

@@ -158,11 +158,13 @@ int obs_paths(const obs *o, const char *path[4], const char *setting[4])
     int k = 0;
     if (o && o->rdf_on && o->rdf_file[0]) {
         path[k] = o->rdf_file, setting[k++] = "output.rdf.file";
-        path[k] = o->rdf_png, setting[k++] = "output.rdf.file (its plot)";
+        if (strcmp(o->rdf_file, "-")) /* stdout has no plot */
+            path[k] = o->rdf_png, setting[k++] = "output.rdf.file (its plot)";
     }
     if (o && o->msd_on && o->msd_file[0]) {
         path[k] = o->msd_file, setting[k++] = "output.msd.file";
-        path[k] = o->msd_png, setting[k++] = "output.msd.file (its plot)";
+        if (strcmp(o->msd_file, "-"))
+            path[k] = o->msd_png, setting[k++] = "output.msd.file (its plot)";
     }
     return k;
 }

@@ -34,6 +34,7 @@ struct obs {
     int msd_on, msd_every;
     char msd_file[CFG_PATH_MAX], msd_png[CFG_PATH_MAX + 8];
     int *img;                   /* [3n] image counts along a, b, c */
+    int far_noted;              /* a move of a quarter width between looks was reported */
     double *x0, *prev;          /* [3n] positions at the origin; at the last look */
     obs_rows msd;               /* step, time, msd of all, msd per species (ntypes > 1) */
     /* the summary */

@@ -20,6 +20,7 @@
 void obs_track(obs *o, const sim_state *s)
 {
     const tb_box_d *b = &s->box;
+    const double q = 0.5 * box_half_width_d(b); /* a quarter of the smallest width */
     if (!o || !o->msd_on || !box_periodic_d(b))
         return;
     for (int i = 0; i < o->n; i++) {
@@ -28,6 +29,14 @@ void obs_track(obs *o, const sim_state *s)
         double d[3] = {x[0] - p[0], x[1] - p[1], x[2] - p[2]}, m[3];
         memcpy(m, d, sizeof m);
         box_min_image_d(b, m);
+        if (!o->far_noted && m[0] * m[0] + m[1] * m[1] + m[2] * m[2] > q * q) {
+            /* half a width would be taken for a wrap the other way: say so before it happens */
+            o->far_noted = 1;
+            tb_notice("output.msd: particle %d moved %.3g since the last look at the state (step "
+                      "%ld), more than a quarter of the box's width: the images may be wrong; "
+                      "sample more often (output.msd.every, output.thermo_every)", i,
+                      sqrt(m[0] * m[0] + m[1] * m[1] + m[2] * m[2]), s->step);
+        }
         /* the jump d - m = sx a + sy b + sz c, a = (lx,0,0), b = (xy,ly,0), c = (xz,yz,lz) */
         const double jz = d[2] - m[2], jy = d[1] - m[1], jx = d[0] - m[0];
         const double sz = b->pbc & 4 ? rint(jz / b->l[2]) : 0.0;

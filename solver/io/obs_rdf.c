@@ -89,7 +89,11 @@ int obs_rdf_write(const obs *o)
         obs_rdf_normalise(hv, hs, o->rdf_samples, bins, o->spec.r_max, cnt[0], cnt[1], cnt[2],
                           g + (size_t)m * bins, cn + (size_t)m * bins);
     }
-    if (!o->rdf_file[0] || !(f = out_create(o->rdf_file)))
+    if (!o->rdf_file[0]) { /* output.rdf.file = "": counted, not written */
+        rc = 0;
+        goto done;
+    }
+    if (!(f = out_create(o->rdf_file)))
         goto done;
     fprintf(f, "# tribody output.rdf: g(r) averaged over %lld samples, one every %d steps, "
                "normalised as LAMMPS's compute rdf; r_max = %.17g, %d bins\n"
