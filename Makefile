@@ -176,6 +176,10 @@ $(BUILD)/obj/solver/cpu/tile_simd.o: CFLAGS += -fno-math-errno
 # Likewise the neighbour-list path's vectorized triangle (solver/cpu/nbr_simd.c).
 $(BUILD)/obj/solver/cpu/nbr_simd.o: CFLAGS += -fno-math-errno
 
+# The RDF histogram rounds every operation as the host does (no FMA), so both count the same
+# pairs in the same bins (solver/rdf.h).
+$(BUILD)/obj/solver/gpu/gpu_rdf.o: NVFLAGS += -fmad=false
+
 $(BUILD)/obj/%.o: %.cu $(BUILD)/obj/.pic
 	@mkdir -p $(dir $@)
 	$(call say,NVCC,$<)

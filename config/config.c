@@ -200,6 +200,23 @@ static const cfg_row schema[] = {
      .doc = "trajectory frames carry forces"},
     {.path = "output.data", .kind = K_STRING, .def = "", FIELD(output.data),
      .doc = "LAMMPS data file of the final state; \"\" disables"},
+    {.path = "output.rdf", .kind = K_GROUP, FIELD(output.rdf.enabled),
+     .doc = "radial distribution function g(r), averaged over the run; present = enabled"},
+    {.path = "output.rdf.file", .kind = K_STRING, .def = "rdf.csv", FIELD(output.rdf.file),
+     .doc = "CSV of g(r) and the coordination numbers (total, per species pair); a PNG beside it"},
+    {.path = "output.rdf.every", .kind = K_INT, .def = "100", .range = ">= 1", .unit = "steps",
+     FIELD(output.rdf.every), .doc = "sample interval"},
+    {.path = "output.rdf.r_max", .kind = K_FLOAT, .range = "> 0", .unit = "sigma",
+     FIELD(output.rdf.r_max),
+     .doc = "histogram range; default the largest cutoff, at most half the smallest periodic width"},
+    {.path = "output.rdf.bins", .kind = K_INT, .def = "100", .range = ">= 1", .unit = "bins",
+     FIELD(output.rdf.bins), .doc = "number of bins of width r_max / bins"},
+    {.path = "output.msd", .kind = K_GROUP, FIELD(output.msd.enabled),
+     .doc = "mean-square displacement per species and the diffusion coefficient; present = enabled"},
+    {.path = "output.msd.file", .kind = K_STRING, .def = "msd.csv", FIELD(output.msd.file),
+     .doc = "CSV of the MSD per species; a PNG beside it"},
+    {.path = "output.msd.every", .kind = K_INT, .def = "100", .range = ">= 1", .unit = "steps",
+     FIELD(output.msd.every), .doc = "sample interval"},
 };
 
 #define N_ROWS ((int)(sizeof schema / sizeof schema[0]))

@@ -180,6 +180,18 @@ typedef struct sim_config {
         int checkpoint_every;          /* steps, >= 1 (also written at the end and on SIGINT/SIGTERM) */
         int forces;                    /* 1: trajectory frames carry forces:R:3 */
         char data[CFG_PATH_MAX];       /* LAMMPS data file of the final state; "" disables */
+        struct {                       /* g(r) averaged over the run (solver/io/obs.h) */
+            int enabled;               /* the group output.rdf was given */
+            char file[CFG_PATH_MAX];   /* CSV; the plot beside it (.png) */
+            int every;                 /* sample interval [steps], >= 1 */
+            double r_max;              /* histogram range [sigma]; 0: not given (the default) */
+            int bins;                  /* >= 1 */
+        } rdf;
+        struct {                       /* mean-square displacement per species */
+            int enabled;               /* the group output.msd was given */
+            char file[CFG_PATH_MAX];   /* CSV; the plot beside it (.png) */
+            int every;                 /* sample interval [steps], >= 1 */
+        } msd;
     } output;
 } sim_config;
 

@@ -312,5 +312,6 @@ void cfg_cross_check(cfg_ctx *x)
     check_init_geometry(x);
     check_integrator(x);
     check_sizes(x);
+    cfg_check_output(x);
 }
 

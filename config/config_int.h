@@ -123,6 +123,8 @@ int cfg_take_box(cfg_ctx *x, const cfg_row *r, const config_setting_t *s);
 
 /* Every check that involves more than one setting, after all were read (config_checks.c). */
 void cfg_cross_check(cfg_ctx *x);
+/* output.rdf and output.msd: their groups' presence, r_max against the box (config_output.c). */
+void cfg_check_output(cfg_ctx *x);
 
 /* The species and what refers to them (config_species.c): system.species first, then
  * system.init.composition, potential.lj.pairs and potential.atm.triplets, read from where

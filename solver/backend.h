@@ -16,6 +16,7 @@
 
 #include "config/config.h"
 #include "solver/finite.h"
+#include "solver/rdf.h"
 #include "solver/state.h"
 
 TB_BEGIN_DECLS
@@ -98,6 +99,11 @@ typedef struct backend_ops {
      * until compute(); a neighbour list is rebuilt when a particle moved more than skin/2
      * since its build, as after any step. The library's set_positions (solver/lib/). 0 or -1. */
     int (*put)(backend *b, const sim_state *s);
+    /* The RDF pair histogram (solver/rdf.h) of the backend's current positions in its box,
+     * added to counts[rdf_npairs(spec->ntypes) * spec->bins]; *volume = that box's volume.
+     * Computed where the positions are (GPU: on the device, only the counts come back), the
+     * same integers on both backends. Local to the rank (no collective). 0 or -1. */
+    int (*rdf)(backend *b, const rdf_spec *spec, unsigned long long *counts, double *volume);
 } backend_ops;
 
 /* virial_next's countdown, for the backends: 1 when the evaluation about to run sums the

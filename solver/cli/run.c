@@ -32,6 +32,7 @@
 #include "solver/par/mpi.h"
 #include "solver/io/output.h"
 #include "solver/io/restart.h"
+#include "solver/cli/run_obs.h"
 #include "solver/io/xyz.h"
 
 static const char run_help[] =
@@ -46,6 +47,9 @@ static const char run_help[] =
     "  output.trajectory  extended XYZ frames (ASE, OVITO)\n"
     "  output.checkpoint  exact binary state, also at the end and on Ctrl-C / SIGTERM\n"
     "  output.data        LAMMPS data file of the final state (read_data; tribody reads it back)\n"
+    "  output.rdf, output.msd  g(r) and the MSD per species, CSV + PNG at the end; the run\n"
+    "                     then prints D, and always the means and block-averaging errors\n"
+    "                     of T, P, density and energies over the thermo steps\n"
     "Existing outputs (regular files) are kept as NAME.~1~, NAME.~2~, ... never overwritten;\n"
     "devices and FIFOs are written as they are. Every output path is checked before step 0,\n"
     "and a second run on the same outputs is refused (a lock file .NAME.lock beside each).\n"
@@ -162,6 +166,7 @@ typedef struct run_ctx {
     unsigned long long run_id; /* this run's id (restart.h), kept across restarts */
     long long step_origin;     /* time = time_origin + (step - step_origin) dt: (0, 0) unless */
     double time_origin;        /* a restart changed dt (checkpoint.h, "TORG") */
+    obs *obs;                  /* output.rdf, output.msd, the summary (NULL: none asked) */
 } run_ctx;
 
 /* The time at a step [tau]. With the origin (0, 0), as in every run whose dt never changed,
@@ -263,10 +268,15 @@ static int save_checkpoint(run_ctx *r, const char *path)
     x.step_origin = r->step_origin;
     x.time_origin = r->time_origin;
     run_physics(&r->cfg, x.phys, sizeof x.phys);
-    if (integ_save(r->g, &x.thermostat, &x.thermostat_len) != 0)
+    x.observ = NULL;
+    x.observ_len = 0;
+    if (integ_save(r->g, &x.thermostat, &x.thermostat_len) != 0 ||
+        (r->obs && obs_save(r->obs, &x.observ, &x.observ_len) != 0)) {
+        ckpt_extra_free(&x);
         return -1;
+    }
     rc = ckpt_write(path, &r->s, &x);
-    free(x.thermostat);
+    ckpt_extra_free(&x);
     if (rc != 0)
         return -1;
     r->ckpt_step = r->s.step;
@@ -439,7 +449,7 @@ static int integrate(run_ctx *r)
             const int out = (is_multiple(nx, c->output.thermo_every) && c->output.thermo[0]) ||
                             (is_multiple(nx, c->output.trajectory_every) && c->output.trajectory[0]) ||
                             (is_multiple(nx, c->output.checkpoint_every) && c->output.checkpoint[0]) ||
-                            nx == c->integrator.steps;
+                            nx == c->integrator.steps || run_obs_fetch_due(r->obs, c, nx);
             if (r->ops->virial_next(r->b, out ? 1 : LONG_MAX) != 0 ||
                 integ_advance(r->g, r->ops, r->b, r->s.step, 1) != 0)
                 return -1;
@@ -457,12 +467,15 @@ static int integrate(run_ctx *r)
         const int tr = is_multiple(r->s.step, c->output.trajectory_every) && c->output.trajectory[0];
         const int ck = is_multiple(r->s.step, c->output.checkpoint_every) && c->output.checkpoint[0];
         const int last = r->s.step == c->integrator.steps;
-        if (th || tr || ck || last || stop) {
+        const int fetch = th || tr || ck || last || stop || run_obs_fetch_due(r->obs, c, r->s.step);
+        if (fetch) {
             if (r->ops->fetch(r->b, &r->s) != 0)
                 return -1;
             if (sim_find_nonfinite(&r->s, &nf)) /* and the columns the host derives from it */
                 return report_nonfinite(r, &nf) == 0 ? 1 : -1;
         }
+        if (tb_rank() == 0 && run_obs_step(r->obs, c, r->ops, r->b, &r->s, fetch) != 0)
+            return -1;
         if (write_outputs(r, th, tr) != 0)
             return -1;
         if ((ck || last) && c->output.checkpoint[0] && save_checkpoint(r, c->output.checkpoint) != 0)
@@ -483,27 +496,29 @@ static int integrate(run_ctx *r)
 static int check_outputs(const run_ctx *r)
 {
     const sim_config *c = &r->cfg;
-    /* the checkpoint and the data file are written to PATH.tmp and renamed over PATH */
-    const char *path[4] = {c->output.thermo, c->output.trajectory, stop_checkpoint(r),
+    /* the checkpoint and the data file are written to PATH.tmp and renamed over PATH; then
+     * the observables' files (obs_paths) */
+    const char *path[8] = {c->output.thermo, c->output.trajectory, stop_checkpoint(r),
                            c->output.data};
-    const char *name[4] = {"output.thermo", "output.trajectory",
+    const char *name[8] = {"output.thermo", "output.trajectory",
                            c->output.checkpoint[0] ? "output.checkpoint"
                                                    : "the interrupt checkpoint",
                            "output.data"};
+    const int np = 4 + obs_paths(r->obs, path + 4, name + 4);
     int rc;
-    for (int i = 0; i < 4; i++)
-        if (path[i][0] && (rc = i >= 2 ? out_check_checkpoint(path[i], c->path, name[i])
-                                       : out_check(path[i], c->path, name[i])) != 0)
+    for (int i = 0; i < np; i++)
+        if (path[i][0] && (rc = i == 2 || i == 3 ? out_check_checkpoint(path[i], c->path, name[i])
+                                                 : out_check(path[i], c->path, name[i])) != 0)
             return rc;
-    for (int i = 0; i < 4; i++)
-        for (int j = i + 1; j < 4; j++)
+    for (int i = 0; i < np; i++)
+        for (int j = i + 1; j < np; j++)
             if (path[i][0] && path[j][0] && out_same_path(path[i], path[j])) {
                 tb_error(c->path, 0, "%s = \"%s\" and %s = \"%s\" are the same path (each "
                                      "output needs a file of its own)",
                          name[i], path[i], name[j], path[j]);
                 return TB_EXIT_USAGE;
             }
-    for (int i = 0; i < 4; i++)
+    for (int i = 0; i < np; i++)
         if (path[i][0] && (rc = out_lock(path[i])) != 0)
             return rc < 0 ? 1 : rc;
     return 0;
@@ -614,6 +629,8 @@ static int finish(run_ctx *r, int rc)
     if (r->ops && r->b)
         r->ops->destroy(r->b);
     integ_destroy(r->g);
+    obs_destroy(r->obs);
+    r->obs = NULL;
     sim_state_free(&r->s);
     return rc;
 }
@@ -642,10 +659,10 @@ int cmd_run(int argc, char **argv)
             (rc = integ_create(&r->g, &r->cfg, &r->s)) != 0 ||
             (rc = integ_restore(r->g, x.thermostat, x.thermostat_len, r->args.restart)) != 0);
         if ((rc = tb_mpi_agree(rc)) != 0) { /* every rank reads the checkpoint */
-            free(x.thermostat);
+            ckpt_extra_free(&x);
             return finish(r, rc < 0 ? 1 : rc);
         }
-        free(x.thermostat);
+        free(x.thermostat); /* x.observ waits for run_obs_create */
         x.thermostat = NULL;
         r->s.e_bath = integ_bath(r->g);
         r->run_id = x.run_id;
@@ -658,6 +675,7 @@ int cmd_run(int argc, char **argv)
         if (r->s.step >= r->cfg.integrator.steps) {
             tb_notice("checkpoint %s is at step %ld >= integrator.steps = %ld: nothing to do",
                       r->args.restart, r->s.step, r->cfg.integrator.steps);
+            ckpt_extra_free(&x);
             return finish(r, 0);
         }
     } else {
@@ -667,6 +685,11 @@ int cmd_run(int argc, char **argv)
             return finish(r, rc < 0 ? 1 : rc);
         r->run_id = run_id_new();
     }
+    rc = run_obs_create(&r->obs, &r->cfg, &r->s, r->args.restart ? &x : NULL, r->args.restart);
+    if (r->args.restart)
+        ckpt_extra_free(&x);
+    if ((rc = tb_mpi_agree(rc)) != 0)
+        return finish(r, rc < 0 ? 1 : rc);
     if ((rc = tb_mpi_agree(backend_select(&r->cfg, &r->ops))) != 0 ||
         (rc = tb_mpi_agree(step_cost_check(&r->cfg, &r->s, r->ops))) != 0)
         return finish(r, rc);
@@ -699,7 +722,8 @@ int cmd_run(int argc, char **argv)
         return finish(r, 1);
     if (!r->args.restart) {
         r->s.e0 = sim_conserved(&r->s);
-        if (write_outputs(r, r->thermo != NULL, r->traj != NULL) != 0)
+        if (write_outputs(r, r->thermo != NULL, r->traj != NULL) != 0 ||
+            (tb_rank() == 0 && run_obs_step(r->obs, &r->cfg, r->ops, r->b, &r->s, 1) != 0))
             return finish(r, 1);
     }
     rc = integrate(r);
@@ -713,6 +737,9 @@ int cmd_run(int argc, char **argv)
     catch_signals(SIG_DFL);
     if (rc != 0)
         return finish(r, 1);
-    summary(r, now_seconds() - r->t0);
+    const double wall = now_seconds() - r->t0;
+    summary(r, wall);
+    if (tb_rank() == 0 && obs_finish(r->obs, stdout, wall) != 0)
+        return finish(r, 1);
     return finish(r, 0);
 }

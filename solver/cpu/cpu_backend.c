@@ -797,7 +797,14 @@ static int cpu_put(backend *b, const sim_state *s)
     return 0;
 }
 
+static int cpu_rdf(backend *b, const rdf_spec *s, unsigned long long *counts, double *volume)
+{
+    *volume = box_volume_d(&b->pp.d.box);
+    rdf_count_host(s, &b->pp.d.box, b->s.pos, b->s.ntypes > 1 ? b->s.type : NULL, b->s.n, counts);
+    return 0;
+}
+
 const backend_ops cpu_backend_ops = {"cpu",     cpu_create, cpu_compute, cpu_advance, cpu_fetch,
                                      cpu_destroy, cpu_kick,  cpu_drift,   cpu_scale,   cpu_ostep,
                                      cpu_kinetic, cpu_info, cpu_virial_next, cpu_check_finite,
-                                     cpu_put};
+                                     cpu_put, cpu_rdf};

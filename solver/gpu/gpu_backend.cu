@@ -56,6 +56,8 @@ struct backend {
     double *d_virial;              /* [6] */
     double *d_xi;                  /* [3n] noise of ostep(), allocated at its first call */
     double *d_ke;                  /* [1] kinetic() result */
+    unsigned long long *d_rdf;     /* rdf()'s histogram, d_rdf_len entries */
+    size_t d_rdf_len;
     unsigned long long *d_vfix;    /* [12] */
     gpu_args args;
     cudaStream_t st;
@@ -162,6 +164,7 @@ static void gpu_destroy(backend *b)
     cudaFree(b->d_virial);
     cudaFree(b->d_xi);
     cudaFree(b->d_ke);
+    cudaFree(b->d_rdf);
     cudaFree(b->d_vfix);
     cudaFree(b->d_finite);
     if (b->stage_pinned)
@@ -819,7 +822,21 @@ static int gpu_put(backend *b, const sim_state *s)
     return 0;
 }
 
+static int gpu_rdf(backend *b, const rdf_spec *s, unsigned long long *counts, double *volume)
+{
+    const size_t len = (size_t)rdf_npairs(s->ntypes) * (size_t)s->bins;
+    if (len > b->d_rdf_len) {
+        cudaFree(b->d_rdf);
+        b->d_rdf = NULL;
+        b->d_rdf_len = 0;
+        CUDA_CHECK(cudaMalloc(&b->d_rdf, len * sizeof *b->d_rdf));
+        b->d_rdf_len = len;
+    }
+    *volume = box_volume_d(&b->pp.d.box);
+    return gpu_rdf_count(b->d_pos, b->n, b->ntypes > 1, &b->pp.d.box, s, b->d_rdf, counts, b->st);
+}
+
 const backend_ops gpu_backend_ops = {"gpu",       gpu_create, gpu_compute, gpu_advance, gpu_fetch,
                                      gpu_destroy, gpu_kick,   gpu_drift,   gpu_scale,   gpu_ostep,
                                      gpu_kinetic, gpu_info, gpu_virial_next, gpu_check_finite,
-                                     gpu_put};
+                                     gpu_put, gpu_rdf};

@@ -19,7 +19,8 @@
  * ckpt_extra, write it in ckpt_write's section list and read it in ckpt_read's switch.
  * Sections now: "RUNI" the run id (8 bytes), "PHYS" the physics settings (text), "THRM"
  * the thermostat's state (integrate.h), present only with a thermostat, "TORG" the time
- * origin (a step and a time, 16 bytes).
+ * origin (a step and a time, 16 bytes), "OBSV" the observables' accumulators (solver/io/obs.h),
+ * present only with output.rdf or output.msd.
  * Version 1 files ("TBCKPT01") recorded neither and are refused with a message.
  * Written to FILE.tmp, flushed to disk and renamed over FILE, so a crash never leaves a
  * torn file; so FILE must be a regular file or absent (run.c refuses a device or FIFO
@@ -49,7 +50,13 @@ typedef struct ckpt_extra {
      * read as (0, 0). */
     long long step_origin;
     double time_origin;
+    /* The observables' state (section "OBSV", obs_save): as thermostat. */
+    unsigned char *observ;
+    size_t observ_len;
 } ckpt_extra;
+
+/* Frees what ckpt_read allocated in x (thermostat, observ) and zeroes them. */
+void ckpt_extra_free(ckpt_extra *x);
 
 /* Writes s atomically to path. 0 or -1 (reported). */
 int ckpt_write(const char *path, const sim_state *s, const ckpt_extra *x);

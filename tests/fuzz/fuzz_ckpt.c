@@ -72,7 +72,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             if (s.type[i] < 0 || s.type[i] >= s.ntypes)
                 broken("a type outside the species", s.type[i]);
         sim_state_free(&s);
-        free(x.thermostat);
+        ckpt_extra_free(&x);
     } else if (rc != TB_EXIT_USAGE && rc != -1) {
         broken("a status other than 0, 2 or -1", rc);
     }
