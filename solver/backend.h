@@ -93,6 +93,17 @@ typedef struct backend_ops {
      * after `step`) and fills nf with the first non-finite one, nf->step = step; nf->step =
      * -1 when all are finite. 0, or -1 on a failure of the check itself (finite.h). */
     int (*check_finite)(backend *b, long step, tb_nonfinite *nf);
+    /* The barostats' primitives (physics/baro.h), 0 or -1:
+     * virial: w[6] = the virial of the last evaluation, summed over the ranks (xx yy zz xy xz
+     * yz, as sim_state.virial); that evaluation must have summed it (virial_next);
+     * kinetic_axes: k[a] = sum m v_a^2 / 2 per axis, in a fixed order;
+     * rescale: the box's edges and tilts stretched by mu per axis about its corner lo
+     * (l_a *= mu_a; xy, xz *= mu_x; yz *= mu_y), positions with it (x = lo + mu (x - lo),
+     * wrapped), velocities by 1/mu; the neighbour lists follow (nbr.h, "a box that moves");
+     * the forces are not recomputed. fetch() returns the moved box in s->box. */
+    int (*virial)(backend *b, double w[6]);
+    int (*kinetic_axes)(backend *b, double k[3]);
+    int (*rescale)(backend *b, const double mu[3]);
 } backend_ops;
 
 /* virial_next's countdown, for the backends: 1 when the evaluation about to run sums the

@@ -165,6 +165,8 @@ int ckpt_write(const char *path, const sim_state *s, const ckpt_extra *x)
     }
     if (x->thermostat_len > 0)
         bad |= put_section(f, "THRM", x->thermostat, (uint32_t)x->thermostat_len, &h);
+    if (x->barostat_len > 0)
+        bad |= put_section(f, "BARO", x->barostat, (uint32_t)x->barostat_len, &h);
     bad |= put_section(f, "END ", NULL, 0, &h);
     bad |= fwrite(&h, sizeof h, 1, f) != 1;
     bad |= fflush(f) != 0;
@@ -190,6 +192,14 @@ static int get(FILE *f, void *p, size_t len, uint64_t *h)
         return -1;
     *h = fnv1a(*h, p, len);
     return 0;
+}
+
+void ckpt_extra_free(ckpt_extra *x)
+{
+    free(x->thermostat);
+    free(x->barostat);
+    x->thermostat = x->barostat = NULL;
+    x->thermostat_len = x->barostat_len = 0;
 }
 
 /* Reads the tagged sections up to "END " into x; unknown tags are skipped. 0, or -1 when
@@ -243,6 +253,10 @@ static int get_sections(FILE *f, ckpt_extra *x, sim_state *s, int *got_spec, int
             if (!(x->thermostat = malloc(len ? len : 1)) || get(f, x->thermostat, len, h) != 0)
                 return -1;
             x->thermostat_len = len;
+        } else if (!memcmp(tag, "BARO", 4) && !x->barostat) {
+            if (!(x->barostat = malloc(len ? len : 1)) || get(f, x->barostat, len, h) != 0)
+                return -1;
+            x->barostat_len = len;
         } else { /* a section of a later version: skipped, but checksummed */
             char buf[4096];
             while (len > 0) {
@@ -378,8 +392,8 @@ int ckpt_read(const char *path, int n_expected, const char *cfg, sim_state *s, c
         return -1;
     }
     n3 = 3 * (size_t)hd.n * sizeof(double);
-    x->thermostat = NULL;
-    x->thermostat_len = 0;
+    x->thermostat = x->barostat = NULL;
+    x->thermostat_len = x->barostat_len = 0;
     if (!(names = malloc((size_t)hd.n * TB_SPECIES_MAX))) {
         fclose(f);
         sim_state_free(s);
@@ -394,8 +408,7 @@ int ckpt_read(const char *path, int n_expected, const char *cfg, sim_state *s, c
         fclose(f);
         free(names);
         sim_state_free(s);
-        free(x->thermostat);
-        x->thermostat = NULL;
+        ckpt_extra_free(x);
         tb_error(path, 0, "--restart: checkpoint is truncated");
         return TB_EXIT_USAGE;
     }
@@ -407,15 +420,13 @@ int ckpt_read(const char *path, int n_expected, const char *cfg, sim_state *s, c
     free(names);
     if (stored != h) {
         sim_state_free(s);
-        free(x->thermostat);
-        x->thermostat = NULL;
+        ckpt_extra_free(x);
         tb_error(path, 0, "--restart: checkpoint is corrupt (checksum mismatch)");
         return TB_EXIT_USAGE;
     }
     if (check_header(path, &hd) != 0 || check_origin(path, &hd, x) != 0) {
         sim_state_free(s);
-        free(x->thermostat);
-        x->thermostat = NULL;
+        ckpt_extra_free(x);
         return TB_EXIT_USAGE;
     }
     s->step = hd.step;
@@ -434,8 +445,7 @@ int ckpt_read(const char *path, int n_expected, const char *cfg, sim_state *s, c
                     ((s->box.pbc >> a & 1) && !(s->box.l[a] > 0));
     if (bad_spec) {
         sim_state_free(s);
-        free(x->thermostat);
-        x->thermostat = NULL;
+        ckpt_extra_free(x);
         tb_error(path, 0, "--restart: checkpoint's species or box section is invalid");
         return TB_EXIT_USAGE;
     }

@@ -19,7 +19,8 @@
  * ckpt_extra, write it in ckpt_write's section list and read it in ckpt_read's switch.
  * Sections now: "RUNI" the run id (8 bytes), "PHYS" the physics settings (text), "THRM"
  * the thermostat's state (integrate.h), present only with a thermostat, "TORG" the time
- * origin (a step and a time, 16 bytes).
+ * origin (a step and a time, 16 bytes), "BARO" the barostat's state (physics/baro.h), present
+ * only with a barostat (the box it moves is section "BOX ").
  * Version 1 files ("TBCKPT01") recorded neither and are refused with a message.
  * Written to FILE.tmp, flushed to disk and renamed over FILE, so a crash never leaves a
  * torn file; so FILE must be a regular file or absent (run.c refuses a device or FIFO
@@ -41,6 +42,10 @@ typedef struct ckpt_extra {
      * malloc'd by ckpt_read (NULL and 0 when the file has none), freed by the caller. */
     unsigned char *thermostat;
     size_t thermostat_len;
+    /* The barostat's state (section "BARO", physics/baro.h), likewise; absent in older files
+     * and in runs without a barostat. */
+    unsigned char *barostat;
+    size_t barostat_len;
     unsigned long long run_id;  /* the run's id, also in its thermo and trajectory files */
     char phys[CKPT_PHYS_MAX];   /* "name=value\n" per setting that defines the physics */
     /* The time origin (section "TORG"): time = time_origin + (step - step_origin) dt. (0, 0)
@@ -50,6 +55,9 @@ typedef struct ckpt_extra {
     long long step_origin;
     double time_origin;
 } ckpt_extra;
+
+/* Frees what ckpt_read allocated in x (the thermostat and barostat blocks); NULLs them. */
+void ckpt_extra_free(ckpt_extra *x);
 
 /* Writes s atomically to path. 0 or -1 (reported). */
 int ckpt_write(const char *path, const sim_state *s, const ckpt_extra *x);
