@@ -29,6 +29,9 @@ struct baro {
     double dt;              /* integrator.dt [time] */
     double nktv2p;          /* energy / volume -> pressure */
     int dof;                /* N_f, for the kinetic temperature under nve */
+    int n;                  /* particles (MTK's N) */
+    double omega_dot;       /* MTK: the strain rate of each edge [1/time] */
+    double w_mass;          /* MTK: its mass W = (N + 1) kT tau_P^2, at the last kick */
     double range;           /* the widest cutoff: the box's half width may not go below it */
     double v0;              /* volume at creation [length^3] */
     tb_box_d box;           /* the box, moved as the backend moves it (box_stretch_d) */
@@ -44,7 +47,7 @@ struct baro {
 /* The block saved: what a restart needs beyond the state's box. */
 typedef struct baro_blob {
     uint32_t version, type, coupling, have_prev;
-    double work, p_last;
+    double work, p_last, omega_dot, w_mass;
     double w_prev[6];
     char rng_name[32];
     uint64_t rng_size;
@@ -55,9 +58,11 @@ int baro_create(baro **out, const sim_config *c, const sim_state *s)
     *out = NULL;
     if (!c->integrator.barostat.enabled)
         return 0;
-    if (c->integrator.barostat.type != CFG_BARO_CRESCALE) {
-        tb_error(c->path, 0, "integrator.barostat.type: %s is not implemented yet (use "
-                             "\"c-rescale\")", cfg_baro_name(c->integrator.barostat.type));
+    if (c->integrator.barostat.type == CFG_BARO_MTK &&
+        c->integrator.barostat.coupling != CFG_COUPLE_ISO) {
+        tb_error(c->path, 0, "integrator.barostat.coupling: mtk is implemented for iso only (got "
+                             "%s; c-rescale does aniso)",
+                 cfg_coupling_name(c->integrator.barostat.coupling));
         return TB_EXIT_USAGE;
     }
     baro *p = calloc(1, sizeof *p);
@@ -66,7 +71,9 @@ int baro_create(baro **out, const sim_config *c, const sim_state *s)
     int all_cut;
     p->type = c->integrator.barostat.type;
     p->coupling = c->integrator.barostat.coupling;
-    p->every = c->integrator.barostat.every > 0 ? c->integrator.barostat.every : 1;
+    p->every = c->integrator.barostat.every > 0 && p->type == CFG_BARO_CRESCALE
+                   ? c->integrator.barostat.every : 1;
+    p->n = s->n;
     p->steps = c->integrator.steps;
     p->p0 = c->integrator.barostat.pressure;
     p->p1 = c->integrator.barostat.pressure_end;
@@ -116,7 +123,58 @@ double baro_target(const baro *p, long step)
 
 double baro_energy(const baro *p)
 {
+    if (p && p->type == CFG_BARO_MTK) /* three edges, each of mass W and rate omega_dot */
+        return 1.5 * p->w_mass * p->omega_dot * p->omega_dot +
+               p->p_last * box_volume_d(&p->box) / p->nktv2p;
     return p ? p->p_last * box_volume_d(&p->box) / p->nktv2p + p->work : 0.0;
+}
+
+int baro_is_mtk(const baro *p)
+{
+    return p && p->type == CFG_BARO_MTK;
+}
+
+static int virial_before(baro *p, const backend_ops *ops, backend *b, double w[6]);
+static int box_check(const baro *p, const tb_box_d *nb, long step);
+
+/* ---- MTK (baro.h) ------------------------------------------------------------------------ */
+
+int baro_mtk_omega(baro *p, const backend_ops *ops, backend *b, double K, int before, double h,
+                   double kT, long step)
+{
+    double w[6];
+    if (before ? virial_before(p, ops, b, w) : ops->virial(b, w))
+        return -1;
+    if (!before) { /* the next step's pressure starts from this evaluation */
+        memcpy(p->w_prev, w, sizeof p->w_prev);
+        p->have_prev = 1;
+    }
+    const double vol = box_volume_d(&p->box);
+    const double P = p->nktv2p * (2.0 * K + w[0] + w[1] + w[2]) / (3.0 * vol);
+    p->p_last = baro_target(p, step);
+    p->w_mass = (p->n + 1) * kT * p->period * p->period;
+    if (!(p->w_mass > 0.0))
+        return 0; /* T = 0: no barostat mass (as the chain's) */
+    const double f = ((P - p->p_last) * vol / p->nktv2p + 2.0 * K / (3.0 * p->n)) / p->w_mass;
+    p->omega_dot += h * f;
+    return 0;
+}
+
+double baro_mtk_vfactor(const baro *p, double h)
+{
+    return exp(-h * p->omega_dot * (1.0 + 1.0 / p->n)); /* 1 + d / N_f, N_f = 3N */
+}
+
+int baro_mtk_dilate(baro *p, const backend_ops *ops, backend *b, double h, long step)
+{
+    const double m = exp(h * p->omega_dot);
+    p->mu[0] = p->mu[1] = p->mu[2] = m;
+    tb_box_d nb = p->box;
+    box_stretch_d(&nb, p->mu);
+    if (box_check(p, &nb, step) != 0 || ops->rescale(b, p->mu) || ops->scale(b, m))
+        return -1;
+    p->box = nb;
+    return 0;
 }
 
 /* The stretch mu of one rescale at pressure tensor diagonal pd[3] and scalar P. */
@@ -148,6 +206,23 @@ static int virial_before(baro *p, const backend_ops *ops, backend *b, double w[6
     return ops->virial(b, w);
 }
 
+/* Whether the box nb after a stretch can be used: not exploded (volume beyond 1e6 times the
+ * starting one, or not finite), not collapsed (half its smallest width below the widest
+ * cutoff). 0, or -1 with the message naming the step. */
+static int box_check(const baro *p, const tb_box_d *nb, long step)
+{
+    const double vol1 = box_volume_d(nb), half = box_half_width_d(nb);
+    if (!isfinite(vol1) || !(vol1 > 0.0) || vol1 > 1e6 * p->v0)
+        return tb_error(NULL, 0, "step %ld: the barostat's box exploded (volume %g, %g at the "
+                                 "start): check integrator.barostat.pressure, compressibility "
+                                 "and period", step + 1, vol1, p->v0);
+    if (half < p->range)
+        return tb_error(NULL, 0, "step %ld: the barostat's box collapsed: half its smallest "
+                                 "width, %g, is below the widest cutoff, %g (volume %g, %g at "
+                                 "the start)", step + 1, half, p->range, vol1, p->v0);
+    return 0;
+}
+
 int baro_begin(baro *p, const backend_ops *ops, backend *b, long step, double kT)
 {
     double k[3], pd[3];
@@ -170,19 +245,8 @@ int baro_rescale(baro *p, const backend_ops *ops, backend *b, long step)
     tb_box_d nb = p->box;
     box_stretch_d(&nb, p->mu);
     const double vol = box_volume_d(&p->box), vol1 = box_volume_d(&nb);
-    const double half = box_half_width_d(&nb);
-    if (!isfinite(vol1) || !(vol1 > 0.0) || vol1 > 1e6 * p->v0) {
-        tb_error(NULL, 0, "step %ld: the barostat's box exploded (volume %g, %g at the start): "
-                          "check integrator.barostat.pressure, compressibility and period",
-                 step + 1, vol1, p->v0);
+    if (box_check(p, &nb, step) != 0)
         return -1;
-    }
-    if (half < p->range) {
-        tb_error(NULL, 0, "step %ld: the barostat's box collapsed: half its smallest width, %g, "
-                          "is below the widest cutoff, %g (volume %g, %g at the start)",
-                 step + 1, half, p->range, vol1, p->v0);
-        return -1;
-    }
     if (ops->kinetic_axes(b, k) || ops->rescale(b, p->mu))
         return -1;
     double dK = 0.0;
@@ -226,6 +290,8 @@ int baro_save(const baro *p, unsigned char **buf, size_t *len)
     hd.work = p->work;
     hd.p_last = p->p_last;
     hd.have_prev = (uint32_t)p->have_prev;
+    hd.omega_dot = p->omega_dot;
+    hd.w_mass = p->w_mass;
     memcpy(hd.w_prev, p->w_prev, sizeof hd.w_prev);
     snprintf(hd.rng_name, sizeof hd.rng_name, "%s", gsl_rng_name(p->rng));
     hd.rng_size = rs;
@@ -262,6 +328,8 @@ int baro_restore(baro *p, const unsigned char *buf, size_t len, const char *path
     p->work = hd.work;
     p->p_last = hd.p_last;
     p->have_prev = hd.have_prev != 0;
+    p->omega_dot = hd.omega_dot;
+    p->w_mass = hd.w_mass;
     memcpy(p->w_prev, hd.w_prev, sizeof p->w_prev);
     memcpy(gsl_rng_state(p->rng), buf + sizeof hd, hd.rng_size);
     return 0;

@@ -26,9 +26,8 @@
  * so K + U + E_bath + P0 V + W drifts only by the integration error.
  *
  * State (checkpoint section "BARO"): W, the last target, the virial kept for the next
- * rescale, the RNG. The box is the state's
- * (section BOX). MTK (integrator.barostat.type = "mtk") is accepted by the config but not
- * implemented: baro_create refuses it. */
+ * rescale, the RNG, MTK's omega_dot and mass. The box is the state's
+ * (section BOX). MTK: below (iso only; baro_create refuses aniso and tri). */
 #ifndef TB_BARO_H
 #define TB_BARO_H
 
@@ -66,7 +65,22 @@ int baro_rescale(baro *p, const backend_ops *ops, backend *b, long step);
 int baro_end(baro *p, const backend_ops *ops, backend *b);
 int baro_keep(baro *p, const backend_ops *ops, backend *b);
 
-/* The barostat's energy P0 V + W [energy] (P0 of the last rescale's step). */
+/* MTK (Martyna, Tobias, Klein 1994 with Shinoda, Shiga, Mikami 2004's splitting, as LAMMPS's
+ * fix npt iso without a barostat chain, pchain 0), iso only, with the Nose-Hoover chain of
+ * integrate.c; one step (integrate.c's mtk_step):
+ *   NHC(h) [omega(h)] V(h) B(h) D(h) A(dt) D(h) F B(h) V(h) [omega(h)] NHC(h),
+ * omega: omega_dot += h ((P - P0) V / nktv2p + 2K / 3N) / W, W = (N + 1) kT tau_P^2, P from
+ * the virial of the last evaluation (before: the step's start; else this evaluation's, kept
+ * for the next step) and the kinetic energy K now; V: velocities times
+ * exp(-h omega_dot (1 + 1/N)) (baro_mtk_vfactor; MTK's 1 + d/N_f); D: the box and positions stretched by
+ * exp(h omega_dot), the velocities kept. Energy: 3/2 W omega_dot^2 + P0 V (baro_energy). */
+int baro_is_mtk(const baro *p);
+int baro_mtk_omega(baro *p, const backend_ops *ops, backend *b, double K, int before, double h,
+                   double kT, long step);
+double baro_mtk_vfactor(const baro *p, double h);
+int baro_mtk_dilate(baro *p, const backend_ops *ops, backend *b, double h, long step);
+
+/* The barostat's energy P0 V + W [energy] (P0 of the last rescale's step); MTK's above. */
 double baro_energy(const baro *p);
 
 /* Target pressure of the step from `step` to step + 1 (the ramp, as the temperature's). */

@@ -240,6 +240,30 @@ static int nh_step(integ *g, const backend_ops *ops, backend *b, long step)
     return 0;
 }
 
+/* One MTK step (baro.h): the Nose-Hoover chain around the barostat's half steps. */
+static int mtk_step(integ *g, const backend_ops *ops, backend *b, long step)
+{
+    baro *p = g->baro;
+    const double h = 0.5 * g->dt, kT = g->boltz * integ_target(g, step);
+    double K, s;
+    if (ops->virial_next(b, 1) || ops->kinetic(b, &K))
+        return -1;
+    s = nhc_half(g, K, kT, h);
+    if (ops->scale(b, s) || ops->kinetic(b, &K) ||
+        baro_mtk_omega(p, ops, b, K, 1, h, kT, step) ||
+        ops->scale(b, baro_mtk_vfactor(p, h)) || ops->kick(b, h) ||
+        baro_mtk_dilate(p, ops, b, h, step) || ops->drift(b, g->dt) ||
+        baro_mtk_dilate(p, ops, b, h, step) || ops->compute(b) || ops->kick(b, h) ||
+        ops->scale(b, baro_mtk_vfactor(p, h)) || ops->kinetic(b, &K) ||
+        baro_mtk_omega(p, ops, b, K, 0, h, kT, step) || ops->kinetic(b, &K))
+        return -1;
+    s = nhc_half(g, K, kT, h);
+    if (ops->scale(b, s))
+        return -1;
+    g->e_bath = nhc_energy(g, kT);
+    return 0;
+}
+
 /* One step with the barostat (baro.h): its pressure at the start of a step that rescales,
  * the stretch within the step (evaluate), the virial kept for the next one. */
 static int baro_step(integ *g, const backend_ops *ops, backend *b, long step)
@@ -268,7 +292,8 @@ int integ_advance(integ *g, const backend_ops *ops, backend *b, long step, long 
 {
     if (g->baro) {
         for (long s = 0; s < nsteps; s++)
-            if (baro_step(g, ops, b, step + s) != 0)
+            if ((baro_is_mtk(g->baro) ? mtk_step(g, ops, b, step + s)
+                                      : baro_step(g, ops, b, step + s)) != 0)
                 return -1;
         return 0;
     }
