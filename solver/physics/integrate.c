@@ -223,6 +223,17 @@ static double nhc_energy(const integ *g, double kT)
     return e;
 }
 
+/* The chain's closing half step (nh_step, mtk_step): at the kinetic energy now, the velocities
+ * scaled, the chain's energy kept as the bath's. */
+static int nhc_end(integ *g, const backend_ops *ops, backend *b, double kT, double h)
+{
+    double K;
+    if (ops->kinetic(b, &K) || ops->scale(b, nhc_half(g, K, kT, h)))
+        return -1;
+    g->e_bath = nhc_energy(g, kT);
+    return 0;
+}
+
 static int nh_step(integ *g, const backend_ops *ops, backend *b, long step)
 {
     const double h = 0.5 * g->dt, kT = g->boltz * integ_target(g, step);
@@ -231,13 +242,9 @@ static int nh_step(integ *g, const backend_ops *ops, backend *b, long step)
         return -1;
     s = nhc_half(g, K, kT, h);
     if (ops->scale(b, s) || ops->kick(b, h) || ops->drift(b, g->dt) || evaluate(g, ops, b, step) ||
-        ops->kick(b, h) || ops->kinetic(b, &K))
+        ops->kick(b, h))
         return -1;
-    s = nhc_half(g, K, kT, h);
-    if (ops->scale(b, s))
-        return -1;
-    g->e_bath = nhc_energy(g, kT);
-    return 0;
+    return nhc_end(g, ops, b, kT, h);
 }
 
 /* One MTK step (baro.h): the Nose-Hoover chain around the barostat's half steps. */
@@ -255,13 +262,9 @@ static int mtk_step(integ *g, const backend_ops *ops, backend *b, long step)
         baro_mtk_dilate(p, ops, b, h, step) || ops->drift(b, g->dt) ||
         baro_mtk_dilate(p, ops, b, h, step) || ops->compute(b) || ops->kick(b, h) ||
         ops->scale(b, baro_mtk_vfactor(p, h)) || ops->kinetic(b, &K) ||
-        baro_mtk_omega(p, ops, b, K, 0, h, kT, step) || ops->kinetic(b, &K))
+        baro_mtk_omega(p, ops, b, K, 0, h, kT, step))
         return -1;
-    s = nhc_half(g, K, kT, h);
-    if (ops->scale(b, s))
-        return -1;
-    g->e_bath = nhc_energy(g, kT);
-    return 0;
+    return nhc_end(g, ops, b, kT, h);
 }
 
 /* One step with the barostat (baro.h): its pressure at the start of a step that rescales,
