@@ -43,6 +43,8 @@ static const char *const precision_names[] = {"double", "mixed", "single", NULL}
 static const char *const integrator_names[] = {"nve", "langevin", "nose-hoover", NULL};
 static const char *const units_names[] = {"lj", "metal", "real", NULL};
 static const char *const mix_names[] = {"geometric", "arithmetic", NULL};
+static const char *const baro_names[] = {"c-rescale", "mtk", NULL};
+static const char *const coupling_names[] = {"iso", "aniso", "tri", NULL};
 
 /* solver.threads: 0 (the kernel's default) or a whole number of warps, up to 1024. */
 static int threads_ok(long long v)
@@ -157,6 +159,32 @@ static const cfg_row schema[] = {
     {.path = "integrator.nh.period", .kind = K_FLOAT, .def = "0.5", .range = "> 0", .unit = "tau",
      .flags = CF_PHYSICS, FIELD(integrator.nh.period),
      .doc = "thermostat period tau_T (masses Q_1 = N_f k T tau_T^2)"},
+    /* the barostat (physics/baro.h): newer than the first checkpoints, which ran without one */
+    {.path = "integrator.barostat", .kind = K_GROUP, .flags = CF_PHYSICS | CF_ABSENT_DEFAULT,
+     FIELD(integrator.barostat.enabled), .doc = "constant pressure; present = on"},
+    {.path = "integrator.barostat.type", .kind = K_CHOICE, .choices = baro_names,
+     .flags = CF_PHYSICS | CF_ABSENT_DEFAULT, FIELD(integrator.barostat.type),
+     .doc = "c-rescale (stochastic cell rescaling) or mtk; required in the group"},
+    {.path = "integrator.barostat.pressure", .kind = K_FLOAT,
+     .unit = "epsilon/sigma^3", .flags = CF_PHYSICS | CF_ABSENT_DEFAULT,
+     FIELD(integrator.barostat.pressure), .doc = "target pressure; required in the group"},
+    {.path = "integrator.barostat.pressure_end", .kind = K_FLOAT,
+     .unit = "epsilon/sigma^3", .flags = CF_PHYSICS | CF_ABSENT_DEFAULT,
+     .follows = "integrator.barostat.pressure", FIELD(integrator.barostat.pressure_end),
+     .doc = "target at the last step (linear ramp)"},
+    {.path = "integrator.barostat.period", .kind = K_FLOAT, .def = "2.0", .range = "> 0",
+     .unit = "tau", .flags = CF_PHYSICS | CF_ABSENT_DEFAULT, FIELD(integrator.barostat.period),
+     .doc = "barostat period tau_P"},
+    {.path = "integrator.barostat.coupling", .kind = K_CHOICE, .def = "iso",
+     .choices = coupling_names, .flags = CF_PHYSICS | CF_ABSENT_DEFAULT,
+     FIELD(integrator.barostat.coupling), .doc = "iso, aniso (each axis) or tri"},
+    {.path = "integrator.barostat.compressibility", .kind = K_FLOAT, .def = "0.1", .range = "> 0",
+     .unit = "sigma^3/epsilon", .flags = CF_PHYSICS | CF_ABSENT_DEFAULT,
+     FIELD(integrator.barostat.compressibility),
+     .doc = "isothermal compressibility beta_T (c-rescale)"},
+    {.path = "integrator.barostat.every", .kind = K_INT, .def = "10", .range = "1 .. 1000000",
+     .unit = "steps", .flags = CF_PHYSICS | CF_ABSENT_DEFAULT, FIELD(integrator.barostat.every),
+     .doc = "c-rescale acts every this many steps (GROMACS nstpcouple)"},
     {.path = "solver", .kind = K_GROUP, .doc = "how the forces are computed"},
     {.path = "solver.backend", .kind = K_CHOICE, .def = "auto", .choices = backend_names,
      FIELD(solver.backend), .doc = "auto (the GPU when there is one), cpu or gpu"},
@@ -339,6 +367,8 @@ const char *cfg_precision_name(int p) { return enum_name(precision_names, p); }
 const char *cfg_integrator_name(int t) { return enum_name(integrator_names, t); }
 const char *cfg_units_name(int u) { return enum_name(units_names, u); }
 const char *cfg_mix_name(int m) { return enum_name(mix_names, m); }
+const char *cfg_baro_name(int t) { return enum_name(baro_names, t); }
+const char *cfg_coupling_name(int k) { return enum_name(coupling_names, k); }
 
 /* ---- defaults ------------------------------------------------------------------------------ */
 

@@ -75,6 +75,9 @@ typedef struct cfg_sw_entry {
 enum cfg_backend { CFG_BACKEND_AUTO = 0, CFG_BACKEND_CPU = 1, CFG_BACKEND_GPU = 2 };
 enum cfg_precision { CFG_PREC_DOUBLE = 0, CFG_PREC_MIXED = 1, CFG_PREC_SINGLE = 2 };
 enum cfg_integrator { CFG_INTEG_NVE = 0, CFG_INTEG_LANGEVIN = 1, CFG_INTEG_NOSE_HOOVER = 2 };
+/* integrator.barostat.type and .coupling (physics/baro.h). */
+enum cfg_baro { CFG_BARO_CRESCALE = 0, CFG_BARO_MTK = 1 };
+enum cfg_coupling { CFG_COUPLE_ISO = 0, CFG_COUPLE_ANISO = 1, CFG_COUPLE_TRI = 2 };
 
 typedef struct sim_config {
     char path[CFG_PATH_MAX]; /* the config file as given on the command line */
@@ -155,6 +158,16 @@ typedef struct sim_config {
             int chain;          /* Nose-Hoover chain length M, 1 .. 16 */
             double period;      /* thermostat period tau_T [tau]: Q_1 = N_f k T tau_T^2 */
         } nh;
+        struct {
+            int enabled;        /* 1 iff the integrator.barostat group is present */
+            int type;           /* enum cfg_baro; required in the group */
+            double pressure;    /* target P [pressure of the style: epsilon/sigma^3, bar, atm] */
+            double pressure_end; /* target at the last step (linear ramp); = pressure if not given */
+            double period;      /* tau_P [tau], > 0 */
+            int coupling;       /* enum cfg_coupling, default iso */
+            double compressibility; /* beta_T [1/pressure], > 0 (c-rescale) */
+            int every;          /* c-rescale acts every `every` steps (GROMACS's nstpcouple) */
+        } barostat;
     } integrator;
 
     struct {
@@ -235,6 +248,8 @@ const char *cfg_precision_name(int p);
 const char *cfg_integrator_name(int t);
 const char *cfg_units_name(int u);
 const char *cfg_mix_name(int m);
+const char *cfg_baro_name(int t);
+const char *cfg_coupling_name(int k);
 
 /* The species of that name in c, its index (type), or -1. */
 int cfg_species_find(const sim_config *c, const char *name);

@@ -238,6 +238,63 @@ static void check_integrator(cfg_ctx *x)
         c->integrator.temperature_end = c->integrator.temperature;
 }
 
+/* The barostat group (physics/baro.h): its type and target are required in it; mtk moves
+ * the box with the Nose-Hoover chain, so it needs integrator.type = "nose-hoover" (c-rescale
+ * runs with any: under nve its noise takes the kinetic temperature, the NPH form); every
+ * coupling scales all three edges, which must be periodic; tri (the tilts) is mtk's only. */
+static void check_barostat(cfg_ctx *x)
+{
+    sim_config *c = x->c;
+    static const char *const inner[] = {"integrator.barostat.type", "integrator.barostat.pressure",
+        "integrator.barostat.pressure_end", "integrator.barostat.period",
+        "integrator.barostat.coupling", "integrator.barostat.compressibility",
+        "integrator.barostat.every", NULL};
+    const config_setting_t *g = given(x, "integrator.barostat");
+    c->integrator.barostat.enabled = g != NULL;
+    if (!g)
+        return;
+    const int t = c->integrator.barostat.type, k = c->integrator.barostat.coupling;
+    for (int i = 0; i < 2; i++)
+        if (!given(x, inner[i]) && !rejected(x, inner[i]))
+            cfg_problem(x, g, inner[i], "required in an integrator.barostat group");
+    if (!given(x, "integrator.barostat.pressure_end"))
+        c->integrator.barostat.pressure_end = c->integrator.barostat.pressure;
+    if (!given(x, "integrator.barostat.type") || rejected(x, "integrator.barostat.coupling"))
+        return;
+    if (t == CFG_BARO_MTK && c->integrator.type != CFG_INTEG_NOSE_HOOVER &&
+        !rejected(x, "integrator.type"))
+        cfg_problem(x, given(x, "integrator.barostat.type"), "integrator.barostat.type",
+                    "mtk needs the Nose-Hoover chain: integrator.type = \"nose-hoover\" (the type "
+                    "is %s)", cfg_integrator_name(c->integrator.type));
+    if (t == CFG_BARO_CRESCALE && k == CFG_COUPLE_TRI)
+        cfg_problem(x, near_src(x, "integrator.barostat.coupling"), "integrator.barostat.coupling",
+                    "c-rescale scales the edges only: iso or aniso (got tri; tri is mtk's)");
+    if (t == CFG_BARO_MTK && given(x, "integrator.barostat.compressibility"))
+        cfg_problem(x, given(x, "integrator.barostat.compressibility"),
+                    "integrator.barostat.compressibility",
+                    "only used with integrator.barostat.type = \"c-rescale\" (the type is mtk)");
+    if (t == CFG_BARO_MTK && given(x, "integrator.barostat.every"))
+        cfg_problem(x, given(x, "integrator.barostat.every"), "integrator.barostat.every",
+                    "only used with integrator.barostat.type = \"c-rescale\" (mtk acts every step)");
+    if (cfg_atm_active(c) && !(c->potential.atm.cutoff > 0.0) &&
+        !rejected(x, "potential.atm.cutoff"))
+        cfg_problem(x, near_src(x, "potential.atm.cutoff"), "potential.atm.cutoff",
+                    "required with an integrator.barostat and a box from a file (its default, "
+                    "a quarter of that box, would move with the box)");
+    if (rejected(x, "system.boundary"))
+        return;
+    int per[3];
+    cfg_periodic(c, per);
+    for (int a = 0; a < 3; a++)
+        if (!per[a]) {
+            cfg_problem(x, near_src(x, "integrator.barostat.coupling"),
+                        "integrator.barostat.coupling", "%s scales every axis, but axis %c is "
+                        "open (system.boundary): a barostat needs a periodic box",
+                        cfg_coupling_name(k), "xyz"[a]);
+            break;
+        }
+}
+
 /* system.particles against what the block maps can cover at solver.tile: nb = ceil(n / tile)
  * tiles per side must not pass the map's max_nb (its exact range, within the GPU's grid and
  * 64-bit block counts), so a run that cannot be launched is refused here, before any
@@ -311,6 +368,7 @@ void cfg_cross_check(cfg_ctx *x)
     check_init_file(x);
     check_init_geometry(x);
     check_integrator(x);
+    check_barostat(x);
     check_sizes(x);
     cfg_check_output(x);
 }

@@ -37,14 +37,16 @@ const tb_units *units_of(int style)
 #define ARGON_MASS 39.948
 
 /* The lj units of a configuration's settings, their dimension in powers of mass, length,
- * energy and time, and temperature on its own (epsilon/k_B: an energy over k_B). */
+ * energy and time, temperature on its own (epsilon/k_B: an energy over k_B), and pressure
+ * (energy / length^3 times nktv2p: the style's pressure unit, bar or atm) on its own. */
 static const struct lj_dim {
     const char *lj;
-    int mass, length, energy, time, temp;
+    int mass, length, energy, time, temp, press;
 } dims[] = {
-    {"m", 1, 0, 0, 0, 0},     {"sigma", 0, 1, 0, 0, 0},       {"epsilon", 0, 0, 1, 0, 0},
-    {"tau", 0, 0, 0, 1, 0},   {"1/tau", 0, 0, 0, -1, 0},      {"epsilon/k_B", 0, 0, 0, 0, 1},
-    {"epsilon sigma^9", 0, 9, 1, 0, 0},
+    {"m", 1, 0, 0, 0, 0, 0},     {"sigma", 0, 1, 0, 0, 0, 0},  {"epsilon", 0, 0, 1, 0, 0, 0},
+    {"tau", 0, 0, 0, 1, 0, 0},   {"1/tau", 0, 0, 0, -1, 0, 0}, {"epsilon/k_B", 0, 0, 0, 0, 1, 0},
+    {"epsilon sigma^9", 0, 9, 1, 0, 0, 0}, {"epsilon/sigma^3", 0, 0, 0, 0, 0, 1},
+    {"sigma^3/epsilon", 0, 0, 0, 0, 0, -1},
 };
 
 static const struct lj_dim *dim_of(const char *lj)
@@ -58,8 +60,10 @@ static const struct lj_dim *dim_of(const char *lj)
 const char *units_name(const tb_units *u, const char *lj, char *buf, size_t size)
 {
     const struct lj_dim *d = dim_of(lj);
-    if (!d)
+    if (!d || (d->press && !strcmp(u->name, "lj")))
         snprintf(buf, size, "%s", lj ? lj : "");
+    else if (d->press)
+        snprintf(buf, size, "%s%s", d->press < 0 ? "1/" : "", u->pressure);
     else if (d->mass)
         snprintf(buf, size, "%s", u->mass);
     else if (d->temp)
@@ -81,6 +85,7 @@ double units_argon(const tb_units *u, const char *lj)
     const double e = ARGON_EPS_K * u->boltz; /* [energy] */
     /* tau = sigma sqrt(m / epsilon), with m v^2 in energy units through mvv2e */
     const double tau = ARGON_SIGMA * sqrt(u->mvv2e * ARGON_MASS / e);
+    const double p = u->nktv2p * e / (ARGON_SIGMA * ARGON_SIGMA * ARGON_SIGMA); /* [pressure] */
     return pow(ARGON_MASS, d->mass) * pow(ARGON_SIGMA, d->length) * pow(e, d->energy) *
-           pow(tau, d->time) * pow(ARGON_EPS_K, d->temp);
+           pow(tau, d->time) * pow(ARGON_EPS_K, d->temp) * pow(p, d->press);
 }

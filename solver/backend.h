@@ -104,6 +104,17 @@ typedef struct backend_ops {
      * Computed where the positions are (GPU: on the device, only the counts come back), the
      * same integers on both backends. Local to the rank (no collective). 0 or -1. */
     int (*rdf)(backend *b, const rdf_spec *spec, unsigned long long *counts, double *volume);
+    /* The barostats' primitives (physics/baro.h), 0 or -1:
+     * virial: w[6] = the virial of the last evaluation, summed over the ranks (xx yy zz xy xz
+     * yz, as sim_state.virial); that evaluation must have summed it (virial_next);
+     * kinetic_axes: k[a] = sum m v_a^2 / 2 per axis, in a fixed order;
+     * rescale: the box's edges and tilts stretched by mu per axis about its corner lo
+     * (l_a *= mu_a; xy, xz *= mu_x; yz *= mu_y), positions with it (x = lo + mu (x - lo),
+     * wrapped), velocities by 1/mu; the neighbour lists follow (nbr.h, "a box that moves");
+     * the forces are not recomputed. fetch() returns the moved box in s->box. */
+    int (*virial)(backend *b, double w[6]);
+    int (*kinetic_axes)(backend *b, double k[3]);
+    int (*rescale)(backend *b, const double mu[3]);
 } backend_ops;
 
 /* virial_next's countdown, for the backends: 1 when the evaluation about to run sums the

@@ -103,6 +103,20 @@ static inline double box_half_width_d(const tb_box_d *b)
     return hw;
 }
 
+/* The box stretched by mu per axis about its corner lo, as a barostat moves it: the lattice
+ * vectors a, b, c become diag(mu) a, ... (l_a *= mu_a; xy, xz *= mu_x; yz *= mu_y), the
+ * reciprocals recomputed. */
+TB_HOSTDEV static inline void box_stretch_d(tb_box_d *b, const double mu[3])
+{
+    int per[3];
+    double l[3];
+    for (int a = 0; a < 3; a++) {
+        per[a] = b->pbc >> a & 1;
+        l[a] = b->l[a] * mu[a];
+    }
+    *b = box_make_d(l, b->xy * mu[0], b->xz * mu[0], b->yz * mu[1], b->lo, per);
+}
+
 /* The float copy: every field rounded from its double one (inv too, not recomputed). */
 TB_HOSTDEV static inline tb_box_f box_to_f(const tb_box_d *d)
 {

@@ -1,4 +1,5 @@
 /* state.c — allocation and the kinetic observables of sim_state (see state.h). */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -72,6 +73,20 @@ double sim_volume(const sim_state *s)
     if (!s->box.pbc)
         return 0.0;
     return s->box.l[0] * s->box.l[1] * s->box.l[2];
+}
+
+double sim_density(const sim_state *s)
+{
+    const tb_units *u = units_of(s->units);
+    const double v = sim_volume(s);
+    double m = 0.0;
+    if (!(v > 0))
+        return (double)NAN;
+    for (int i = 0; i < s->n; i++)
+        m += sim_mass(s, i);
+    m /= u->mvv2e; /* the masses as configured */
+    /* LAMMPS's mv2d (update.cpp): 1 in lj, 1/0.602214129 in metal and real */
+    return m * (s->units == CFG_UNITS_LJ ? 1.0 : 1.0 / 0.602214129) / v;
 }
 
 int sim_dof(const sim_state *s)

@@ -62,6 +62,10 @@ static inline double sim_mass(const sim_state *s, int i) { return s->mass[s->typ
 /* The volume of the box [length^3], as LAMMPS's: the extent given for an open axis too;
  * 0 when there is no box (open boundaries everywhere). */
 double sim_volume(const sim_state *s);
+/* The mass density, as LAMMPS's thermo `density` (mass x mv2d / volume): mass/sigma^3 in lj,
+ * g/cm^3 in metal and real (g/mol over Avogadro's number, Angstrom^3); NaN without a volume.
+ * The one owner for the thermo column and the run's summary. */
+double sim_density(const sim_state *s);
 /* Degrees of freedom used for the temperature: 3n - 3 (total momentum is conserved). */
 int sim_dof(const sim_state *s);
 /* Instantaneous temperature 2 KE / (dof k_B) [temperature]. */

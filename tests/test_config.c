@@ -641,6 +641,73 @@ static void test_names_helpers(void)
              "cfg_precision_name");
 }
 
+/* integrator.barostat: defaults, the ramp's default, units, and each bad input of issue 21
+ * with the setting named (docs/config.md, "Checks across settings"). */
+#define BOX_CFG "system = { particles = 10; boundary = \"periodic\"; box = 6.0; };\n" \
+                "potential = { atm = { cutoff = 2.0; }; };\n"
+static void test_barostat(void)
+{
+    sim_config c;
+    int rc = load(&c, BOX_CFG "integrator = { type = \"langevin\"; temperature = 1.0;\n"
+                  "  barostat = { type = \"c-rescale\"; pressure = 0.5; }; };\n", 0, NULL);
+    gsl_test(rc != 0, "barostat: loads (%s)", err);
+    gsl_test(!c.integrator.barostat.enabled || c.integrator.barostat.type != CFG_BARO_CRESCALE ||
+             c.integrator.barostat.coupling != CFG_COUPLE_ISO || c.integrator.barostat.every != 10,
+             "barostat: enabled, c-rescale, iso, every 10");
+    gsl_test(c.integrator.barostat.pressure != 0.5 || c.integrator.barostat.pressure_end != 0.5 ||
+             c.integrator.barostat.period != 2.0 || c.integrator.barostat.compressibility != 0.1,
+             "barostat: P 0.5, P_end = P, period 2, compressibility 0.1 (got %g %g %g %g)",
+             c.integrator.barostat.pressure, c.integrator.barostat.pressure_end,
+             c.integrator.barostat.period, c.integrator.barostat.compressibility);
+    rc = load(&c, BOX_CFG "integrator = { dt = 0.001; };\n", 0, NULL);
+    gsl_test(rc != 0 || c.integrator.barostat.enabled, "no barostat group: off");
+    /* metal: the defaults are argon's: tau_P = 2 tau = 4.3127 ps, beta_T = 0.1 sigma^3/epsilon
+     * over argon's epsilon/sigma^3 = 119.8 k_B K / 3.405^3 A^3 * nktv2p = 418.976 bar */
+    rc = load(&c, "units = \"metal\";\n" BOX_CFG "integrator = { type = \"nose-hoover\"; "
+                  "temperature = 90; barostat = { type = \"c-rescale\"; pressure = 1.0; "
+                  "coupling = \"aniso\"; }; };\n", 0, NULL);
+    gsl_test(rc != 0, "barostat metal: loads (%s)", err);
+    gsl_test(fabs(c.integrator.barostat.period - 4.31270) > 1e-4 ||
+             fabs(c.integrator.barostat.compressibility * 418.976 - 0.1) > 1e-6,
+             "barostat metal: period 4.3127 ps, compressibility 0.1/418.976 1/bar (got %g, %g)",
+             c.integrator.barostat.period, c.integrator.barostat.compressibility);
+    expect_error("barostat without type", BOX_CFG "integrator = {\n barostat = { pressure = 1.0; "
+                 "}; };\n", 0, NULL, "tribody: sim.cfg:4: integrator.barostat.type: required in "
+                 "an integrator.barostat group");
+    expect_error("barostat without pressure", BOX_CFG "integrator = {\n barostat = { type = "
+                 "\"c-rescale\"; }; };\n", 0, NULL, "tribody: sim.cfg:4: "
+                 "integrator.barostat.pressure: required in an integrator.barostat group");
+    expect_error("mtk with nve", BOX_CFG "integrator = { barostat = {\n type = \"mtk\"; "
+                 "pressure = 1.0; }; };\n", 0, NULL, "tribody: sim.cfg:4: "
+                 "integrator.barostat.type: mtk needs the Nose-Hoover chain: integrator.type = "
+                 "\"nose-hoover\" (the type is nve)");
+    expect_error("barostat on an open axis", "system = { particles = 10; boundary = \"ppf\"; "
+                 "box = 6.0; };\nintegrator = { barostat = { type = \"c-rescale\"; pressure = 1.0;\n"
+                 " coupling = \"aniso\"; }; };\n", 0, NULL, "tribody: sim.cfg:3: "
+                 "integrator.barostat.coupling: aniso scales every axis, but axis z is open "
+                 "(system.boundary): a barostat needs a periodic box");
+    expect_error("barostat in vacuum", MIN_CFG "potential = { atm = { cutoff = 2.0; }; };\n"
+                 "integrator = { barostat = { type = \"c-rescale\"; pressure = 1.0; }; };\n", 0,
+                 NULL, "tribody: sim.cfg:3: "
+                 "integrator.barostat.coupling: iso scales every axis, but axis x is open "
+                 "(system.boundary): a barostat needs a periodic box");
+    expect_error("tau_P = 0", BOX_CFG "integrator = { barostat = { type = \"c-rescale\"; "
+                 "pressure = 1.0;\n period = 0.0; }; };\n", 0, NULL, "tribody: sim.cfg:4: "
+                 "integrator.barostat.period: must be > 0 tau (got 0)");
+    expect_error("negative compressibility", BOX_CFG "integrator = { barostat = { type = "
+                 "\"c-rescale\"; pressure = 1.0;\n compressibility = -1e-4; }; };\n", 0, NULL,
+                 "tribody: sim.cfg:4: integrator.barostat.compressibility: must be > 0 "
+                 "sigma^3/epsilon (got -0.0001)");
+    expect_error("negative compressibility in metal", "units = \"metal\";\n" BOX_CFG
+                 "integrator = { barostat = { type = \"c-rescale\"; pressure = 1.0;\n "
+                 "compressibility = -1e-4; }; };\n", 0, NULL, "tribody: sim.cfg:5: "
+                 "integrator.barostat.compressibility: must be > 0 1/bar (got -0.0001)");
+    expect_error("c-rescale tri", BOX_CFG "integrator = { barostat = { type = \"c-rescale\"; "
+                 "pressure = 1.0;\n coupling = \"tri\"; }; };\n", 0, NULL, "tribody: sim.cfg:4: "
+                 "integrator.barostat.coupling: c-rescale scales the edges only: iso or aniso "
+                 "(got tri; tri is mtk's)");
+}
+
 int main(void)
 {
     char dir[] = "/tmp/tb_test_config.XXXXXX";
@@ -660,6 +727,7 @@ int main(void)
     test_ranges();
     test_names();
     test_box();
+    test_barostat();
     test_packing();
     test_overrides();
     test_many();

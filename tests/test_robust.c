@@ -349,6 +349,29 @@ static void test_bad_inputs(void)
               "solver = { backend = \"cpu\"; map = \"bb\"; tile = 8; };\n", NULL, "run c.cfg",
               "c.cfg:1: system.particles: 10000000 particles in tiles of 8 make 1250000 tiles per "
               "side, more than solver.map = \"bb\" supports (65535): at most 524280 particles");
+    /* issue 21: the barostat's bad inputs, through `run` (nothing written) */
+#define BARO_CFG "system = { particles = 32; boundary = \"periodic\"; box = 5.0; };\n" \
+                 "potential = { atm = { cutoff = 2.0; }; };\n"
+    bad_input("barostat without type", BARO_CFG "integrator = { barostat = { pressure = 1.0; "
+              "}; };\n", NULL, "run c.cfg", "c.cfg:3: integrator.barostat.type: required");
+    bad_input("mtk with nve", BARO_CFG "integrator = { barostat = { type = \"mtk\"; "
+              "pressure = 1.0; }; };\n", NULL, "run c.cfg",
+              "c.cfg:3: integrator.barostat.type: mtk needs the Nose-Hoover chain");
+    bad_input("mtk aniso not implemented", BARO_CFG "integrator = { type = \"nose-hoover\"; "
+              "temperature = 1.0; barostat = { type = \"mtk\"; pressure = 1.0; coupling = "
+              "\"aniso\"; }; };\n", NULL, "run c.cfg",
+              "integrator.barostat.coupling: mtk is implemented for iso only (got aniso");
+    bad_input("barostat on an open axis", "system = { particles = 32; boundary = \"ppf\"; box = "
+              "5.0; };\npotential = { atm = { cutoff = 2.0; }; };\nintegrator = { barostat = { "
+              "type = \"c-rescale\"; pressure = 1.0; }; };\n", NULL, "run c.cfg",
+              "integrator.barostat.coupling: iso scales every axis, but axis z is open");
+    bad_input("tau_P = 0", BARO_CFG "integrator = { barostat = { type = \"c-rescale\"; "
+              "pressure = 1.0; }; };\n", NULL, "run c.cfg --set integrator.barostat.period=0",
+              "integrator.barostat.period: must be > 0 tau (got 0)");
+    bad_input("negative compressibility", BARO_CFG "integrator = { barostat = { type = "
+              "\"c-rescale\"; pressure = 1.0; compressibility = -0.1; }; };\n", NULL, "run c.cfg",
+              "c.cfg:3: integrator.barostat.compressibility: must be > 0 sigma^3/epsilon");
+#undef BARO_CFG
     bad_input("--set of 2^64", "system = { particles = 16; };\n", NULL,
               "run c.cfg --set system.seed=18446744073709551616",
               "system.seed: 18446744073709551616 is beyond the 64-bit integer range");

@@ -43,7 +43,7 @@ static const char run_help[] =
     "or nose-hoover (a Nose-Hoover chain), writing:\n"
     "  output.thermo      CSV: step,time,kinetic,pair,triplet,total,drift,temperature,\n"
     "                     virial,pressure,pxx,pyy,pzz (periodic only),conserved,\n"
-    "                     pxy,pxz,pyz,volume,lx,ly,lz,xy,xz,yz\n"
+    "                     pxy,pxz,pyz,volume,lx,ly,lz,xy,xz,yz,density\n"
     "  output.trajectory  extended XYZ frames (ASE, OVITO)\n"
     "  output.checkpoint  exact binary state, also at the end and on Ctrl-C / SIGTERM\n"
     "  output.data        LAMMPS data file of the final state (read_data; tribody reads it back)\n"
@@ -270,7 +270,9 @@ static int save_checkpoint(run_ctx *r, const char *path)
     run_physics(&r->cfg, x.phys, sizeof x.phys);
     x.observ = NULL;
     x.observ_len = 0;
+    x.barostat = NULL;
     if (integ_save(r->g, &x.thermostat, &x.thermostat_len) != 0 ||
+        integ_save_baro(r->g, &x.barostat, &x.barostat_len) != 0 ||
         (r->obs && obs_save(r->obs, &x.observ, &x.observ_len) != 0)) {
         ckpt_extra_free(&x);
         return -1;
@@ -562,7 +564,8 @@ static int check_restart_files(const run_ctx *r, const ckpt_extra *x)
 }
 
 /* Checks that a checkpoint belongs to this configuration: every physics setting (config.h, cfg_physics_text) the same unless --allow-change names it.
- * An allowed change of system.box or system.mass is applied to the checkpoint's state. */
+ * An allowed change of system.box or system.mass is applied to the checkpoint's state (the
+ * box not with a barostat: it owns the box). */
 static int check_restart(run_ctx *r, const ckpt_extra *x)
 {
     const sim_config *c = &r->cfg;
@@ -570,7 +573,10 @@ static int check_restart(run_ctx *r, const ckpt_extra *x)
     /* the particle count was compared by ckpt_read, before it allocated anything */
     if ((rc = restart_check_physics(r->args.restart, x->phys, c, r->args.allow_change)) != 0)
         return rc;
-    if (c->system.init.type != CFG_INIT_LAMMPS) /* a data file's box stays the checkpoint's */
+    /* a data file's box stays the checkpoint's, and so does a box a barostat moved (now or
+     * in the run that wrote the checkpoint: physics/baro.h) */
+    if (c->system.init.type != CFG_INIT_LAMMPS && !c->integrator.barostat.enabled &&
+        !strstr(x->phys, "integrator.barostat=1\n"))
         r->s.box = cfg_box(c);
     sim_set_species(&r->s, c);
     return 0;
@@ -643,6 +649,7 @@ int cmd_run(int argc, char **argv)
     int rc;
 
     memset(r, 0, sizeof *r);
+    memset(&x, 0, sizeof x);
     if ((rc = tb_mpi_agree(args_parse(argc, argv, "r", &r->args))) != 0)
         return rc;
     if (r->args.help) {
@@ -657,13 +664,15 @@ int cmd_run(int argc, char **argv)
             (rc = check_restart(r, &x)) != 0 || (rc = check_restart_files(r, &x)) != 0 ||
             (rc = sim_check_extent(&r->s, r->cfg.solver.precision, r->args.restart)) != 0 ||
             (rc = integ_create(&r->g, &r->cfg, &r->s)) != 0 ||
-            (rc = integ_restore(r->g, x.thermostat, x.thermostat_len, r->args.restart)) != 0);
+            (rc = integ_restore(r->g, x.thermostat, x.thermostat_len, r->args.restart)) != 0 ||
+            (rc = integ_restore_baro(r->g, x.barostat, x.barostat_len, r->args.restart)) != 0);
         if ((rc = tb_mpi_agree(rc)) != 0) { /* every rank reads the checkpoint */
             ckpt_extra_free(&x);
             return finish(r, rc < 0 ? 1 : rc);
         }
         free(x.thermostat); /* x.observ waits for run_obs_create */
-        x.thermostat = NULL;
+        free(x.barostat);
+        x.thermostat = x.barostat = NULL;
         r->s.e_bath = integ_bath(r->g);
         r->run_id = x.run_id;
         r->step_origin = x.step_origin;
@@ -679,8 +688,9 @@ int cmd_run(int argc, char **argv)
             return finish(r, 0);
         }
     } else {
-        if ((rc = sim_init(&r->s, &r->cfg)) == 0)
-            rc = integ_create(&r->g, &r->cfg, &r->s);
+        if ((rc = sim_init(&r->s, &r->cfg)) == 0 &&
+            (rc = integ_create(&r->g, &r->cfg, &r->s)) == 0)
+            r->s.e_bath = integ_bath(r->g); /* a barostat's P0 V from step 0 */
         if ((rc = tb_mpi_agree(rc)) != 0)
             return finish(r, rc < 0 ? 1 : rc);
         r->run_id = run_id_new();

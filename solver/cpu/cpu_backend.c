@@ -743,6 +743,15 @@ static int cpu_fetch(backend *b, sim_state *s)
     s->e_pair = b->s.e_pair;
     s->e_triplet = b->s.e_triplet;
     memcpy(s->virial, b->s.virial, sizeof s->virial);
+    s->box = b->s.box;
+    return 0;
+}
+
+static int cpu_virial(backend *b, double w[6])
+{
+    if (b->vir_skip)
+        return tb_error(NULL, 0, "internal: the barostat asked for a virial that was not summed");
+    memcpy(w, b->s.virial, 6 * sizeof *w);
     return 0;
 }
 
@@ -807,4 +816,5 @@ static int cpu_rdf(backend *b, const rdf_spec *s, unsigned long long *counts, do
 const backend_ops cpu_backend_ops = {"cpu",     cpu_create, cpu_compute, cpu_advance, cpu_fetch,
                                      cpu_destroy, cpu_kick,  cpu_drift,   cpu_scale,   cpu_ostep,
                                      cpu_kinetic, cpu_info, cpu_virial_next, cpu_check_finite,
-                                     cpu_put, cpu_rdf};
+                                     cpu_put, cpu_rdf,
+                                     cpu_virial,  cpu_kinetic_axes, cpu_rescale};

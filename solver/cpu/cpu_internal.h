@@ -65,5 +65,7 @@ int cpu_drift(backend *b, double h);
 int cpu_scale(backend *b, double c);
 int cpu_ostep(backend *b, double c1, const double *c2, const double *xi);
 int cpu_kinetic(backend *b, double *ke);
+int cpu_kinetic_axes(backend *b, double k[3]);
+int cpu_rescale(backend *b, const double mu[3]);
 
 #endif

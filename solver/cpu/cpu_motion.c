@@ -72,3 +72,37 @@ int cpu_kinetic(backend *b, double *ke)
     *ke = sim_kinetic(&b->s);
     return 0;
 }
+
+/* Per axis, serial in particle order (restarts repeat bit for bit). */
+int cpu_kinetic_axes(backend *b, double k[3])
+{
+    k[0] = k[1] = k[2] = 0.0;
+    for (int i = 0; i < b->s.n; i++) {
+        const double m = sim_mass(&b->s, i);
+        for (int a = 0; a < 3; a++)
+            k[a] += 0.5 * m * b->s.vel[3 * i + a] * b->s.vel[3 * i + a];
+    }
+    return 0;
+}
+
+int cpu_rescale(backend *b, const double mu[3])
+{
+    tb_box_d box = b->s.box;
+    box_stretch_d(&box, mu);
+    const double inv[3] = {1.0 / mu[0], 1.0 / mu[1], 1.0 / mu[2]};
+#pragma omp parallel for schedule(static) num_threads(b->nthreads)
+    for (int i = 0; i < b->s.n; i++) {
+        double *x = b->s.pos + 3 * i, *v = b->s.vel + 3 * i;
+        for (int a = 0; a < 3; a++) {
+            x[a] = box.lo[a] + mu[a] * (x[a] - box.lo[a]);
+            v[a] *= inv[a];
+        }
+        box_wrap_d(&box, x);
+    }
+    b->s.box = box;
+    b->pp.d.box = box;
+    b->pp.f.box = box_to_f(&box);
+    if (b->cull)
+        nbr_list_move_box(&b->nl, &box);
+    return 0;
+}

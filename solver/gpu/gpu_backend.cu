@@ -58,6 +58,7 @@ struct backend {
     double *d_ke;                  /* [1] kinetic() result */
     unsigned long long *d_rdf;     /* rdf()'s histogram, d_rdf_len entries */
     size_t d_rdf_len;
+    double *d_ke3;                 /* [3 ntypes] kinetic_axes() result, at its first call */
     unsigned long long *d_vfix;    /* [12] */
     gpu_args args;
     cudaStream_t st;
@@ -165,6 +166,7 @@ static void gpu_destroy(backend *b)
     cudaFree(b->d_xi);
     cudaFree(b->d_ke);
     cudaFree(b->d_rdf);
+    cudaFree(b->d_ke3);
     cudaFree(b->d_vfix);
     cudaFree(b->d_finite);
     if (b->stage_pinned)
@@ -668,8 +670,21 @@ static int gpu_advance(backend *b, long nsteps)
     return 0;
 }
 
+/* The fixed-point virial words as doubles (synchronizes the stream). */
+static int virial_fixed(backend *b, double w[6])
+{
+    unsigned long long vf[12];
+    CUDA_CHECK(cudaMemcpyAsync(vf, b->d_vfix, sizeof vf, cudaMemcpyDeviceToHost, b->st));
+    CUDA_CHECK(cudaStreamSynchronize(b->st));
+    for (int c = 0; c < 6; c++)
+        w[c] = (double)(long long)vf[2 * c] / TB_FIX_HI +
+               (double)(long long)vf[2 * c + 1] / (TB_FIX_HI * TB_FIX_LO);
+    return 0;
+}
+
 static int gpu_fetch(backend *b, sim_state *s)
 {
+    s->box = b->pp.d.box;
     if (b->computed && !b->vir_valid && !b->cull && b->pp.atm_on) {
         /* the last evaluation skipped the virial (virial_next): evaluate again with it, at
          * the same positions (the same forces; bitwise so in deterministic mode) */
@@ -686,15 +701,12 @@ static int gpu_fetch(backend *b, sim_state *s)
         s->e_pair = b->e_given[1];
         memcpy(s->virial, b->w_given, sizeof s->virial);
     } else if (b->args.mode == ACC_FIXED) {
-        unsigned long long ef[4], vf[12];
+        unsigned long long ef[4];
         CUDA_CHECK(cudaMemcpyAsync(ef, b->d_efix, sizeof ef, cudaMemcpyDeviceToHost, b->st));
-        CUDA_CHECK(cudaMemcpyAsync(vf, b->d_vfix, sizeof vf, cudaMemcpyDeviceToHost, b->st));
-        CUDA_CHECK(cudaStreamSynchronize(b->st));
+        if (virial_fixed(b, s->virial) != 0)
+            return -1;
         s->e_triplet = (double)(long long)ef[0] / TB_FIX_HI + (double)(long long)ef[1] / (TB_FIX_HI * TB_FIX_LO);
         s->e_pair = (double)(long long)ef[2] / TB_FIX_HI + (double)(long long)ef[3] / (TB_FIX_HI * TB_FIX_LO);
-        for (int c = 0; c < 6; c++)
-            s->virial[c] = (double)(long long)vf[2 * c] / TB_FIX_HI +
-                           (double)(long long)vf[2 * c + 1] / (TB_FIX_HI * TB_FIX_LO);
     } else {
         double e[2];
         CUDA_CHECK(cudaMemcpyAsync(e, b->d_energy, sizeof e, cudaMemcpyDeviceToHost, b->st));
@@ -798,6 +810,51 @@ static int gpu_kinetic(backend *b, double *ke)
     return 0;
 }
 
+/* The barostat's primitives (backend.h): 6 + 3 doubles come back to the host per rescale,
+ * the box goes to the kernels as their argument (pp, args), so the positions never leave the
+ * device. */
+static int gpu_virial(backend *b, double w[6])
+{
+    if (!b->computed)
+        return memcpy(w, b->w_given, 6 * sizeof *w), 0;
+    if (!b->vir_valid)
+        return tb_error(NULL, 0, "internal: the barostat asked for a virial that was not summed");
+    if (b->args.mode == ACC_FIXED)
+        return virial_fixed(b, w);
+    CUDA_CHECK(cudaMemcpyAsync(w, b->d_virial, 6 * sizeof(double), cudaMemcpyDeviceToHost, b->st));
+    CUDA_CHECK(cudaStreamSynchronize(b->st));
+    return 0;
+}
+
+static int gpu_kinetic_axes(backend *b, double k[3])
+{
+    double v2[3 * TB_TYPES_MAX];
+    const int nt = b->ntypes > 1 ? b->ntypes : 1;
+    if (!b->d_ke3)
+        CUDA_CHECK(cudaMalloc(&b->d_ke3, 3 * TB_TYPES_MAX * sizeof(double)));
+    if (gpu_motion_kinetic_axes(b->d_vel, b->d_pos, b->n, nt, b->d_ke3, b->st) != 0)
+        return -1;
+    CUDA_CHECK(cudaMemcpyAsync(v2, b->d_ke3, 3 * nt * sizeof(double), cudaMemcpyDeviceToHost, b->st));
+    CUDA_CHECK(cudaStreamSynchronize(b->st));
+    k[0] = k[1] = k[2] = 0.0;
+    for (int t = 0; t < nt; t++)
+        for (int a = 0; a < 3; a++)
+            k[a] += 0.5 * b->mass[t] * v2[3 * t + a];
+    return 0;
+}
+
+static int gpu_rescale(backend *b, const double mu[3])
+{
+    box_stretch_d(&b->pp.d.box, mu);
+    b->pp.f.box = box_to_f(&b->pp.d.box);
+    b->args.kd.box = b->pp.d.box;
+    b->args.kf.box = b->pp.f.box;
+    if (b->cull)
+        gpu_nbr_move_box(b->nb, &b->pp.d.box);
+    return gpu_motion_rescale(b->d_pos, b->d_vel, b->dbl ? NULL : b->d_posf, b->n, mu,
+                              &b->pp.d.box, b->threads, b->st);
+}
+
 static int gpu_check_finite(backend *b, long step, tb_nonfinite *nf)
 {
     /* Energies and the virial are in d_energy and d_virial except for fixed-point sums (and
@@ -839,4 +896,5 @@ static int gpu_rdf(backend *b, const rdf_spec *s, unsigned long long *counts, do
 const backend_ops gpu_backend_ops = {"gpu",       gpu_create, gpu_compute, gpu_advance, gpu_fetch,
                                      gpu_destroy, gpu_kick,   gpu_drift,   gpu_scale,   gpu_ostep,
                                      gpu_kinetic, gpu_info, gpu_virial_next, gpu_check_finite,
-                                     gpu_put, gpu_rdf};
+                                     gpu_put, gpu_rdf,
+                                     gpu_virial,  gpu_kinetic_axes, gpu_rescale};

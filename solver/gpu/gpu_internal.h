@@ -124,6 +124,13 @@ int gpu_motion_ostep(tb_double4 *vel, const tb_double4 *pos, const double *xi, i
 int gpu_motion_kinetic(const tb_double4 *vel, const tb_double4 *pos, int n, int nt, double *out,
                        cudaStream_t st);
 
+/* The barostat's stretch (backend.h rescale; box: the stretched box) and the kinetic energy
+ * per axis: out[3 t + a] = sum v_a^2 over species t (nt > 1), else out[a]; fixed order. */
+int gpu_motion_rescale(tb_double4 *pos, tb_double4 *vel, float4 *posf, int n, const double mu[3],
+                       const tb_box_d *box, int threads, cudaStream_t st);
+int gpu_motion_kinetic_axes(const tb_double4 *vel, const tb_double4 *pos, int n, int nt,
+                            double *out, cudaStream_t st);
+
 /* The neighbour-list path (gpu_nbr_build.cu: the lists; gpu_nbr.cu: the forces; nbr.h). */
 typedef struct gpu_nbr gpu_nbr;
 typedef struct gpu_nbr_info {
@@ -156,6 +163,9 @@ unsigned long long *gpu_nbr_counters(gpu_nbr *b);
 /* The staleness check and, when stale, the build, alone (so that the backend can time it);
  * the next gpu_nbr_forces then skips its own check. 0 or -1. */
 int gpu_nbr_refresh(gpu_nbr *b, const tb_double4 *pos, cudaStream_t st);
+/* The box moved (a barostat's diagonal stretch, nbr.h): the forces and the next staleness
+ * test and build use it. */
+void gpu_nbr_move_box(gpu_nbr *b, const tb_box_d *box);
 /* This rank's anchors of the last build and their list entries (the per-rank timers). */
 void gpu_nbr_share(const gpu_nbr *b, long long *anchors, long long *entries);
 

@@ -137,6 +137,60 @@ __global__ void __launch_bounds__(KE_THREADS) kinetic_kernel(const tb_double4 *v
     }
 }
 
+/* The barostat's stretch (backend.h rescale): x = lo + mu (x - lo) wrapped into the stretched
+ * box, v /= mu (as v * (1/mu), the CPU's arithmetic), the float copy and the type lane kept. */
+__global__ void rescale_kernel(tb_double4 *pos, tb_double4 *vel, float4 *posf, int n,
+                               double3 mu, double3 inv, tb_box_d box)
+{
+    const int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i >= n)
+        return;
+    tb_double4 x = pos[i], v = vel[i];
+    x.x = box.lo[0] + mu.x * (x.x - box.lo[0]);
+    x.y = box.lo[1] + mu.y * (x.y - box.lo[1]);
+    x.z = box.lo[2] + mu.z * (x.z - box.lo[2]);
+    v.x *= inv.x;
+    v.y *= inv.y;
+    v.z *= inv.z;
+    vel[i] = v;
+    const tb_double4 zero = {0.0, 0.0, 0.0, 0.0};
+    drift_store(pos, posf, i, x, zero, 0.0, box); /* the wrap and the float copy */
+}
+
+/* out[3 t + a] = sum v_a^2 over the particles of species t (TYP; else out[a] over all), in
+ * the fixed order of kinetic_kernel. */
+template <bool TYP>
+__global__ void __launch_bounds__(KE_THREADS) kinetic_axes_kernel(const tb_double4 *vel,
+                                                                  const tb_double4 *pos, int n,
+                                                                  int nt, double *out)
+{
+    __shared__ double part[3][KE_THREADS];
+    for (int t = 0; t < (TYP ? nt : 1); t++) {
+        double sx = 0.0, sy = 0.0, sz = 0.0;
+        for (int i = threadIdx.x; i < n; i += KE_THREADS) {
+            if (TYP && gpu_type_of(pos[i].w) != t)
+                continue;
+            const tb_double4 v = vel[i];
+            sx += v.x * v.x;
+            sy += v.y * v.y;
+            sz += v.z * v.z;
+        }
+        part[0][threadIdx.x] = sx;
+        part[1][threadIdx.x] = sy;
+        part[2][threadIdx.x] = sz;
+        __syncthreads();
+        for (int w = KE_THREADS / 2; w > 0; w >>= 1) {
+            if ((int)threadIdx.x < w)
+                for (int a = 0; a < 3; a++)
+                    part[a][threadIdx.x] += part[a][threadIdx.x + w];
+            __syncthreads();
+        }
+        if (threadIdx.x == 0)
+            for (int a = 0; a < 3; a++)
+                out[3 * t + a] = part[a][0];
+        __syncthreads();
+    }
+}
 
 static int blocks_for(int n, int threads)
 {
@@ -200,5 +254,24 @@ int gpu_motion_kinetic(const tb_double4 *vel, const tb_double4 *pos, int n, int 
     (nt > 1 ? kinetic_kernel<true> : kinetic_kernel<false>)<<<1, KE_THREADS, 0, st>>>(vel, pos, n,
                                                                                     nt, out);
     TB_LAUNCH_CHECK("kinetic_kernel");
+    return 0;
+}
+
+int gpu_motion_rescale(tb_double4 *pos, tb_double4 *vel, float4 *posf, int n, const double mu[3],
+                       const tb_box_d *box, int threads, cudaStream_t st)
+{
+    const double3 m = make_double3(mu[0], mu[1], mu[2]);
+    const double3 inv = make_double3(1.0 / mu[0], 1.0 / mu[1], 1.0 / mu[2]);
+    rescale_kernel<<<blocks_for(n, threads), threads, 0, st>>>(pos, vel, posf, n, m, inv, *box);
+    TB_LAUNCH_CHECK("rescale_kernel");
+    return 0;
+}
+
+int gpu_motion_kinetic_axes(const tb_double4 *vel, const tb_double4 *pos, int n, int nt,
+                            double *out, cudaStream_t st)
+{
+    (nt > 1 ? kinetic_axes_kernel<true> : kinetic_axes_kernel<false>)<<<1, KE_THREADS, 0, st>>>(
+        vel, pos, n, nt, out);
+    TB_LAUNCH_CHECK("kinetic_axes_kernel");
     return 0;
 }

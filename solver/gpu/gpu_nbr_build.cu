@@ -172,6 +172,19 @@ __global__ void nbr_stale_kernel(const tb_double4 *pos, const tb_double4 *xref, 
         atomicOr(flag, 1u);
 }
 
+/* nbr_stale_kernel in a box stretched by m since the build (nbr.h). */
+__global__ void nbr_stale_stretch_kernel(const tb_double4 *pos, const tb_double4 *xref, int n,
+                                         tb_box_d box, double3 m, double lim2, unsigned *flag)
+{
+    const int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i >= n)
+        return;
+    const tb_double4 p = pos[i], r = xref[i];
+    const double x[3] = {p.x, p.y, p.z}, xr[3] = {r.x, r.y, r.z}, mm[3] = {m.x, m.y, m.z};
+    if (nbr_stretch_moved2(&box, mm, x, xr) > lim2)
+        atomicOr(flag, 1u);
+}
+
 static int grid_for(int n, int threads) { return (n + threads - 1) / threads; }
 
 /* Device buffer *p of at least `need` elements of size sz (grown by a quarter). */
@@ -316,6 +329,7 @@ static int nbr_build(gpu_nbr *b, const tb_double4 *pos, cudaStream_t st)
     }
     CUDA_CHECK(cudaMemcpyAsync(b->d_xref, pos, (size_t)n * sizeof(tb_double4),
                                cudaMemcpyDeviceToDevice, st));
+    b->box_ref = b->box;
     b->entries = total;
     b->max_row = maxrow;
     b->a_lo = a0;
@@ -410,16 +424,31 @@ int gpu_nbr_update(gpu_nbr *b, const tb_double4 *pos, cudaStream_t st)
     }
     if (b->builds > 0) {
         unsigned flag = 0;
+        double m[3];
         CUDA_CHECK(cudaMemsetAsync(b->d_flag, 0, sizeof(unsigned), st));
-        nbr_stale_kernel<<<grid_for(b->n, 256), 256, 0, st>>>(pos, b->d_xref, b->n, b->box,
-                                                              0.25 * b->skin * b->skin, b->d_flag);
-        TB_LAUNCH_CHECK("nbr_stale_kernel");
+        if (nbr_stretch(&b->box, &b->box_ref, m)) {
+            const double lim = nbr_stretch_limit(m, b->radius - b->skin, b->skin);
+            if (lim < 0.0)
+                return nbr_build(b, pos, st);
+            nbr_stale_stretch_kernel<<<grid_for(b->n, 256), 256, 0, st>>>(
+                pos, b->d_xref, b->n, b->box, make_double3(m[0], m[1], m[2]), lim * lim, b->d_flag);
+            TB_LAUNCH_CHECK("nbr_stale_stretch_kernel");
+        } else {
+            nbr_stale_kernel<<<grid_for(b->n, 256), 256, 0, st>>>(pos, b->d_xref, b->n, b->box,
+                                                                  0.25 * b->skin * b->skin, b->d_flag);
+            TB_LAUNCH_CHECK("nbr_stale_kernel");
+        }
         CUDA_CHECK(cudaMemcpyAsync(&flag, b->d_flag, sizeof flag, cudaMemcpyDeviceToHost, st));
         CUDA_CHECK(cudaStreamSynchronize(st));
         if (!flag)
             return 0;
     }
     return nbr_build(b, pos, st);
+}
+
+void gpu_nbr_move_box(gpu_nbr *b, const tb_box_d *box)
+{
+    b->box = *box;
 }
 
 unsigned long long *gpu_nbr_counters(gpu_nbr *b)

@@ -9,6 +9,7 @@
 struct gpu_nbr {
     int n;
     tb_box_d box; /* the box (box.h); the lists work in double whatever the precision */
+    tb_box_d box_ref; /* the box at the last build (nbr.h: a box that moves) */
     double radius, skin;
     nbr_grid g;
     int *d_key, *d_key2, *d_seq, *d_perm; /* [n] */

@@ -82,10 +82,11 @@ static int put_section(FILE *f, const char tag[4], const void *p, uint32_t len, 
 void ckpt_extra_free(ckpt_extra *x)
 {
     free(x->thermostat);
+    free(x->barostat);
     free(x->observ);
-    x->thermostat = NULL;
+    x->thermostat = x->barostat = NULL;
     x->observ = NULL;
-    x->thermostat_len = x->observ_len = 0;
+    x->thermostat_len = x->barostat_len = x->observ_len = 0;
 }
 
 int ckpt_write(const char *path, const sim_state *s, const ckpt_extra *x)
@@ -176,6 +177,8 @@ int ckpt_write(const char *path, const sim_state *s, const ckpt_extra *x)
         bad |= put_section(f, "THRM", x->thermostat, (uint32_t)x->thermostat_len, &h);
     if (x->observ_len > 0)
         bad |= put_section(f, "OBSV", x->observ, (uint32_t)x->observ_len, &h);
+    if (x->barostat_len > 0)
+        bad |= put_section(f, "BARO", x->barostat, (uint32_t)x->barostat_len, &h);
     bad |= put_section(f, "END ", NULL, 0, &h);
     bad |= fwrite(&h, sizeof h, 1, f) != 1;
     bad |= fflush(f) != 0;
@@ -202,6 +205,7 @@ static int get(FILE *f, void *p, size_t len, uint64_t *h)
     *h = fnv1a(*h, p, len);
     return 0;
 }
+
 
 /* Reads the tagged sections up to "END " into x; unknown tags are skipped. 0, or -1 when
  * the sections are truncated or malformed. */
@@ -258,6 +262,10 @@ static int get_sections(FILE *f, ckpt_extra *x, sim_state *s, int *got_spec, int
             if (!(x->observ = malloc(len ? len : 1)) || get(f, x->observ, len, h) != 0)
                 return -1;
             x->observ_len = len;
+        } else if (!memcmp(tag, "BARO", 4) && !x->barostat) {
+            if (!(x->barostat = malloc(len ? len : 1)) || get(f, x->barostat, len, h) != 0)
+                return -1;
+            x->barostat_len = len;
         } else { /* a section of a later version: skipped, but checksummed */
             char buf[4096];
             while (len > 0) {
@@ -397,6 +405,8 @@ int ckpt_read(const char *path, int n_expected, const char *cfg, sim_state *s, c
     x->thermostat_len = 0;
     x->observ = NULL;
     x->observ_len = 0;
+    x->barostat = NULL;
+    x->barostat_len = 0;
     if (!(names = malloc((size_t)hd.n * TB_SPECIES_MAX))) {
         fclose(f);
         sim_state_free(s);

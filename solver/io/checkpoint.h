@@ -20,7 +20,8 @@
  * Sections now: "RUNI" the run id (8 bytes), "PHYS" the physics settings (text), "THRM"
  * the thermostat's state (integrate.h), present only with a thermostat, "TORG" the time
  * origin (a step and a time, 16 bytes), "OBSV" the observables' accumulators (solver/io/obs.h),
- * present only with output.rdf or output.msd.
+ * present only with output.rdf or output.msd, "BARO" the barostat's state (physics/baro.h),
+ * present only with a barostat (the box it moves is section "BOX ").
  * Version 1 files ("TBCKPT01") recorded neither and are refused with a message.
  * Written to FILE.tmp, flushed to disk and renamed over FILE, so a crash never leaves a
  * torn file; so FILE must be a regular file or absent (run.c refuses a device or FIFO
@@ -42,6 +43,10 @@ typedef struct ckpt_extra {
      * malloc'd by ckpt_read (NULL and 0 when the file has none), freed by the caller. */
     unsigned char *thermostat;
     size_t thermostat_len;
+    /* The barostat's state (section "BARO", physics/baro.h), likewise; absent in older files
+     * and in runs without a barostat. */
+    unsigned char *barostat;
+    size_t barostat_len;
     unsigned long long run_id;  /* the run's id, also in its thermo and trajectory files */
     char phys[CKPT_PHYS_MAX];   /* "name=value\n" per setting that defines the physics */
     /* The time origin (section "TORG"): time = time_origin + (step - step_origin) dt. (0, 0)
@@ -55,7 +60,7 @@ typedef struct ckpt_extra {
     size_t observ_len;
 } ckpt_extra;
 
-/* Frees what ckpt_read allocated in x (thermostat, observ) and zeroes them. */
+/* Frees what ckpt_read allocated in x (thermostat, barostat, observ); NULLs them. */
 void ckpt_extra_free(ckpt_extra *x);
 
 /* Writes s atomically to path. 0 or -1 (reported). */

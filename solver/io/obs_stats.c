@@ -51,26 +51,16 @@ double obs_block_se(const double *x, int n, int *level, int *ok)
     return se;
 }
 
-/* LAMMPS's mv2d: mass x this / volume is the density of thermo's `density` (g/cm^3 in metal
- * and real, from g/mol and A^3: 1 / N_A / 1e-24; mass/sigma^3 in lj). */
-static double mv2d(const tb_units *u)
-{
-    return strcmp(u->name, "lj") ? 1.0 / 0.602214129 : 1.0;
-}
-
 int obs_stats_sample(obs *o, const sim_state *s)
 {
-    const tb_units *u = units_of(s->units);
-    double row[1 + OBS_STATS], p[7], mass = 0.0;
-    const double ke = sim_kinetic(s), v = sim_volume(s);
+    double row[1 + OBS_STATS], p[7];
+    const double ke = sim_kinetic(s);
     if (!o)
         return 0;
-    for (int t = 0; t < s->ntypes; t++)
-        mass += o->count[t] * (s->mass[t] / u->mvv2e);
     row[0] = (double)s->step;
     row[1] = sim_temperature(s);
     row[2] = sim_pressure(s, p) == 0 ? p[0] : (double)NAN;
-    row[3] = v > 0 ? mass * mv2d(u) / v : (double)NAN;
+    row[3] = sim_density(s);
     row[4] = s->e_pair + s->e_triplet;
     row[5] = ke;
     row[6] = ke + s->e_pair + s->e_triplet;

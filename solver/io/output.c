@@ -12,6 +12,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "config/config.h"
 #include "config/units.h"
 #include "common/check.h"
 #include "solver/io/output.h"
@@ -434,11 +435,13 @@ int thermo_header(FILE *f, const char *path, unsigned long long run_id, int unit
     const tb_units *u = units_of(units);
     const int len = snprintf(buf, sizeof buf, "# tribody run_id=%016llx\n"
                              "# units=%s: time %s; kinetic, pair, triplet, total, virial, conserved "
-                             "%s; temperature %s; pressure and p* %s; volume %s^3; lx .. yz %s\n"
+                             "%s; temperature %s; pressure and p* %s; volume %s^3; lx .. yz %s; "
+                             "density %s\n"
                              "step,time,kinetic,pair,triplet,total,drift,temperature,virial,"
-                             "pressure,pxx,pyy,pzz,conserved,pxy,pxz,pyz,volume,lx,ly,lz,xy,xz,yz\n",
+                             "pressure,pxx,pyy,pzz,conserved,pxy,pxz,pyz,volume,lx,ly,lz,xy,xz,yz,"
+                             "density\n",
                              run_id, u->name, u->time, u->energy, u->temperature, u->pressure,
-                             u->length, u->length);
+                             u->length, u->length, units == CFG_UNITS_LJ ? "m/sigma^3" : "g/cm^3");
     if (out_write(f, buf, (size_t)len) != 0)
         return tb_error(path, 0, "write error: %s", strerror(errno));
     return 0;
@@ -454,7 +457,7 @@ int thermo_row(FILE *f, const char *path, const sim_state *s)
 {
     const double ke = sim_kinetic(s), epot = s->e_pair + s->e_triplet;
     double p[7];
-    char press[128] = ",,,", shear[128] = ",,", box[256] = ",,,,,,";
+    char press[128] = ",,,", shear[128] = ",,", box[256] = ",,,,,,,";
     char row[1024];
     int len;
     const tb_box_d *b = &s->box;
@@ -463,8 +466,8 @@ int thermo_row(FILE *f, const char *path, const sim_state *s)
         snprintf(shear, sizeof shear, "%.15g,%.15g,%.15g", p[4], p[5], p[6]);
     }
     if (b->pbc)
-        snprintf(box, sizeof box, "%.15g,%.15g,%.15g,%.15g,%.15g,%.15g,%.15g", sim_volume(s), b->l[0],
-                 b->l[1], b->l[2], b->xy, b->xz, b->yz);
+        snprintf(box, sizeof box, "%.15g,%.15g,%.15g,%.15g,%.15g,%.15g,%.15g,%.15g", sim_volume(s),
+                 b->l[0], b->l[1], b->l[2], b->xy, b->xz, b->yz, sim_density(s));
     len = snprintf(row, sizeof row,
                    "%ld,%.10g,%.15g,%.15g,%.15g,%.15g,%.6e,%.10g,%.15g,%s,%.15g,%s,%s\n", s->step,
                    s->time, ke, s->e_pair, s->e_triplet, ke + epot, sim_drift(s),

@@ -16,8 +16,10 @@
 #include "common/check.h"
 #include "config/units.h"
 #include "solver/box.h"
+#include "solver/physics/baro.h"
 #include "solver/physics/integrate.h"
 #include "solver/physics/potential.h"
+#include "solver/physics/rng_seed.h"
 
 #define NH_MAX 16
 #define INTEG_VERSION 1
@@ -40,6 +42,7 @@ struct integ {
     double e_bath;        /* see integ_bath [epsilon] */
     gsl_rng *rng;
     double *xi;           /* [3n] noise */
+    baro *baro;           /* the barostat (baro.h), NULL without one */
 };
 
 /* The header of a saved block. */
@@ -50,17 +53,6 @@ typedef struct integ_blob {
     char rng_name[32];
     uint64_t rng_size;
 } integ_blob;
-
-/* splitmix64 (Steele, Lea, Flood 2014). The Langevin stream is seeded from a hash of
- * system.seed that differs from init.c's streams, so the noise is not a function of the
- * initial positions or velocities. */
-static unsigned long long mix64(unsigned long long x)
-{
-    x += 0x9e3779b97f4a7c15ULL;
-    x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;
-    x = (x ^ (x >> 27)) * 0x94d049bb133111ebULL;
-    return x ^ (x >> 31);
-}
 
 int integ_create(integ **out, const sim_config *c, const sim_state *s)
 {
@@ -83,14 +75,18 @@ int integ_create(integ **out, const sim_config *c, const sim_state *s)
                                                                                : c->integrator.nh.chain;
     g->period = c->integrator.nh.period;
     if (g->type == CFG_INTEG_LANGEVIN) {
-        const unsigned long long h = mix64((unsigned long long)c->system.seed ^ 0x4c414e47455649ULL);
         g->rng = gsl_rng_alloc(gsl_rng_mt19937);
         g->xi = malloc(3 * (size_t)s->n * sizeof *g->xi);
         if (!g->rng || !g->xi) {
             integ_destroy(g);
             return tb_error(NULL, 0, "out of host memory for the Langevin noise");
         }
-        gsl_rng_set(g->rng, (unsigned long)((h ^ (h >> 32)) & 0xffffffffULL));
+        gsl_rng_set(g->rng, rng_stream_seed(c->system.seed, 0x4c414e47455649ULL));
+    }
+    const int rc = baro_create(&g->baro, c, s);
+    if (rc != 0) {
+        integ_destroy(g);
+        return rc;
     }
     *out = g;
     return 0;
@@ -103,11 +99,14 @@ void integ_destroy(integ *g)
     if (g->rng)
         gsl_rng_free(g->rng);
     free(g->xi);
+    baro_destroy(g->baro);
     free(g);
 }
 
 double integ_bath(const integ *g)
 {
+    if (g && g->baro)
+        return g->e_bath + baro_energy(g->baro);
     return g ? g->e_bath : 0.0;
 }
 
@@ -115,6 +114,18 @@ double integ_target(const integ *g, long step)
 {
     const double f = g->steps > 0 ? (double)(step + 1) / (double)g->steps : 1.0;
     return g->t0 + (g->t1 - g->t0) * (f > 1.0 ? 1.0 : f);
+}
+
+/* The force evaluation of a step; on a step the barostat rescales (baro.h), the stretch
+ * before it and the work's dU after it. Without a barostat: compute() alone. */
+static int evaluate(integ *g, const backend_ops *ops, backend *b, long step)
+{
+    const int due = baro_due(g->baro, step);
+    if (due && baro_rescale(g->baro, ops, b, step) != 0)
+        return -1;
+    if (ops->compute(b) != 0)
+        return -1;
+    return due ? baro_end(g->baro, ops, b) : 0;
 }
 
 /* ---- Langevin ---------------------------------------------------------------------- */
@@ -145,7 +156,7 @@ static int langevin_step(integ *g, const backend_ops *ops, backend *b, long step
     draw_noise(g);
     if (ops->kick(b, h) || ops->drift(b, h) || ops->kinetic(b, &k0) ||
         ops->ostep(b, c1, c2, g->xi) || ops->kinetic(b, &k1) || ops->drift(b, h) ||
-        ops->compute(b) || ops->kick(b, h))
+        evaluate(g, ops, b, step) || ops->kick(b, h))
         return -1;
     g->e_bath -= k1 - k0; /* the heat the bath took out */
     return 0;
@@ -212,6 +223,17 @@ static double nhc_energy(const integ *g, double kT)
     return e;
 }
 
+/* The chain's closing half step (nh_step, mtk_step): at the kinetic energy now, the velocities
+ * scaled, the chain's energy kept as the bath's. */
+static int nhc_end(integ *g, const backend_ops *ops, backend *b, double kT, double h)
+{
+    double K;
+    if (ops->kinetic(b, &K) || ops->scale(b, nhc_half(g, K, kT, h)))
+        return -1;
+    g->e_bath = nhc_energy(g, kT);
+    return 0;
+}
+
 static int nh_step(integ *g, const backend_ops *ops, backend *b, long step)
 {
     const double h = 0.5 * g->dt, kT = g->boltz * integ_target(g, step);
@@ -219,18 +241,65 @@ static int nh_step(integ *g, const backend_ops *ops, backend *b, long step)
     if (ops->kinetic(b, &K))
         return -1;
     s = nhc_half(g, K, kT, h);
-    if (ops->scale(b, s) || ops->kick(b, h) || ops->drift(b, g->dt) || ops->compute(b) ||
-        ops->kick(b, h) || ops->kinetic(b, &K))
+    if (ops->scale(b, s) || ops->kick(b, h) || ops->drift(b, g->dt) || evaluate(g, ops, b, step) ||
+        ops->kick(b, h))
+        return -1;
+    return nhc_end(g, ops, b, kT, h);
+}
+
+/* One MTK step (baro.h): the Nose-Hoover chain around the barostat's half steps. */
+static int mtk_step(integ *g, const backend_ops *ops, backend *b, long step)
+{
+    baro *p = g->baro;
+    const double h = 0.5 * g->dt, kT = g->boltz * integ_target(g, step);
+    double K, s;
+    if (ops->virial_next(b, 1) || ops->kinetic(b, &K))
         return -1;
     s = nhc_half(g, K, kT, h);
-    if (ops->scale(b, s))
+    if (ops->scale(b, s) || ops->kinetic(b, &K) ||
+        baro_mtk_omega(p, ops, b, K, 1, h, kT, step) ||
+        ops->scale(b, baro_mtk_vfactor(p, h)) || ops->kick(b, h) ||
+        baro_mtk_dilate(p, ops, b, h, step) || ops->drift(b, g->dt) ||
+        baro_mtk_dilate(p, ops, b, h, step) || ops->compute(b) || ops->kick(b, h) ||
+        ops->scale(b, baro_mtk_vfactor(p, h)) || ops->kinetic(b, &K) ||
+        baro_mtk_omega(p, ops, b, K, 0, h, kT, step))
         return -1;
-    g->e_bath = nhc_energy(g, kT);
-    return 0;
+    return nhc_end(g, ops, b, kT, h);
+}
+
+/* One step with the barostat (baro.h): its pressure at the start of a step that rescales,
+ * the stretch within the step (evaluate), the virial kept for the next one. */
+static int baro_step(integ *g, const backend_ops *ops, backend *b, long step)
+{
+    const int due = baro_due(g->baro, step);
+    const double h = 0.5 * g->dt;
+    int rc;
+    if (baro_wants_virial(g->baro, step) && ops->virial_next(b, 1) != 0)
+        return -1;
+    if (due && baro_begin(g->baro, ops, b, step, g->type == CFG_INTEG_NVE
+                                                     ? -1.0 : g->boltz * integ_target(g, step)))
+        return -1;
+    if (g->type == CFG_INTEG_NVE)
+        rc = !due ? ops->advance(b, 1)
+                  : ops->kick(b, h) || ops->drift(b, g->dt) || evaluate(g, ops, b, step) ||
+                        ops->kick(b, h);
+    else
+        rc = g->type == CFG_INTEG_LANGEVIN ? langevin_step(g, ops, b, step)
+                                           : nh_step(g, ops, b, step);
+    if (rc != 0)
+        return -1;
+    return baro_due(g->baro, step + 1) ? baro_keep(g->baro, ops, b) : 0;
 }
 
 int integ_advance(integ *g, const backend_ops *ops, backend *b, long step, long nsteps)
 {
+    if (g->baro) {
+        for (long s = 0; s < nsteps; s++)
+            if ((baro_is_mtk(g->baro) ? mtk_step(g, ops, b, step + s)
+                                      : baro_step(g, ops, b, step + s)) != 0)
+                return -1;
+        return 0;
+    }
     if (g->type == CFG_INTEG_NVE)
         return ops->advance(b, nsteps);
     for (long s = 0; s < nsteps; s++) {
@@ -240,6 +309,18 @@ int integ_advance(integ *g, const backend_ops *ops, backend *b, long step, long 
             return -1;
     }
     return 0;
+}
+
+int integ_save_baro(const integ *g, unsigned char **buf, size_t *len)
+{
+    *buf = NULL;
+    *len = 0;
+    return g->baro ? baro_save(g->baro, buf, len) : 0;
+}
+
+int integ_restore_baro(integ *g, const unsigned char *buf, size_t len, const char *path)
+{
+    return g->baro ? baro_restore(g->baro, buf, len, path) : 0;
 }
 
 /* ---- checkpoint block ----------------------------------------------------------------- */

@@ -41,7 +41,8 @@ void integ_destroy(integ *g);
 int integ_advance(integ *g, const backend_ops *ops, backend *b, long step, long nsteps);
 
 /* The thermostat's energy term E_bath [epsilon]: K + U + E_bath is the conserved quantity
- * (the energy the Langevin bath has taken out; the chain's energy for Nose-Hoover; 0 nve). */
+ * (the energy the Langevin bath has taken out; the chain's energy for Nose-Hoover; 0 nve),
+ * plus the barostat's P0 V + W (baro.h) when there is one. */
 double integ_bath(const integ *g);
 
 /* Target temperature of the step from `step` to step + 1 [epsilon/k_B]. */
@@ -55,6 +56,11 @@ int integ_save(const integ *g, unsigned char **buf, size_t *len);
  * (the run starts that thermostat afresh); a block that does not fit this configuration
  * (another chain length, a corrupt RNG state) is an error naming `path`: TB_EXIT_USAGE. */
 int integ_restore(integ *g, const unsigned char *buf, size_t len, const char *path);
+
+/* The barostat's state (baro.h) for the checkpoint's section "BARO" (*buf NULL, *len 0
+ * without a barostat), and its restore (no block: a fresh barostat, with a notice). */
+int integ_save_baro(const integ *g, unsigned char **buf, size_t *len);
+int integ_restore_baro(integ *g, const unsigned char *buf, size_t len, const char *path);
 
 /* Whether velocity Verlet can take the first step of s (forces evaluated) at integrator.dt:
  * the force on every particle must move it, over one step, by |F| dt^2 / (2m) at most the

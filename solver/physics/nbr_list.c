@@ -234,6 +234,7 @@ int nbr_list_fill(nbr_list *l, const double *pos, int lo, int hi)
         qsort(row, (size_t)(l->off[i + 1] - l->off[i]), sizeof(int), cmp_int);
     }
     memcpy(l->xref, pos, 3 * (size_t)l->n * sizeof *pos);
+    l->box_ref = l->box;
     l->builds++;
     return 0;
 }
@@ -243,12 +244,31 @@ int nbr_list_build(nbr_list *l, const double *pos)
     return nbr_list_count(l, pos) != 0 ? -1 : nbr_list_fill(l, pos, 0, l->n);
 }
 
+void nbr_list_move_box(nbr_list *l, const tb_box_d *box)
+{
+    l->box = *box;
+}
+
+/* nbr_list_stale in a box stretched since the build (nbr.h). */
+static int stale_stretched(const nbr_list *l, const double *pos, const double m[3])
+{
+    const double lim = nbr_stretch_limit(m, l->radius - l->skin, l->skin);
+    int stale = lim < 0.0;
+#pragma omp parallel for schedule(static) reduction(| : stale)
+    for (int i = 0; i < l->n; i++)
+        stale |= nbr_stretch_moved2(&l->box, m, pos + 3 * i, l->xref + 3 * i) > lim * lim;
+    return stale;
+}
+
 int nbr_list_stale(const nbr_list *l, const double *pos)
 {
     const double lim2 = 0.25 * l->skin * l->skin;
+    double m[3];
     int stale = 0;
     if (l->builds == 0)
         return 1;
+    if (nbr_stretch(&l->box, &l->box_ref, m))
+        return stale_stretched(l, pos, m);
 #pragma omp parallel for schedule(static) reduction(| : stale)
     for (int i = 0; i < l->n; i++) {
         double d[3] = {pos[3 * i] - l->xref[3 * i], pos[3 * i + 1] - l->xref[3 * i + 1],

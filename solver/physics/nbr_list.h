@@ -11,7 +11,8 @@ TB_BEGIN_DECLS
 
 typedef struct nbr_list {
     int n;
-    tb_box_d box;   /* the box (box.h); no periodic axis = open */
+    tb_box_d box;   /* the box now (box.h); no periodic axis = open */
+    tb_box_d box_ref; /* the box at the last build (nbr.h: a box that moves) */
     double radius;  /* R = max(cutoffs) + skin [sigma] */
     double skin;    /* [sigma] */
     int full;       /* 1: every partner within R, before the anchor too (a centred body,
@@ -58,8 +59,13 @@ static inline const int *nbr_list_row(const nbr_list *l, int i)
     return l->idx + (l->off[i] - l->off[l->lo]);
 }
 
-/* 1 when no list was built yet or some particle has moved more than skin/2 since. */
+/* 1 when no list was built yet or some particle has moved more than skin/2 since (in a box
+ * that moved since the build: more than nbr_stretch_limit, nbr.h). */
 int nbr_list_stale(const nbr_list *l, const double *pos);
+
+/* The box moved to `box` (a diagonal stretch of the build's: a barostat): the next staleness
+ * test accounts for it, the next build bins in it. */
+void nbr_list_move_box(nbr_list *l, const tb_box_d *box);
 
 TB_END_DECLS
 

@@ -1,0 +1,336 @@
+/* baro.c — stochastic cell rescaling (baro.h) over the backends' primitives, its conserved
+ * energy term and its checkpoint block.
+ *
+ * Invariant (as integrate.c's): a rescale depends only on the backend's state (virial,
+ * velocities, box) and this struct (W, the RNG), both saved in a checkpoint, so a restarted
+ * run repeats an uninterrupted one bit for bit. */
+#include <math.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <gsl/gsl_randist.h>
+#include <gsl/gsl_rng.h>
+
+#include "common/check.h"
+#include "config/units.h"
+#include "solver/box.h"
+#include "solver/physics/baro.h"
+#include "solver/physics/potential.h"
+#include "solver/physics/rng_seed.h"
+
+#define BARO_VERSION 1
+
+struct baro {
+    int type, coupling, every;
+    long steps;             /* integrator.steps: the ramp's length */
+    double p0, p1;          /* target at step 0 and at `steps` [pressure] */
+    double period, beta;    /* tau_P [time], compressibility [1/pressure] */
+    double dt;              /* integrator.dt [time] */
+    double nktv2p;          /* energy / volume -> pressure */
+    int dof;                /* N_f, for the kinetic temperature under nve */
+    int n;                  /* particles (MTK's N) */
+    double omega_dot;       /* MTK: the strain rate of each edge [1/time] */
+    double w_mass;          /* MTK: its mass W = (N + 1) kT tau_P^2, at the last kick */
+    double range;           /* the widest cutoff: the box's half width may not go below it */
+    double v0;              /* volume at creation [length^3] */
+    tb_box_d box;           /* the box, moved as the backend moves it (box_stretch_d) */
+    double p_last;          /* target of the last rescale */
+    double work;            /* W of baro.h [energy] */
+    double mu[3];           /* the stretch of the step under way (baro_begin) */
+    double w_old[6];        /* the virial its pressure came from */
+    double w_prev[6];       /* the virial of the last step before a rescale (baro_keep) */
+    int have_prev;
+    gsl_rng *rng;
+};
+
+/* The block saved: what a restart needs beyond the state's box. */
+typedef struct baro_blob {
+    uint32_t version, type, coupling, have_prev;
+    double work, p_last, omega_dot, w_mass;
+    double w_prev[6];
+    char rng_name[32];
+    uint64_t rng_size;
+} baro_blob;
+
+int baro_create(baro **out, const sim_config *c, const sim_state *s)
+{
+    *out = NULL;
+    if (!c->integrator.barostat.enabled)
+        return 0;
+    if (c->integrator.barostat.type == CFG_BARO_MTK &&
+        c->integrator.barostat.coupling != CFG_COUPLE_ISO) {
+        tb_error(c->path, 0, "integrator.barostat.coupling: mtk is implemented for iso only (got "
+                             "%s; c-rescale does aniso)",
+                 cfg_coupling_name(c->integrator.barostat.coupling));
+        return TB_EXIT_USAGE;
+    }
+    baro *p = calloc(1, sizeof *p);
+    if (!p)
+        return tb_error(NULL, 0, "out of host memory");
+    int all_cut;
+    p->type = c->integrator.barostat.type;
+    p->coupling = c->integrator.barostat.coupling;
+    p->every = c->integrator.barostat.every > 0 && p->type == CFG_BARO_CRESCALE
+                   ? c->integrator.barostat.every : 1;
+    p->n = s->n;
+    p->steps = c->integrator.steps;
+    p->p0 = c->integrator.barostat.pressure;
+    p->p1 = c->integrator.barostat.pressure_end;
+    p->period = c->integrator.barostat.period;
+    p->beta = c->integrator.barostat.compressibility;
+    p->dt = c->integrator.dt;
+    p->nktv2p = units_of(s->units)->nktv2p;
+    p->dof = sim_dof(s);
+    p->range = pot_range(c, &s->box, &all_cut);
+    p->box = s->box;
+    p->v0 = box_volume_d(&s->box);
+    p->p_last = baro_target(p, s->step > 0 ? s->step - 1 : 0);
+    p->rng = gsl_rng_alloc(gsl_rng_mt19937);
+    if (!p->rng) {
+        baro_destroy(p);
+        return tb_error(NULL, 0, "out of host memory for the barostat's noise");
+    }
+    gsl_rng_set(p->rng, rng_stream_seed(c->system.seed, 0x4241524f53544154ULL)); /* "BAROSTAT" */
+    *out = p;
+    return 0;
+}
+
+void baro_destroy(baro *p)
+{
+    if (!p)
+        return;
+    if (p->rng)
+        gsl_rng_free(p->rng);
+    free(p);
+}
+
+int baro_due(const baro *p, long step)
+{
+    return p && (step + 1) % p->every == 0;
+}
+
+int baro_wants_virial(const baro *p, long step)
+{
+    return baro_due(p, step) || baro_due(p, step + 1);
+}
+
+double baro_target(const baro *p, long step)
+{
+    const double f = p->steps > 0 ? (double)(step + 1) / (double)p->steps : 1.0;
+    return p->p0 + (p->p1 - p->p0) * (f > 1.0 ? 1.0 : f);
+}
+
+double baro_energy(const baro *p)
+{
+    if (p && p->type == CFG_BARO_MTK) /* three edges, each of mass W and rate omega_dot */
+        return 1.5 * p->w_mass * p->omega_dot * p->omega_dot +
+               p->p_last * box_volume_d(&p->box) / p->nktv2p;
+    return p ? p->p_last * box_volume_d(&p->box) / p->nktv2p + p->work : 0.0;
+}
+
+int baro_is_mtk(const baro *p)
+{
+    return p && p->type == CFG_BARO_MTK;
+}
+
+static int virial_before(baro *p, const backend_ops *ops, backend *b, double w[6]);
+static int box_check(const baro *p, const tb_box_d *nb, long step);
+
+/* ---- MTK (baro.h) ------------------------------------------------------------------------ */
+
+int baro_mtk_omega(baro *p, const backend_ops *ops, backend *b, double K, int before, double h,
+                   double kT, long step)
+{
+    double w[6];
+    if (before ? virial_before(p, ops, b, w) : ops->virial(b, w))
+        return -1;
+    if (!before) { /* the next step's pressure starts from this evaluation */
+        memcpy(p->w_prev, w, sizeof p->w_prev);
+        p->have_prev = 1;
+    }
+    const double vol = box_volume_d(&p->box);
+    const double P = p->nktv2p * (2.0 * K + w[0] + w[1] + w[2]) / (3.0 * vol);
+    p->p_last = baro_target(p, step);
+    p->w_mass = (p->n + 1) * kT * p->period * p->period;
+    if (!(p->w_mass > 0.0))
+        return 0; /* T = 0: no barostat mass (as the chain's) */
+    const double f = ((P - p->p_last) * vol / p->nktv2p + 2.0 * K / (3.0 * p->n)) / p->w_mass;
+    p->omega_dot += h * f;
+    return 0;
+}
+
+double baro_mtk_vfactor(const baro *p, double h)
+{
+    return exp(-h * p->omega_dot * (1.0 + 1.0 / p->n)); /* 1 + d / N_f, N_f = 3N */
+}
+
+int baro_mtk_dilate(baro *p, const backend_ops *ops, backend *b, double h, long step)
+{
+    const double m = exp(h * p->omega_dot);
+    p->mu[0] = p->mu[1] = p->mu[2] = m;
+    tb_box_d nb = p->box;
+    box_stretch_d(&nb, p->mu);
+    if (box_check(p, &nb, step) != 0 || ops->rescale(b, p->mu) || ops->scale(b, m))
+        return -1;
+    p->box = nb;
+    return 0;
+}
+
+/* The stretch mu of one rescale at pressure tensor diagonal pd[3] and scalar P. */
+static void crescale_mu(baro *p, double P, const double pd[3], double kT, double vol,
+                        double mu[3])
+{
+    const double dtp = p->every * p->dt, f = p->beta * dtp / p->period;
+    const double P0 = p->p_last;
+    if (p->coupling == CFG_COUPLE_ISO) {
+        const double xi = gsl_ran_gaussian_ziggurat(p->rng, 1.0);
+        const double eps = -f * (P0 - P) + sqrt(2.0 * kT * f * p->nktv2p / vol) * xi;
+        mu[0] = mu[1] = mu[2] = exp(eps / 3.0);
+        return;
+    }
+    for (int a = 0; a < 3; a++) {
+        const double xi = gsl_ran_gaussian_ziggurat(p->rng, 1.0);
+        mu[a] = exp(-f / 3.0 * (P0 - pd[a]) + sqrt(2.0 * kT * f * p->nktv2p / (3.0 * vol)) * xi);
+    }
+}
+
+/* The virial of the evaluation before step `step` (the previous step's, kept by baro_keep;
+ * the initial state's, asked of the backend, at the first step of a run). */
+static int virial_before(baro *p, const backend_ops *ops, backend *b, double w[6])
+{
+    if (p->have_prev) {
+        memcpy(w, p->w_prev, sizeof p->w_prev);
+        return 0;
+    }
+    return ops->virial(b, w);
+}
+
+/* Whether the box nb after a stretch can be used: not exploded (volume beyond 1e6 times the
+ * starting one, or not finite), not collapsed (half its smallest width below the widest
+ * cutoff). 0, or -1 with the message naming the step. */
+static int box_check(const baro *p, const tb_box_d *nb, long step)
+{
+    const double vol1 = box_volume_d(nb), half = box_half_width_d(nb);
+    if (!isfinite(vol1) || !(vol1 > 0.0) || vol1 > 1e6 * p->v0)
+        return tb_error(NULL, 0, "step %ld: the barostat's box exploded (volume %g, %g at the "
+                                 "start): check integrator.barostat.pressure, compressibility "
+                                 "and period", step + 1, vol1, p->v0);
+    if (half < p->range)
+        return tb_error(NULL, 0, "step %ld: the barostat's box collapsed: half its smallest "
+                                 "width, %g, is below the widest cutoff, %g (volume %g, %g at "
+                                 "the start)", step + 1, half, p->range, vol1, p->v0);
+    return 0;
+}
+
+int baro_begin(baro *p, const backend_ops *ops, backend *b, long step, double kT)
+{
+    double k[3], pd[3];
+    if (virial_before(p, ops, b, p->w_old) || ops->kinetic_axes(b, k))
+        return -1;
+    const double vol = box_volume_d(&p->box), K = k[0] + k[1] + k[2];
+    if (kT < 0.0)
+        kT = p->dof > 0 ? 2.0 * K / p->dof : 0.0;
+    for (int a = 0; a < 3; a++)
+        pd[a] = p->nktv2p * (2.0 * k[a] + p->w_old[a]) / vol;
+    const double P = (pd[0] + pd[1] + pd[2]) / 3.0;
+    p->p_last = baro_target(p, step);
+    crescale_mu(p, P, pd, kT, vol, p->mu);
+    return 0;
+}
+
+int baro_rescale(baro *p, const backend_ops *ops, backend *b, long step)
+{
+    double k[3];
+    tb_box_d nb = p->box;
+    box_stretch_d(&nb, p->mu);
+    const double vol = box_volume_d(&p->box), vol1 = box_volume_d(&nb);
+    if (box_check(p, &nb, step) != 0)
+        return -1;
+    if (ops->kinetic_axes(b, k) || ops->rescale(b, p->mu))
+        return -1;
+    double dK = 0.0;
+    for (int a = 0; a < 3; a++)
+        dK += k[a] * (1.0 / (p->mu[a] * p->mu[a]) - 1.0);
+    p->work -= dK + p->p_last * (vol1 - vol) / p->nktv2p;
+    p->box = nb;
+    return 0;
+}
+
+int baro_end(baro *p, const backend_ops *ops, backend *b)
+{
+    double w[6], dU = 0.0;
+    if (ops->virial(b, w))
+        return -1;
+    /* U(lambda x) from 1 to mu: dU/dlambda = -W(lambda x) / lambda, by the trapezoid between
+     * the evaluation before the step and this one (the second order of the stretch, which
+     * the noise makes systematic, is then in; what remains is of the order of the drift) */
+    for (int a = 0; a < 3; a++)
+        dU -= 0.5 * (p->mu[a] - 1.0) * (p->w_old[a] + w[a] / p->mu[a]);
+    p->work -= dU;
+    return 0;
+}
+
+int baro_keep(baro *p, const backend_ops *ops, backend *b)
+{
+    if (ops->virial(b, p->w_prev))
+        return -1;
+    p->have_prev = 1;
+    return 0;
+}
+
+int baro_save(const baro *p, unsigned char **buf, size_t *len)
+{
+    baro_blob hd;
+    const size_t rs = gsl_rng_size(p->rng);
+    memset(&hd, 0, sizeof hd);
+    hd.version = BARO_VERSION;
+    hd.type = (uint32_t)p->type;
+    hd.coupling = (uint32_t)p->coupling;
+    hd.work = p->work;
+    hd.p_last = p->p_last;
+    hd.have_prev = (uint32_t)p->have_prev;
+    hd.omega_dot = p->omega_dot;
+    hd.w_mass = p->w_mass;
+    memcpy(hd.w_prev, p->w_prev, sizeof hd.w_prev);
+    snprintf(hd.rng_name, sizeof hd.rng_name, "%s", gsl_rng_name(p->rng));
+    hd.rng_size = rs;
+    *len = 0;
+    *buf = malloc(sizeof hd + rs);
+    if (!*buf)
+        return tb_error(NULL, 0, "out of host memory");
+    memcpy(*buf, &hd, sizeof hd);
+    memcpy(*buf + sizeof hd, gsl_rng_state(p->rng), rs);
+    *len = sizeof hd + rs;
+    return 0;
+}
+
+int baro_restore(baro *p, const unsigned char *buf, size_t len, const char *path)
+{
+    baro_blob hd;
+    if (!buf || len == 0) {
+        tb_notice("%s has no barostat state: the barostat starts afresh", path);
+        return 0;
+    }
+    if (len < sizeof hd)
+        return tb_error(path, 0, "--restart: barostat block is truncated"), TB_EXIT_USAGE;
+    memcpy(&hd, buf, sizeof hd);
+    if (hd.version != BARO_VERSION || (int)hd.type != p->type || (int)hd.coupling != p->coupling)
+        return tb_error(path, 0, "--restart: barostat block of version %u, type %u, coupling %u "
+                                 "does not fit (expected %d, %d, %d)", (unsigned)hd.version,
+                        (unsigned)hd.type, (unsigned)hd.coupling, BARO_VERSION, p->type,
+                        p->coupling), TB_EXIT_USAGE;
+    if (hd.rng_size != gsl_rng_size(p->rng) || strcmp(hd.rng_name, gsl_rng_name(p->rng)) != 0 ||
+        len != sizeof hd + hd.rng_size)
+        return tb_error(path, 0, "--restart: the barostat's random number generator state does "
+                                 "not fit (%s, %llu bytes)", hd.rng_name,
+                        (unsigned long long)hd.rng_size), TB_EXIT_USAGE;
+    p->work = hd.work;
+    p->p_last = hd.p_last;
+    p->have_prev = hd.have_prev != 0;
+    p->omega_dot = hd.omega_dot;
+    p->w_mass = hd.w_mass;
+    memcpy(p->w_prev, hd.w_prev, sizeof p->w_prev);
+    memcpy(gsl_rng_state(p->rng), buf + sizeof hd, hd.rng_size);
+    return 0;
+}

@@ -1,0 +1,96 @@
+/* baro.h — the barostats of `tribody run` (integrator.barostat): stochastic cell rescaling
+ * (C-rescale: Bernetti & Bussi, J. Chem. Phys. 153, 114107 (2020); GROMACS's C-rescale), iso
+ * and aniso, on top of any integrator (nve, Langevin, Nose-Hoover), composed from the
+ * backends' primitives (backend.h: virial, kinetic, kinetic_axes, rescale).
+ *
+ * Every `every` steps (GROMACS's nstpcouple), within the step, with dt_P = every dt: the
+ * pressure P (iso) or its diagonal P_aa (aniso) from the virial of the last force evaluation
+ * and the kinetic energy at the step's start (both at time t), target P0, compressibility beta, period tau_P and kT (the
+ * thermostat's target; under nve the kinetic temperature 2K / N_f, the NPH form):
+ *   iso:    eps = -(beta dt_P / tau_P) (P0 - P) + sqrt(2 kT beta dt_P / (V tau_P)) xi,
+ *           mu = exp(eps / 3) on every axis;
+ *   aniso:  mu_a = exp(-(beta dt_P / 3 tau_P) (P0 - P_aa) + sqrt(2 kT beta dt_P / (3 V tau_P)) xi_a),
+ *           the same volume fluctuations as iso;
+ * xi standard normals (GSL mt19937 seeded from system.seed, a stream of its own). The box and
+ * the positions are stretched by mu about the box's corner, the velocities by 1/mu (the
+ * backend's rescale) after the step's drift, before its force evaluation, which then sees the
+ * new box (velocity Verlet: B A [rescale] F B; Langevin: B A O A [rescale] F B; Nose-Hoover:
+ * NHC B A [rescale] F B NHC).
+ * A factor of the pressure unit (nktv2p) turns kT / V into the style's pressure.
+ *
+ * Conserved quantity (the effective energy of the paper): the barostat's energy is
+ * P0 V + W, W the work it did, W -= dK + dU + P0 dV at each rescale, dK exact (K_a / mu_a^2),
+ * dU = -sum_a (mu_a - 1) (W_aa + W'_aa / mu_a) / 2 (the trapezoid of dU/dlambda = -W/lambda
+ * between the virials W before and W' after, which catches the second order that the noise
+ * makes systematic: GROMACS's first order drifts by about 1/2 (d ln V)^2 V B_T per rescale),
+ * so K + U + E_bath + P0 V + W drifts only by the integration error.
+ *
+ * State (checkpoint section "BARO"): W, the last target, the virial kept for the next
+ * rescale, the RNG, MTK's omega_dot and mass. The box is the state's
+ * (section BOX). MTK: below (iso only; baro_create refuses aniso and tri). */
+#ifndef TB_BARO_H
+#define TB_BARO_H
+
+#include <stddef.h>
+
+#include "config/config.h"
+#include "solver/backend.h"
+#include "solver/state.h"
+
+TB_BEGIN_DECLS
+
+typedef struct baro baro;
+
+/* Sets up the barostat of c (*out NULL when c has none). 0, -1 (out of memory, reported), or
+ * TB_EXIT_USAGE (a barostat that cannot run: mtk, reported naming it). */
+int baro_create(baro **out, const sim_config *c, const sim_state *s);
+void baro_destroy(baro *p);
+
+/* Whether the step from `step` to step + 1 rescales (baro_begin .. baro_end), and whether the
+ * virial of its evaluation is needed: its own or the next step's rescale. */
+int baro_due(const baro *p, long step);
+int baro_wants_virial(const baro *p, long step);
+
+/* A step that rescales (baro_due), around the integrator's own:
+ *   baro_begin   at its start: mu from the pressure of the last evaluation (its virial, the
+ *                velocities now) at kT [energy] (< 0: the kinetic temperature), the noise drawn;
+ *   baro_rescale after the drift, before the force evaluation: the box, positions and
+ *                velocities stretched (the forces are then evaluated in the new box); stops
+ *                (-1, the step named) a box that collapsed (half width below the widest cutoff)
+ *                or exploded (volume beyond 1e6 times the starting one);
+ *   baro_end     after the evaluation (its virial summed): the work's dU.
+ * baro_keep after a step whose evaluation the next step's pressure comes from. 0 or -1. */
+int baro_begin(baro *p, const backend_ops *ops, backend *b, long step, double kT);
+int baro_rescale(baro *p, const backend_ops *ops, backend *b, long step);
+int baro_end(baro *p, const backend_ops *ops, backend *b);
+int baro_keep(baro *p, const backend_ops *ops, backend *b);
+
+/* MTK (Martyna, Tobias, Klein 1994 with Shinoda, Shiga, Mikami 2004's splitting, as LAMMPS's
+ * fix npt iso without a barostat chain, pchain 0), iso only, with the Nose-Hoover chain of
+ * integrate.c; one step (integrate.c's mtk_step):
+ *   NHC(h) [omega(h)] V(h) B(h) D(h) A(dt) D(h) F B(h) V(h) [omega(h)] NHC(h),
+ * omega: omega_dot += h ((P - P0) V / nktv2p + 2K / 3N) / W, W = (N + 1) kT tau_P^2, P from
+ * the virial of the last evaluation (before: the step's start; else this evaluation's, kept
+ * for the next step) and the kinetic energy K now; V: velocities times
+ * exp(-h omega_dot (1 + 1/N)) (baro_mtk_vfactor; MTK's 1 + d/N_f); D: the box and positions stretched by
+ * exp(h omega_dot), the velocities kept. Energy: 3/2 W omega_dot^2 + P0 V (baro_energy). */
+int baro_is_mtk(const baro *p);
+int baro_mtk_omega(baro *p, const backend_ops *ops, backend *b, double K, int before, double h,
+                   double kT, long step);
+double baro_mtk_vfactor(const baro *p, double h);
+int baro_mtk_dilate(baro *p, const backend_ops *ops, backend *b, double h, long step);
+
+/* The barostat's energy P0 V + W [energy] (P0 of the last rescale's step); MTK's above. */
+double baro_energy(const baro *p);
+
+/* Target pressure of the step from `step` to step + 1 (the ramp, as the temperature's). */
+double baro_target(const baro *p, long step);
+
+/* The state as bytes (malloc'd), and its restore; a block that does not fit is an error
+ * naming path (TB_EXIT_USAGE); no block (an older checkpoint): starts afresh with a notice. */
+int baro_save(const baro *p, unsigned char **buf, size_t *len);
+int baro_restore(baro *p, const unsigned char *buf, size_t len, const char *path);
+
+TB_END_DECLS
+
+#endif
