@@ -747,14 +747,6 @@ static int cpu_fetch(backend *b, sim_state *s)
     return 0;
 }
 
-static int cpu_virial(backend *b, double w[6])
-{
-    if (b->vir_skip)
-        return tb_error(NULL, 0, "internal: the barostat asked for a virial that was not summed");
-    memcpy(w, b->s.virial, 6 * sizeof *w);
-    return 0;
-}
-
 static int cpu_virial_next(backend *b, long k)
 {
     b->vir_countdown = k > 0 ? k : 0; /* vir_wanted */
@@ -787,29 +779,6 @@ static int cpu_info(backend *b, backend_info *out, int counting)
         memset(&b->tm, 0, sizeof b->tm);
         b->timing = 1;
     }
-    return 0;
-}
-
-static int cpu_check_finite(backend *b, long step, tb_nonfinite *nf)
-{
-    sim_find_nonfinite(&b->s, nf);
-    if (nf->step >= 0)
-        nf->step = step;
-    return 0;
-}
-
-static int cpu_put(backend *b, const sim_state *s)
-{
-    const size_t bytes = 3 * (size_t)b->s.n * sizeof *s->pos;
-    memcpy(b->s.pos, s->pos, bytes);
-    memcpy(b->s.vel, s->vel, bytes);
-    return 0;
-}
-
-static int cpu_rdf(backend *b, const rdf_spec *s, unsigned long long *counts, double *volume)
-{
-    *volume = box_volume_d(&b->pp.d.box);
-    rdf_count_host(s, &b->pp.d.box, b->s.pos, b->s.ntypes > 1 ? b->s.type : NULL, b->s.n, counts);
     return 0;
 }
 

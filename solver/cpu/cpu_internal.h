@@ -67,5 +67,9 @@ int cpu_ostep(backend *b, double c1, const double *c2, const double *xi);
 int cpu_kinetic(backend *b, double *ke);
 int cpu_kinetic_axes(backend *b, double k[3]);
 int cpu_rescale(backend *b, const double mu[3]);
+int cpu_virial(backend *b, double w[6]);
+int cpu_check_finite(backend *b, long step, tb_nonfinite *nf);
+int cpu_put(backend *b, const sim_state *s);
+int cpu_rdf(backend *b, const rdf_spec *s, unsigned long long *counts, double *volume);
 
 #endif

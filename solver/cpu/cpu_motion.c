@@ -1,7 +1,11 @@
 /* cpu_motion.c — the integrators' primitives on the CPU backend's copy of the state (the
  * backend_ops kick, drift, scale, ostep and kinetic of backend.h, and the half kicks and drift
- * of its own velocity Verlet step in cpu_backend.c): O(n) loops over positions and velocities,
+ * of its own velocity Verlet step in cpu_backend.c), the barostats' virial, the finiteness
+ * check, the library's put and the observables' rdf: O(n) loops over positions and velocities,
  * OpenMP over particles where the order does not matter to the bits. */
+#include <string.h>
+
+#include "common/check.h"
 #include "solver/cpu/cpu_internal.h"
 
 /* v += (h/m) F, with m the particle's species' mass (one species: one loop over 3n). */
@@ -104,5 +108,36 @@ int cpu_rescale(backend *b, const double mu[3])
     b->pp.f.box = box_to_f(&box);
     if (b->cull)
         nbr_list_move_box(&b->nl, &box);
+    return 0;
+}
+
+int cpu_virial(backend *b, double w[6])
+{
+    if (b->vir_skip)
+        return tb_error(NULL, 0, "internal: the barostat asked for a virial that was not summed");
+    memcpy(w, b->s.virial, 6 * sizeof *w);
+    return 0;
+}
+
+int cpu_check_finite(backend *b, long step, tb_nonfinite *nf)
+{
+    sim_find_nonfinite(&b->s, nf);
+    if (nf->step >= 0)
+        nf->step = step;
+    return 0;
+}
+
+int cpu_put(backend *b, const sim_state *s)
+{
+    const size_t bytes = 3 * (size_t)b->s.n * sizeof *s->pos;
+    memcpy(b->s.pos, s->pos, bytes);
+    memcpy(b->s.vel, s->vel, bytes);
+    return 0;
+}
+
+int cpu_rdf(backend *b, const rdf_spec *s, unsigned long long *counts, double *volume)
+{
+    *volume = box_volume_d(&b->pp.d.box);
+    rdf_count_host(s, &b->pp.d.box, b->s.pos, b->s.ntypes > 1 ? b->s.type : NULL, b->s.n, counts);
     return 0;
 }

@@ -23,6 +23,7 @@
 #include "common/check.h"
 #include "solver/gpu/gpu.h"
 #include "solver/gpu/gpu_internal.h"
+#include "solver/gpu/gpu_backend_int.h"
 #include "solver/par/mpi.h"
 #include "solver/physics/nbr_list.h"
 #include "solver/physics/pot.h"
@@ -32,55 +33,6 @@
 #define TB_CUDA_ARCH_LIST "?"
 #endif
 
-struct backend {
-    int n;
-    double mass[TB_TYPES_MAX], dt; /* each species' internal mass; the box: pp.d.box (box.h) */
-    int rho, dbl, cut;
-    int pdbl; /* pairs in double: double and mixed precision (float triplets only) */
-    pot_params pp;
-    const map3d_type *m3;
-    const map2d_type *m2;
-    map3d_plan p3;
-    map2d_plan p2;
-    long long *d_table;
-    tb_double4 *d_pos, *d_vel, *d_force;
-    float4 *d_posf;
-    int ntypes;                    /* species of the potential (pp.d.ntypes) */
-    pot_tab_d *d_tab_d;            /* ntypes > 1: the tables on the device (args.kd.tab, kf.tab) */
-    pot_tab_f *d_tab_f;
-    double *d_acc;
-    float *d_acc_f;
-    unsigned long long *d_fix;
-    double *d_energy;
-    unsigned long long *d_efix;
-    double *d_virial;              /* [6] */
-    double *d_xi;                  /* [3n] noise of ostep(), allocated at its first call */
-    double *d_ke;                  /* [1] kinetic() result */
-    unsigned long long *d_rdf;     /* rdf()'s histogram, d_rdf_len entries */
-    size_t d_rdf_len;
-    double *d_ke3;                 /* [3 ntypes] kinetic_axes() result, at its first call */
-    unsigned long long *d_vfix;    /* [12] */
-    gpu_args args;
-    cudaStream_t st;
-    int threads;     /* for the small kernels */
-    int computed;    /* forces computed on the device since create() */
-    int cull;        /* the neighbour-list path (nbr.h) */
-    int stats;       /* count slots and hits (bench) */
-    long vir_countdown; /* virial_next: evaluations until the one that sums the virial; 0: all */
-    int vir_valid;   /* the last evaluation summed the virial */
-    gpu_nbr *nb;
-    double nbr_radius; /* list radius R [sigma] */
-    double e_given[2]; /* triplet, pair energies of the state given to create() */
-    double w_given[6]; /* and its virial */
-    gpu_finite_rec *d_finite; /* the finiteness check's record (gpu_finite.cu) */
-    double *h_stage;          /* [4n] host staging of upload3 / download3: pinned when it can be */
-    int stage_pinned;
-    int dev;           /* this rank's device */
-    int nranks;        /* ranks summing their shares (gpu_comm) */
-    int timing;        /* per-rank timers on (info with BACKEND_TIMERS, bench) */
-    backend_times tm;  /* their sums */
-    cudaEvent_t ev[8]; /* evaluation: 0 lists 1 force 2 sum 3; step: 4 drift 5, 6 kick 7 */
-};
 
 static const char *gpu_why = "";
 
@@ -328,7 +280,7 @@ static int gpu_reduce(backend *b, int stats)
  * from pageable memory goes row by row, about 40 ms for the positions, velocities and forces of
  * 32768 particles on an H200 against 2 ms for their force evaluation (scripts/bench-library),
  * which the library pays on every call. Both return with the copy done (stage is reused). */
-static int upload3(backend *b, tb_double4 *d, const double *h)
+int gpu_upload3(backend *b, tb_double4 *d, const double *h)
 {
     const size_t n = (size_t)b->n;
     double *st = b->h_stage;
@@ -522,8 +474,8 @@ static int gpu_create(backend **out, const sim_config *c, const sim_state *s)
                                    c->solver.skin) != 0) ||
         (b->cull && (gpu_nbr_set_full(b->nb, b->pp.sw_on), 0)) ||
         (!b->cull && (b->dbl ? gpu_atm_setup_d(b->ntypes > 1) : gpu_atm_setup_f(b->ntypes > 1)) != 0) ||
-        gpu_alloc(b) != 0 || upload3(b, b->d_pos, s->pos) != 0 || upload3(b, b->d_vel, s->vel) != 0 ||
-        upload3(b, b->d_force, s->force) != 0 || gpu_upload_types(b, s) != 0) {
+        gpu_alloc(b) != 0 || gpu_upload3(b, b->d_pos, s->pos) != 0 || gpu_upload3(b, b->d_vel, s->vel) != 0 ||
+        gpu_upload3(b, b->d_force, s->force) != 0 || gpu_upload_types(b, s) != 0) {
         gpu_destroy(b);
         return -1;
     }
@@ -671,7 +623,7 @@ static int gpu_advance(backend *b, long nsteps)
 }
 
 /* The fixed-point virial words as doubles (synchronizes the stream). */
-static int virial_fixed(backend *b, double w[6])
+int gpu_virial_fixed(backend *b, double w[6])
 {
     unsigned long long vf[12];
     CUDA_CHECK(cudaMemcpyAsync(vf, b->d_vfix, sizeof vf, cudaMemcpyDeviceToHost, b->st));
@@ -703,7 +655,7 @@ static int gpu_fetch(backend *b, sim_state *s)
     } else if (b->args.mode == ACC_FIXED) {
         unsigned long long ef[4];
         CUDA_CHECK(cudaMemcpyAsync(ef, b->d_efix, sizeof ef, cudaMemcpyDeviceToHost, b->st));
-        if (virial_fixed(b, s->virial) != 0)
+        if (gpu_virial_fixed(b, s->virial) != 0)
             return -1;
         s->e_triplet = (double)(long long)ef[0] / TB_FIX_HI + (double)(long long)ef[1] / (TB_FIX_HI * TB_FIX_LO);
         s->e_pair = (double)(long long)ef[2] / TB_FIX_HI + (double)(long long)ef[3] / (TB_FIX_HI * TB_FIX_LO);
@@ -794,67 +746,6 @@ static int gpu_ostep(backend *b, double c1, const double *c2, const double *xi)
 }
 
 /* sum over species of m_t / 2 sum |v|^2, as sim_kinetic (one species: 0.5 m sum |v|^2). */
-static int gpu_kinetic(backend *b, double *ke)
-{
-    double v2[TB_TYPES_MAX];
-    const int nt = b->ntypes > 1 ? b->ntypes : 1;
-    if (!b->d_ke)
-        CUDA_CHECK(cudaMalloc(&b->d_ke, TB_TYPES_MAX * sizeof(double)));
-    if (gpu_motion_kinetic(b->d_vel, b->d_pos, b->n, nt, b->d_ke, b->st) != 0)
-        return -1;
-    CUDA_CHECK(cudaMemcpyAsync(v2, b->d_ke, nt * sizeof(double), cudaMemcpyDeviceToHost, b->st));
-    CUDA_CHECK(cudaStreamSynchronize(b->st));
-    *ke = 0.0;
-    for (int t = 0; t < nt; t++)
-        *ke += 0.5 * b->mass[t] * v2[t];
-    return 0;
-}
-
-/* The barostat's primitives (backend.h): 6 + 3 doubles come back to the host per rescale,
- * the box goes to the kernels as their argument (pp, args), so the positions never leave the
- * device. */
-static int gpu_virial(backend *b, double w[6])
-{
-    if (!b->computed)
-        return memcpy(w, b->w_given, 6 * sizeof *w), 0;
-    if (!b->vir_valid)
-        return tb_error(NULL, 0, "internal: the barostat asked for a virial that was not summed");
-    if (b->args.mode == ACC_FIXED)
-        return virial_fixed(b, w);
-    CUDA_CHECK(cudaMemcpyAsync(w, b->d_virial, 6 * sizeof(double), cudaMemcpyDeviceToHost, b->st));
-    CUDA_CHECK(cudaStreamSynchronize(b->st));
-    return 0;
-}
-
-static int gpu_kinetic_axes(backend *b, double k[3])
-{
-    double v2[3 * TB_TYPES_MAX];
-    const int nt = b->ntypes > 1 ? b->ntypes : 1;
-    if (!b->d_ke3)
-        CUDA_CHECK(cudaMalloc(&b->d_ke3, 3 * TB_TYPES_MAX * sizeof(double)));
-    if (gpu_motion_kinetic_axes(b->d_vel, b->d_pos, b->n, nt, b->d_ke3, b->st) != 0)
-        return -1;
-    CUDA_CHECK(cudaMemcpyAsync(v2, b->d_ke3, 3 * nt * sizeof(double), cudaMemcpyDeviceToHost, b->st));
-    CUDA_CHECK(cudaStreamSynchronize(b->st));
-    k[0] = k[1] = k[2] = 0.0;
-    for (int t = 0; t < nt; t++)
-        for (int a = 0; a < 3; a++)
-            k[a] += 0.5 * b->mass[t] * v2[3 * t + a];
-    return 0;
-}
-
-static int gpu_rescale(backend *b, const double mu[3])
-{
-    box_stretch_d(&b->pp.d.box, mu);
-    b->pp.f.box = box_to_f(&b->pp.d.box);
-    b->args.kd.box = b->pp.d.box;
-    b->args.kf.box = b->pp.f.box;
-    if (b->cull)
-        gpu_nbr_move_box(b->nb, &b->pp.d.box);
-    return gpu_motion_rescale(b->d_pos, b->d_vel, b->dbl ? NULL : b->d_posf, b->n, mu,
-                              &b->pp.d.box, b->threads, b->st);
-}
-
 static int gpu_check_finite(backend *b, long step, tb_nonfinite *nf)
 {
     /* Energies and the virial are in d_energy and d_virial except for fixed-point sums (and
@@ -866,31 +757,6 @@ static int gpu_check_finite(backend *b, long step, tb_nonfinite *nf)
                             dbl ? b->d_virial : NULL, &mass, b->ntypes > 1, b->n, step,
                             b->d_finite, b->st,
                             &nf->step, &nf->term, &nf->particle);
-}
-
-/* New positions and velocities (the type lane of d_pos kept) and their float copy. */
-static int gpu_put(backend *b, const sim_state *s)
-{
-    CUDA_CHECK(cudaSetDevice(b->dev));
-    if (upload3(b, b->d_pos, s->pos) != 0 || upload3(b, b->d_vel, s->vel) != 0 ||
-        gpu_motion_to_float(b->d_pos, b->d_posf, b->n, b->threads, b->st) != 0)
-        return -1;
-    CUDA_CHECK(cudaStreamSynchronize(b->st));
-    return 0;
-}
-
-static int gpu_rdf(backend *b, const rdf_spec *s, unsigned long long *counts, double *volume)
-{
-    const size_t len = (size_t)rdf_npairs(s->ntypes) * (size_t)s->bins;
-    if (len > b->d_rdf_len) {
-        cudaFree(b->d_rdf);
-        b->d_rdf = NULL;
-        b->d_rdf_len = 0;
-        CUDA_CHECK(cudaMalloc(&b->d_rdf, len * sizeof *b->d_rdf));
-        b->d_rdf_len = len;
-    }
-    *volume = box_volume_d(&b->pp.d.box);
-    return gpu_rdf_count(b->d_pos, b->n, b->ntypes > 1, &b->pp.d.box, s, b->d_rdf, counts, b->st);
 }
 
 const backend_ops gpu_backend_ops = {"gpu",       gpu_create, gpu_compute, gpu_advance, gpu_fetch,

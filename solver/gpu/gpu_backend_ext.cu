@@ -1,0 +1,97 @@
+/* gpu_backend_ext.cu — the GPU backend's operations beyond a step (backend.h): the kinetic
+ * energy in all and per axis, the last virial and the box rescale of the barostats
+ * (physics/baro.h), new positions for the library (put), and the RDF histogram of the
+ * observables (rdf). The backend's state: gpu_backend_int.h. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "common/check.h"
+#include "solver/gpu/gpu_backend_int.h"
+
+int gpu_kinetic(backend *b, double *ke)
+{
+    double v2[TB_TYPES_MAX];
+    const int nt = b->ntypes > 1 ? b->ntypes : 1;
+    if (!b->d_ke)
+        CUDA_CHECK(cudaMalloc(&b->d_ke, TB_TYPES_MAX * sizeof(double)));
+    if (gpu_motion_kinetic(b->d_vel, b->d_pos, b->n, nt, b->d_ke, b->st) != 0)
+        return -1;
+    CUDA_CHECK(cudaMemcpyAsync(v2, b->d_ke, nt * sizeof(double), cudaMemcpyDeviceToHost, b->st));
+    CUDA_CHECK(cudaStreamSynchronize(b->st));
+    *ke = 0.0;
+    for (int t = 0; t < nt; t++)
+        *ke += 0.5 * b->mass[t] * v2[t];
+    return 0;
+}
+
+/* The barostat's primitives (backend.h): 6 + 3 doubles come back to the host per rescale,
+ * the box goes to the kernels as their argument (pp, args), so the positions never leave the
+ * device. */
+int gpu_virial(backend *b, double w[6])
+{
+    if (!b->computed)
+        return memcpy(w, b->w_given, 6 * sizeof *w), 0;
+    if (!b->vir_valid)
+        return tb_error(NULL, 0, "internal: the barostat asked for a virial that was not summed");
+    if (b->args.mode == ACC_FIXED)
+        return gpu_virial_fixed(b, w);
+    CUDA_CHECK(cudaMemcpyAsync(w, b->d_virial, 6 * sizeof(double), cudaMemcpyDeviceToHost, b->st));
+    CUDA_CHECK(cudaStreamSynchronize(b->st));
+    return 0;
+}
+
+int gpu_kinetic_axes(backend *b, double k[3])
+{
+    double v2[3 * TB_TYPES_MAX];
+    const int nt = b->ntypes > 1 ? b->ntypes : 1;
+    if (!b->d_ke3)
+        CUDA_CHECK(cudaMalloc(&b->d_ke3, 3 * TB_TYPES_MAX * sizeof(double)));
+    if (gpu_motion_kinetic_axes(b->d_vel, b->d_pos, b->n, nt, b->d_ke3, b->st) != 0)
+        return -1;
+    CUDA_CHECK(cudaMemcpyAsync(v2, b->d_ke3, 3 * nt * sizeof(double), cudaMemcpyDeviceToHost, b->st));
+    CUDA_CHECK(cudaStreamSynchronize(b->st));
+    k[0] = k[1] = k[2] = 0.0;
+    for (int t = 0; t < nt; t++)
+        for (int a = 0; a < 3; a++)
+            k[a] += 0.5 * b->mass[t] * v2[3 * t + a];
+    return 0;
+}
+
+int gpu_rescale(backend *b, const double mu[3])
+{
+    box_stretch_d(&b->pp.d.box, mu);
+    b->pp.f.box = box_to_f(&b->pp.d.box);
+    b->args.kd.box = b->pp.d.box;
+    b->args.kf.box = b->pp.f.box;
+    if (b->cull)
+        gpu_nbr_move_box(b->nb, &b->pp.d.box);
+    return gpu_motion_rescale(b->d_pos, b->d_vel, b->dbl ? NULL : b->d_posf, b->n, mu,
+                              &b->pp.d.box, b->threads, b->st);
+}
+
+/* New positions and velocities (the type lane of d_pos kept) and their float copy. */
+int gpu_put(backend *b, const sim_state *s)
+{
+    CUDA_CHECK(cudaSetDevice(b->dev));
+    if (gpu_upload3(b, b->d_pos, s->pos) != 0 || gpu_upload3(b, b->d_vel, s->vel) != 0 ||
+        gpu_motion_to_float(b->d_pos, b->d_posf, b->n, b->threads, b->st) != 0)
+        return -1;
+    CUDA_CHECK(cudaStreamSynchronize(b->st));
+    return 0;
+}
+
+int gpu_rdf(backend *b, const rdf_spec *s, unsigned long long *counts, double *volume)
+{
+    const size_t len = (size_t)rdf_npairs(s->ntypes) * (size_t)s->bins;
+    if (len > b->d_rdf_len) {
+        cudaFree(b->d_rdf);
+        b->d_rdf = NULL;
+        b->d_rdf_len = 0;
+        CUDA_CHECK(cudaMalloc(&b->d_rdf, len * sizeof *b->d_rdf));
+        b->d_rdf_len = len;
+    }
+    *volume = box_volume_d(&b->pp.d.box);
+    return gpu_rdf_count(b->d_pos, b->n, b->ntypes > 1, &b->pp.d.box, s, b->d_rdf, counts, b->st);
+}
