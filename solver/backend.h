@@ -115,6 +115,13 @@ typedef struct backend_ops {
     int (*virial)(backend *b, double w[6]);
     int (*kinetic_axes)(backend *b, double k[3]);
     int (*rescale)(backend *b, const double mu[3]);
+    /* check_finite a step late, so that the host need not wait for the step it has just
+     * queued (NULL: the backend checks at once, the CPU): starts the check of the state
+     * after `step` and fills nf with the result of the check started by the previous call
+     * (nf->step = -1: none, or all finite up to that step; else the first bad step <= it,
+     * as check_finite says). After the first call advance() no longer waits for its steps
+     * to finish; check_finite (at once) reads every check started so far. 0 or -1. */
+    int (*check_finite_late)(backend *b, long step, tb_nonfinite *nf);
 } backend_ops;
 
 /* virial_next's countdown, for the backends: 1 when the evaluation about to run sums the

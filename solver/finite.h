@@ -3,7 +3,8 @@
  * After every step (and after the step-0 evaluation) the backend's check_finite() looks at
  * the two energies, the virial, every force, position and velocity, and each particle's
  * kinetic energy: on the GPU one small reduction kernel per step (gpu_finite.cu) that records
- * the smallest (term, particle) key it finds into a device record; on the CPU a host loop
+ * the smallest (term, particle) key it finds into a device record, which a run reads a step
+ * late except on the steps it fetches (backend_ops.check_finite_late); on the CPU a host loop
  * over the backend's arrays (sim_find_nonfinite, which also checks the thermo columns). The
  * terms are ordered as listed below, so a NaN energy is named before the forces it came
  * with, and the columns derived from the state after the values they come from.

@@ -386,7 +386,8 @@ static int stop_on_signal(run_ctx *r, int saved)
 }
 
 /* The first non-finite value: fetch the state it is in and say where. Returns 0, or -1
- * when the state cannot be fetched. */
+ * when the state cannot be fetched. A check read a step late (check_finite_late) names its
+ * step; the state fetched to name a particle for a whole-state value is then the next one. */
 static int report_nonfinite(run_ctx *r, tb_nonfinite *nf)
 {
     char last[4400], who[64];
@@ -417,7 +418,7 @@ static int report_nonfinite(run_ctx *r, tb_nonfinite *nf)
 }
 
 /* The stepping loop, one step at a time: after each step the backend checks that every
- * value is finite (one reduction), and a signal is acted on at the next step boundary.
+ * value is finite (one reduction, read a step late on the GPU except at fetched steps), and a signal is acted on at the next step boundary.
  * Returns 0 when done, 1 on a non-finite value, 2 on a signal (state saved), -1 on failure. */
 /* The signal the ranks act on from here to the next call: every rank's, agreed (the largest),
  * read once. The stepping loop decides from this value alone, never from stop_signal, which
@@ -440,8 +441,13 @@ static int integrate(run_ctx *r)
     r->step0 = r->s.step;
     while (r->s.step < c->integrator.steps) {
         int stop = agreed_stop();
-        if (stop)
+        if (stop) { /* the last step may have been checked late: check it now, before saving */
+            if (r->ops->check_finite(r->b, r->s.step, &nf) != 0)
+                return -1;
+            if (nf.step >= 0)
+                return report_nonfinite(r, &nf) == 0 ? 1 : -1;
             return stop_on_signal(r, 0) == 0 ? 2 : -1;
+        }
         {
             /* the virial only where it is written: a step that ends at an output. Decided
              * from the configuration, not from the open files, which rank 0 alone holds: every
@@ -460,16 +466,21 @@ static int integrate(run_ctx *r)
         stop = agreed_stop();
         r->s.step += 1;
         r->s.time = step_time(r, r->s.step);
-        if (r->ops->check_finite(r->b, r->s.step, &nf) != 0)
-            return -1;
-        if (nf.step >= 0)
-            return report_nonfinite(r, &nf) == 0 ? 1 : -1;
 
         const int th = is_multiple(r->s.step, c->output.thermo_every) && c->output.thermo[0];
         const int tr = is_multiple(r->s.step, c->output.trajectory_every) && c->output.trajectory[0];
         const int ck = is_multiple(r->s.step, c->output.checkpoint_every) && c->output.checkpoint[0];
         const int last = r->s.step == c->integrator.steps;
         const int fetch = th || tr || ck || last || stop || run_obs_fetch_due(r->obs, c, r->s.step);
+        /* A step that is fetched (written, saved) is checked at once; the others a step late
+         * where the backend can (GPU: the host does not wait for the step it has just
+         * queued), which names the same first bad step, one step later */
+        if ((fetch || !r->ops->check_finite_late
+                 ? r->ops->check_finite(r->b, r->s.step, &nf)
+                 : r->ops->check_finite_late(r->b, r->s.step, &nf)) != 0)
+            return -1;
+        if (nf.step >= 0)
+            return report_nonfinite(r, &nf) == 0 ? 1 : -1;
         if (fetch) {
             if (r->ops->fetch(r->b, &r->s) != 0)
                 return -1;

@@ -786,4 +786,5 @@ const backend_ops cpu_backend_ops = {"cpu",     cpu_create, cpu_compute, cpu_adv
                                      cpu_destroy, cpu_kick,  cpu_drift,   cpu_scale,   cpu_ostep,
                                      cpu_kinetic, cpu_info, cpu_virial_next, cpu_check_finite,
                                      cpu_put, cpu_rdf,
-                                     cpu_virial,  cpu_kinetic_axes, cpu_rescale};
+                                     cpu_virial,  cpu_kinetic_axes, cpu_rescale,
+                                     NULL /* check_finite_late: every check is at once */};

@@ -121,6 +121,11 @@ static void gpu_destroy(backend *b)
     cudaFree(b->d_ke3);
     cudaFree(b->d_vfix);
     cudaFree(b->d_finite);
+    if (b->h_finite)
+        cudaFreeHost(b->h_finite);
+    for (int e = 0; e < 2; e++)
+        if (b->ev_fin[e])
+            cudaEventDestroy(b->ev_fin[e]);
     if (b->stage_pinned)
         cudaFreeHost(b->h_stage);
     else
@@ -369,6 +374,9 @@ static int gpu_alloc(backend *b)
     CUDA_CHECK(cudaMalloc(&b->d_virial, 6 * sizeof(double)));
     CUDA_CHECK(cudaMalloc(&b->d_vfix, 12 * sizeof(unsigned long long)));
     CUDA_CHECK(cudaMalloc(&b->d_finite, sizeof(gpu_finite_rec)));
+    CUDA_CHECK(cudaMallocHost(&b->h_finite, 2 * sizeof(gpu_finite_rec)));
+    for (int e = 0; e < 2; e++)
+        CUDA_CHECK(cudaEventCreateWithFlags(&b->ev_fin[e], cudaEventDisableTiming));
     /* pinned staging for upload3 / download3; pageable (still whole-array copies) when the
      * machine will not pin that much */
     if (cudaMallocHost(&b->h_stage, n * sizeof(tb_double4)) == cudaSuccess) {
@@ -618,7 +626,11 @@ static int gpu_advance(backend *b, long nsteps)
                 return -1;
         }
     }
-    CUDA_CHECK(cudaStreamSynchronize(b->st));
+    /* a run that reads the finiteness checks a step late (check_finite_late) does not wait
+     * here: its next wait is the lists' skin test of the next step, or the late check's
+     * event, and an asynchronous fault is reported there */
+    if (!b->async)
+        CUDA_CHECK(cudaStreamSynchronize(b->st));
     return 0;
 }
 
@@ -745,22 +757,50 @@ static int gpu_ostep(backend *b, double c1, const double *c2, const double *xi)
                             b->st);
 }
 
-/* sum over species of m_t / 2 sum |v|^2, as sim_kinetic (one species: 0.5 m sum |v|^2). */
-static int gpu_check_finite(backend *b, long step, tb_nonfinite *nf)
+/* Launches the finiteness check of the state after `step` into the next slot of the pinned
+ * record (gpu_finite.cu). */
+static int gpu_finite_start(backend *b, long step)
 {
     /* Energies and the virial are in d_energy and d_virial except for fixed-point sums (and
      * before any force call). */
     const int dbl = b->computed && b->args.mode != ACC_FIXED;
     gpu_per_type mass;
     memcpy(mass.v, b->mass, sizeof mass.v);
-    return gpu_finite_check(b->d_pos, b->d_vel, b->d_force, dbl ? b->d_energy : NULL,
-                            dbl ? b->d_virial : NULL, &mass, b->ntypes > 1, b->n, step,
-                            b->d_finite, b->st,
-                            &nf->step, &nf->term, &nf->particle);
+    b->fin_slot ^= 1;
+    return gpu_finite_launch(b->d_pos, b->d_vel, b->d_force, dbl ? b->d_energy : NULL,
+                             dbl ? b->d_virial : NULL, &mass, b->ntypes > 1, b->n, step,
+                             b->d_finite, b->h_finite + b->fin_slot, b->ev_fin[b->fin_slot], b->st);
+}
+
+static int gpu_check_finite(backend *b, long step, tb_nonfinite *nf)
+{
+    b->fin_pending = 0; /* the record is cumulative: this read covers the pending one too */
+    if (gpu_finite_start(b, step) != 0)
+        return -1;
+    return gpu_finite_read(b->h_finite + b->fin_slot, b->ev_fin[b->fin_slot], &nf->step,
+                           &nf->term, &nf->particle);
+}
+
+/* check_finite_late (backend.h): launches the check of `step` and returns the record as of
+ * the check launched by the previous call, whose event the stream passed while the host
+ * queued this step (no wait for the step just launched). */
+static int gpu_check_finite_late(backend *b, long step, tb_nonfinite *nf)
+{
+    const int prev = b->fin_slot, had = b->fin_pending;
+    b->async = 1;
+    if (gpu_finite_start(b, step) != 0)
+        return -1;
+    b->fin_pending = 1;
+    nf->step = -1;
+    nf->term = nf->particle = -1;
+    return had ? gpu_finite_read(b->h_finite + prev, b->ev_fin[prev], &nf->step, &nf->term,
+                                 &nf->particle)
+               : 0;
 }
 
 const backend_ops gpu_backend_ops = {"gpu",       gpu_create, gpu_compute, gpu_advance, gpu_fetch,
                                      gpu_destroy, gpu_kick,   gpu_drift,   gpu_scale,   gpu_ostep,
                                      gpu_kinetic, gpu_info, gpu_virial_next, gpu_check_finite,
                                      gpu_put, gpu_rdf,
-                                     gpu_virial,  gpu_kinetic_axes, gpu_rescale};
+                                     gpu_virial,  gpu_kinetic_axes, gpu_rescale,
+                                     gpu_check_finite_late};

@@ -50,6 +50,11 @@ struct backend {
     double e_given[2]; /* triplet, pair energies of the state given to create() */
     double w_given[6]; /* and its virial */
     gpu_finite_rec *d_finite; /* the finiteness check's record (gpu_finite.cu) */
+    gpu_finite_rec *h_finite; /* [2] its pinned host copies, one per parity of the check */
+    cudaEvent_t ev_fin[2];    /* each copy's event */
+    int fin_slot;             /* the slot of the last check launched */
+    int fin_pending;          /* check_finite_late launched one the host has not read yet */
+    int async;                /* the caller reads the checks late: advance() does not wait */
     double *h_stage;          /* [4n] host staging of upload3 / download3: pinned when it can be */
     int stage_pinned;
     int dev;           /* this rank's device */

@@ -7,7 +7,9 @@
  * key term * 2^32 + particle into the record with the step. A kernel that finds the record
  * already filled by an earlier step returns at once, so the record keeps the first bad step.
  * Nothing is atomic on the usual (all finite) path: a step costs one read of pos, vel and
- * force, and the one read-back of the record the check always had. */
+ * force, and a copy of the 16-byte record into pinned host memory behind an event. The
+ * backend reads it at once (check_finite) or a step later (check_finite_late: the host does
+ * not wait for the step it has just launched; gpu_backend.cu). */
 #include "common/check.h"
 #include "solver/finite.h"
 #include "solver/gpu/gpu_internal.h"
@@ -59,14 +61,14 @@ int gpu_finite_reset(gpu_finite_rec *d_rec, cudaStream_t st)
     return 0;
 }
 
-int gpu_finite_check(const tb_double4 *pos, const tb_double4 *vel, const tb_double4 *force,
-                     const double *energy, const double *virial, const gpu_per_type *mass,
-                     int typed, int n, long step,
-                     gpu_finite_rec *d_rec, cudaStream_t st, long *bad_step, int *term,
-                     int *particle)
+/* Launches the check of the state after `step` and an asynchronous copy of the record into
+ * h_rec (pinned host memory), then records ev: the record is in h_rec once ev is done. */
+int gpu_finite_launch(const tb_double4 *pos, const tb_double4 *vel, const tb_double4 *force,
+                      const double *energy, const double *virial, const gpu_per_type *mass,
+                      int typed, int n, long step, gpu_finite_rec *d_rec, gpu_finite_rec *h_rec,
+                      cudaEvent_t ev, cudaStream_t st)
 {
     const int threads = 256;
-    gpu_finite_rec h;
     const int nblk = (n + threads - 1) / threads;
     if (typed)
         finite_kernel<true><<<nblk, threads, 0, st>>>(pos, vel, force, energy, virial, *mass,
@@ -75,8 +77,17 @@ int gpu_finite_check(const tb_double4 *pos, const tb_double4 *vel, const tb_doub
         finite_kernel<false><<<nblk, threads, 0, st>>>(pos, vel, force, energy, virial, *mass,
                                                         tb_ke_bound(n), n, (long long)step, d_rec);
     TB_LAUNCH_CHECK("finite_kernel");
-    CUDA_CHECK(cudaMemcpyAsync(&h, d_rec, sizeof h, cudaMemcpyDeviceToHost, st));
-    CUDA_CHECK(cudaStreamSynchronize(st));
+    CUDA_CHECK(cudaMemcpyAsync(h_rec, d_rec, sizeof *h_rec, cudaMemcpyDeviceToHost, st));
+    CUDA_CHECK(cudaEventRecord(ev, st));
+    return 0;
+}
+
+/* Waits for ev (gpu_finite_launch's) and decodes the record in h_rec. */
+int gpu_finite_read(const gpu_finite_rec *h_rec, cudaEvent_t ev, long *bad_step, int *term,
+                    int *particle)
+{
+    CUDA_CHECK(cudaEventSynchronize(ev));
+    const gpu_finite_rec h = *h_rec;
     *bad_step = (long)h.step;
     *term = h.step >= 0 ? (int)(h.key >> 32) : -1;
     *particle = h.step >= 0 && *term >= TB_NF_FORCE && *term <= TB_NF_KINETIC

@@ -190,11 +190,6 @@ typedef struct gpu_finite_rec {
 /* Empties the record (synchronously); 0 or -1. */
 int gpu_finite_reset(gpu_finite_rec *d_rec, cudaStream_t st);
 
-/* Checks the state after `step` (energy: the [triplet, pair] energies and virial its [6]
- * components, NULL when they are not kept in double; mass: each species' mass, for each
- * particle's kinetic energy, typed: several species, read from the positions' type lane) and
- * reads the record back: *bad_step = -1 when everything so far was finite, else the first bad
- * step with its term and particle (-1 for a whole-state value). 0 or -1. */
 /* The RDF histogram of rdf.h over pos[n] (gpu_rdf.cu): d_counts (device, rdf_npairs * bins
  * entries) is zeroed and filled, then added to counts (host). 0 or -1. */
 struct rdf_spec;
@@ -202,10 +197,18 @@ int gpu_rdf_count(const tb_double4 *pos, int n, int typed, const tb_box_d *box,
                   const struct rdf_spec *s, unsigned long long *d_counts,
                   unsigned long long *counts, cudaStream_t st);
 
-int gpu_finite_check(const tb_double4 *pos, const tb_double4 *vel, const tb_double4 *force,
-                     const double *energy, const double *virial, const gpu_per_type *mass,
-                     int typed, int n, long step,
-                     gpu_finite_rec *d_rec, cudaStream_t st, long *bad_step, int *term,
-                     int *particle);
+/* gpu_finite_launch checks the state after `step` (energy: the [triplet, pair] energies and
+ * virial its [6] components, NULL when they are not kept in double; mass: each species' mass,
+ * for each particle's kinetic energy, typed: several species, read from the positions' type
+ * lane) and copies the record to h_rec (pinned host memory), recording ev after the copy;
+ * gpu_finite_read waits for ev and decodes it: *bad_step = -1 when everything so far was
+ * finite, else the first bad step with its term and particle (-1 for a whole-state value).
+ * Both 0 or -1. */
+int gpu_finite_launch(const tb_double4 *pos, const tb_double4 *vel, const tb_double4 *force,
+                      const double *energy, const double *virial, const gpu_per_type *mass,
+                      int typed, int n, long step, gpu_finite_rec *d_rec, gpu_finite_rec *h_rec,
+                      cudaEvent_t ev, cudaStream_t st);
+int gpu_finite_read(const gpu_finite_rec *h_rec, cudaEvent_t ev, long *bad_step, int *term,
+                    int *particle);
 
 #endif

@@ -8,6 +8,8 @@
  *   defaults, density 0.7 at min_distance 1, are at 0.37) almost every candidate is
  *   rejected, so candidates then come from a list of small cubes that together hold every
  *   available point (init_voxels below): the same distribution, far fewer rejections.
+ *   Building and splitting that list test their cubes in parallel (OpenMP), listing them
+ *   in one fixed order, so the positions do not depend on the thread count.
  *   100000 particles at the defaults take a few seconds. A particle that still finds no
  *   room after INIT_ATTEMPTS rejections at the finest cubes is an error. */
 #include <limits.h>
@@ -206,21 +208,29 @@ static int vox_push(init_voxels *vx, unsigned long long v)
     return 0;
 }
 
-/* Lists the open cubes of edge h / 2 (level 0), cell by cell. */
+/* Lists the open cubes of edge h / 2 (level 0), cell by cell: each z layer's cubes tested in
+ * parallel (OpenMP; the tests only read the grid), then listed in the one order. */
 static int vox_build(init_voxels *vx, const init_grid *g, const double *pos, double dmin,
                      double L, double R)
 {
     const long side = 2L * g->m;
+    unsigned char *open = malloc((size_t)side * side);
     vx->level = 0;
     vx->hv = g->h / 2;
     vx->n = 0;
-    for (long iz = 0; iz < side; iz++)
-        for (long iy = 0; iy < side; iy++)
-            for (long ix = 0; ix < side; ix++) {
-                const unsigned long long v = vox_pack(ix, iy, iz);
-                if (vox_open(g, vx, v, pos, dmin, L, R) && vox_push(vx, v) != 0)
-                    return -1;
+    if (!open)
+        return tb_error(NULL, 0, "out of host memory for %ld voxels", side * side);
+    for (long iz = 0; iz < side; iz++) {
+#pragma omp parallel for schedule(static)
+        for (long q = 0; q < side * side; q++)
+            open[q] = (unsigned char)vox_open(g, vx, vox_pack(q % side, q / side, iz), pos, dmin, L, R);
+        for (long q = 0; q < side * side; q++)
+            if (open[q] && vox_push(vx, vox_pack(q % side, q / side, iz)) != 0) {
+                free(open);
+                return -1;
             }
+    }
+    free(open);
     return 0;
 }
 
@@ -231,22 +241,28 @@ static int vox_refine(init_voxels *vx, const init_grid *g, const double *pos, do
                       double L, double R, long cap)
 {
     /* Each parent gathers the particles that can reach any point of it, once; its
-     * eighths are checked against those alone. */
+     * eighths are checked against those alone. The parents are tested in parallel (OpenMP:
+     * a mask of open eighths each, the grid only read), then listed in their order. */
     const double d2min = dmin * dmin, ep = 0.5 * vx->hv, ec = 0.5 * ep;
-    int near[VOX_NEAR];
     init_voxels out;
+    unsigned char *mask;
     if (vx->level >= VOX_MAX_LEVEL || ((long)g->m << (vx->level + 2)) > (long)VOX_MASK)
         return 0;
     memset(&out, 0, sizeof out);
     out.level = vx->level + 1;
     out.hv = vx->hv / 2;
+    if (!(mask = malloc((size_t)vx->n + 1)))
+        return tb_error(NULL, 0, "out of host memory for %ld voxels", vx->n);
+#pragma omp parallel for schedule(dynamic, 4096)
     for (long k = 0; k < vx->n; k++) {
         const unsigned long long v = vx->v[k];
         const long ix = (long)(v & VOX_MASK), iy = (long)((v >> VOX_BITS) & VOX_MASK),
                    iz = (long)((v >> (2 * VOX_BITS)) & VOX_MASK);
         double c[3];
-        int nn = VOX_NEAR, parent_covered = 0;
+        int near[VOX_NEAR], nn = VOX_NEAR, parent_covered = 0;
+        unsigned char m = 0;
         vox_centre(g, vx, v, c);
+        mask[k] = 0;
         if (!vox_in_domain(c, vx->hv, L, R))
             continue;
         /* A particle covering the parent or an eighth lies within dmin + sqrt(3) ep / 2 of
@@ -268,16 +284,29 @@ static int vox_refine(init_voxels *vx, const init_grid *g, const double *pos, do
                 open = !grid_blocked(g, pos, cc, ec, dmin, L, NULL, NULL);
             for (int t = 0; open && nn <= VOX_NEAR && t < nn; t++)
                 open = far2(cc, pos + 3 * near[t], ec, L) >= d2min;
-            if (open && vox_push(&out, w) != 0) {
+            m |= (unsigned char)(open << b);
+        }
+        mask[k] = m;
+    }
+    for (long k = 0; k < vx->n; k++) {
+        const unsigned long long v = vx->v[k];
+        const long ix = (long)(v & VOX_MASK), iy = (long)((v >> VOX_BITS) & VOX_MASK),
+                   iz = (long)((v >> (2 * VOX_BITS)) & VOX_MASK);
+        for (int b = 0; b < 8; b++)
+            if ((mask[k] >> b & 1) &&
+                vox_push(&out, vox_pack(2 * ix + (b & 1), 2 * iy + ((b >> 1) & 1),
+                                        2 * iz + (b >> 2))) != 0) {
                 free(out.v);
+                free(mask);
                 return -1;
             }
-        }
         if (out.n > cap) {
             free(out.v);
+            free(mask);
             return 0;
         }
     }
+    free(mask);
     free(vx->v);
     *vx = out;
     return 1;
