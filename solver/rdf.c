@@ -1,6 +1,7 @@
 /* rdf.c — the pair histogram of rdf.h on the host: all pairs, OpenMP threads over i, each
  * thread its own histogram, summed at the end (integers: the same counts for any number of
- * threads, and the same as the GPU's, solver/gpu/gpu_rdf.cu). */
+ * threads, and the same as the GPU's, solver/gpu/gpu_rdf.cu, and the cells',
+ * solver/physics/rdf_cells.c, which fall back to this one where they do not pay). */
 #include <stdlib.h>
 #include <string.h>
 

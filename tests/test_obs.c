@@ -1,8 +1,9 @@
 /* test_obs.c — the observables of a run (solver/io/obs.h, output.rdf and output.msd): g(r) of
  * one frame against LAMMPS's compute rdf (tests/lammps/rdf_*.in and .ref, two species, an
- * orthorhombic and a triclinic box), the MSD of free particles crossing the periodic
- * boundaries against its hand value, the diffusion slope, block-averaging standard errors of
- * hand series, the checkpoint's continuation, and bad input (exit 2, nothing written). */
+ * orthorhombic and a triclinic box, counted by all pairs and by cells), the MSD of free
+ * particles crossing the periodic boundaries against its hand value, the diffusion slope,
+ * block-averaging standard errors of hand series, the checkpoint's continuation, and bad input
+ * (exit 2, nothing written). */
 #include <gsl/gsl_test.h>
 #include <math.h>
 #include <stdio.h>
@@ -86,23 +87,23 @@ static int read_csv(const char *dir, const char *name, int rows, int cols, doubl
 }
 
 /* One frame of LAMMPS case `name` (tests/lammps/NAME.cfg and .data): tribody's rdf.csv at step 0
- * equals LAMMPS's compute rdf (rdf_NAME.ref) to 1e-12, every column. */
-static void rdf_case(const char *name, int bins, const char *r_max)
+ * equals LAMMPS's compute rdf (rdf_TAG.ref) to 1e-12, every column. */
+static void rdf_case(const char *name, const char *tag, int bins, const char *r_max)
 {
     double *want = calloc((size_t)bins * 9, sizeof *want), *got = calloc((size_t)bins * 9, sizeof *got);
     char ref[128], args[4096], head[512] = "";
-    const char *d = tb_test_fresh_dir(top, name);
-    snprintf(ref, sizeof ref, "rdf_%s.ref", name);
+    const char *d = tb_test_fresh_dir(top, tag);
+    snprintf(ref, sizeof ref, "rdf_%s.ref", tag);
     snprintf(args, sizeof args, "run '%s/tests/lammps/%s.cfg' --set integrator.steps=0 "
              "--set output.rdf.bins=%d --set output.rdf.r_max=%s --set output.rdf.every=1",
              root, name, bins, r_max);
-    gsl_test(read_lammps_rdf(ref, bins, want) != 0, "%s: LAMMPS's %s read", name, ref);
+    gsl_test(read_lammps_rdf(ref, bins, want) != 0, "%s: LAMMPS's %s read", tag, ref);
     const int rc = tribody(d, args);
-    gsl_test(rc != 0, "%s: run with output.rdf, exit 0 (got %d)", name, rc);
+    gsl_test(rc != 0, "%s: run with output.rdf, exit 0 (got %d)", tag, rc);
     gsl_test(read_csv(d, "rdf.csv", bins, 9, got, head, sizeof head) != 0, "%s: rdf.csv has %d rows",
-             name, bins);
+             tag, bins);
     gsl_test(strcmp(head, "r,g,coord,g_A_A,coord_A_A,g_A_B,coord_A_B,g_B_B,coord_B_B") != 0,
-             "%s: rdf.csv header (%s)", name, head);
+             "%s: rdf.csv header (%s)", tag, head);
     double worst = 0.0, gmax = 0.0;
     for (int k = 0; k < bins * 9; k++) {
         const double w = want[k], e = fabs(got[k] - w) / fmax(1.0, fabs(w));
@@ -110,15 +111,19 @@ static void rdf_case(const char *name, int bins, const char *r_max)
         gmax = fmax(gmax, w);
     }
     gsl_test(!(worst <= 1e-12) || !(gmax > 1.0), "%s: g(r) and coord of %d bins (total, A-A, A-B, "
-             "B-B) = LAMMPS's compute rdf to 1e-12 (worst %.3g; max g %.3g)", name, bins, worst, gmax);
+             "B-B) = LAMMPS's compute rdf to 1e-12 (worst %.3g; max g %.3g)", tag, bins, worst, gmax);
     free(want);
     free(got);
 }
 
 static void test_rdf_lammps(void)
 {
-    rdf_case("mix_ortho", 60, "3.0");
-    rdf_case("tri_two", 50, "2.5");
+    rdf_case("mix_ortho", "mix_ortho", 60, "3.0"); /* r_max near half the box: all pairs */
+    rdf_case("tri_two", "tri_two", 50, "2.5");
+    /* short ranges, where the plan takes the cells (physics/rdf_cells.h; test_rdf_cells.c
+     * checks that it does, on these boxes) */
+    rdf_case("mix_ortho", "mix_ortho_cells", 25, "1.25");
+    rdf_case("tri_two", "tri_two_cells", 30, "1.2");
 }
 
 /* The backend op (cpu) and the host count give the same integers, and every pair once. */

@@ -7,6 +7,7 @@
 
 #include "common/check.h"
 #include "solver/cpu/cpu_internal.h"
+#include "solver/physics/rdf_cells.h"
 
 /* v += (h/m) F, with m the particle's species' mass (one species: one loop over 3n). */
 void cpu_kick_by(backend *b, double hdt)
@@ -138,6 +139,6 @@ int cpu_put(backend *b, const sim_state *s)
 int cpu_rdf(backend *b, const rdf_spec *s, unsigned long long *counts, double *volume)
 {
     *volume = box_volume_d(&b->pp.d.box);
-    rdf_count_host(s, &b->pp.d.box, b->s.pos, b->s.ntypes > 1 ? b->s.type : NULL, b->s.n, counts);
+    rdf_count(s, &b->pp.d.box, b->s.pos, b->s.ntypes > 1 ? b->s.type : NULL, b->s.n, counts);
     return 0;
 }

@@ -117,7 +117,7 @@ static void gpu_destroy(backend *b)
     cudaFree(b->d_virial);
     cudaFree(b->d_xi);
     cudaFree(b->d_ke);
-    cudaFree(b->d_rdf);
+    gpu_rdf_free(b->rdfw);
     cudaFree(b->d_ke3);
     cudaFree(b->d_vfix);
     cudaFree(b->d_finite);

@@ -84,14 +84,7 @@ int gpu_put(backend *b, const sim_state *s)
 
 int gpu_rdf(backend *b, const rdf_spec *s, unsigned long long *counts, double *volume)
 {
-    const size_t len = (size_t)rdf_npairs(s->ntypes) * (size_t)s->bins;
-    if (len > b->d_rdf_len) {
-        cudaFree(b->d_rdf);
-        b->d_rdf = NULL;
-        b->d_rdf_len = 0;
-        CUDA_CHECK(cudaMalloc(&b->d_rdf, len * sizeof *b->d_rdf));
-        b->d_rdf_len = len;
-    }
+    CUDA_CHECK(cudaSetDevice(b->dev));
     *volume = box_volume_d(&b->pp.d.box);
-    return gpu_rdf_count(b->d_pos, b->n, b->ntypes > 1, &b->pp.d.box, s, b->d_rdf, counts, b->st);
+    return gpu_rdf_count(b->d_pos, b->n, b->ntypes > 1, &b->pp.d.box, s, &b->rdfw, counts, b->st);
 }

@@ -33,8 +33,7 @@ struct backend {
     double *d_virial;              /* [6] */
     double *d_xi;                  /* [3n] noise of ostep(), allocated at its first call */
     double *d_ke;                  /* [1] kinetic() result */
-    unsigned long long *d_rdf;     /* rdf()'s histogram, d_rdf_len entries */
-    size_t d_rdf_len;
+    gpu_rdf_work *rdfw;            /* rdf()'s work space (gpu_rdf.cu), at its first call */
     double *d_ke3;                 /* [3 ntypes] kinetic_axes() result, at its first call */
     unsigned long long *d_vfix;    /* [12] */
     gpu_args args;

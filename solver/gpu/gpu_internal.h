@@ -190,12 +190,15 @@ typedef struct gpu_finite_rec {
 /* Empties the record (synchronously); 0 or -1. */
 int gpu_finite_reset(gpu_finite_rec *d_rec, cudaStream_t st);
 
-/* The RDF histogram of rdf.h over pos[n] (gpu_rdf.cu): d_counts (device, rdf_npairs * bins
- * entries) is zeroed and filled, then added to counts (host). 0 or -1. */
+/* The RDF histogram of rdf.h over pos[n] (gpu_rdf.cu), by cells or all pairs
+ * (physics/rdf_cells.h's plan), added to counts (host). *work: the O(n) device work space,
+ * created at the first call, kept between samples, freed by gpu_rdf_free. 0 or -1. */
 struct rdf_spec;
+typedef struct gpu_rdf_work gpu_rdf_work;
 int gpu_rdf_count(const tb_double4 *pos, int n, int typed, const tb_box_d *box,
-                  const struct rdf_spec *s, unsigned long long *d_counts,
-                  unsigned long long *counts, cudaStream_t st);
+                  const struct rdf_spec *s, gpu_rdf_work **work, unsigned long long *counts,
+                  cudaStream_t st);
+void gpu_rdf_free(gpu_rdf_work *w);
 
 /* gpu_finite_launch checks the state after `step` (energy: the [triplet, pair] energies and
  * virial its [6] components, NULL when they are not kept in double; mass: each species' mass,

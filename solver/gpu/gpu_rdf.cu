@@ -1,17 +1,52 @@
 /* gpu_rdf.cu — the RDF pair histogram (solver/rdf.h) on the device, from the positions the
- * backend holds: all pairs, in tiles of RDF_TILE particles, one block per tile pair I <= J,
- * counts in a block-local shared histogram (when it fits) added to the global one at the end.
- * Integer counts: the same for any schedule, and the same as the host's rdf_count_host,
- * because this file is built with -fmad=false (Makefile): every distance is rounded as on the
- * host, so each pair falls in the same bin.
- * Cost: n^2/2 distances per sample (32768 atoms: 5.4e8), against a step of the liquid's list
- * path: `scripts/gpu-check observables` times it. */
+ * backend holds, and its work space (gpu_rdf_work: O(n) device memory, kept between samples).
+ *
+ * The plan is the host's (physics/rdf_cells.h: rdf_plan, on the positions' extent along open
+ * axes, reduced here): cells where they pay, all pairs where not.
+ *   Cells: cell keys (nbr_cell_of), a stable radix sort of (cell, particle) (cub, deterministic),
+ *   each cell's range, the positions gathered in cell order; then one thread per sorted particle
+ *   i walks the stencil (rdf_stencil_cells) and counts every t > i with rdf_bin(x_i, x_t): the
+ *   host's call on the same doubles. O(n) per sample: about 27 r_max^3 rho reads per particle.
+ *   All pairs: tiles of RDF_TILE particles, one block per tile pair I <= J; n^2/2 distances.
+ * Both count into a block-local shared histogram (when it fits) added to the global one at the
+ * end. Integer counts: the same for any schedule, and the same as the host's (rdf_count_host,
+ * rdf_count_cells), because this file is built with -fmad=false (Makefile): every distance is
+ * rounded as on the host, so each pair falls in the same bin.
+ * Cost: `scripts/gpu-check observables` times a sample against the liquid's step at n = 32768
+ * and 10^6. */
+#include <cub/cub.cuh>
+
+#include <math.h>
+#include <stdlib.h>
+
 #include "common/check.h"
 #include "solver/gpu/gpu_internal.h"
+#include "solver/physics/rdf_cells.h"
 #include "solver/rdf.h"
 
 #define RDF_TILE 128
-#define RDF_SHARED_MAX 8192 /* bins of the block-local histogram (32 KiB of unsigned int) */
+#define RDF_SHARED_MAX 8192 /* bins of the all-pairs block histogram (32 KiB of unsigned int) */
+#define RDF_CELL_THREADS 256
+#define RDF_CELL_SHARED_MAX 4096 /* bins of the cell path's block histogram (32 KiB of u64) */
+
+/* The work space: the histogram and the cell path's sort, grown as needed. */
+struct gpu_rdf_work {
+    unsigned long long *d_counts;
+    size_t counts_len;
+    int *d_key, *d_key2, *d_seq, *d_perm; /* [n] each */
+    tb_double4 *d_spos;                   /* [n] positions in cell order */
+    long long n_cap;
+    int *d_start, *d_end; /* [cells] */
+    long long cells_cap;
+    double *d_part; /* [6 RDF_BBOX_BLOCKS] the extent's partial reductions */
+    void *d_tmp;
+    size_t tmp_bytes;
+    int blocks; /* of the cell count: a few per multiprocessor */
+};
+
+#define RDF_BBOX_BLOCKS 128
+
+/* ---- all pairs ------------------------------------------------------------------------ */
 
 template <bool TYP, bool SHARED>
 __global__ void __launch_bounds__(RDF_TILE)
@@ -62,18 +97,14 @@ __global__ void __launch_bounds__(RDF_TILE)
     }
 }
 
-int gpu_rdf_count(const tb_double4 *pos, int n, int typed, const tb_box_d *box, const rdf_spec *s,
-                  unsigned long long *d_counts, unsigned long long *counts, cudaStream_t st)
+static int count_all(const tb_double4 *pos, int n, int typed, const tb_box_d *box,
+                     const rdf_spec *s, unsigned long long *d_counts, cudaStream_t st)
 {
     const int len = rdf_npairs(s->ntypes) * s->bins, nb = (n + RDF_TILE - 1) / RDF_TILE;
     const int shared = len <= RDF_SHARED_MAX;
-    const size_t bytes = (size_t)len * sizeof(unsigned long long);
     const dim3 grid((unsigned)nb, (unsigned)nb);
     const size_t sh = shared ? (size_t)len * sizeof(unsigned int) : 0;
     const double r2 = rdf_guard2(s), inv = rdf_delrinv(s);
-    if (n < 2)
-        return 0;
-    CUDA_CHECK(cudaMemsetAsync(d_counts, 0, bytes, st));
     if (typed && shared)
         rdf_kernel<true, true><<<grid, RDF_TILE, sh, st>>>(pos, n, *box, *s, r2, inv, d_counts);
     else if (typed)
@@ -83,14 +114,287 @@ int gpu_rdf_count(const tb_double4 *pos, int n, int typed, const tb_box_d *box, 
     else
         rdf_kernel<false, false><<<grid, RDF_TILE, sh, st>>>(pos, n, *box, *s, r2, inv, d_counts);
     TB_LAUNCH_CHECK("rdf_kernel");
+    return 0;
+}
+
+/* ---- cells ---------------------------------------------------------------------------- */
+
+__global__ void rdf_bbox_kernel(const tb_double4 *pos, int n, double *part)
+{
+    __shared__ double sh[6][256];
+    double v[6] = {HUGE_VAL, HUGE_VAL, HUGE_VAL, -HUGE_VAL, -HUGE_VAL, -HUGE_VAL};
+    for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += gridDim.x * blockDim.x) {
+        const tb_double4 p = pos[i];
+        v[0] = fmin(v[0], p.x);
+        v[1] = fmin(v[1], p.y);
+        v[2] = fmin(v[2], p.z);
+        v[3] = fmax(v[3], p.x);
+        v[4] = fmax(v[4], p.y);
+        v[5] = fmax(v[5], p.z);
+    }
+    for (int c = 0; c < 6; c++)
+        sh[c][threadIdx.x] = v[c];
+    __syncthreads();
+    for (int h = 128; h > 0; h >>= 1) {
+        if ((int)threadIdx.x < h)
+            for (int c = 0; c < 6; c++)
+                sh[c][threadIdx.x] = c < 3 ? fmin(sh[c][threadIdx.x], sh[c][threadIdx.x + h])
+                                           : fmax(sh[c][threadIdx.x], sh[c][threadIdx.x + h]);
+        __syncthreads();
+    }
+    if (threadIdx.x == 0)
+        for (int c = 0; c < 6; c++)
+            part[6 * blockIdx.x + c] = sh[c][0];
+}
+
+__global__ void rdf_key_kernel(const tb_double4 *pos, int n, nbr_grid g, int *key, int *seq)
+{
+    const int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i >= n)
+        return;
+    const tb_double4 p = pos[i];
+    key[i] = nbr_cell_of(&g, p.x, p.y, p.z);
+    seq[i] = i;
+}
+
+/* Each cell's range [start, end) of the sorted keys (untouched cells stay empty: 0, 0), and
+ * the positions gathered in that order. */
+__global__ void rdf_range_kernel(const int *key, const int *perm, const tb_double4 *pos, int n,
+                                 int *start, int *end, tb_double4 *spos)
+{
+    const int p = blockIdx.x * blockDim.x + threadIdx.x;
+    if (p >= n)
+        return;
+    const int k = key[p];
+    if (p == 0 || key[p - 1] != k)
+        start[k] = p;
+    if (p == n - 1 || key[p + 1] != k)
+        end[k] = p + 1;
+    spos[p] = pos[perm[p]];
+}
+
+template <bool TYP, bool SHARED>
+__global__ void __launch_bounds__(RDF_CELL_THREADS)
+    rdf_cell_kernel(const tb_double4 *spos, const int *perm, const int *start, const int *end,
+                    int n, nbr_grid g, rdf_spec s, double r2, double inv,
+                    unsigned long long *counts)
+{
+    extern __shared__ unsigned long long hist64[];
+    const int len = rdf_npairs(s.ntypes) * s.bins;
+    if (SHARED) {
+        for (int k = threadIdx.x; k < len; k += blockDim.x)
+            hist64[k] = 0;
+        __syncthreads();
+    }
+    for (int p = blockIdx.x * blockDim.x + threadIdx.x; p < n; p += gridDim.x * blockDim.x) {
+        const tb_double4 a = spos[p];
+        const double xi[3] = {a.x, a.y, a.z};
+        const int i = perm[p], ti = TYP ? gpu_type_of(a.w) : 0;
+        int u[27];
+        const int m = rdf_stencil_cells(&g, xi, u);
+        for (int k = 0; k < m; k++) {
+            const int q1 = end[u[k]];
+            for (int q = start[u[k]]; q < q1; q++) {
+                if (perm[q] <= i) /* each pair once, from its lower index, as the host's */
+                    continue;
+                const tb_double4 b = spos[q];
+                const double xt[3] = {b.x, b.y, b.z};
+                const int bin = rdf_bin(&g.box, xi, xt, r2, inv, s.bins);
+                if (bin < 0)
+                    continue;
+                const int c = rdf_tpair(ti, TYP ? gpu_type_of(b.w) : 0, s.ntypes) * s.bins + bin;
+                if (SHARED)
+                    atomicAdd(&hist64[c], 1ull);
+                else
+                    atomicAdd(&counts[c], 1ull);
+            }
+        }
+    }
+    if (SHARED) {
+        __syncthreads();
+        for (int k = threadIdx.x; k < len; k += blockDim.x)
+            if (hist64[k])
+                atomicAdd(&counts[k], hist64[k]);
+    }
+}
+
+/* Device buffer *p of at least `need` elements (grown by a quarter); *cap its elements. */
+template <typename T> static int grow(T **p, long long *cap, long long need, const char *what)
+{
+    if (need <= *cap)
+        return 0;
+    const long long c = need + need / 4 + 64;
+    cudaFree(*p);
+    *p = NULL;
+    *cap = 0;
+    if (cudaMalloc((void **)p, (size_t)c * sizeof(T)) != cudaSuccess) {
+        cudaGetLastError();
+        return tb_error(NULL, 0, "out of GPU memory for %lld %s of output.rdf (%zu bytes)", c,
+                        what, (size_t)c * sizeof(T));
+    }
+    *cap = c;
+    return 0;
+}
+
+static int tmp_fit(gpu_rdf_work *w, size_t bytes)
+{
+    if (w->d_tmp && bytes <= w->tmp_bytes)
+        return 0;
+    bytes = bytes > 256 ? bytes : 256; /* never NULL: cub reads NULL as a size query */
+    cudaFree(w->d_tmp);
+    w->d_tmp = NULL;
+    w->tmp_bytes = 0;
+    CUDA_CHECK(cudaMalloc(&w->d_tmp, bytes));
+    w->tmp_bytes = bytes;
+    return 0;
+}
+
+/* The positions' bounding box (exact: min and max), for the open axes' cells. */
+static int extent(gpu_rdf_work *w, const tb_double4 *pos, int n, double lo[3], double hi[3],
+                  cudaStream_t st)
+{
+    double part[6 * RDF_BBOX_BLOCKS];
+    if (!w->d_part)
+        CUDA_CHECK(cudaMalloc(&w->d_part, sizeof part));
+    rdf_bbox_kernel<<<RDF_BBOX_BLOCKS, 256, 0, st>>>(pos, n, w->d_part);
+    TB_LAUNCH_CHECK("rdf_bbox_kernel");
+    CUDA_CHECK(cudaMemcpyAsync(part, w->d_part, sizeof part, cudaMemcpyDeviceToHost, st));
+    CUDA_CHECK(cudaStreamSynchronize(st));
+    for (int d = 0; d < 3; d++) {
+        lo[d] = part[d];
+        hi[d] = part[3 + d];
+        for (int k = 1; k < RDF_BBOX_BLOCKS; k++) {
+            lo[d] = fmin(lo[d], part[6 * k + d]);
+            hi[d] = fmax(hi[d], part[6 * k + 3 + d]);
+        }
+    }
+    return 0;
+}
+
+static int count_cells(gpu_rdf_work *w, const tb_double4 *pos, int n, int typed,
+                       const nbr_grid *g, const rdf_spec *s, cudaStream_t st)
+{
+    const int T = 256, nb = (n + T - 1) / T;
+    const long long cells = (long long)g->nc[0] * g->nc[1] * g->nc[2];
+    const int len = rdf_npairs(s->ntypes) * s->bins, shared = len <= RDF_CELL_SHARED_MAX;
+    const double r2 = rdf_guard2(s), inv = rdf_delrinv(s);
+    long long c1 = w->n_cap, c2 = w->n_cap, c3 = w->n_cap, c4 = w->n_cap, c5 = w->n_cap;
+    if (grow(&w->d_key, &c1, n, "cell keys") != 0 || grow(&w->d_key2, &c2, n, "cell keys") != 0 ||
+        grow(&w->d_seq, &c3, n, "particle indices") != 0 ||
+        grow(&w->d_perm, &c4, n, "particle indices") != 0 ||
+        grow(&w->d_spos, &c5, n, "sorted positions") != 0)
+        return -1;
+    w->n_cap = c1 < c2 ? c1 : c2;
+    w->n_cap = w->n_cap < c3 ? w->n_cap : c3;
+    w->n_cap = w->n_cap < c4 ? w->n_cap : c4;
+    w->n_cap = w->n_cap < c5 ? w->n_cap : c5;
+    long long s1 = w->cells_cap, s2 = w->cells_cap;
+    if (grow(&w->d_start, &s1, cells, "cells") != 0 || grow(&w->d_end, &s2, cells, "cells") != 0)
+        return -1;
+    w->cells_cap = s1 < s2 ? s1 : s2;
+    int bits = 1;
+    while ((1LL << bits) < cells)
+        bits++;
+    rdf_key_kernel<<<nb, T, 0, st>>>(pos, n, *g, w->d_key, w->d_seq);
+    TB_LAUNCH_CHECK("rdf_key_kernel");
+    size_t need = 0;
+    CUDA_CHECK(cub::DeviceRadixSort::SortPairs(NULL, need, w->d_key, w->d_key2, w->d_seq, w->d_perm,
+                                               n, 0, bits, st));
+    if (tmp_fit(w, need) != 0)
+        return -1;
+    CUDA_CHECK(cub::DeviceRadixSort::SortPairs(w->d_tmp, need, w->d_key, w->d_key2, w->d_seq,
+                                               w->d_perm, n, 0, bits, st));
+    CUDA_CHECK(cudaMemsetAsync(w->d_start, 0, (size_t)cells * sizeof(int), st));
+    CUDA_CHECK(cudaMemsetAsync(w->d_end, 0, (size_t)cells * sizeof(int), st));
+    rdf_range_kernel<<<nb, T, 0, st>>>(w->d_key2, w->d_perm, pos, n, w->d_start, w->d_end, w->d_spos);
+    TB_LAUNCH_CHECK("rdf_range_kernel");
+    if (!w->blocks) {
+        int dev = 0, sms = 0, per = 0;
+        CUDA_CHECK(cudaGetDevice(&dev));
+        CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev));
+        CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(
+            &per, rdf_cell_kernel<true, true>, RDF_CELL_THREADS,
+            (size_t)RDF_CELL_SHARED_MAX * sizeof(unsigned long long)));
+        w->blocks = sms * (per > 0 ? per : 1);
+    }
+    /* a grid-stride loop over a few blocks per multiprocessor: each block's histogram is added
+     * to the global one once, whatever n */
+    const int cb = (n + RDF_CELL_THREADS - 1) / RDF_CELL_THREADS;
+    const int blocks = cb < w->blocks ? cb : w->blocks;
+    const size_t sh = shared ? (size_t)len * sizeof(unsigned long long) : 0;
+    if (typed && shared)
+        rdf_cell_kernel<true, true><<<blocks, RDF_CELL_THREADS, sh, st>>>(
+            w->d_spos, w->d_perm, w->d_start, w->d_end, n, *g, *s, r2, inv, w->d_counts);
+    else if (typed)
+        rdf_cell_kernel<true, false><<<blocks, RDF_CELL_THREADS, sh, st>>>(
+            w->d_spos, w->d_perm, w->d_start, w->d_end, n, *g, *s, r2, inv, w->d_counts);
+    else if (shared)
+        rdf_cell_kernel<false, true><<<blocks, RDF_CELL_THREADS, sh, st>>>(
+            w->d_spos, w->d_perm, w->d_start, w->d_end, n, *g, *s, r2, inv, w->d_counts);
+    else
+        rdf_cell_kernel<false, false><<<blocks, RDF_CELL_THREADS, sh, st>>>(
+            w->d_spos, w->d_perm, w->d_start, w->d_end, n, *g, *s, r2, inv, w->d_counts);
+    TB_LAUNCH_CHECK("rdf_cell_kernel");
+    return 0;
+}
+
+/* ---- the sample ----------------------------------------------------------------------- */
+
+void gpu_rdf_free(gpu_rdf_work *w)
+{
+    if (!w)
+        return;
+    cudaFree(w->d_counts);
+    cudaFree(w->d_key);
+    cudaFree(w->d_key2);
+    cudaFree(w->d_seq);
+    cudaFree(w->d_perm);
+    cudaFree(w->d_spos);
+    cudaFree(w->d_start);
+    cudaFree(w->d_end);
+    cudaFree(w->d_part);
+    cudaFree(w->d_tmp);
+    free(w);
+}
+
+int gpu_rdf_count(const tb_double4 *pos, int n, int typed, const tb_box_d *box, const rdf_spec *s,
+                  gpu_rdf_work **work, unsigned long long *counts, cudaStream_t st)
+{
+    const size_t len = (size_t)rdf_npairs(s->ntypes) * (size_t)s->bins;
+    const size_t bytes = len * sizeof(unsigned long long);
+    double lo[3] = {0, 0, 0}, hi[3] = {0, 0, 0};
+    nbr_grid g;
+    gpu_rdf_work *w = *work;
+    if (n < 2)
+        return 0;
+    if (!w) {
+        if (!(w = (gpu_rdf_work *)calloc(1, sizeof *w)))
+            return tb_error(NULL, 0, "out of host memory");
+        *work = w;
+    }
+    if (len > w->counts_len) {
+        cudaFree(w->d_counts);
+        w->d_counts = NULL;
+        w->counts_len = 0;
+        CUDA_CHECK(cudaMalloc(&w->d_counts, bytes));
+        w->counts_len = len;
+    }
+    CUDA_CHECK(cudaMemsetAsync(w->d_counts, 0, bytes, st));
+    if (box->pbc != TB_BOX_PERIODIC_ALL && extent(w, pos, n, lo, hi, st) != 0)
+        return -1;
+    if (rdf_plan(s, box, lo, hi, n, &g)) {
+        if (count_cells(w, pos, n, typed, &g, s, st) != 0)
+            return -1;
+    } else if (count_all(pos, n, typed, box, s, w->d_counts, st) != 0)
+        return -1;
     {
         unsigned long long *h = (unsigned long long *)malloc(bytes);
         if (!h)
             return tb_error(NULL, 0, "out of host memory");
-        const cudaError_t e1 = cudaMemcpyAsync(h, d_counts, bytes, cudaMemcpyDeviceToHost, st);
+        const cudaError_t e1 = cudaMemcpyAsync(h, w->d_counts, bytes, cudaMemcpyDeviceToHost, st);
         const cudaError_t e2 = e1 == cudaSuccess ? cudaStreamSynchronize(st) : e1;
         if (e2 == cudaSuccess)
-            for (int k = 0; k < len; k++)
+            for (size_t k = 0; k < len; k++)
                 counts[k] += h[k];
         free(h);
         CUDA_CHECK(e2);
