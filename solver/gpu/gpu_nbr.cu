@@ -127,8 +127,9 @@ static __device__ __forceinline__ bool nbr_tri(const R dj[3], R a, R nah, R r5a,
 
 /* VAR 0: the tile loop of 2026-11-22 (one j per lane, pot_atm_set, the energy per triplet);
  * VAR 1 (the default since 2026-11-24, TB_NBR_KERNEL=0 selects VAR 0): two j per lane (tiles
- * 2J and 2J + 1 against tile Q, one load and one update of entry k's sums for both),
- * pot_atm_list, and the ATM energy from Euler's relation E = (1/9) sum_q d_q . F_q. */
+ * 2J and 2J + 1 against tile Q, one load and one update of entry k's sums for both), the
+ * diagonal tiles Q = 2J in 16 steps instead of 32, pot_atm_list, and the ATM energy from
+ * Euler's relation E = (1/9) sum_q d_q . F_q. */
 template <typename K, bool STATS, int VAR>
 __global__ void __launch_bounds__(NBR_NT) nbr_kernel(gpu_args a, nbr_args q)
 {
@@ -280,13 +281,18 @@ __global__ void __launch_bounds__(NBR_NT) nbr_kernel(gpu_args a, nbr_args q)
                     v2.w -= A2;
                     accw[j2] = v2;
                 } else {
+                    /* the diagonal tile Q = 2J: lane l pairs with l + s (mod 32), s = 1..16, each
+                     * pair of the tile once (at s = 16 the lanes l < 16 only); the triplet's
+                     * body is symmetric in j and k */
+                    const bool jin = j1 < ma;
 #pragma unroll 4
-                    for (int s = 0; s < 32; s++) {
+                    for (int s = 1; s <= 16; s++) {
                         const int k = 32 * Q + ((lane + s) & 31);
                         const V ek = ent[k];
                         R ka[3], ga;
-                        const bool o1 = nbr_tri(d1, e1.w, nah1, r51, ek, k < ma && j1 < k, rc2,
-                                                rct6, TYP ? nrow1[k] : (R)1, A1, f1, ka, &ga);
+                        const bool pre = jin && k < ma && (s < 16 || lane < 16);
+                        const bool o1 = nbr_tri(d1, e1.w, nah1, r51, ek, pre, rc2, rct6,
+                                                TYP ? nrow1[k] : (R)1, A1, f1, ka, &ga);
                         if (STATS)
                             hits += o1;
                         V vk = accw[k];
@@ -433,7 +439,10 @@ __global__ void __launch_bounds__(NBR_NT) nbr_kernel(gpu_args a, nbr_args q)
             add_virial(a, c, vir[c]);
         }
         if (STATS) {
-            atomicAdd(q.stats, (unsigned long long)n_tiles * 1024ull);
+            /* slots launched: 1024 per tile; VAR 1 walks the (mb + 1) / 2 diagonal tiles
+             * Q = 2J in 512 */
+            atomicAdd(q.stats, (unsigned long long)n_tiles * 1024ull -
+                                   (VAR == 1 ? (unsigned long long)((mb + 1) / 2) * 512ull : 0ull));
             atomicAdd(q.stats + 1, (unsigned long long)hsum);
         }
     }
