@@ -4,13 +4,17 @@
  * Force kernel: block b takes anchor perm[b] (particles in cell order, so neighbouring blocks
  * read neighbouring particles). Its 128 threads filter the row at the current positions into
  * shared memory (separations formed in double, stored in R; the ATM partners first, order
- * kept by a ballot compaction), then the 4 warps share the tiles (P, Q) of the entry-pair
- * triangle, tile w = warp, warp + 4, ..., placed by lambda2d. In a tile, lane l holds entry
- * j = 32 P + l and visits k = 32 Q + ((l + s) mod 32), s = 0..31: at each step the 32 lanes
- * touch 32 different k, so each warp keeps the k-side sums in its own shared array without
- * atomics. Per triplet: one 16-byte load of entry k, its 3 sides, pot_atm_set, three
- * selects, 4 FMAs into the k sums in shared memory and 4 into the j sums in registers. At the
- * end each entry's force F_q = 0.75 nu (V_q + S_q d_q) (+ its LJ pair force; in mixed precision
+ * kept by a ballot compaction), then the 4 warps share the 32 x 32 tiles (P, Q) of the
+ * entry-pair triangle. Default loop (VAR 1, docs/gpu.md): items (J, Q), 2J <= Q, dealt
+ * round-robin; lane l holds j1 = 64 J + l and j2 = j1 + 32 and visits k = 32 Q + ((l + s) mod
+ * 32), s = 0..31 (the diagonal tiles Q = 2J: l against l + s, s = 1..16): at each step the 32
+ * lanes touch 32 different k, so each warp keeps the k-side sums in its own shared array
+ * without atomics, and one 16-byte load and one update of entry k serve two triplets. Per
+ * triplet: its 3 sides, pot_atm_list (no energy: E = (1/9) sum_q d_q . F_q at the end), 4 FMAs
+ * into the k sums and 4 into the j sums. The loop before it (VAR 0, TB_NBR_KERNEL=0): tile w =
+ * warp, warp + 4, ... placed by lambda2d, one j per lane, pot_atm_set and the energy per
+ * triplet. At the end each entry's force F_q = 0.75 nu (V_q + S_q d_q) (VAR 1: -3 nu 5^(-5/2)
+ * (V_q + S_q d_q)) (+ its LJ pair force; in mixed precision
  * the pair in double, from the double separation formed again: the pair term is O(m), the
  * triangle O(m^2), and float pairs cost ~1e-6 of the force against LAMMPS) is added to
  * global memory by the accumulation mode, the anchor's F_i = -sum F_q, and the block's
