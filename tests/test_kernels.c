@@ -249,6 +249,22 @@ static void atm_part_check(double a, double b, double c, double tol, const char 
             errf = fmax(errf, fabs(k * (double)vf * ((double)qf[x] + (double)mf * 5.0 / s[x]) - g[x]) / gmax);
         gsl_test(!(errf <= 3e-6), "pot_atm_part_f %s: derivatives within 3e-6 (%.2e)", what, errf);
     }
+    { /* pot_atm_list (the lists' tile loop): the same scaling, weight 1.5, and ok = 0 gives 0 */
+        double gl[3], z[3], errl = 0;
+        pot_atm_list_d(a, -0.5 * a, 5.0 / a, b, c, a * (b * c), 1.5, 1, &gl[0], &gl[1], &gl[2]);
+        pot_atm_list_d(a, -0.5 * a, 5.0 / a, b, c, a * (b * c), 1.5, 0, &z[0], &z[1], &z[2]);
+        for (int x = 0; x < 3; x++)
+            errl = fmax(errl, fabs(k * gl[x] / 1.5 - g[x]) / gmax);
+        gsl_test(!(errl <= tol), "pot_atm_list_d %s: derivatives = pot_atm_d's (max rel %.2e)", what, errl);
+        gsl_test(!(z[0] == 0 && z[1] == 0 && z[2] == 0), "pot_atm_list_d %s: ok = 0 gives 0", what);
+        float glf[3];
+        double errf = 0;
+        const float af = (float)a, bf = (float)b, cf = (float)c;
+        pot_atm_list_f(af, -0.5f * af, 5.0f / af, bf, cf, af * (bf * cf), 1.0f, 1, &glf[0], &glf[1], &glf[2]);
+        for (int x = 0; x < 3; x++)
+            errf = fmax(errf, fabs(k * (double)glf[x] - g[x]) / gmax);
+        gsl_test(!(errf <= 3e-6), "pot_atm_list_f %s: derivatives within 3e-6 (%.2e)", what, errf);
+    }
 }
 
 static void test_pot_atm_part(void)
@@ -258,6 +274,14 @@ static void test_pot_atm_part(void)
     atm_part_check(1.21, 2.89, 5.29, 1e-14, "scalene (1.1, 1.7, 2.3)");
     /* i, j, k nearly on a line: r_ij = 1, r_jk = 1.1, r_ik = 2.0999 */
     atm_part_check(1.0, 1.21, 2.0999 * 2.0999, 1e-14, "near-linear");
+    { /* a degenerate triangle (j = k: b = 0, abc = 0) masked: exactly 0, not NaN */
+        double z[3];
+        pot_atm_list_d(1.21, -0.605, 5.0 / 1.21, 0.0, 1.21, 0.0, 1.0, 0, &z[0], &z[1], &z[2]);
+        gsl_test(!(z[0] == 0 && z[1] == 0 && z[2] == 0), "pot_atm_list_d: j = k masked gives 0 (%g %g %g)", z[0], z[1], z[2]);
+        float zf[3];
+        pot_atm_list_f(1.21f, -0.605f, 5.0f / 1.21f, 0.0f, 1.21f, 0.0f, 1.0f, 0, &zf[0], &zf[1], &zf[2]);
+        gsl_test(!(zf[0] == 0 && zf[1] == 0 && zf[2] == 0), "pot_atm_list_f: j = k masked gives 0");
+    }
     gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
     gsl_rng_set(rng, 11);
     double worst = 0;

@@ -4,13 +4,17 @@
  * Force kernel: block b takes anchor perm[b] (particles in cell order, so neighbouring blocks
  * read neighbouring particles). Its 128 threads filter the row at the current positions into
  * shared memory (separations formed in double, stored in R; the ATM partners first, order
- * kept by a ballot compaction), then the 4 warps share the tiles (P, Q) of the entry-pair
- * triangle, tile w = warp, warp + 4, ..., placed by lambda2d. In a tile, lane l holds entry
- * j = 32 P + l and visits k = 32 Q + ((l + s) mod 32), s = 0..31: at each step the 32 lanes
- * touch 32 different k, so each warp keeps the k-side sums in its own shared array without
- * atomics. Per triplet: one 16-byte load of entry k, its 3 sides, pot_atm_set, three
- * selects, 4 FMAs into the k sums in shared memory and 4 into the j sums in registers. At the
- * end each entry's force F_q = 0.75 nu (V_q + S_q d_q) (+ its LJ pair force; in mixed precision
+ * kept by a ballot compaction), then the 4 warps share the 32 x 32 tiles (P, Q) of the
+ * entry-pair triangle. Default loop (VAR 1, docs/gpu.md): items (J, Q), 2J <= Q, dealt
+ * round-robin; lane l holds j1 = 64 J + l and j2 = j1 + 32 and visits k = 32 Q + ((l + s) mod
+ * 32), s = 0..31 (the diagonal tiles Q = 2J: l against l + s, s = 1..16): at each step the 32
+ * lanes touch 32 different k, so each warp keeps the k-side sums in its own shared array
+ * without atomics, and one 16-byte load and one update of entry k serve two triplets. Per
+ * triplet: its 3 sides, pot_atm_list (no energy: E = (1/9) sum_q d_q . F_q at the end), 4 FMAs
+ * into the k sums and 4 into the j sums. The loop before it (VAR 0, TB_NBR_KERNEL=0): tile w =
+ * warp, warp + 4, ... placed by lambda2d, one j per lane, pot_atm_set and the energy per
+ * triplet. At the end each entry's force F_q = 0.75 nu (V_q + S_q d_q) (VAR 1: -3 nu 5^(-5/2)
+ * (V_q + S_q d_q)) (+ its LJ pair force; in mixed precision
  * the pair in double, from the double separation formed again: the pair term is O(m), the
  * triangle O(m^2), and float pairs cost ~1e-6 of the force against LAMMPS) is added to
  * global memory by the accumulation mode, the anchor's F_i = -sum F_q, and the block's
@@ -52,6 +56,12 @@ template <> struct nbr_real<float> {
     {
         return nbr_atm_f(&k, dj, a, dk, c, djk, e, ga, gb, gc);
     }
+    static __device__ __forceinline__ void list(float a, float nah, float r5a, float b, float c,
+                                                float abc, float w, int ok, float *ga,
+                                                float *gb, float *gc)
+    {
+        pot_atm_list_f(a, nah, r5a, b, c, abc, w, ok, ga, gb, gc);
+    }
 };
 template <> struct nbr_real<double> {
     typedef tb_double4 V;
@@ -62,6 +72,12 @@ template <> struct nbr_real<double> {
                                               double *e, double *ga, double *gb, double *gc)
     {
         return nbr_atm_d(&k, dj, a, dk, c, djk, e, ga, gb, gc);
+    }
+    static __device__ __forceinline__ void list(double a, double nah, double r5a, double b,
+                                                double c, double abc, double w, int ok,
+                                                double *ga, double *gb, double *gc)
+    {
+        pot_atm_list_d(a, nah, r5a, b, c, abc, w, ok, ga, gb, gc);
     }
 };
 
@@ -89,7 +105,36 @@ template <typename R> static int nbr_smem_bytes(int cap, int nt)
                    : 0);
 }
 
-template <typename K, bool STATS>
+/* One triplet (anchor, j, k) of the default tile loop (VAR 1): the lane's j (dj, a = |dj|^2,
+ * nah = -a/2, r5a = 5/a) and entry k (ek: d_k, c); pre = j < k < m_atm. Adds ga to A and
+ * gb d_jk to fj (j's sums), and gives k's share: kf = gb d_jk, *kg = gc (pot_atm_list's
+ * scaling, times w). */
+template <typename R, typename V>
+static __device__ __forceinline__ bool nbr_tri(const R dj[3], R a, R nah, R r5a, const V &ek,
+                                               bool pre, R rc2, R rct6, R w, R &A, R fj[3],
+                                               R kf[3], R *kg)
+{
+    const R djk[3] = {ek.x - dj[0], ek.y - dj[1], ek.z - dj[2]};
+    const R b = djk[0] * djk[0] + djk[1] * djk[1] + djk[2] * djk[2];
+    const R bc = b * ek.w, abc = a * bc;
+    const bool ok = pre && b <= rc2 && abc <= rct6;
+    R ga, gb, gc;
+    nbr_real<R>::list(a, nah, r5a, b, ek.w, abc, w, ok, &ga, &gb, &gc);
+    A += ga;
+    for (int x = 0; x < 3; x++) {
+        fj[x] = atm_real<R>::fma(gb, djk[x], fj[x]);
+        kf[x] = gb * djk[x];
+    }
+    *kg = gc;
+    return ok;
+}
+
+/* VAR 0: the tile loop of 2026-11-22 (one j per lane, pot_atm_set, the energy per triplet);
+ * VAR 1 (the default since 2026-11-24, TB_NBR_KERNEL=0 selects VAR 0): two j per lane (tiles
+ * 2J and 2J + 1 against tile Q, one load and one update of entry k's sums for both), the
+ * diagonal tiles Q = 2J in 16 steps instead of 32, pot_atm_list, and the ATM energy from
+ * Euler's relation E = (1/9) sum_q d_q . F_q. */
+template <typename K, bool STATS, int VAR>
 __global__ void __launch_bounds__(NBR_NT) nbr_kernel(gpu_args a, nbr_args q)
 {
     typedef typename atm_family<K>::R R;
@@ -191,7 +236,89 @@ __global__ void __launch_bounds__(NBR_NT) nbr_kernel(gpu_args a, nbr_args q)
     const int mb = mpad / 32;
     const long long n_tiles = map3d_tri(mb);
     V *accw = acc + warp * q.cap;
-    for (long long w = warp; w < n_tiles; w += NBR_NW) {
+    if (VAR == 1) {
+        /* items (J, Q), 2J <= Q, in column order, dealt round-robin to the warps: lane l takes
+         * j1 = 64 J + l and, when 2J + 1 <= Q, j2 = j1 + 32 against k = 32 Q + ((l + s) mod 32) */
+        const R rc2 = kc.atm_rc2, rct6 = kc.atm_rct6;
+        int item = 0;
+        for (int Q = 0; Q < mb; Q++) {
+            for (int J = 0; 2 * J <= Q; J++, item++) {
+                if ((item & (NBR_NW - 1)) != warp)
+                    continue;
+                const bool dual = 2 * J + 1 <= Q;
+                const int j1 = 64 * J + lane, j2 = j1 + 32;
+                const V e1 = ent[j1];
+                const R d1[3] = {e1.x, e1.y, e1.z}, nah1 = (R)-0.5 * e1.w;
+                const R r51 = atm_real<R>::five_over(e1.w);
+                const R *nrow1 = nuk + (TYP && j1 < ma ? sty[j1] : 0) * q.cap;
+                R A1 = 0, f1[3] = {0, 0, 0};
+                if (dual) {
+                    const V e2 = ent[j2];
+                    const R d2[3] = {e2.x, e2.y, e2.z}, nah2 = (R)-0.5 * e2.w;
+                    const R r52 = atm_real<R>::five_over(e2.w);
+                    const R *nrow2 = nuk + (TYP && j2 < ma ? sty[j2] : 0) * q.cap;
+                    R A2 = 0, f2[3] = {0, 0, 0};
+#pragma unroll 2
+                    for (int s = 0; s < 32; s++) {
+                        const int k = 32 * Q + ((lane + s) & 31);
+                        const V ek = ent[k];
+                        const bool kin = k < ma;
+                        R ka[3], kb[3], ga, gb;
+                        const bool o1 = nbr_tri(d1, e1.w, nah1, r51, ek, kin, rc2, rct6,
+                                                TYP ? nrow1[k] : (R)1, A1, f1, ka, &ga);
+                        const bool o2 = nbr_tri(d2, e2.w, nah2, r52, ek, kin && j2 < k, rc2,
+                                                rct6, TYP ? nrow2[k] : (R)1, A2, f2, kb, &gb);
+                        if (STATS)
+                            hits += (unsigned)o1 + (unsigned)o2;
+                        V vk = accw[k];
+                        vk.x -= ka[0] + kb[0];
+                        vk.y -= ka[1] + kb[1];
+                        vk.z -= ka[2] + kb[2];
+                        vk.w -= ga + gb;
+                        accw[k] = vk;
+                        __syncwarp();
+                    }
+                    V v2 = accw[j2];
+                    v2.x += f2[0];
+                    v2.y += f2[1];
+                    v2.z += f2[2];
+                    v2.w -= A2;
+                    accw[j2] = v2;
+                } else {
+                    /* the diagonal tile Q = 2J: lane l pairs with l + s (mod 32), s = 1..16, each
+                     * pair of the tile once (at s = 16 the lanes l < 16 only); the triplet's
+                     * body is symmetric in j and k */
+                    const bool jin = j1 < ma;
+#pragma unroll 4
+                    for (int s = 1; s <= 16; s++) {
+                        const int k = 32 * Q + ((lane + s) & 31);
+                        const V ek = ent[k];
+                        R ka[3], ga;
+                        const bool pre = jin && k < ma && (s < 16 || lane < 16);
+                        const bool o1 = nbr_tri(d1, e1.w, nah1, r51, ek, pre, rc2, rct6,
+                                                TYP ? nrow1[k] : (R)1, A1, f1, ka, &ga);
+                        if (STATS)
+                            hits += o1;
+                        V vk = accw[k];
+                        vk.x -= ka[0];
+                        vk.y -= ka[1];
+                        vk.z -= ka[2];
+                        vk.w -= ga;
+                        accw[k] = vk;
+                        __syncwarp();
+                    }
+                }
+                V v1 = accw[j1];
+                v1.x += f1[0];
+                v1.y += f1[1];
+                v1.z += f1[2];
+                v1.w -= A1;
+                accw[j1] = v1;
+                __syncwarp();
+            }
+        }
+    }
+    for (long long w = warp; VAR == 0 && w < n_tiles; w += NBR_NW) {
         const int Q = map2d_lambda2d_row(w), P = (int)(w - map3d_tri(Q));
         const int j = 32 * P + lane;
         const V ej = ent[j];
@@ -244,8 +371,11 @@ __global__ void __launch_bounds__(NBR_NT) nbr_kernel(gpu_args a, nbr_args q)
     __syncthreads();
 
     /* forces of the entries, pairs, the anchor's force, virial */
-    const double scale = 0.75 * (TYP ? 1.0 : (double)kc.nu);
-    double fi[3] = {0, 0, 0}, ep = 0, vir[6] = {0, 0, 0, 0, 0, 0};
+    /* VAR 1: pot_atm_list's g = dE/dr^2 / (-(3/2) nu 5^(-5/2)), so F = 2 dE/dr^2 sums take
+     * -3 nu 5^(-5/2) = -3 nu / (25 sqrt 5) */
+    const double scale = (VAR == 1 ? -3.0 / (25.0 * 2.2360679774997896964) : 0.75) *
+                         (TYP ? 1.0 : (double)kc.nu);
+    double fi[3] = {0, 0, 0}, ep = 0, vir[6] = {0, 0, 0, 0, 0, 0}, ea = 0;
     for (int p = tid; p < m; p += NBR_NT) {
         const V d = ent[p];
         const R dv[3] = {d.x, d.y, d.z};
@@ -262,6 +392,8 @@ __global__ void __launch_bounds__(NBR_NT) nbr_kernel(gpu_args a, nbr_args q)
             f[0] = scale * (double)(sx + sw * dv[0]);
             f[1] = scale * (double)(sy + sw * dv[1]);
             f[2] = scale * (double)(sz + sw * dv[2]);
+            if (VAR == 1) /* Euler: 9 E = sum_q d_q . F_q of the ATM forces */
+                ea += dw[0] * f[0] + dw[1] * f[1] + dw[2] * f[2];
         }
         if (sizeof(R) < sizeof(double) && q.pdbl) { /* mixed: the pair in double (O(m) of it) */
             const tb_double4 xt = a.posd[tix[p]];
@@ -299,22 +431,51 @@ __global__ void __launch_bounds__(NBR_NT) nbr_kernel(gpu_args a, nbr_args q)
         fi[c] = block_sum(fi[c], scratch);
     for (int c = 0; c < 6; c++)
         vir[c] = block_sum(vir[c], scratch);
-    const double et = block_sum(e_thread, scratch), eps = block_sum(ep, scratch);
+    const double et = block_sum(VAR == 1 ? ea : e_thread, scratch), eps = block_sum(ep, scratch);
     double hsum = 0.0;
     if (STATS)
         hsum = block_sum((double)hits, scratch);
     if (tid == 0) {
         add_force(a, i, fi[0], fi[1], fi[2]);
-        add_energy(a, 0, (TYP ? 1.0 : (double)kc.nu) * et);
+        add_energy(a, 0, VAR == 1 ? et / 9.0 : (TYP ? 1.0 : (double)kc.nu) * et);
         add_energy(a, 1, eps);
         for (int c = 0; c < 6; c++) {
             add_virial(a, c, vir[c]);
         }
         if (STATS) {
-            atomicAdd(q.stats, (unsigned long long)n_tiles * 1024ull);
+            /* slots launched: 1024 per tile; VAR 1 walks the (mb + 1) / 2 diagonal tiles
+             * Q = 2J in 512 */
+            atomicAdd(q.stats, (unsigned long long)n_tiles * 1024ull -
+                                   (VAR == 1 ? (unsigned long long)((mb + 1) / 2) * 512ull : 0ull));
             atomicAdd(q.stats + 1, (unsigned long long)hsum);
         }
     }
+}
+
+/* The tile loop: VAR 1 unless the environment sets TB_NBR_KERNEL=0 (the loop of 2026-11-22,
+ * kept for before/after measurements in one run). */
+static int nbr_variant(void)
+{
+    static int v = -1;
+    if (v < 0) {
+        const char *e = getenv("TB_NBR_KERNEL");
+        v = e && strcmp(e, "0") == 0 ? 0 : 1;
+    }
+    return v;
+}
+
+template <typename R, bool STATS, bool TYP, int VAR>
+static int nbr_launch_v(gpu_nbr *b, const gpu_args *a, const nbr_args &q, int smem,
+                        cudaStream_t st)
+{
+    CUDA_CHECK(cudaFuncSetAttribute(nbr_kernel<typename atm_kernel_arg<R, TYP>::type, STATS, VAR>,
+                                    cudaFuncAttributeMaxDynamicSharedMemorySize, smem));
+    if (b->a_hi <= b->a_lo)
+        return 0; /* no anchors for this rank */
+    nbr_kernel<typename atm_kernel_arg<R, TYP>::type, STATS, VAR>
+        <<<b->a_hi - b->a_lo, NBR_NT, smem, st>>>(*a, q);
+    TB_LAUNCH_CHECK("nbr_kernel");
+    return 0;
 }
 
 template <typename R, bool STATS, bool TYP>
@@ -326,14 +487,8 @@ static int nbr_launch_t(gpu_nbr *b, const gpu_args *a, const nbr_args &q, cudaSt
                                  "more than the GPU's %d: lower the cutoffs or solver.skin, or "
                                  "use solver.precision = \"mixed\" (half the bytes of double)",
                         b->max_row, smem, b->smem_max);
-    CUDA_CHECK(cudaFuncSetAttribute(nbr_kernel<typename atm_kernel_arg<R, TYP>::type, STATS>,
-                                    cudaFuncAttributeMaxDynamicSharedMemorySize, smem));
-    if (b->a_hi <= b->a_lo)
-        return 0; /* no anchors for this rank */
-    nbr_kernel<typename atm_kernel_arg<R, TYP>::type, STATS>
-        <<<b->a_hi - b->a_lo, NBR_NT, smem, st>>>(*a, q);
-    TB_LAUNCH_CHECK("nbr_kernel");
-    return 0;
+    return nbr_variant() ? nbr_launch_v<R, STATS, TYP, 1>(b, a, q, smem, st)
+                         : nbr_launch_v<R, STATS, TYP, 0>(b, a, q, smem, st);
 }
 
 int gpu_nbr_forces(gpu_nbr *b, const gpu_args *a, const pot_params *pp, int dbl, int pdbl,

@@ -25,7 +25,8 @@
  * cutoff. Pairs: every entry with r^2 < rc_lj^2. Triplets: the pairs (j, k), j < k, of the
  * first m_atm entries, a triangle of entry pairs cut into NBR_TILE x NBR_TILE tiles and placed
  * by the 2D map lambda2d (omega -> tile (P, Q), P <= Q). The triplet body is nbr_atm
- * (triplet.h), on the anchor-relative separations d_ij, d_ik, d_jk = d_ik - d_ij.
+ * (triplet.h), on the anchor-relative separations d_ij, d_ik, d_jk = d_ik - d_ij (the GPU's
+ * default loop walks the tiles two at a time with pot_atm_list, pot_atm.h: gpu_nbr.cu).
  *
  * Forces per anchor, in the pair sums of pot_atm (scaled by 2 (3 nu/8) at the end): each entry
  * q keeps V_q (vector) and S_q (scalar) so that F_q = 0.75 nu (V_q + S_q d_q): as j it adds

@@ -85,6 +85,36 @@ TB_HOSTDEV static inline void TB_NAME(pot_atm_part)(TB_REAL a, TB_REAL nah, TB_R
     *qc = TB_NAME(tb_fma)(-c, Z, XY);
 }
 
+/* pot_atm_part for one anchored triplet of the neighbour lists (gpu_nbr.cu's default tile loop):
+ * the side b = |d_jk|^2 is the triplet's own, so 5/b and 5/c come from u^2 = 5/(abc) (5/b =
+ * u^2 ac, 5/c = u^2 ab) and only 5/a (r5a, with nah = -a/2: the row's j) is the caller's. The
+ * caller passes abc = a (b c) (the cutoff_triple test's product, formed as nbr_atm forms it).
+ * SETS *ga, *gb, *gc to w v (q + mp 5/r^2), pot_atm_part's scaling: dE/da = -(3/2) nu
+ * 5^(-5/2) ga / w (w: the triplet's weight, its nu in the typed kernels, else 1). With
+ * ok = 0 all three are exactly 0, also for a degenerate triangle (abc = 0: v and u^2 are
+ * selected away before they meet a finite factor). No energy: E = -(2/9)(a dE/da + b dE/db +
+ * c dE/dc) (Euler), so the kernel takes it from its sums. 25 instructions and one reciprocal
+ * square root. */
+TB_HOSTDEV static inline void TB_NAME(pot_atm_list)(TB_REAL a, TB_REAL nah, TB_REAL r5a,
+                                                     TB_REAL b, TB_REAL c, TB_REAL abc,
+                                                     TB_REAL w, int ok, TB_REAL *ga, TB_REAL *gb,
+                                                     TB_REAL *gc)
+{
+    const TB_REAL X = TB_NAME(tb_fma)((TB_REAL)0.5, b + c, nah); /* (b+c-a)/2 */
+    const TB_REAL Y = c - X, Z = b - X;
+    const TB_REAL p5 = abc * (TB_REAL)0.2; /* abc/5 */
+    const TB_REAL u = TB_NAME(tb_rsqrt)(p5);
+    const TB_REAL u2r = u * u;
+    const TB_REAL v = ok ? ((u2r * u2r) * u) * w : (TB_REAL)0;
+    const TB_REAL u2 = ok ? u2r : (TB_REAL)0;
+    const TB_REAL YZ = Y * Z, XZ = X * Z, XY = X * Y;
+    const TB_REAL mp = TB_NAME(tb_fma)(X, YZ, p5);
+    const TB_REAL t = mp * u2; /* mp 5/(abc) */
+    *ga = v * TB_NAME(tb_fma)(mp, r5a, TB_NAME(tb_fma)(-a, X, YZ));
+    *gb = v * TB_NAME(tb_fma)(t, a * c, TB_NAME(tb_fma)(-b, Y, XZ));
+    *gc = v * TB_NAME(tb_fma)(t, a * b, TB_NAME(tb_fma)(-c, Z, XY));
+}
+
 /* pot_atm_add without the reciprocals, for callers that form each triplet's sides afresh (the
  * neighbour-list path, nbr.h): u^3 / a = u^5 bc and alike. SETS *e, *ga, *gb, *gc (same
  * scaling as pot_atm_add) and returns abc = (r_ij r_jk r_ki)^2, for the cutoff_triple test. */
