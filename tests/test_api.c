@@ -170,6 +170,16 @@ static void test_set_same(void)
     gsl_test(rc != 0 || !(e1 == e2) || !same(f1, f2, 3 * n, &where) || !same(w1, w2, 6, &where),
              "set_box + set_positions: energy %.17g, forces and virial the bits of a fresh handle "
              "(%.17g; %s)", e1, e2, rc ? tribody_last_error() : "ok");
+    /* each term's virial alone (tests/python/test_virial_terms.py holds them to LAMMPS's) */
+    double wp[6], wt[6], dmax = 0, wmax = 0;
+    rc = tribody_virial(t, TRIBODY_PAIR, wp) | tribody_virial(t, TRIBODY_TRIPLET, wt);
+    for (int c = 0; c < 6; c++) {
+        dmax = fmax(dmax, fabs(wp[c] + wt[c] - w1[c]));
+        wmax = fmax(wmax, fabs(w1[c]));
+    }
+    gsl_test(rc != 0 || !(dmax <= 1e-13 * wmax) || !(fabs(wt[0]) > 1e-3 * wmax),
+             "the pair and triplet virials alone sum to the total: %.2g of %.3g (W_xx triplet "
+             "%.6g; %s)", dmax, wmax, wt[0], rc ? tribody_last_error() : "ok");
     /* velocities: the kinetic part of the pressure, P = nktv2p (2K + tr W) / 3V */
     static double v[3 * NMAX];
     double p[7], K = 0, m[2] = {tribody_species_mass(t, 0), tribody_species_mass(t, 1)};
@@ -292,6 +302,8 @@ static void test_errors(void)
     expect_bad(tribody_pressure(t, p), "no periodic axis", "the pressure of an open system");
     expect_bad(tribody_set_box(t, small, per), "exceeds half", "a box too small for the cutoffs");
     expect_bad(tribody_energy(t, 7, &e1), "term must be", "an unknown term");
+    double w7[6];
+    expect_bad(tribody_virial(t, 7, w7), "term must be", "an unknown term of the virial");
     rc |= tribody_set_positions(t, pos) | tribody_energy(t, TRIBODY_TOTAL, &e1);
     /* mixed precision: positions beyond what floats resolve are refused, the old ones kept */
     const char *const mixed[] = {"solver.precision=mixed"};
