@@ -232,6 +232,11 @@ int engine_run(tb_engine *e, long k)
         return tb_error(e->cfg.path, 0, "steps: at least 0 (got %ld)", k), TB_EXIT_USAGE;
     if ((rc = engine_compute(e, "the state")) != 0)
         return rc;
+    /* velocities set after the last evaluation (which stays fresh: forces do not depend on
+     * them) go up before the steps use them */
+    if (e->put && e->ops->put(e->b, &e->s, e->put) != 0)
+        return TB_EXIT_RUNTIME;
+    e->put = 0;
     if (!e->g) {
         if ((rc = integ_check_start(&e->s, &e->cfg, e->cfg.path)) != 0)
             return rc;
