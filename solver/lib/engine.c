@@ -251,7 +251,7 @@ int engine_run(tb_engine *e, long k)
     e->s.step += k;
     e->s.time = (double)e->s.step * e->cfg.integrator.dt;
     e->fresh = 0;
-    terms_stale(e, 0);
+    terms_stale(e, 1); /* a barostat may have moved the box the term backends were made in */
     if (e->ops->fetch(e->b, &e->s) != 0 || e->ops->check_finite(e->b, e->s.step, &e->nf) != 0)
         return TB_EXIT_RUNTIME;
     e->s.e_bath = integ_bath(e->g);

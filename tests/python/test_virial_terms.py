@@ -82,6 +82,15 @@ with tribody.Tribody(cfg, set=CPU) as t:
           all(np.array_equal(w1[k], f1[k]) and np.array_equal(w2[k], f2[k]) for k in w1),
           "set_positions, set_box: each term's virial the bits of a fresh handle's (moved: %s)"
           % (not np.array_equal(w0, w1["triplet"])))
+    t.run(5)
+    w3 = {k: t.virial(k) for k in ("pair", "triplet")}
+    bx, _ = t.box()
+    with tribody.Tribody(cfg, set=CPU, positions=np.array(t.positions), species=sp, box=bx,
+                         periodic=per) as u:
+        f3 = {k: u.virial(k) for k in ("pair", "triplet")}
+    check(all(np.array_equal(w3[k], f3[k]) for k in w3) and
+          not np.array_equal(w3["pair"], w2["pair"]),
+          "run(5): each term's virial the bits of a fresh handle's at the new positions")
 
 # 3. a term that does not run: zeros; the only one: the total
 text = ('units = "lj"; system = { species = ( { name = "Ar"; mass = 1.0; } ); };\n'
