@@ -33,7 +33,7 @@
 extern "C" {
 #endif
 
-#define TRIBODY_API_VERSION 1
+#define TRIBODY_API_VERSION 2 /* 2: tribody_virial per term, tribody_timings */
 
 enum { TRIBODY_OK = 0, TRIBODY_ERUNTIME = 1, TRIBODY_EINPUT = 2 };
 
@@ -88,13 +88,27 @@ int tribody_write_checkpoint(tribody *t, const char *path);
  * energy of TRIBODY_TOTAL, _PAIR (Lennard-Jones) or _TRIPLET (ATM) [energy];
  * forces [3n] [energy/length] (copied into f);
  * virial[6] = W_xx W_yy W_zz W_xy W_xz W_yz = sum over interactions of r_a F_b [energy], of
- * both terms (TRIBODY_TOTAL; a term alone: make a handle with the other off);
+ * both terms (TRIBODY_TOTAL), of Lennard-Jones alone (TRIBODY_PAIR) or of ATM alone
+ * (TRIBODY_TRIPLET): LAMMPS's `compute pressure NULL pair lj/cut` / `pair atm` times the
+ * volume. A term alone is a second evaluation, of that term only, at the first ask after new
+ * positions (a second backend, made at the first ask: the memory of another handle); the
+ * terms sum to the total to rounding (zeros for a term that does not run; the total when
+ * only one runs; Stillinger-Weber, whose two- and three-body parts are one term: EINPUT);
  * pressure[7] = P, Pxx, Pyy, Pzz, Pxy, Pxz, Pyz with the kinetic part, as LAMMPS's compute
  * pressure [pressure] (TRIBODY_EINPUT when no axis is periodic: no volume). */
 int tribody_energy(tribody *t, int term, double *e);
 int tribody_forces(tribody *t, double *f);
 int tribody_virial(tribody *t, int term, double *w);
 int tribody_pressure(tribody *t, double *p);
+
+/* Where the time of the handle's evaluations went (wall clock, seconds summed since its
+ * creation; a profile, not a result): sec[TRIBODY_TIMINGS] = the host's checks and wrap of
+ * new positions and velocities (set_*); their upload to the backend; the evaluation; the
+ * download of the forces, energies and virial; the finiteness checks; the copy of the forces
+ * into the caller's array (tribody_forces). *evals (may be NULL): the evaluations made. On the
+ * GPU each phase waits for its copies and kernels, so the phases do not overlap. */
+#define TRIBODY_TIMINGS 6
+int tribody_timings(tribody *t, double *sec, long long *evals);
 
 /* Views of the handle's arrays (no copy; see "Threads"): positions, velocities and forces
  * [3n], species [n]. NULL for a NULL handle. The forces are those of the last evaluation. */

@@ -94,11 +94,12 @@ typedef struct backend_ops {
      * after `step`) and fills nf with the first non-finite one, nf->step = step; nf->step =
      * -1 when all are finite. 0, or -1 on a failure of the check itself (finite.h). */
     int (*check_finite)(backend *b, long step, tb_nonfinite *nf);
-    /* Replaces the backend's positions and velocities with s's (s of the same particles,
-     * species and box as at create: a new box takes a new backend). The forces are stale
-     * until compute(); a neighbour list is rebuilt when a particle moved more than skin/2
-     * since its build, as after any step. The library's set_positions (solver/lib/). 0 or -1. */
-    int (*put)(backend *b, const sim_state *s);
+    /* Replaces the backend's positions (what & BACKEND_PUT_POS) and/or velocities
+     * (what & BACKEND_PUT_VEL) with s's (s of the same particles, species and box as at
+     * create: a new box takes a new backend). The forces are stale until compute(); a
+     * neighbour list is rebuilt when a particle moved more than skin/2 since its build, as
+     * after any step. The library's set_positions / set_velocities (solver/lib/). 0 or -1. */
+    int (*put)(backend *b, const sim_state *s, int what);
     /* The RDF pair histogram (solver/rdf.h) of the backend's current positions in its box,
      * added to counts[rdf_npairs(spec->ntypes) * spec->bins]; *volume = that box's volume.
      * Computed where the positions are (GPU: on the device, only the counts come back), the
@@ -122,7 +123,16 @@ typedef struct backend_ops {
      * as check_finite says). After the first call advance() no longer waits for its steps
      * to finish; check_finite (at once) reads every check started so far. 0 or -1. */
     int (*check_finite_late)(backend *b, long step, tb_nonfinite *nf);
+    /* fetch() of the last evaluation's results only: forces, the two energies and the virial
+     * into s (evaluating again with the virial when it was skipped, as fetch does); s's
+     * positions, velocities and box are left as they are. For a caller whose s holds what the
+     * backend holds (the library after put and compute: solver/lib/engine.c), where fetch
+     * would copy back what it has just uploaded. 0 or -1. */
+    int (*results)(backend *b, sim_state *s);
 } backend_ops;
+
+/* put()'s `what`. */
+enum { BACKEND_PUT_POS = 1, BACKEND_PUT_VEL = 2 };
 
 /* virial_next's countdown, for the backends: 1 when the evaluation about to run sums the
  * virial (no request pending, or this is the k-th evaluation asked for), else 0. */

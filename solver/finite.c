@@ -45,7 +45,7 @@ static int thermo_nonfinite(const sim_state *s)
     for (int c = 0; c < 6; c++)
         if (!isfinite(s->virial[c]))
             return TB_NF_VIRIAL;
-    const double k = sim_kinetic(s), h = sim_conserved(s);
+    const double k = sim_kinetic(s), h = sim_conserved_k(s, k); /* one pass for k */
     if (!isfinite(k))
         return TB_NF_KINETIC;
     if (!isfinite(k + s->e_pair + s->e_triplet))
@@ -55,7 +55,7 @@ static int thermo_nonfinite(const sim_state *s)
     /* as sim_drift (output.c) */
     if (!isfinite(s->e0 != 0.0 ? (h - s->e0) / fabs(s->e0) : h - s->e0))
         return TB_NF_DRIFT;
-    if (!isfinite(sim_temperature(s)))
+    if (!isfinite(sim_temperature_k(s, k)))
         return TB_NF_TEMPERATURE;
     if (sim_pressure(s, p) == 0)
         for (int c = 0; c < 7; c++)
@@ -64,7 +64,9 @@ static int thermo_nonfinite(const sim_state *s)
     return -1;
 }
 
-int sim_find_nonfinite(const sim_state *s, tb_nonfinite *nf)
+/* sim_find_nonfinite, the particles scanned or not (particles = 0: a backend's check_finite
+ * found them finite). */
+static int find_nonfinite(const sim_state *s, tb_nonfinite *nf, int particles)
 {
     nf->step = -1;
     nf->particle = -1;
@@ -73,10 +75,20 @@ int sim_find_nonfinite(const sim_state *s, tb_nonfinite *nf)
         nf->term = TB_NF_TRIPLET;
     else if (!isfinite(s->e_pair))
         nf->term = TB_NF_PAIR;
-    else if ((nf->particle = sim_nonfinite_particle(s, &nf->term)) < 0)
+    else if (!particles || (nf->particle = sim_nonfinite_particle(s, &nf->term)) < 0)
         nf->term = thermo_nonfinite(s);
     if (nf->term < 0)
         return 0;
     nf->step = s->step;
     return 1;
+}
+
+int sim_find_nonfinite(const sim_state *s, tb_nonfinite *nf)
+{
+    return find_nonfinite(s, nf, 1);
+}
+
+int sim_find_nonfinite_derived(const sim_state *s, tb_nonfinite *nf)
+{
+    return find_nonfinite(s, nf, 0);
 }

@@ -73,6 +73,11 @@ const char *tb_nonfinite_term(int term);
  * non-finite value (nf->step = s->step), or sets nf->step = -1. Returns 1 when one was
  * found, else 0. */
 int sim_find_nonfinite(const sim_state *s, tb_nonfinite *nf);
+/* The same without the scan of the particles (the energies, then the virial and the derived
+ * columns): for a state whose forces, positions, velocities and kinetic energies a backend's
+ * check_finite has just found finite (the same values: the library after put, compute and
+ * results), where the scan would only repeat it. */
+int sim_find_nonfinite_derived(const sim_state *s, tb_nonfinite *nf);
 
 /* The first particle whose force, position, velocity or kinetic energy is non-finite (in that
  * order of terms), for naming a particle when only a whole-state value was flagged; -1 when

@@ -94,10 +94,15 @@ int sim_dof(const sim_state *s)
     return s->n > 1 ? 3 * s->n - 3 : 3;
 }
 
-double sim_temperature(const sim_state *s)
+double sim_temperature_k(const sim_state *s, double k)
 {
     const double kb = units_of(s->units)->boltz;
-    return kb == 1.0 ? 2.0 * sim_kinetic(s) / sim_dof(s) : 2.0 * sim_kinetic(s) / (sim_dof(s) * kb);
+    return kb == 1.0 ? 2.0 * k / sim_dof(s) : 2.0 * k / (sim_dof(s) * kb);
+}
+
+double sim_temperature(const sim_state *s)
+{
+    return sim_temperature_k(s, sim_kinetic(s));
 }
 
 double sim_virial_trace(const sim_state *s)
@@ -137,9 +142,14 @@ int sim_pressure(const sim_state *s, double p[7])
     return 0;
 }
 
+double sim_conserved_k(const sim_state *s, double k)
+{
+    return k + s->e_pair + s->e_triplet + s->e_bath;
+}
+
 double sim_conserved(const sim_state *s)
 {
-    return sim_kinetic(s) + s->e_pair + s->e_triplet + s->e_bath;
+    return sim_conserved_k(s, sim_kinetic(s));
 }
 
 void sim_set_species(sim_state *s, const sim_config *c)

@@ -68,8 +68,10 @@ double sim_volume(const sim_state *s);
 double sim_density(const sim_state *s);
 /* Degrees of freedom used for the temperature: 3n - 3 (total momentum is conserved). */
 int sim_dof(const sim_state *s);
-/* Instantaneous temperature 2 KE / (dof k_B) [temperature]. */
+/* Instantaneous temperature 2 KE / (dof k_B) [temperature]; _k: of the kinetic energy k
+ * already summed (sim_kinetic(s)), the same number without the pass over the particles. */
 double sim_temperature(const sim_state *s);
+double sim_temperature_k(const sim_state *s, double k);
 /* Trace of the virial W_xx + W_yy + W_zz [epsilon]. */
 double sim_virial_trace(const sim_state *s);
 /* Pressure of a box, as LAMMPS's compute pressure: the tensor
@@ -78,8 +80,10 @@ double sim_virial_trace(const sim_state *s);
  * P_yy, P_zz, P_xy, P_xz, P_yz into p[7] and returns 0; returns -1 (p untouched) without a
  * box (open boundaries everywhere), which has no volume. */
 int sim_pressure(const sim_state *s, double p[7]);
-/* The conserved quantity of the integrator, K + e_pair + e_triplet + e_bath [epsilon]. */
+/* The conserved quantity of the integrator, K + e_pair + e_triplet + e_bath [epsilon]; _k: of
+ * K = k already summed (as sim_temperature_k). */
 double sim_conserved(const sim_state *s);
+double sim_conserved_k(const sim_state *s, double k);
 
 TB_END_DECLS
 

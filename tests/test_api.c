@@ -170,6 +170,16 @@ static void test_set_same(void)
     gsl_test(rc != 0 || !(e1 == e2) || !same(f1, f2, 3 * n, &where) || !same(w1, w2, 6, &where),
              "set_box + set_positions: energy %.17g, forces and virial the bits of a fresh handle "
              "(%.17g; %s)", e1, e2, rc ? tribody_last_error() : "ok");
+    /* each term's virial alone (tests/python/test_virial_terms.py holds them to LAMMPS's) */
+    double wp[6], wt[6], dmax = 0, wmax = 0;
+    rc = tribody_virial(t, TRIBODY_PAIR, wp) | tribody_virial(t, TRIBODY_TRIPLET, wt);
+    for (int c = 0; c < 6; c++) {
+        dmax = fmax(dmax, fabs(wp[c] + wt[c] - w1[c]));
+        wmax = fmax(wmax, fabs(w1[c]));
+    }
+    gsl_test(rc != 0 || !(dmax <= 1e-13 * wmax) || !(fabs(wt[0]) > 1e-3 * wmax),
+             "the pair and triplet virials alone sum to the total: %.2g of %.3g (W_xx triplet "
+             "%.6g; %s)", dmax, wmax, wt[0], rc ? tribody_last_error() : "ok");
     /* velocities: the kinetic part of the pressure, P = nktv2p (2K + tr W) / 3V */
     static double v[3 * NMAX];
     double p[7], K = 0, m[2] = {tribody_species_mass(t, 0), tribody_species_mass(t, 1)};
@@ -182,6 +192,21 @@ static void test_set_same(void)
     gsl_test(rc != 0 || fabs(p[0] - want) > 1e-14 * fabs(want),
              "pressure after set_velocities %.17g = (2K + tr W)/3V = %.17g (lj: nktv2p = 1)", p[0],
              want);
+    /* velocities set after an evaluation (forces still fresh) are the ones the steps use:
+     * 10 steps from (x, v) give the bits of a fresh handle's 10 steps from (x, v) */
+    static double xa[3 * NMAX], xb[3 * NMAX];
+    tribody *u2 = NULL;
+    rc = tribody_create_system(&u2, cfg, NULL, 2, CPU_DOUBLE, n, x, sp, box, per) |
+         tribody_set_velocities(u2, v) | tribody_set_velocities(t, v) | tribody_run(t, 10) |
+         tribody_run(u2, 10);
+    if (rc == 0) {
+        memcpy(xa, tribody_positions(t), 3 * (size_t)n * sizeof *xa);
+        memcpy(xb, tribody_positions(u2), 3 * (size_t)n * sizeof *xb);
+    }
+    gsl_test(rc != 0 || !same(xa, xb, 3 * n, &where),
+             "set_velocities after an evaluation, then run(10): the positions of a fresh handle "
+             "given the same velocities, bit for bit (%s)", rc ? tribody_last_error() : "ok");
+    tribody_destroy(u2);
     tribody_destroy(u);
     tribody_destroy(t);
 }
@@ -292,6 +317,8 @@ static void test_errors(void)
     expect_bad(tribody_pressure(t, p), "no periodic axis", "the pressure of an open system");
     expect_bad(tribody_set_box(t, small, per), "exceeds half", "a box too small for the cutoffs");
     expect_bad(tribody_energy(t, 7, &e1), "term must be", "an unknown term");
+    double w7[6];
+    expect_bad(tribody_virial(t, 7, w7), "term must be", "an unknown term of the virial");
     rc |= tribody_set_positions(t, pos) | tribody_energy(t, TRIBODY_TOTAL, &e1);
     /* mixed precision: positions beyond what floats resolve are refused, the old ones kept */
     const char *const mixed[] = {"solver.precision=mixed"};

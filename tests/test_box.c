@@ -2,13 +2,16 @@
  * search over images in restricted-triclinic cells within LAMMPS's tilt limits (all periodic,
  * and with one open axis), the wrap (into the cell, idempotent, blind to lattice vectors),
  * fractions, volume and perpendicular widths against hand values, and the cube case bit for bit
- * the scalar box's d - L rint(d / L) (through the reciprocal) it replaced. */
+ * the scalar box's d - L rint(d / L) (through the reciprocal) it replaced; sim_place's wrap
+ * (init.c, whose orthorhombic axes skip the division inside the box) bit for bit box_wrap's. */
 #include <gsl/gsl_rng.h>
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "solver/box.h"
+#include "solver/io/init.h"
+#include "solver/state.h"
 #include "tests/tb_test.h"
 
 static double uni(gsl_rng *r, double lo, double hi) { return lo + (hi - lo) * gsl_rng_uniform(r); }
@@ -227,11 +230,67 @@ static void test_cube_bitwise(void)
     gsl_rng_free(r);
 }
 
+/* sim_place on periodic boxes (orthorhombic with lo != 0, one axis open, tilted): every
+ * position bit for bit box_wrap_d's and the far-face clamp's, for positions inside (the fast
+ * path), a hair below the far face (t / l rounding to 1), on the faces, and outside. */
+static void test_place_bitwise(void)
+{
+    gsl_rng *r = gsl_rng_alloc(gsl_rng_mt19937);
+    gsl_rng_set(r, 11);
+    enum { N = 4000 };
+    sim_state s;
+    static double want[3 * N];
+    long diff = 0, tried = 0;
+    memset(&s, 0, sizeof s);
+    if (sim_state_alloc(&s, N) != 0) {
+        gsl_test(1, "box: sim_state_alloc");
+        return;
+    }
+    for (int k = 0; k < 4; k++) {
+        const double l[3] = {34.470955040510134, 7.3, 0.1 + k}, lo[3] = {-17.2, 0.3, k ? 3.1 : 0};
+        const int per[3] = {1, k != 2, 1};
+        s.box = box_make_d(l, k == 3 ? 0.7 : 0.0, 0.0, k == 3 ? -0.4 : 0.0, lo, per);
+        for (int i = 0; i < 3 * N; i++) {
+            const int a = i % 3, c = (i / 3) % 8;
+            const double L = l[a];
+            double x = lo[a] + uni(r, 0, L); /* inside */
+            if (c == 1) /* a hair below the far face */
+                x = lo[a] + nextafter(L, 0) - L * 1e-16 * (double)gsl_rng_uniform_int(r, 8);
+            else if (c == 2) /* on a face */
+                x = gsl_rng_uniform_int(r, 2) ? lo[a] : lo[a] + L;
+            else if (c == 3) /* outside */
+                x = lo[a] + uni(r, -3 * L, 4 * L);
+            else if (c == 4) /* just below lo */
+                x = nextafter(lo[a], -1e300);
+            else if (c == 5 && lo[a] == 0) /* -0 */
+                x = -0.0;
+            else if (c == 6) /* a few ulps beyond the far face */
+                x = lo[a] + L + L * 1e-15 * (double)gsl_rng_uniform_int(r, 8);
+            s.pos[i] = want[i] = x;
+        }
+        for (int i = 0; i < N; i++) {
+            double *x = want + 3 * i;
+            box_wrap_d(&s.box, x);
+            for (int a = 0; a < 3 && !s.box.tilted; a++)
+                if (s.box.pbc >> a & 1 && (x[a] >= lo[a] + l[a] || x[a] < lo[a]))
+                    x[a] = lo[a];
+        }
+        sim_place(&s);
+        for (int i = 0; i < 3 * N; i++, tried++)
+            diff += memcmp(s.pos + i, want + i, sizeof *want) != 0;
+    }
+    gsl_test(diff != 0, "box: sim_place of %ld coordinates bit for bit box_wrap's and the "
+             "far-face clamp (%ld differ)", tried, diff);
+    sim_state_free(&s);
+    gsl_rng_free(r);
+}
+
 int main(void)
 {
     tb_test_init();
     test_hand_values();
     test_cube_bitwise();
+    test_place_bitwise();
     for (int open = -1; open < 3; open++) {
         test_min_image(open);
         test_wrap(open);

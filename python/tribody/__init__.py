@@ -270,10 +270,14 @@ class Tribody:
         _check(_L.tribody_forces(self._handle(), _dp(out)))
         return out
 
-    def virial(self):
-        """W_xx W_yy W_zz W_xy W_xz W_yz of both terms [energy]."""
+    def virial(self, term="total"):
+        """W_xx W_yy W_zz W_xy W_xz W_yz [energy] of term "total" (both terms), "pair"
+        (Lennard-Jones alone) or "triplet" (ATM alone; a term alone is a second evaluation,
+        of that term only: include/tribody.h). The terms sum to the total to rounding."""
+        if term not in _TERMS:
+            raise ValueError("tribody: term: one of total, pair, triplet (got %r)" % (term,))
         w = np.zeros(6)
-        _check(_L.tribody_virial(self._handle(), TOTAL, _dp(w)))
+        _check(_L.tribody_virial(self._handle(), _TERMS[term], _dp(w)))
         return w
 
     def pressure(self):
@@ -281,6 +285,18 @@ class Tribody:
         p = np.zeros(7)
         _check(_L.tribody_pressure(self._handle(), _dp(p)))
         return p
+
+    PHASES = ("set", "upload", "evaluate", "download", "check", "copy")
+
+    def timings(self):
+        """Where the evaluations' time went (include/tribody.h, tribody_timings): a dict of
+        seconds summed since the handle was made, by phase (PHASES), and "evals"."""
+        sec = np.zeros(len(self.PHASES))
+        n = ctypes.c_longlong()
+        _check(_L.tribody_timings(self._handle(), _dp(sec), ctypes.byref(n)))
+        d = dict(zip(self.PHASES, sec.tolist()))
+        d["evals"] = n.value
+        return d
 
     def run(self, steps):
         """Advances `steps` steps with the configured integrator."""

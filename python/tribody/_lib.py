@@ -70,14 +70,16 @@ _PROTOS = {
     "tribody_cutoff": (_d, [_h]),
     "tribody_last_error": (_s, []),
     "tribody_set_verbose": (None, [_i]),
+    "tribody_timings": (_i, [_h, _pd, ctypes.POINTER(ctypes.c_longlong)]),
 }
+
+API_VERSION = 2  # 2: per-term virials (tribody_virial's term), tribody_timings
+lib.tribody_api_version.restype = _i
+if lib.tribody_api_version() != API_VERSION:
+    raise ImportError("tribody: %s implements API version %d, this package wants %d: rebuild "
+                      "with `make`" % (path, lib.tribody_api_version(), API_VERSION))
 
 for _name, (_res, _args) in _PROTOS.items():
     _f = getattr(lib, _name)
     _f.restype = _res
     _f.argtypes = _args
-
-API_VERSION = 1
-if lib.tribody_api_version() != API_VERSION:
-    raise ImportError("tribody: %s implements API version %d, this package wants %d: rebuild "
-                      "with `make`" % (path, lib.tribody_api_version(), API_VERSION))

@@ -729,20 +729,27 @@ static int cpu_advance(backend *b, long nsteps)
     return 0;
 }
 
-static int cpu_fetch(backend *b, sim_state *s)
+int cpu_results(backend *b, sim_state *s)
 {
-    const size_t bytes = 3 * (size_t)b->s.n * sizeof *s->pos;
     if (b->vir_skip) { /* the last evaluation dropped the virial: again, with it (as the GPU) */
         b->vir_countdown = 0;
         if (cpu_compute(b) != 0)
             return -1;
     }
-    memcpy(s->pos, b->s.pos, bytes);
-    memcpy(s->vel, b->s.vel, bytes);
-    memcpy(s->force, b->s.force, bytes);
+    memcpy(s->force, b->s.force, 3 * (size_t)b->s.n * sizeof *s->force);
     s->e_pair = b->s.e_pair;
     s->e_triplet = b->s.e_triplet;
     memcpy(s->virial, b->s.virial, sizeof s->virial);
+    return 0;
+}
+
+static int cpu_fetch(backend *b, sim_state *s)
+{
+    const size_t bytes = 3 * (size_t)b->s.n * sizeof *s->pos;
+    if (cpu_results(b, s) != 0)
+        return -1;
+    memcpy(s->pos, b->s.pos, bytes);
+    memcpy(s->vel, b->s.vel, bytes);
     s->box = b->s.box;
     return 0;
 }
@@ -787,4 +794,5 @@ const backend_ops cpu_backend_ops = {"cpu",     cpu_create, cpu_compute, cpu_adv
                                      cpu_kinetic, cpu_info, cpu_virial_next, cpu_check_finite,
                                      cpu_put, cpu_rdf,
                                      cpu_virial,  cpu_kinetic_axes, cpu_rescale,
-                                     NULL /* check_finite_late: every check is at once */};
+                                     NULL /* check_finite_late: every check is at once */,
+                                     cpu_results};

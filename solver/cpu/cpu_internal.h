@@ -69,7 +69,8 @@ int cpu_kinetic_axes(backend *b, double k[3]);
 int cpu_rescale(backend *b, const double mu[3]);
 int cpu_virial(backend *b, double w[6]);
 int cpu_check_finite(backend *b, long step, tb_nonfinite *nf);
-int cpu_put(backend *b, const sim_state *s);
+int cpu_put(backend *b, const sim_state *s, int what);
+int cpu_results(backend *b, sim_state *s);
 int cpu_rdf(backend *b, const rdf_spec *s, unsigned long long *counts, double *volume);
 
 #endif

@@ -128,11 +128,13 @@ int cpu_check_finite(backend *b, long step, tb_nonfinite *nf)
     return 0;
 }
 
-int cpu_put(backend *b, const sim_state *s)
+int cpu_put(backend *b, const sim_state *s, int what)
 {
     const size_t bytes = 3 * (size_t)b->s.n * sizeof *s->pos;
-    memcpy(b->s.pos, s->pos, bytes);
-    memcpy(b->s.vel, s->vel, bytes);
+    if (what & BACKEND_PUT_POS)
+        memcpy(b->s.pos, s->pos, bytes);
+    if (what & BACKEND_PUT_VEL)
+        memcpy(b->s.vel, s->vel, bytes);
     return 0;
 }
 

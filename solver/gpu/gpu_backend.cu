@@ -126,6 +126,7 @@ static void gpu_destroy(backend *b)
     for (int e = 0; e < 2; e++)
         if (b->ev_fin[e])
             cudaEventDestroy(b->ev_fin[e]);
+    cudaFree(b->d_h3);
     if (b->stage_pinned)
         cudaFreeHost(b->h_stage);
     else
@@ -142,7 +143,7 @@ static void gpu_destroy(backend *b)
 /* Device bytes the backend will allocate for n particles. */
 static size_t gpu_bytes(const backend *b)
 {
-    size_t per = 3 * sizeof(tb_double4) + sizeof(float4);
+    size_t per = 3 * sizeof(tb_double4) + sizeof(float4) + 3 * sizeof(double); /* + d_h3 */
     per += b->args.mode == ACC_FIXED ? 8 * sizeof(unsigned long long)
            : b->args.mode == ACC_FLOAT ? 4 * sizeof(float)
                                        : 4 * sizeof(double);
@@ -280,37 +281,6 @@ static int gpu_reduce(backend *b, int stats)
     return 0;
 }
 
-/* Host interleaved [3n] doubles to the xyz lanes of device double4 [n] (and back), the fourth
- * lane kept, in whole-array copies through the staging buffer: a 2D copy of 24-byte rows to or
- * from pageable memory goes row by row, about 40 ms for the positions, velocities and forces of
- * 32768 particles on an H200 against 2 ms for their force evaluation (scripts/bench-library),
- * which the library pays on every call. Both return with the copy done (stage is reused). */
-int gpu_upload3(backend *b, tb_double4 *d, const double *h)
-{
-    const size_t n = (size_t)b->n;
-    double *st = b->h_stage;
-    CUDA_CHECK(cudaMemcpyAsync(st, d, n * sizeof(tb_double4), cudaMemcpyDeviceToHost, b->st));
-    CUDA_CHECK(cudaStreamSynchronize(b->st));
-    for (size_t i = 0; i < n; i++)
-        for (int k = 0; k < 3; k++)
-            st[4 * i + k] = h[3 * i + k];
-    CUDA_CHECK(cudaMemcpyAsync(d, st, n * sizeof(tb_double4), cudaMemcpyHostToDevice, b->st));
-    CUDA_CHECK(cudaStreamSynchronize(b->st));
-    return 0;
-}
-
-static int download3(backend *b, double *h, const tb_double4 *d)
-{
-    const size_t n = (size_t)b->n;
-    const double *st = b->h_stage;
-    CUDA_CHECK(cudaMemcpyAsync(b->h_stage, d, n * sizeof(tb_double4), cudaMemcpyDeviceToHost, b->st));
-    CUDA_CHECK(cudaStreamSynchronize(b->st));
-    for (size_t i = 0; i < n; i++)
-        for (int k = 0; k < 3; k++)
-            h[3 * i + k] = st[4 * i + k];
-    return 0;
-}
-
 /* Every particle's species index within the potential's species, as cpu_create checks it. */
 static int gpu_check_types(const backend *b, const sim_config *c, const sim_state *s)
 {
@@ -377,6 +347,7 @@ static int gpu_alloc(backend *b)
     CUDA_CHECK(cudaMallocHost(&b->h_finite, 2 * sizeof(gpu_finite_rec)));
     for (int e = 0; e < 2; e++)
         CUDA_CHECK(cudaEventCreateWithFlags(&b->ev_fin[e], cudaEventDisableTiming));
+    CUDA_CHECK(cudaMalloc(&b->d_h3, 3 * n * sizeof(double)));
     /* pinned staging for upload3 / download3; pageable (still whole-array copies) when the
      * machine will not pin that much */
     if (cudaMallocHost(&b->h_stage, n * sizeof(tb_double4)) == cudaSuccess) {
@@ -646,9 +617,8 @@ int gpu_virial_fixed(backend *b, double w[6])
     return 0;
 }
 
-static int gpu_fetch(backend *b, sim_state *s)
+static int gpu_results(backend *b, sim_state *s)
 {
-    s->box = b->pp.d.box;
     if (b->computed && !b->vir_valid && !b->cull && b->pp.atm_on) {
         /* the last evaluation skipped the virial (virial_next): evaluate again with it, at
          * the same positions (the same forces; bitwise so in deterministic mode) */
@@ -656,11 +626,9 @@ static int gpu_fetch(backend *b, sim_state *s)
         if (gpu_forces(b) != 0)
             return -1;
     }
-    if (download3(b, s->pos, b->d_pos) != 0 || download3(b, s->vel, b->d_vel) != 0 ||
-        download3(b, s->force, b->d_force) != 0)
+    if (gpu_download3(b, s->force, b->d_force) != 0)
         return -1;
     if (!b->computed) {
-        CUDA_CHECK(cudaStreamSynchronize(b->st));
         s->e_triplet = b->e_given[0];
         s->e_pair = b->e_given[1];
         memcpy(s->virial, b->w_given, sizeof s->virial);
@@ -680,6 +648,16 @@ static int gpu_fetch(backend *b, sim_state *s)
         s->e_triplet = e[0];
         s->e_pair = e[1];
     }
+    return 0;
+}
+
+static int gpu_fetch(backend *b, sim_state *s)
+{
+    if (gpu_results(b, s) != 0)
+        return -1;
+    s->box = b->pp.d.box;
+    if (gpu_download3(b, s->pos, b->d_pos) != 0 || gpu_download3(b, s->vel, b->d_vel) != 0)
+        return -1;
     return 0;
 }
 
@@ -803,4 +781,4 @@ const backend_ops gpu_backend_ops = {"gpu",       gpu_create, gpu_compute, gpu_a
                                      gpu_kinetic, gpu_info, gpu_virial_next, gpu_check_finite,
                                      gpu_put, gpu_rdf,
                                      gpu_virial,  gpu_kinetic_axes, gpu_rescale,
-                                     gpu_check_finite_late};
+                                     gpu_check_finite_late, gpu_results};

@@ -1,7 +1,7 @@
 /* gpu_backend_ext.cu — the GPU backend's operations beyond a step (backend.h): the kinetic
  * energy in all and per axis, the last virial and the box rescale of the barostats
- * (physics/baro.h), new positions for the library (put), and the RDF histogram of the
- * observables (rdf). The backend's state: gpu_backend_int.h. */
+ * (physics/baro.h), new positions for the library (put) and the host <-> device copies of
+ * the [3n] arrays (upload3, download3), and the RDF histogram of the observables (rdf). The backend's state: gpu_backend_int.h. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -71,12 +71,65 @@ int gpu_rescale(backend *b, const double mu[3])
                               &b->pp.d.box, b->threads, b->st);
 }
 
-/* New positions and velocities (the type lane of d_pos kept) and their float copy. */
-int gpu_put(backend *b, const sim_state *s)
+/* Host interleaved [3n] doubles to the xyz lanes of device double4 [n] (and back), the fourth
+ * lane kept: one whole-array copy of the 3n doubles through the staging buffer (pinned when it
+ * can be) and d_h3, and a kernel that scatters them into the lanes (gathers them out of them).
+ * A 2D copy of 24-byte rows to or from pageable memory goes row by row (about 40 ms for the
+ * positions, velocities and forces of 32768 particles on an H200), and a copy of the whole
+ * double4 array needs the fourth lane read back first; this moves 24 bytes a particle once.
+ * Both return with the copy done (the stage is reused). */
+__global__ void scatter3_kernel(tb_double4 *d, const double *h3, int n)
+{
+    const int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n) {
+        d[i].x = h3[3 * i];
+        d[i].y = h3[3 * i + 1];
+        d[i].z = h3[3 * i + 2];
+    }
+}
+
+__global__ void gather3_kernel(double *h3, const tb_double4 *d, int n)
+{
+    const int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n) {
+        const tb_double4 v = d[i];
+        h3[3 * i] = v.x;
+        h3[3 * i + 1] = v.y;
+        h3[3 * i + 2] = v.z;
+    }
+}
+
+int gpu_upload3(backend *b, tb_double4 *d, const double *h)
+{
+    const size_t bytes = 3 * (size_t)b->n * sizeof(double);
+    memcpy(b->h_stage, h, bytes);
+    CUDA_CHECK(cudaMemcpyAsync(b->d_h3, b->h_stage, bytes, cudaMemcpyHostToDevice, b->st));
+    scatter3_kernel<<<(b->n + 255) / 256, 256, 0, b->st>>>(d, b->d_h3, b->n);
+    TB_LAUNCH_CHECK("scatter3_kernel");
+    CUDA_CHECK(cudaStreamSynchronize(b->st));
+    return 0;
+}
+
+int gpu_download3(backend *b, double *h, const tb_double4 *d)
+{
+    const size_t bytes = 3 * (size_t)b->n * sizeof(double);
+    gather3_kernel<<<(b->n + 255) / 256, 256, 0, b->st>>>(b->d_h3, d, b->n);
+    TB_LAUNCH_CHECK("gather3_kernel");
+    CUDA_CHECK(cudaMemcpyAsync(b->h_stage, b->d_h3, bytes, cudaMemcpyDeviceToHost, b->st));
+    CUDA_CHECK(cudaStreamSynchronize(b->st));
+    memcpy(h, b->h_stage, bytes);
+    return 0;
+}
+
+/* New positions (and their float copy) and / or velocities, the type lane of d_pos kept. */
+int gpu_put(backend *b, const sim_state *s, int what)
 {
     CUDA_CHECK(cudaSetDevice(b->dev));
-    if (gpu_upload3(b, b->d_pos, s->pos) != 0 || gpu_upload3(b, b->d_vel, s->vel) != 0 ||
-        gpu_motion_to_float(b->d_pos, b->d_posf, b->n, b->threads, b->st) != 0)
+    if ((what & BACKEND_PUT_POS) &&
+        (gpu_upload3(b, b->d_pos, s->pos) != 0 ||
+         gpu_motion_to_float(b->d_pos, b->d_posf, b->n, b->threads, b->st) != 0))
+        return -1;
+    if ((what & BACKEND_PUT_VEL) && gpu_upload3(b, b->d_vel, s->vel) != 0)
         return -1;
     CUDA_CHECK(cudaStreamSynchronize(b->st));
     return 0;

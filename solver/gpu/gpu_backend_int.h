@@ -55,6 +55,7 @@ struct backend {
     int fin_pending;          /* check_finite_late launched one the host has not read yet */
     int async;                /* the caller reads the checks late: advance() does not wait */
     double *h_stage;          /* [4n] host staging of upload3 / download3: pinned when it can be */
+    double *d_h3;             /* [3n] their device side: host-order xyz, scattered / gathered */
     int stage_pinned;
     int dev;           /* this rank's device */
     int nranks;        /* ranks summing their shares (gpu_comm) */
@@ -63,8 +64,10 @@ struct backend {
     cudaEvent_t ev[8]; /* evaluation: 0 lists 1 force 2 sum 3; step: 4 drift 5, 6 kick 7 */
 };
 
-/* Host interleaved [3n] doubles into the xyz lanes of device double4 [n] (gpu_backend.cu). */
+/* gpu_backend_ext.cu: host interleaved [3n] doubles into the xyz lanes of device double4 [n]
+ * (the fourth lane, the species, kept), and back. */
 int gpu_upload3(backend *b, tb_double4 *d, const double *h);
+int gpu_download3(backend *b, double *h, const tb_double4 *d);
 /* The fixed-point virial words as doubles (synchronizes the stream). */
 int gpu_virial_fixed(backend *b, double w[6]);
 
@@ -73,7 +76,7 @@ int gpu_kinetic(backend *b, double *ke);
 int gpu_virial(backend *b, double w[6]);
 int gpu_kinetic_axes(backend *b, double k[3]);
 int gpu_rescale(backend *b, const double mu[3]);
-int gpu_put(backend *b, const sim_state *s);
+int gpu_put(backend *b, const sim_state *s, int what);
 int gpu_rdf(backend *b, const rdf_spec *s, unsigned long long *counts, double *volume);
 
 #endif

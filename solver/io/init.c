@@ -259,15 +259,33 @@ void sim_place(sim_state *s)
 {
     const tb_box_d box = s->box;
     if (box_periodic_d(&box)) {
-        /* the wrap leaves a position already in the box as it is, bit for bit */
+        /* In an orthorhombic box periodic along every axis, t = x - lo in [0, l (1 - 2^-50))
+         * has t / l < 1 after rounding, floor 0, and box_wrap's (t - l floor(t / l)) + lo is
+         * t + lo: the same bits without the division and the floor (the library's
+         * set_positions pays this loop on every call: 2.6x faster at n = 32768). Other
+         * positions and boxes go through box_wrap; tests/test_box.c holds the two to the same
+         * bits. Then rounding can land on the far face itself: clamped to lo. In a tilted box a
+         * Cartesian coordinate outside [lo, lo + l) is no sign of that, and the minimum image
+         * takes a fraction a hair off [0, 1) as it is. */
+        double lim[3], hi[3];
+        for (int a = 0; a < 3; a++) {
+            lim[a] = box.l[a] * (1.0 - 0x1p-50);
+            hi[a] = box.lo[a] + box.l[a];
+        }
+        const int quick = !box.tilted && (box.pbc & 7) == 7;
         for (int i = 0; i < s->n; i++) {
             double *x = s->pos + 3 * i;
-            box_wrap_d(&box, x);
-            /* rounding can land on the far face itself; in a tilted box a Cartesian
-             * coordinate outside [lo, lo + l) is no sign of that, and the minimum image
-             * takes a fraction a hair off [0, 1) as it is */
+            const double t0 = x[0] - box.lo[0], t1 = x[1] - box.lo[1], t2 = x[2] - box.lo[2];
+            if (quick & (t0 >= 0) & (t0 < lim[0]) & (t1 >= 0) & (t1 < lim[1]) & (t2 >= 0) &
+                (t2 < lim[2])) {
+                x[0] = t0 + box.lo[0];
+                x[1] = t1 + box.lo[1];
+                x[2] = t2 + box.lo[2];
+            } else {
+                box_wrap_d(&box, x);
+            }
             for (int a = 0; a < 3 && !box.tilted; a++)
-                if (box.pbc >> a & 1 && (x[a] >= box.lo[a] + box.l[a] || x[a] < box.lo[a]))
+                if (box.pbc >> a & 1 && (x[a] >= hi[a] || x[a] < box.lo[a]))
                     x[a] = box.lo[a];
         }
         return;
@@ -285,10 +303,11 @@ void sim_place(sim_state *s)
 
 int sim_check_extent(const sim_state *s, int precision, const char *where)
 {
-    double lo[3], hi[3], ext = 0.0;
+    double lo[3] = {0, 0, 0}, hi[3] = {0, 0, 0}, ext = 0.0;
     if (precision == CFG_PREC_DOUBLE)
         return 0;
-    bounding_box(s, lo, hi);
+    if ((s->box.pbc & 7) != 7) /* the positions matter only along an open axis */
+        bounding_box(s, lo, hi);
     for (int d = 0; d < 3; d++) {
         const double e = s->box.pbc >> d & 1 ? s->box.l[d] : hi[d] - lo[d];
         if (e > ext)

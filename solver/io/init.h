@@ -52,6 +52,7 @@ int sim_check_cutoffs(const sim_state *s, const sim_config *c, const char *where
 void sim_place(sim_state *s);
 
 /* Checks s's extent against SIM_FLOAT_EXTENT_MAX for precision (enum cfg_precision).
+ * (Every axis periodic: the box alone decides, without a pass over the positions.)
  * Returns 0, or TB_EXIT_USAGE after one line naming `where`, the extent and the limit. */
 int sim_check_extent(const sim_state *s, int precision, const char *where);
 

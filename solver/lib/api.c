@@ -240,8 +240,11 @@ int tribody_energy(tribody *t, int term, double *e)
 static int forces(tribody *t, double *f)
 {
     const int rc = engine_compute(&t->e, "the state");
-    if (rc == 0)
+    if (rc == 0) {
+        const double t0 = engine_now();
         memcpy(f, t->e.s.force, 3 * (size_t)t->e.s.n * sizeof *f);
+        t->e.tm[ENGINE_COPY] += engine_now() - t0;
+    }
     return rc;
 }
 
@@ -252,10 +255,10 @@ int tribody_forces(tribody *t, double *f)
 
 static int virial(tribody *t, int term, double *w)
 {
+    if (term == TRIBODY_PAIR || term == TRIBODY_TRIPLET)
+        return engine_term_virial(&t->e, term == TRIBODY_PAIR ? 0 : 1, w);
     if (term != TRIBODY_TOTAL)
-        return bad_arg("tribody_virial", "the virial is of both terms together: term must be "
-                                         "TRIBODY_TOTAL (a term alone: a handle with the other "
-                                         "term off)");
+        return bad_arg("tribody_virial", "term must be TRIBODY_TOTAL, _PAIR or _TRIPLET");
     const int rc = engine_compute(&t->e, "the state");
     if (rc == 0)
         memcpy(w, t->e.s.virial, sizeof t->e.s.virial);
@@ -278,6 +281,21 @@ static int pressure(tribody *t, double *p)
 int tribody_pressure(tribody *t, double *p)
 {
     HANDLE_CALL("tribody_pressure", p, pressure(t, p));
+}
+
+_Static_assert(ENGINE_PHASES == TRIBODY_TIMINGS, "tribody.h and engine.h disagree on the phases");
+
+static int timings(tribody *t, double *sec, long long *evals)
+{
+    memcpy(sec, t->e.tm, sizeof t->e.tm);
+    if (evals)
+        *evals = t->e.n_eval;
+    return 0;
+}
+
+int tribody_timings(tribody *t, double *sec, long long *evals)
+{
+    HANDLE_CALL("tribody_timings", sec, timings(t, sec, evals));
 }
 
 /* The views and facts: plain reads of the handle. */

@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "common/check.h"
 #include "solver/io/checkpoint.h"
@@ -12,6 +13,26 @@
 #include "solver/lib/engine.h"
 #include "solver/par/mpi.h"
 #include "solver/physics/integrate.h"
+#include "solver/physics/potential.h"
+
+double engine_now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+/* The term backends' results are of older positions (or of an older box: gone). */
+static void terms_stale(tb_engine *e, int box)
+{
+    for (int k = 0; k < 2; k++) {
+        e->tfresh[k] = 0;
+        if (box && e->tb[k]) {
+            e->ops->destroy(e->tb[k]);
+            e->tb[k] = NULL;
+        }
+    }
+}
 
 int engine_config(tb_engine *e, const char *path, const char *text, int n_set, char *const sets[])
 {
@@ -41,29 +62,36 @@ static int check_box(const tb_engine *e, const tb_box_d *box)
 }
 
 /* Positions into the state: finite, then placed (init.h: wrapped into a periodic box) and, in
- * the float precisions, within the extent floats resolve; a refusal leaves the state as it was. */
+ * the float precisions, within the extent floats resolve; a refusal leaves the state as it was.
+ * In a box periodic along every axis the extent is the box's (sim_check_extent reads no
+ * position), checked before the copy: nothing to undo, no copy of the old positions. */
 static int take_positions(tb_engine *e, const double *pos)
 {
     const size_t bytes = 3 * (size_t)e->s.n * sizeof *pos;
+    const int prec = e->cfg.solver.precision, closed = (e->s.box.pbc & 7) == 7;
     double *old = NULL;
+    int rc;
     for (long i = 0; i < 3L * e->s.n; i++)
         if (!isfinite(pos[i]))
             return tb_error(e->cfg.path, 0, "positions: particle %ld has a non-finite coordinate "
                                             "(got %g)", i / 3, pos[i]), TB_EXIT_USAGE;
-    if (e->cfg.solver.precision != CFG_PREC_DOUBLE && e->b) { /* sim_check_extent can refuse */
+    if (closed && (rc = sim_check_extent(&e->s, prec, e->cfg.path)) != 0)
+        return rc;
+    if (prec != CFG_PREC_DOUBLE && e->b && !closed) { /* sim_check_extent can refuse */
         if (!(old = malloc(bytes)))
             return tb_error(NULL, 0, "out of host memory");
         memcpy(old, e->s.pos, bytes);
     }
     memcpy(e->s.pos, pos, bytes);
     sim_place(&e->s);
-    const int rc = sim_check_extent(&e->s, e->cfg.solver.precision, e->cfg.path);
+    rc = closed ? 0 : sim_check_extent(&e->s, prec, e->cfg.path);
     if (rc != 0 && old)
         memcpy(e->s.pos, old, bytes);
     free(old);
     if (rc == 0) {
-        e->put = 1;
+        e->put |= BACKEND_PUT_POS;
         e->fresh = 0;
+        terms_stale(e, 0);
     }
     return rc;
 }
@@ -109,7 +137,10 @@ int engine_start(tb_engine *e)
 
 int engine_set_positions(tb_engine *e, const double *pos)
 {
-    return take_positions(e, pos);
+    const double t0 = engine_now();
+    const int rc = take_positions(e, pos);
+    e->tm[ENGINE_SET] += engine_now() - t0;
+    return rc;
 }
 
 int engine_set_velocities(tb_engine *e, const double *vel)
@@ -119,7 +150,7 @@ int engine_set_velocities(tb_engine *e, const double *vel)
             return tb_error(e->cfg.path, 0, "velocities: particle %ld has a non-finite component "
                                             "(got %g)", i / 3, vel[i]), TB_EXIT_USAGE;
     memcpy(e->s.vel, vel, 3 * (size_t)e->s.n * sizeof *vel);
-    e->put = 1;
+    e->put |= BACKEND_PUT_VEL;
     return 0;
 }
 
@@ -139,6 +170,7 @@ int engine_set_box(tb_engine *e, const tb_box_d *box)
         e->ops->destroy(e->b);
     e->b = NULL;
     e->fresh = 0;
+    terms_stale(e, 1);
     return 0;
 }
 
@@ -165,14 +197,26 @@ int engine_compute(tb_engine *e, const char *what)
         return rc;
     if (e->fresh)
         return 0;
-    if (e->put && e->ops->put(e->b, &e->s) != 0)
+    /* The host's positions and velocities are the backend's (uploaded now, or fetched after
+     * the last run): only the results come back. Each phase waits for its copies and kernels
+     * (put, compute, results and check_finite synchronize), so the timers see them apart. */
+    double t = engine_now(), t1;
+    if (e->put && e->ops->put(e->b, &e->s, e->put) != 0)
         return TB_EXIT_RUNTIME;
     e->put = 0;
-    if (e->ops->compute(e->b) != 0 || e->ops->fetch(e->b, &e->s) != 0 ||
-        e->ops->check_finite(e->b, 0, &e->nf) != 0)
+    e->tm[ENGINE_UPLOAD] += (t1 = engine_now()) - t;
+    if (e->ops->compute(e->b) != 0)
         return TB_EXIT_RUNTIME;
-    if (e->nf.step < 0) /* the kinetic energy, virial and pressure too */
-        sim_find_nonfinite(&e->s, &e->nf);
+    e->tm[ENGINE_EVAL] += (t = engine_now()) - t1;
+    if (e->ops->results(e->b, &e->s) != 0)
+        return TB_EXIT_RUNTIME;
+    e->tm[ENGINE_DOWNLOAD] += (t1 = engine_now()) - t;
+    e->n_eval++;
+    if (e->ops->check_finite(e->b, 0, &e->nf) != 0)
+        return TB_EXIT_RUNTIME;
+    if (e->nf.step < 0) /* the backend saw every particle: the virial, kinetic energy ... too */
+        sim_find_nonfinite_derived(&e->s, &e->nf);
+    e->tm[ENGINE_CHECK] += engine_now() - t1;
     if (e->nf.step >= 0) { /* an input whose energy or forces overflow is a bad input */
         report_nonfinite(e, what);
         return TB_EXIT_USAGE;
@@ -188,6 +232,11 @@ int engine_run(tb_engine *e, long k)
         return tb_error(e->cfg.path, 0, "steps: at least 0 (got %ld)", k), TB_EXIT_USAGE;
     if ((rc = engine_compute(e, "the state")) != 0)
         return rc;
+    /* velocities set after the last evaluation (which stays fresh: forces do not depend on
+     * them) go up before the steps use them */
+    if (e->put && e->ops->put(e->b, &e->s, e->put) != 0)
+        return TB_EXIT_RUNTIME;
+    e->put = 0;
     if (!e->g) {
         if ((rc = integ_check_start(&e->s, &e->cfg, e->cfg.path)) != 0)
             return rc;
@@ -202,6 +251,7 @@ int engine_run(tb_engine *e, long k)
     e->s.step += k;
     e->s.time = (double)e->s.step * e->cfg.integrator.dt;
     e->fresh = 0;
+    terms_stale(e, 1); /* a barostat may have moved the box the term backends were made in */
     if (e->ops->fetch(e->b, &e->s) != 0 || e->ops->check_finite(e->b, e->s.step, &e->nf) != 0)
         return TB_EXIT_RUNTIME;
     e->s.e_bath = integ_bath(e->g);
@@ -236,8 +286,75 @@ int engine_checkpoint(tb_engine *e, const char *path)
     return rc != 0 ? TB_EXIT_RUNTIME : 0;
 }
 
+/* A configuration with term `term` alone (0 pair, 1 triplet): the other switched off. */
+static sim_config *term_config(const sim_config *c, int term)
+{
+    sim_config *t = malloc(sizeof *t);
+    if (!t)
+        return NULL;
+    *t = *c;
+    if (term == 0) { /* no ATM: nu 0 and no per-species triplets (cfg_atm_nu's rule) */
+        t->potential.atm.nu = 0.0;
+        t->potential.atm.triplets_given = 0;
+        t->potential.atm.n_triplets = 0;
+    } else {
+        t->potential.lj.enabled = 0;
+    }
+    return t;
+}
+
+int engine_term_virial(tb_engine *e, int term, double w[6])
+{
+    int rc;
+    if ((rc = engine_compute(e, "the state")) != 0)
+        return rc;
+    const int on[2] = {pot_lj_on(&e->cfg), pot_atm_on(&e->cfg)};
+    if (pot_sw_on(&e->cfg))
+        return tb_error(e->cfg.path, 0, "potential.sw: the virial of a term alone is of "
+                                        "Lennard-Jones or ATM; Stillinger-Weber's two- and "
+                                        "three-body parts are one term: ask for the total"),
+               TB_EXIT_USAGE;
+    if (!on[term] || !on[1 - term]) { /* that term does not run, or is the only one */
+        for (int c = 0; c < 6; c++)
+            w[c] = on[term] ? e->s.virial[c] : 0.0;
+        return 0;
+    }
+    if (!e->tfresh[term]) {
+        if (!e->ts.n && sim_state_alloc(&e->ts, e->s.n) != 0)
+            return TB_EXIT_RUNTIME;
+        if (!e->tcfg[term] && !(e->tcfg[term] = term_config(&e->cfg, term)))
+            return tb_error(NULL, 0, "out of host memory"), TB_EXIT_RUNTIME;
+        if (!e->tb[term]) {
+            if ((rc = e->ops->create(&e->tb[term], e->tcfg[term], &e->s)) != 0) {
+                e->tb[term] = NULL;
+                return rc;
+            }
+        } else if (e->ops->put(e->tb[term], &e->s, BACKEND_PUT_POS) != 0) {
+            return TB_EXIT_RUNTIME;
+        }
+        if (e->ops->compute(e->tb[term]) != 0 || e->ops->results(e->tb[term], &e->ts) != 0)
+            return TB_EXIT_RUNTIME;
+        for (int c = 0; c < 6; c++)
+            if (!isfinite(e->ts.virial[c]))
+                return tb_error(e->cfg.path, 0, "the state has a non-finite %s virial",
+                                term ? "triplet" : "pair"), TB_EXIT_USAGE;
+        memcpy(e->tw[term], e->ts.virial, sizeof e->tw[term]);
+        e->tfresh[term] = 1;
+    }
+    memcpy(w, e->tw[term], sizeof e->tw[term]);
+    return 0;
+}
+
 void engine_free(tb_engine *e)
 {
+    for (int k = 0; k < 2; k++) {
+        if (e->ops && e->tb[k])
+            e->ops->destroy(e->tb[k]);
+        free(e->tcfg[k]);
+        e->tb[k] = NULL;
+        e->tcfg[k] = NULL;
+    }
+    sim_state_free(&e->ts);
     if (e->ops && e->b)
         e->ops->destroy(e->b);
     integ_destroy(e->g);

@@ -18,16 +18,35 @@ TB_BEGIN_DECLS
 
 struct integ;
 
+/* The phases of an API force call the engine times (wall clock, tribody_timings): the host's
+ * checks and wrap of new positions or velocities; their upload (put); the evaluation; the
+ * download of forces, energies and virial (results); the finiteness checks; the copy of the
+ * forces out to the caller (api.c). */
+enum { ENGINE_SET, ENGINE_UPLOAD, ENGINE_EVAL, ENGINE_DOWNLOAD, ENGINE_CHECK, ENGINE_COPY,
+       ENGINE_PHASES };
+
+/* Seconds of a monotonic clock (for the phases' timers). */
+double engine_now(void);
+
 typedef struct tb_engine {
     sim_config cfg;
     sim_state s;            /* the host state; forces, energies and virial of s.pos after compute */
     const backend_ops *ops; /* the backend chosen by solver.backend */
     backend *b;             /* NULL until engine_start, and after a new box */
     struct integ *g;        /* the integrator, made by the first engine_run */
-    int put;                /* 1: the host's positions or velocities are newer than the backend's */
+    int put;                /* BACKEND_PUT_POS | _VEL: the host's arrays newer than the backend's */
     int fresh;              /* 1: s's forces, energies and virial are those of s.pos */
     unsigned long long run_id; /* of the checkpoints it writes */
     tb_nonfinite nf;        /* the last evaluation's first non-finite value (nf.step < 0: none) */
+    /* the terms alone, for their virials (engine_term_virial): a configuration with the other
+     * term off and its backend, made at the first ask; their results in ts */
+    sim_config *tcfg[2];
+    backend *tb[2];
+    int tfresh[2];          /* 1: tw[k] is of s.pos */
+    double tw[2][6];
+    sim_state ts;
+    double tm[ENGINE_PHASES]; /* wall seconds of each phase since engine_config */
+    long long n_eval;       /* evaluations engine_compute made */
 } tb_engine;
 
 /* Reads the configuration: the file `path`, or the text `text` (path then names it in
@@ -57,6 +76,14 @@ int engine_set_box(tb_engine *e, const tb_box_d *box);
  * non-finite energy or force: TB_EXIT_USAGE after one line "`what` has a non-finite ...",
  * the first one in e->nf. */
 int engine_compute(tb_engine *e, const char *what);
+
+/* The virial w[6] of one term alone (term 0: the pair term, Lennard-Jones; 1: the triplet
+ * term, ATM) at the current positions: zeros when that term does not run, the total when it
+ * is the only one, else an evaluation of that term alone (a second backend, made at the
+ * first ask, on a copy of the configuration with the other term off). The two sum to the
+ * total to rounding. Stillinger-Weber (its two- and three-body parts are one term):
+ * TB_EXIT_USAGE. */
+int engine_term_virial(tb_engine *e, int term, double w[6]);
 
 /* Advances k steps with the configured integrator from the current state (forces computed
  * first when stale); e->s then holds the state after them. A non-finite value: TB_EXIT_RUNTIME
