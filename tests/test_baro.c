@@ -266,13 +266,15 @@ static void test_restart(int type, int coupling, const char *name)
 
 /* A list kept through stretches of the box (nbr.h's limit) holds every pair within the cutoff
  * that a list built from scratch in the new box holds, after each of 40 random stretches of up
- * to 2 % and thermal moves. */
-static void test_lists_follow(void)
+ * to 2 % and thermal moves; `general`: upper-triangular maps (mtk tri), the tilts moving by up
+ * to 1 % of an edge each time. */
+static void test_lists_follow(int general)
 {
     const int n = 108;
     sim_config c;
     sim_state s;
     nbr_list kept, fresh;
+    const char *what = general ? "lists in a shearing box" : "lists in a moving box";
     base_config(&c, CFG_INTEG_NVE, CFG_COUPLE_ANISO);
     int bad = sim_init(&s, &c) != 0;
     const double rc = 2.0, skin = 0.3;
@@ -281,17 +283,19 @@ static void test_lists_follow(void)
     unsigned long long seed = 12345;
     int missing = 0, rebuilt = 0;
     for (int it = 0; it < 40 && !bad; it++) {
-        double mu[3];
-        for (int a = 0; a < 3; a++) {
+        double mu[6];
+        for (int a = 0; a < 6; a++) {
             seed = seed * 6364136223846793005ULL + 1442695040888963407ULL;
-            mu[a] = 1.0 + 0.02 * ((double)(seed >> 11) / 9007199254740992.0 - 0.5);
+            const double u = (double)(seed >> 11) / 9007199254740992.0 - 0.5;
+            mu[a] = a < 3 ? 1.0 + 0.02 * u : general ? 0.02 * u : 0.0;
         }
-        box_stretch_d(&s.box, mu);
-        for (int i = 0; i < 3 * n; i++) {
-            seed = seed * 6364136223846793005ULL + 1442695040888963407ULL;
-            const int a = i % 3;
-            s.pos[i] = s.box.lo[a] + mu[a] * (s.pos[i] - s.box.lo[a]) +
-                       0.02 * ((double)(seed >> 11) / 9007199254740992.0 - 0.5);
+        box_deform_d(&s.box, mu);
+        for (int i = 0; i < n; i++) {
+            box_map_point_d(s.box.lo, mu, s.pos + 3 * i);
+            for (int a = 0; a < 3; a++) {
+                seed = seed * 6364136223846793005ULL + 1442695040888963407ULL;
+                s.pos[3 * i + a] += 0.02 * ((double)(seed >> 11) / 9007199254740992.0 - 0.5);
+            }
         }
         for (int i = 0; i < n; i++)
             box_wrap_d(&s.box, s.pos + 3 * i);
@@ -320,11 +324,12 @@ static void test_lists_follow(void)
         }
         nbr_list_free(&fresh);
     }
-    gsl_test(bad, "lists in a moving box: built");
-    gsl_test(missing != 0, "lists in a moving box: no pair within the cutoff missing (%d missing, "
-             "%d rebuilds in 40 stretches)", missing, rebuilt);
-    gsl_test(rebuilt == 0 || rebuilt == 40, "lists in a moving box: kept through some stretches, "
-             "rebuilt after others (%d of 40)", rebuilt);
+    gsl_test(bad, "%s: built", what);
+    gsl_test(missing != 0, "%s: no pair within the cutoff missing (%d missing, %d rebuilds in 40 "
+             "maps; tilts now %.3f %.3f %.3f)", what, missing, rebuilt, s.box.xy, s.box.xz,
+             s.box.yz);
+    gsl_test(rebuilt == 0 || rebuilt == 40, "%s: kept through some maps, rebuilt after others "
+             "(%d of 40)", what, rebuilt);
     nbr_list_free(&kept);
     sim_state_free(&s);
 }
@@ -529,7 +534,8 @@ int main(void)
 {
     tb_test_init();
     test_off_bitwise();
-    test_lists_follow();
+    test_lists_follow(0);
+    test_lists_follow(1);
     test_restart(CFG_BARO_CRESCALE, CFG_COUPLE_ANISO, "c-rescale aniso");
     test_restart(CFG_BARO_MTK, CFG_COUPLE_ISO, "mtk iso");
     test_run_restart();
