@@ -108,14 +108,16 @@ typedef struct backend_ops {
     /* The barostats' primitives (physics/baro.h), 0 or -1:
      * virial: w[6] = the virial of the last evaluation, summed over the ranks (xx yy zz xy xz
      * yz, as sim_state.virial); that evaluation must have summed it (virial_next);
-     * kinetic_axes: k[a] = sum m v_a^2 / 2 per axis, in a fixed order;
-     * rescale: the box's edges and tilts stretched by mu per axis about its corner lo
-     * (l_a *= mu_a; xy, xz *= mu_x; yz *= mu_y), positions with it (x = lo + mu (x - lo),
-     * wrapped), velocities by 1/mu; the neighbour lists follow (nbr.h, "a box that moves");
-     * the forces are not recomputed. fetch() returns the moved box in s->box. */
+     * kinetic_axes: k[6] = sum m v_a v_b / 2 (xx yy zz xy xz yz), in a fixed order;
+     * rescale: m[6] an upper-triangular map (M_xx, M_yy, M_zz, M_xy, M_xz, M_yz), or NULL:
+     * the box's lattice vectors become M a, M b, M c about its corner lo (box_deform_d; a
+     * diagonal m: l_a *= m_a; xy, xz *= m_x; yz *= m_y, box_stretch_d), the positions
+     * x = lo + M (x - lo), wrapped; vm[6] the same for the velocities (v = VM v), or NULL:
+     * kept. The neighbour lists follow (nbr.h, "a box that moves"); the forces are not
+     * recomputed. fetch() returns the moved box in s->box. */
     int (*virial)(backend *b, double w[6]);
-    int (*kinetic_axes)(backend *b, double k[3]);
-    int (*rescale)(backend *b, const double mu[3]);
+    int (*kinetic_axes)(backend *b, double k[6]);
+    int (*rescale)(backend *b, const double m[6], const double vm[6]);
     /* check_finite a step late, so that the host need not wait for the step it has just
      * queued (NULL: the backend checks at once, the CPU): starts the check of the state
      * after `step` and fills nf with the result of the check started by the previous call

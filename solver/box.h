@@ -117,6 +117,36 @@ TB_HOSTDEV static inline void box_stretch_d(tb_box_d *b, const double mu[3])
     *b = box_make_d(l, b->xy * mu[0], b->xz * mu[0], b->yz * mu[1], b->lo, per);
 }
 
+/* The box under the upper-triangular map M (m[6] = M_xx, M_yy, M_zz, M_xy, M_xz, M_yz, the
+ * virial's order) about its corner lo, as MTK's tri moves it: the lattice vectors a, b, c
+ * become M a, M b, M c, which stays restricted triclinic (lx' = M_xx lx, xy' = M_xx xy +
+ * M_xy ly, xz' = M_xx xz + M_xy yz + M_xz lz, yz' = M_yy yz + M_yz lz). Without off-diagonal
+ * terms: box_stretch_d, its bits. */
+TB_HOSTDEV static inline void box_deform_d(tb_box_d *b, const double m[6])
+{
+    if (m[3] == 0.0 && m[4] == 0.0 && m[5] == 0.0) {
+        box_stretch_d(b, m);
+        return;
+    }
+    int per[3];
+    double l[3];
+    for (int a = 0; a < 3; a++) {
+        per[a] = b->pbc >> a & 1;
+        l[a] = b->l[a] * m[a];
+    }
+    *b = box_make_d(l, m[0] * b->xy + m[3] * b->l[1], m[0] * b->xz + m[3] * b->yz + m[4] * b->l[2],
+                    m[1] * b->yz + m[5] * b->l[2], b->lo, per);
+}
+
+/* x = lo + M (x - lo) for the map m[6] of box_deform_d (one position, unwrapped). */
+TB_HOSTDEV static inline void box_map_point_d(const double lo[3], const double m[6], double x[3])
+{
+    const double d0 = x[0] - lo[0], d1 = x[1] - lo[1], d2 = x[2] - lo[2];
+    x[0] = lo[0] + (m[0] * d0 + m[3] * d1 + m[4] * d2);
+    x[1] = lo[1] + (m[1] * d1 + m[5] * d2);
+    x[2] = lo[2] + m[2] * d2;
+}
+
 /* The float copy: every field rounded from its double one (inv too, not recomputed). */
 TB_HOSTDEV static inline tb_box_f box_to_f(const tb_box_d *d)
 {

@@ -357,10 +357,11 @@ static void test_bad_inputs(void)
     bad_input("mtk with nve", BARO_CFG "integrator = { barostat = { type = \"mtk\"; "
               "pressure = 1.0; }; };\n", NULL, "run c.cfg",
               "c.cfg:3: integrator.barostat.type: mtk needs the Nose-Hoover chain");
-    bad_input("mtk aniso not implemented", BARO_CFG "integrator = { type = \"nose-hoover\"; "
-              "temperature = 1.0; barostat = { type = \"mtk\"; pressure = 1.0; coupling = "
-              "\"aniso\"; }; };\n", NULL, "run c.cfg",
-              "integrator.barostat.coupling: mtk is implemented for iso only (got aniso");
+    bad_input("mtk tri on an open axis", "system = { particles = 32; boundary = \"ppf\"; box = "
+              "5.0; };\npotential = { atm = { cutoff = 2.0; }; };\nintegrator = { type = "
+              "\"nose-hoover\"; temperature = 1.0; barostat = { type = \"mtk\"; pressure = 1.0; "
+              "coupling = \"tri\"; }; };\n", NULL, "run c.cfg",
+              "integrator.barostat.coupling: tri scales every axis, but axis z is open");
     bad_input("barostat on an open axis", "system = { particles = 32; boundary = \"ppf\"; box = "
               "5.0; };\npotential = { atm = { cutoff = 2.0; }; };\nintegrator = { barostat = { "
               "type = \"c-rescale\"; pressure = 1.0; }; };\n", NULL, "run c.cfg",

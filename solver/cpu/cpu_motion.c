@@ -78,32 +78,63 @@ int cpu_kinetic(backend *b, double *ke)
     return 0;
 }
 
-/* Per axis, serial in particle order (restarts repeat bit for bit). */
-int cpu_kinetic_axes(backend *b, double k[3])
+/* The kinetic tensor, serial in particle order (restarts repeat bit for bit). */
+int cpu_kinetic_axes(backend *b, double k[6])
 {
-    k[0] = k[1] = k[2] = 0.0;
+    for (int a = 0; a < 6; a++)
+        k[a] = 0.0;
     for (int i = 0; i < b->s.n; i++) {
-        const double m = sim_mass(&b->s, i);
+        const double m = sim_mass(&b->s, i), *v = b->s.vel + 3 * i;
         for (int a = 0; a < 3; a++)
-            k[a] += 0.5 * m * b->s.vel[3 * i + a] * b->s.vel[3 * i + a];
+            k[a] += 0.5 * m * v[a] * v[a];
+        k[3] += 0.5 * m * v[0] * v[1];
+        k[4] += 0.5 * m * v[0] * v[2];
+        k[5] += 0.5 * m * v[1] * v[2];
     }
     return 0;
 }
 
-int cpu_rescale(backend *b, const double mu[3])
+/* Whether the map m[6] (backend.h rescale) has off-diagonal terms. */
+static int map_general(const double *m)
+{
+    return m && (m[3] != 0.0 || m[4] != 0.0 || m[5] != 0.0);
+}
+
+/* v = VM v for an upper-triangular vm[6] (the old v *= 1/mu when diagonal: vm = 1/mu). */
+static void map_velocity(const double vm[6], int general, double v[3])
+{
+    if (general) {
+        v[0] = vm[0] * v[0] + vm[3] * v[1] + vm[4] * v[2];
+        v[1] = vm[1] * v[1] + vm[5] * v[2];
+        v[2] = vm[2] * v[2];
+        return;
+    }
+    for (int a = 0; a < 3; a++)
+        v[a] *= vm[a];
+}
+
+int cpu_rescale(backend *b, const double m[6], const double vm[6])
 {
     tb_box_d box = b->s.box;
-    box_stretch_d(&box, mu);
-    const double inv[3] = {1.0 / mu[0], 1.0 / mu[1], 1.0 / mu[2]};
+    const int gm = map_general(m), gv = map_general(vm);
+    if (m)
+        box_deform_d(&box, m);
 #pragma omp parallel for schedule(static) num_threads(b->nthreads)
     for (int i = 0; i < b->s.n; i++) {
         double *x = b->s.pos + 3 * i, *v = b->s.vel + 3 * i;
-        for (int a = 0; a < 3; a++) {
-            x[a] = box.lo[a] + mu[a] * (x[a] - box.lo[a]);
-            v[a] *= inv[a];
-        }
+        if (vm)
+            map_velocity(vm, gv, v);
+        if (!m)
+            continue;
+        if (gm)
+            box_map_point_d(box.lo, m, x);
+        else
+            for (int a = 0; a < 3; a++)
+                x[a] = box.lo[a] + m[a] * (x[a] - box.lo[a]);
         box_wrap_d(&box, x);
     }
+    if (!m)
+        return 0;
     b->s.box = box;
     b->pp.d.box = box;
     b->pp.f.box = box_to_f(&box);

@@ -42,32 +42,35 @@ int gpu_virial(backend *b, double w[6])
     return 0;
 }
 
-int gpu_kinetic_axes(backend *b, double k[3])
+int gpu_kinetic_axes(backend *b, double k[6])
 {
-    double v2[3 * TB_TYPES_MAX];
+    double v2[6 * TB_TYPES_MAX];
     const int nt = b->ntypes > 1 ? b->ntypes : 1;
     if (!b->d_ke3)
-        CUDA_CHECK(cudaMalloc(&b->d_ke3, 3 * TB_TYPES_MAX * sizeof(double)));
+        CUDA_CHECK(cudaMalloc(&b->d_ke3, 6 * TB_TYPES_MAX * sizeof(double)));
     if (gpu_motion_kinetic_axes(b->d_vel, b->d_pos, b->n, nt, b->d_ke3, b->st) != 0)
         return -1;
-    CUDA_CHECK(cudaMemcpyAsync(v2, b->d_ke3, 3 * nt * sizeof(double), cudaMemcpyDeviceToHost, b->st));
+    CUDA_CHECK(cudaMemcpyAsync(v2, b->d_ke3, 6 * nt * sizeof(double), cudaMemcpyDeviceToHost, b->st));
     CUDA_CHECK(cudaStreamSynchronize(b->st));
-    k[0] = k[1] = k[2] = 0.0;
+    for (int a = 0; a < 6; a++)
+        k[a] = 0.0;
     for (int t = 0; t < nt; t++)
-        for (int a = 0; a < 3; a++)
-            k[a] += 0.5 * b->mass[t] * v2[3 * t + a];
+        for (int a = 0; a < 6; a++)
+            k[a] += 0.5 * b->mass[t] * v2[6 * t + a];
     return 0;
 }
 
-int gpu_rescale(backend *b, const double mu[3])
+int gpu_rescale(backend *b, const double m[6], const double vm[6])
 {
-    box_stretch_d(&b->pp.d.box, mu);
-    b->pp.f.box = box_to_f(&b->pp.d.box);
-    b->args.kd.box = b->pp.d.box;
-    b->args.kf.box = b->pp.f.box;
-    if (b->cull)
-        gpu_nbr_move_box(b->nb, &b->pp.d.box);
-    return gpu_motion_rescale(b->d_pos, b->d_vel, b->dbl ? NULL : b->d_posf, b->n, mu,
+    if (m) {
+        box_deform_d(&b->pp.d.box, m);
+        b->pp.f.box = box_to_f(&b->pp.d.box);
+        b->args.kd.box = b->pp.d.box;
+        b->args.kf.box = b->pp.f.box;
+        if (b->cull)
+            gpu_nbr_move_box(b->nb, &b->pp.d.box);
+    }
+    return gpu_motion_rescale(b->d_pos, b->d_vel, b->dbl ? NULL : b->d_posf, b->n, m, vm,
                               &b->pp.d.box, b->threads, b->st);
 }
 

@@ -34,7 +34,7 @@ struct backend {
     double *d_xi;                  /* [3n] noise of ostep(), allocated at its first call */
     double *d_ke;                  /* [1] kinetic() result */
     gpu_rdf_work *rdfw;            /* rdf()'s work space (gpu_rdf.cu), at its first call */
-    double *d_ke3;                 /* [3 ntypes] kinetic_axes() result, at its first call */
+    double *d_ke3;                 /* [6 ntypes] kinetic_axes() result, at its first call */
     unsigned long long *d_vfix;    /* [12] */
     gpu_args args;
     cudaStream_t st;
@@ -74,8 +74,8 @@ int gpu_virial_fixed(backend *b, double w[6]);
 /* gpu_backend_ext.cu: the backend_ops entries of the same names (backend.h). */
 int gpu_kinetic(backend *b, double *ke);
 int gpu_virial(backend *b, double w[6]);
-int gpu_kinetic_axes(backend *b, double k[3]);
-int gpu_rescale(backend *b, const double mu[3]);
+int gpu_kinetic_axes(backend *b, double k[6]);
+int gpu_rescale(backend *b, const double m[6], const double vm[6]);
 int gpu_put(backend *b, const sim_state *s, int what);
 int gpu_rdf(backend *b, const rdf_spec *s, unsigned long long *counts, double *volume);
 

@@ -124,10 +124,15 @@ int gpu_motion_ostep(tb_double4 *vel, const tb_double4 *pos, const double *xi, i
 int gpu_motion_kinetic(const tb_double4 *vel, const tb_double4 *pos, int n, int nt, double *out,
                        cudaStream_t st);
 
-/* The barostat's stretch (backend.h rescale; box: the stretched box) and the kinetic energy
- * per axis: out[3 t + a] = sum v_a^2 over species t (nt > 1), else out[a]; fixed order. */
-int gpu_motion_rescale(tb_double4 *pos, tb_double4 *vel, float4 *posf, int n, const double mu[3],
-                       const tb_box_d *box, int threads, cudaStream_t st);
+/* The barostat's map (backend.h rescale; box: the moved box; a map NULL: off) and the
+ * kinetic tensor: out[6 t + c] = sum v_a v_b (xx yy zz xy xz yz) over species t (nt > 1),
+ * else out[c]; fixed order. */
+typedef struct gpu_map6 {
+    double m[6];
+    int on, general;
+} gpu_map6;
+int gpu_motion_rescale(tb_double4 *pos, tb_double4 *vel, float4 *posf, int n, const double m[6],
+                       const double vm[6], const tb_box_d *box, int threads, cudaStream_t st);
 int gpu_motion_kinetic_axes(const tb_double4 *vel, const tb_double4 *pos, int n, int nt,
                             double *out, cudaStream_t st);
 

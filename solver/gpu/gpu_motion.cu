@@ -3,6 +3,8 @@
  * Ornstein-Uhlenbeck step, the kinetic energy per species; and their launchers (gpu_internal.h),
  * which gpu_backend.cu calls. Every drift wraps through the box (box_wrap_d, box.h: tilted
  * cells, open axes), and every kernel that writes positions keeps their type lane. */
+#include <string.h>
+
 #include "common/check.h"
 #include "solver/gpu/gpu_internal.h"
 
@@ -137,36 +139,56 @@ __global__ void __launch_bounds__(KE_THREADS) kinetic_kernel(const tb_double4 *v
     }
 }
 
-/* The barostat's stretch (backend.h rescale): x = lo + mu (x - lo) wrapped into the stretched
- * box, v /= mu (as v * (1/mu), the CPU's arithmetic), the float copy and the type lane kept. */
+/* The barostat's map (backend.h rescale): x = lo + M (x - lo) wrapped into the moved box
+ * (HAS_M), v = VM v (HAS_V); a diagonal map takes the old expressions, lo + mu (x - lo) and
+ * v * (1/mu) (the CPU's arithmetic: vm carries 1/mu); the float copy and the type lane kept. */
 __global__ void rescale_kernel(tb_double4 *pos, tb_double4 *vel, float4 *posf, int n,
-                               double3 mu, double3 inv, tb_box_d box)
+                               gpu_map6 m, gpu_map6 vm, tb_box_d box)
 {
     const int i = blockIdx.x * blockDim.x + threadIdx.x;
     if (i >= n)
         return;
-    tb_double4 x = pos[i], v = vel[i];
-    x.x = box.lo[0] + mu.x * (x.x - box.lo[0]);
-    x.y = box.lo[1] + mu.y * (x.y - box.lo[1]);
-    x.z = box.lo[2] + mu.z * (x.z - box.lo[2]);
-    v.x *= inv.x;
-    v.y *= inv.y;
-    v.z *= inv.z;
-    vel[i] = v;
+    if (vm.on) {
+        tb_double4 v = vel[i];
+        if (vm.general) {
+            v.x = vm.m[0] * v.x + vm.m[3] * v.y + vm.m[4] * v.z;
+            v.y = vm.m[1] * v.y + vm.m[5] * v.z;
+            v.z = vm.m[2] * v.z;
+        } else {
+            v.x *= vm.m[0];
+            v.y *= vm.m[1];
+            v.z *= vm.m[2];
+        }
+        vel[i] = v;
+    }
+    if (!m.on)
+        return;
+    tb_double4 x = pos[i];
+    if (m.general) {
+        double q[3] = {x.x, x.y, x.z};
+        box_map_point_d(box.lo, m.m, q);
+        x.x = q[0];
+        x.y = q[1];
+        x.z = q[2];
+    } else {
+        x.x = box.lo[0] + m.m[0] * (x.x - box.lo[0]);
+        x.y = box.lo[1] + m.m[1] * (x.y - box.lo[1]);
+        x.z = box.lo[2] + m.m[2] * (x.z - box.lo[2]);
+    }
     const tb_double4 zero = {0.0, 0.0, 0.0, 0.0};
     drift_store(pos, posf, i, x, zero, 0.0, box); /* the wrap and the float copy */
 }
 
-/* out[3 t + a] = sum v_a^2 over the particles of species t (TYP; else out[a] over all), in
- * the fixed order of kinetic_kernel. */
+/* out[6 t + c] = sum v_a v_b (c: xx yy zz xy xz yz) over the particles of species t (TYP;
+ * else out[c] over all), in the fixed order of kinetic_kernel. */
 template <bool TYP>
 __global__ void __launch_bounds__(KE_THREADS) kinetic_axes_kernel(const tb_double4 *vel,
                                                                   const tb_double4 *pos, int n,
                                                                   int nt, double *out)
 {
-    __shared__ double part[3][KE_THREADS];
+    __shared__ double part[6][KE_THREADS];
     for (int t = 0; t < (TYP ? nt : 1); t++) {
-        double sx = 0.0, sy = 0.0, sz = 0.0;
+        double sx = 0.0, sy = 0.0, sz = 0.0, sxy = 0.0, sxz = 0.0, syz = 0.0;
         for (int i = threadIdx.x; i < n; i += KE_THREADS) {
             if (TYP && gpu_type_of(pos[i].w) != t)
                 continue;
@@ -174,24 +196,29 @@ __global__ void __launch_bounds__(KE_THREADS) kinetic_axes_kernel(const tb_doubl
             sx += v.x * v.x;
             sy += v.y * v.y;
             sz += v.z * v.z;
+            sxy += v.x * v.y;
+            sxz += v.x * v.z;
+            syz += v.y * v.z;
         }
         part[0][threadIdx.x] = sx;
         part[1][threadIdx.x] = sy;
         part[2][threadIdx.x] = sz;
+        part[3][threadIdx.x] = sxy;
+        part[4][threadIdx.x] = sxz;
+        part[5][threadIdx.x] = syz;
         __syncthreads();
         for (int w = KE_THREADS / 2; w > 0; w >>= 1) {
             if ((int)threadIdx.x < w)
-                for (int a = 0; a < 3; a++)
+                for (int a = 0; a < 6; a++)
                     part[a][threadIdx.x] += part[a][threadIdx.x + w];
             __syncthreads();
         }
         if (threadIdx.x == 0)
-            for (int a = 0; a < 3; a++)
-                out[3 * t + a] = part[a][0];
+            for (int a = 0; a < 6; a++)
+                out[6 * t + a] = part[a][0];
         __syncthreads();
     }
 }
-
 static int blocks_for(int n, int threads)
 {
     return (n + threads - 1) / threads;
@@ -257,12 +284,25 @@ int gpu_motion_kinetic(const tb_double4 *vel, const tb_double4 *pos, int n, int 
     return 0;
 }
 
-int gpu_motion_rescale(tb_double4 *pos, tb_double4 *vel, float4 *posf, int n, const double mu[3],
-                       const tb_box_d *box, int threads, cudaStream_t st)
+/* The kernel's copy of a map of backend.h's rescale (NULL: off). */
+static gpu_map6 map6(const double *m)
 {
-    const double3 m = make_double3(mu[0], mu[1], mu[2]);
-    const double3 inv = make_double3(1.0 / mu[0], 1.0 / mu[1], 1.0 / mu[2]);
-    rescale_kernel<<<blocks_for(n, threads), threads, 0, st>>>(pos, vel, posf, n, m, inv, *box);
+    gpu_map6 g;
+    memset(&g, 0, sizeof g);
+    if (!m)
+        return g;
+    g.on = 1;
+    for (int a = 0; a < 6; a++)
+        g.m[a] = m[a];
+    g.general = m[3] != 0.0 || m[4] != 0.0 || m[5] != 0.0;
+    return g;
+}
+
+int gpu_motion_rescale(tb_double4 *pos, tb_double4 *vel, float4 *posf, int n, const double m[6],
+                       const double vm[6], const tb_box_d *box, int threads, cudaStream_t st)
+{
+    rescale_kernel<<<blocks_for(n, threads), threads, 0, st>>>(pos, vel, posf, n, map6(m),
+                                                                map6(vm), *box);
     TB_LAUNCH_CHECK("rescale_kernel");
     return 0;
 }

@@ -174,14 +174,14 @@ __global__ void nbr_stale_kernel(const tb_double4 *pos, const tb_double4 *xref, 
 
 /* nbr_stale_kernel in a box stretched by m since the build (nbr.h). */
 __global__ void nbr_stale_stretch_kernel(const tb_double4 *pos, const tb_double4 *xref, int n,
-                                         tb_box_d box, double3 m, double lim2, unsigned *flag)
+                                         tb_box_d box, gpu_map6 m, double lim2, unsigned *flag)
 {
     const int i = blockIdx.x * blockDim.x + threadIdx.x;
     if (i >= n)
         return;
     const tb_double4 p = pos[i], r = xref[i];
-    const double x[3] = {p.x, p.y, p.z}, xr[3] = {r.x, r.y, r.z}, mm[3] = {m.x, m.y, m.z};
-    if (nbr_stretch_moved2(&box, mm, x, xr) > lim2)
+    const double x[3] = {p.x, p.y, p.z}, xr[3] = {r.x, r.y, r.z};
+    if (nbr_stretch_moved2(&box, m.m, x, xr) > lim2)
         atomicOr(flag, 1u);
 }
 
@@ -424,14 +424,18 @@ int gpu_nbr_update(gpu_nbr *b, const tb_double4 *pos, cudaStream_t st)
     }
     if (b->builds > 0) {
         unsigned flag = 0;
-        double m[3];
+        double m[6];
         CUDA_CHECK(cudaMemsetAsync(b->d_flag, 0, sizeof(unsigned), st));
         if (nbr_stretch(&b->box, &b->box_ref, m)) {
             const double lim = nbr_stretch_limit(m, b->radius - b->skin, b->skin);
+            gpu_map6 mm;
             if (lim < 0.0)
                 return nbr_build(b, pos, st);
+            memset(&mm, 0, sizeof mm);
+            for (int a = 0; a < 6; a++)
+                mm.m[a] = m[a];
             nbr_stale_stretch_kernel<<<grid_for(b->n, 256), 256, 0, st>>>(
-                pos, b->d_xref, b->n, b->box, make_double3(m[0], m[1], m[2]), lim * lim, b->d_flag);
+                pos, b->d_xref, b->n, b->box, mm, lim * lim, b->d_flag);
             TB_LAUNCH_CHECK("nbr_stale_stretch_kernel");
         } else {
             nbr_stale_kernel<<<grid_for(b->n, 256), 256, 0, st>>>(pos, b->d_xref, b->n, b->box,

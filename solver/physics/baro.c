@@ -19,7 +19,8 @@
 #include "solver/physics/potential.h"
 #include "solver/physics/rng_seed.h"
 
-#define BARO_VERSION 1
+#define BARO_VERSION 1 /* iso and c-rescale: the block as it always was */
+#define BARO_VERSION_MTK6 2 /* mtk aniso and tri: version 1's block, the RNG, then baro_tail */
 
 struct baro {
     int type, coupling, every;
@@ -30,7 +31,8 @@ struct baro {
     double nktv2p;          /* energy / volume -> pressure */
     int dof;                /* N_f, for the kinetic temperature under nve */
     int n;                  /* particles (MTK's N) */
-    double omega_dot;       /* MTK: the strain rate of each edge [1/time] */
+    double om[6];           /* MTK: the strain rates [1/time]: iso om[0] (every edge), aniso
+                             * the diagonal xx yy zz, tri also xy xz yz (the virial's order) */
     double w_mass;          /* MTK: its mass W = (N + 1) kT tau_P^2, at the last kick */
     double range;           /* the widest cutoff: the box's half width may not go below it */
     double v0;              /* volume at creation [length^3] */
@@ -38,6 +40,7 @@ struct baro {
     double p_last;          /* target of the last rescale */
     double work;            /* W of baro.h [energy] */
     double mu[3];           /* the stretch of the step under way (baro_begin) */
+    double map[6];          /* MTK: the map of its half-step dilation (box_deform_d) */
     double w_old[6];        /* the virial its pressure came from */
     double w_prev[6];       /* the virial of the last step before a rescale (baro_keep) */
     int have_prev;
@@ -53,16 +56,32 @@ typedef struct baro_blob {
     uint64_t rng_size;
 } baro_blob;
 
+/* After the RNG in a version-2 block: the strain rates but the first (in omega_dot). */
+typedef struct baro_tail {
+    double om[5];
+} baro_tail;
+
+/* The first tilt of b beyond LAMMPS's skew limits (0 xy, 1 xz, 2 yz: |xy|, |xz| <= lx/2,
+ * |yz| <= ly/2, as the config's system.box.tilt), or -1. */
+static int tilt_beyond(const tb_box_d *b)
+{
+    const double t[3] = {b->xy, b->xz, b->yz}, lim[3] = {b->l[0], b->l[0], b->l[1]};
+    for (int k = 0; k < 3; k++)
+        if (fabs(t[k]) > 0.5 * lim[k] * (1 + 1e-14))
+            return k;
+    return -1;
+}
+
 int baro_create(baro **out, const sim_config *c, const sim_state *s)
 {
     *out = NULL;
     if (!c->integrator.barostat.enabled)
         return 0;
-    if (c->integrator.barostat.type == CFG_BARO_MTK &&
-        c->integrator.barostat.coupling != CFG_COUPLE_ISO) {
-        tb_error(c->path, 0, "integrator.barostat.coupling: mtk is implemented for iso only (got "
-                             "%s; c-rescale does aniso)",
-                 cfg_coupling_name(c->integrator.barostat.coupling));
+    if (c->integrator.barostat.coupling == CFG_COUPLE_TRI && tilt_beyond(&s->box) >= 0) {
+        const int k = tilt_beyond(&s->box);
+        tb_error(c->path, 0, "integrator.barostat.coupling: tri needs the box within LAMMPS's "
+                             "skew limits |xy|, |xz| <= lx/2, |yz| <= ly/2 (got %s = %g)",
+                 (const char *[]){"xy", "xz", "yz"}[k], (double[]){s->box.xy, s->box.xz, s->box.yz}[k]);
         return TB_EXIT_USAGE;
     }
     baro *p = calloc(1, sizeof *p);
@@ -123,9 +142,15 @@ double baro_target(const baro *p, long step)
 
 double baro_energy(const baro *p)
 {
-    if (p && p->type == CFG_BARO_MTK) /* three edges, each of mass W and rate omega_dot */
-        return 1.5 * p->w_mass * p->omega_dot * p->omega_dot +
-               p->p_last * box_volume_d(&p->box) / p->nktv2p;
+    if (p && p->type == CFG_BARO_MTK) { /* each strain rate of mass W */
+        double e = 0.0;
+        if (p->coupling == CFG_COUPLE_ISO)
+            e = 3.0 * p->om[0] * p->om[0];
+        else
+            for (int a = 0; a < (p->coupling == CFG_COUPLE_TRI ? 6 : 3); a++)
+                e += p->om[a] * p->om[a];
+        return 0.5 * p->w_mass * e + p->p_last * box_volume_d(&p->box) / p->nktv2p;
+    }
     return p ? p->p_last * box_volume_d(&p->box) / p->nktv2p + p->work : 0.0;
 }
 
@@ -139,39 +164,109 @@ static int box_check(const baro *p, const tb_box_d *nb, long step);
 
 /* ---- MTK (baro.h) ------------------------------------------------------------------------ */
 
-int baro_mtk_omega(baro *p, const backend_ops *ops, backend *b, double K, int before, double h,
-                   double kT, long step)
+int baro_mtk_omega(baro *p, const backend_ops *ops, backend *b, int before, double h,
+                   double kT, long step, double *K)
 {
-    double w[6];
+    double w[6], k[6];
     if (before ? virial_before(p, ops, b, w) : ops->virial(b, w))
         return -1;
     if (!before) { /* the next step's pressure starts from this evaluation */
         memcpy(p->w_prev, w, sizeof p->w_prev);
         p->have_prev = 1;
     }
+    const int iso = p->coupling == CFG_COUPLE_ISO;
+    if (iso ? ops->kinetic(b, K) : ops->kinetic_axes(b, k))
+        return -1;
+    if (!iso)
+        *K = k[0] + k[1] + k[2];
     const double vol = box_volume_d(&p->box);
-    const double P = p->nktv2p * (2.0 * K + w[0] + w[1] + w[2]) / (3.0 * vol);
     p->p_last = baro_target(p, step);
     p->w_mass = (p->n + 1) * kT * p->period * p->period;
     if (!(p->w_mass > 0.0))
         return 0; /* T = 0: no barostat mass (as the chain's) */
-    const double f = ((P - p->p_last) * vol / p->nktv2p + 2.0 * K / (3.0 * p->n)) / p->w_mass;
-    p->omega_dot += h * f;
+    const double mtk1 = 2.0 * *K / (3.0 * p->n); /* LAMMPS's mtk_term1 */
+    if (iso) {
+        const double P = p->nktv2p * (2.0 * *K + w[0] + w[1] + w[2]) / (3.0 * vol);
+        p->om[0] += h * (((P - p->p_last) * vol / p->nktv2p + mtk1) / p->w_mass);
+        return 0;
+    }
+    /* P_ab V / nktv2p = 2 K_ab + W_ab; the diagonal against P0, the tilts' against 0 */
+    for (int a = 0; a < 3; a++)
+        p->om[a] += h * ((2.0 * k[a] + w[a] - p->p_last * vol / p->nktv2p + mtk1) / p->w_mass);
+    if (p->coupling == CFG_COUPLE_TRI)
+        for (int a = 3; a < 6; a++)
+            p->om[a] += h * ((2.0 * k[a] + w[a]) / p->w_mass);
     return 0;
+}
+
+/* (e^x - e^y) / (x - y), e^x at x = y: the first divided difference of exp. */
+static double exp_dd1(double x, double y)
+{
+    return x == y ? exp(x) : exp(y) * (expm1(x - y) / (x - y));
+}
+
+/* The second divided difference of exp at x, y, z (symmetric): over the widest pair, or,
+ * when all three lie within 1e-4, its series about their mean (terms to the third order). */
+static double exp_dd2(double x, double y, double z)
+{
+    double t;
+    if (x > y) t = x, x = y, y = t;
+    if (y > z) t = y, y = z, z = t;
+    if (x > y) t = x, x = y, y = t;
+    if (z - x > 1e-4)
+        return (exp_dd1(z, y) - exp_dd1(y, x)) / (z - x);
+    const double m = (x + y + z) / 3.0, a = x - m, b = y - m, c = z - m;
+    const double h2 = a * a + b * b + c * c + a * b + a * c + b * c;
+    const double h3 = a * a * a + b * b * b + c * c * c + a * a * (b + c) + b * b * (a + c) +
+                      c * c * (a + b) + a * b * c;
+    return exp(m) * (0.5 + h2 / 24.0 + h3 / 120.0);
+}
+
+/* e = exp(A) for an upper-triangular A (a[6]: xx yy zz xy xz yz, the order of backend.h's
+ * maps), exactly: the diagonal e^a_aa, the off-diagonal terms by divided differences. */
+static void exp_upper(const double a[6], double e[6])
+{
+    for (int k = 0; k < 3; k++)
+        e[k] = exp(a[k]);
+    e[3] = a[3] != 0.0 ? a[3] * exp_dd1(a[0], a[1]) : 0.0;
+    e[5] = a[5] != 0.0 ? a[5] * exp_dd1(a[1], a[2]) : 0.0;
+    e[4] = (a[4] != 0.0 ? a[4] * exp_dd1(a[0], a[2]) : 0.0) +
+           (a[3] != 0.0 && a[5] != 0.0 ? a[3] * a[5] * exp_dd2(a[0], a[1], a[2]) : 0.0);
 }
 
 double baro_mtk_vfactor(const baro *p, double h)
 {
-    return exp(-h * p->omega_dot * (1.0 + 1.0 / p->n)); /* 1 + d / N_f, N_f = 3N */
+    return exp(-h * p->om[0] * (1.0 + 1.0 / p->n)); /* 1 + d / N_f, N_f = 3N */
+}
+
+int baro_mtk_velocities(baro *p, const backend_ops *ops, backend *b, double h)
+{
+    if (p->coupling == CFG_COUPLE_ISO)
+        return ops->scale(b, baro_mtk_vfactor(p, h));
+    /* v = exp(-h (Omega + mtk2 I)) v, mtk2 = tr Omega / 3N (LAMMPS's nh_v_press) */
+    const double mtk2 = (p->om[0] + p->om[1] + p->om[2]) / (3.0 * p->n);
+    double a[6], vm[6];
+    for (int k = 0; k < 6; k++)
+        a[k] = k < 3 ? -h * (p->om[k] + mtk2) : p->coupling == CFG_COUPLE_TRI ? -h * p->om[k] : 0.0;
+    exp_upper(a, vm);
+    return ops->rescale(b, NULL, vm);
 }
 
 int baro_mtk_dilate(baro *p, const backend_ops *ops, backend *b, double h, long step)
 {
-    const double m = exp(h * p->omega_dot);
-    p->mu[0] = p->mu[1] = p->mu[2] = m;
+    if (p->coupling == CFG_COUPLE_ISO) {
+        const double m = exp(h * p->om[0]);
+        p->map[0] = p->map[1] = p->map[2] = m;
+        p->map[3] = p->map[4] = p->map[5] = 0.0;
+    } else {
+        double a[6];
+        for (int k = 0; k < 6; k++)
+            a[k] = k < 3 || p->coupling == CFG_COUPLE_TRI ? h * p->om[k] : 0.0;
+        exp_upper(a, p->map);
+    }
     tb_box_d nb = p->box;
-    box_stretch_d(&nb, p->mu);
-    if (box_check(p, &nb, step) != 0 || ops->rescale(b, p->mu) || ops->scale(b, m))
+    box_deform_d(&nb, p->map);
+    if (box_check(p, &nb, step) != 0 || ops->rescale(b, p->map, NULL))
         return -1;
     p->box = nb;
     return 0;
@@ -220,12 +315,20 @@ static int box_check(const baro *p, const tb_box_d *nb, long step)
         return tb_error(NULL, 0, "step %ld: the barostat's box collapsed: half its smallest "
                                  "width, %g, is below the widest cutoff, %g (volume %g, %g at "
                                  "the start)", step + 1, half, p->range, vol1, p->v0);
+    const int k = p->coupling == CFG_COUPLE_TRI ? tilt_beyond(nb) : -1;
+    if (k >= 0) /* LAMMPS would flip the box (fix npt flip yes); tribody keeps one cell */
+        return tb_error(NULL, 0, "step %ld: the barostat's box tilted beyond LAMMPS's skew limit: "
+                                 "%s = %g, beyond half of %s = %g (a sheared liquid or solid; "
+                                 "tribody does not flip the box)", step + 1,
+                        (const char *[]){"xy", "xz", "yz"}[k],
+                        (double[]){nb->xy, nb->xz, nb->yz}[k], k == 2 ? "ly" : "lx",
+                        k == 2 ? nb->l[1] : nb->l[0]);
     return 0;
 }
 
 int baro_begin(baro *p, const backend_ops *ops, backend *b, long step, double kT)
 {
-    double k[3], pd[3];
+    double k[6], pd[3];
     if (virial_before(p, ops, b, p->w_old) || ops->kinetic_axes(b, k))
         return -1;
     const double vol = box_volume_d(&p->box), K = k[0] + k[1] + k[2];
@@ -241,13 +344,16 @@ int baro_begin(baro *p, const backend_ops *ops, backend *b, long step, double kT
 
 int baro_rescale(baro *p, const backend_ops *ops, backend *b, long step)
 {
-    double k[3];
+    double k[6];
     tb_box_d nb = p->box;
     box_stretch_d(&nb, p->mu);
     const double vol = box_volume_d(&p->box), vol1 = box_volume_d(&nb);
     if (box_check(p, &nb, step) != 0)
         return -1;
-    if (ops->kinetic_axes(b, k) || ops->rescale(b, p->mu))
+    const double vm[3] = {1.0 / p->mu[0], 1.0 / p->mu[1], 1.0 / p->mu[2]};
+    const double m[6] = {p->mu[0], p->mu[1], p->mu[2], 0.0, 0.0, 0.0},
+                 v[6] = {vm[0], vm[1], vm[2], 0.0, 0.0, 0.0};
+    if (ops->kinetic_axes(b, k) || ops->rescale(b, m, v))
         return -1;
     double dK = 0.0;
     for (int a = 0; a < 3; a++)
@@ -282,26 +388,32 @@ int baro_keep(baro *p, const backend_ops *ops, backend *b)
 int baro_save(const baro *p, unsigned char **buf, size_t *len)
 {
     baro_blob hd;
+    baro_tail tl;
     const size_t rs = gsl_rng_size(p->rng);
+    const int six = p->type == CFG_BARO_MTK && p->coupling != CFG_COUPLE_ISO;
+    const size_t ts = six ? sizeof tl : 0;
     memset(&hd, 0, sizeof hd);
-    hd.version = BARO_VERSION;
+    memcpy(tl.om, p->om + 1, sizeof tl.om);
+    hd.version = six ? BARO_VERSION_MTK6 : BARO_VERSION;
     hd.type = (uint32_t)p->type;
     hd.coupling = (uint32_t)p->coupling;
     hd.work = p->work;
     hd.p_last = p->p_last;
     hd.have_prev = (uint32_t)p->have_prev;
-    hd.omega_dot = p->omega_dot;
+    hd.omega_dot = p->om[0];
     hd.w_mass = p->w_mass;
     memcpy(hd.w_prev, p->w_prev, sizeof hd.w_prev);
     snprintf(hd.rng_name, sizeof hd.rng_name, "%s", gsl_rng_name(p->rng));
     hd.rng_size = rs;
     *len = 0;
-    *buf = malloc(sizeof hd + rs);
+    *buf = malloc(sizeof hd + rs + ts);
     if (!*buf)
         return tb_error(NULL, 0, "out of host memory");
     memcpy(*buf, &hd, sizeof hd);
     memcpy(*buf + sizeof hd, gsl_rng_state(p->rng), rs);
-    *len = sizeof hd + rs;
+    if (ts)
+        memcpy(*buf + sizeof hd + rs, &tl, ts);
+    *len = sizeof hd + rs + ts;
     return 0;
 }
 
@@ -315,20 +427,28 @@ int baro_restore(baro *p, const unsigned char *buf, size_t len, const char *path
     if (len < sizeof hd)
         return tb_error(path, 0, "--restart: barostat block is truncated"), TB_EXIT_USAGE;
     memcpy(&hd, buf, sizeof hd);
-    if (hd.version != BARO_VERSION || (int)hd.type != p->type || (int)hd.coupling != p->coupling)
+    const int six = p->type == CFG_BARO_MTK && p->coupling != CFG_COUPLE_ISO;
+    const uint32_t want = six ? BARO_VERSION_MTK6 : BARO_VERSION;
+    const size_t ts = six ? sizeof(baro_tail) : 0;
+    if (hd.version != want || (int)hd.type != p->type || (int)hd.coupling != p->coupling)
         return tb_error(path, 0, "--restart: barostat block of version %u, type %u, coupling %u "
                                  "does not fit (expected %d, %d, %d)", (unsigned)hd.version,
-                        (unsigned)hd.type, (unsigned)hd.coupling, BARO_VERSION, p->type,
+                        (unsigned)hd.type, (unsigned)hd.coupling, (int)want, p->type,
                         p->coupling), TB_EXIT_USAGE;
     if (hd.rng_size != gsl_rng_size(p->rng) || strcmp(hd.rng_name, gsl_rng_name(p->rng)) != 0 ||
-        len != sizeof hd + hd.rng_size)
+        len != sizeof hd + hd.rng_size + ts)
         return tb_error(path, 0, "--restart: the barostat's random number generator state does "
                                  "not fit (%s, %llu bytes)", hd.rng_name,
                         (unsigned long long)hd.rng_size), TB_EXIT_USAGE;
     p->work = hd.work;
     p->p_last = hd.p_last;
     p->have_prev = hd.have_prev != 0;
-    p->omega_dot = hd.omega_dot;
+    p->om[0] = hd.omega_dot;
+    if (ts) {
+        baro_tail tl;
+        memcpy(&tl, buf + sizeof hd + hd.rng_size, ts);
+        memcpy(p->om + 1, tl.om, sizeof tl.om);
+    }
     p->w_mass = hd.w_mass;
     memcpy(p->w_prev, hd.w_prev, sizeof p->w_prev);
     memcpy(gsl_rng_state(p->rng), buf + sizeof hd, hd.rng_size);

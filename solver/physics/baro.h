@@ -26,8 +26,8 @@
  * so K + U + E_bath + P0 V + W drifts only by the integration error.
  *
  * State (checkpoint section "BARO"): W, the last target, the virial kept for the next
- * rescale, the RNG, MTK's omega_dot and mass. The box is the state's
- * (section BOX). MTK: below (iso only; baro_create refuses aniso and tri). */
+ * rescale, the RNG, MTK's strain rates and mass (version 1; mtk aniso and tri: version 2, the
+ * five other rates after the RNG). The box is the state's (section BOX). MTK: below. */
 #ifndef TB_BARO_H
 #define TB_BARO_H
 
@@ -66,18 +66,27 @@ int baro_end(baro *p, const backend_ops *ops, backend *b);
 int baro_keep(baro *p, const backend_ops *ops, backend *b);
 
 /* MTK (Martyna, Tobias, Klein 1994 with Shinoda, Shiga, Mikami 2004's splitting, as LAMMPS's
- * fix npt iso without a barostat chain, pchain 0), iso only, with the Nose-Hoover chain of
- * integrate.c; one step (integrate.c's mtk_step):
- *   NHC(h) [omega(h)] V(h) B(h) D(h) A(dt) D(h) F B(h) V(h) [omega(h)] NHC(h),
- * omega: omega_dot += h ((P - P0) V / nktv2p + 2K / 3N) / W, W = (N + 1) kT tau_P^2, P from
- * the virial of the last evaluation (before: the step's start; else this evaluation's, kept
- * for the next step) and the kinetic energy K now; V: velocities times
- * exp(-h omega_dot (1 + 1/N)) (baro_mtk_vfactor; MTK's 1 + d/N_f); D: the box and positions stretched by
- * exp(h omega_dot), the velocities kept. Energy: 3/2 W omega_dot^2 + P0 V (baro_energy). */
+ * fix npt without a barostat chain, pchain 0), iso, aniso and tri, with the Nose-Hoover chain
+ * of integrate.c; one step (integrate.c's mtk_step):
+ *   NHC(h) [Omega(h)] V(h) B(h) D(h) A(dt) D(h) F B(h) V(h) [Omega(h)] NHC(h).
+ * Omega, the strain rates (upper triangular: iso one rate for the three edges, aniso the
+ * diagonal, tri also xy xz yz), each of mass W = (N + 1) kT tau_P^2:
+ *   d omega_aa += h ((P_aa - P0) V / nktv2p + 2K / 3N) / W   (iso: P for P_aa),
+ *   d omega_ab += h P_ab V / nktv2p / W                         (tri, a < b: target 0),
+ * P_ab = nktv2p (2 K_ab + W_ab) / V from the kinetic tensor now (kinetic_axes) and the virial of
+ * the last evaluation (before: the step's start; else this evaluation's, kept for the next
+ * step). V: v = exp(-h (Omega + tr Omega / 3N)) v (baro_mtk_velocities; iso: the factor
+ * exp(-h omega (1 + 1/N)), baro_mtk_vfactor); D: the box and positions under exp(h Omega)
+ * (baro_mtk_dilate; box_deform_d), the velocities kept. The exponentials of the upper-triangular
+ * matrices are exact (divided differences). Energy: sum W omega^2 / 2 + P0 V (baro_energy).
+ * tri stops the run (-1, the step named) when a tilt leaves LAMMPS's skew limits (|xy|, |xz|
+ * <= lx/2, |yz| <= ly/2: LAMMPS would flip the box, tribody does not). */
 int baro_is_mtk(const baro *p);
-int baro_mtk_omega(baro *p, const backend_ops *ops, backend *b, double K, int before, double h,
-                   double kT, long step);
+/* *K: the kinetic energy now, which the pressure took. */
+int baro_mtk_omega(baro *p, const backend_ops *ops, backend *b, int before, double h,
+                   double kT, long step, double *K);
 double baro_mtk_vfactor(const baro *p, double h);
+int baro_mtk_velocities(baro *p, const backend_ops *ops, backend *b, double h);
 int baro_mtk_dilate(baro *p, const backend_ops *ops, backend *b, double h, long step);
 
 /* The barostat's energy P0 V + W [energy] (P0 of the last rescale's step); MTK's above. */

@@ -223,15 +223,20 @@ static double nhc_energy(const integ *g, double kT)
     return e;
 }
 
-/* The chain's closing half step (nh_step, mtk_step): at the kinetic energy now, the velocities
- * scaled, the chain's energy kept as the bath's. */
-static int nhc_end(integ *g, const backend_ops *ops, backend *b, double kT, double h)
+/* The chain's closing half step (nh_step, mtk_step) at the kinetic energy K now: the
+ * velocities scaled, the chain's energy kept as the bath's. */
+static int nhc_end_at(integ *g, const backend_ops *ops, backend *b, double kT, double h, double K)
 {
-    double K;
-    if (ops->kinetic(b, &K) || ops->scale(b, nhc_half(g, K, kT, h)))
+    if (ops->scale(b, nhc_half(g, K, kT, h)))
         return -1;
     g->e_bath = nhc_energy(g, kT);
     return 0;
+}
+
+static int nhc_end(integ *g, const backend_ops *ops, backend *b, double kT, double h)
+{
+    double K;
+    return ops->kinetic(b, &K) || nhc_end_at(g, ops, b, kT, h, K);
 }
 
 static int nh_step(integ *g, const backend_ops *ops, backend *b, long step)
@@ -256,15 +261,13 @@ static int mtk_step(integ *g, const backend_ops *ops, backend *b, long step)
     if (ops->virial_next(b, 1) || ops->kinetic(b, &K))
         return -1;
     s = nhc_half(g, K, kT, h);
-    if (ops->scale(b, s) || ops->kinetic(b, &K) ||
-        baro_mtk_omega(p, ops, b, K, 1, h, kT, step) ||
-        ops->scale(b, baro_mtk_vfactor(p, h)) || ops->kick(b, h) ||
+    if (ops->scale(b, s) || baro_mtk_omega(p, ops, b, 1, h, kT, step, &K) ||
+        baro_mtk_velocities(p, ops, b, h) || ops->kick(b, h) ||
         baro_mtk_dilate(p, ops, b, h, step) || ops->drift(b, g->dt) ||
         baro_mtk_dilate(p, ops, b, h, step) || ops->compute(b) || ops->kick(b, h) ||
-        ops->scale(b, baro_mtk_vfactor(p, h)) || ops->kinetic(b, &K) ||
-        baro_mtk_omega(p, ops, b, K, 0, h, kT, step))
+        baro_mtk_velocities(p, ops, b, h) || baro_mtk_omega(p, ops, b, 0, h, kT, step, &K))
         return -1;
-    return nhc_end(g, ops, b, kT, h);
+    return nhc_end_at(g, ops, b, kT, h, K);
 }
 
 /* One step with the barostat (baro.h): its pressure at the start of a step that rescales,

@@ -162,44 +162,61 @@ void nbr_grid_make(nbr_grid *g, const tb_box_d *box, const double lo[3], const d
  * > 0 in a tilted box. 0, or -1 (reported). The CPU's and the GPU's lists ask it alike. */
 int nbr_box_check(const tb_box_d *box);
 
-/* Lists in a box that moves (a barostat, physics/baro.h). The box `now` is a diagonal stretch
- * of the build's box `ref`: m_a = l_a(now) / l_a(ref), tilts and positions stretched alike
- * about the fixed corner lo (x' = lo + m (x - lo)). A pair separation then goes from r to
- * M r + (d_j - d_i), d_i being particle i's displacement from its build position carried by
- * the stretch. Every pair within rc now was within (rc + 2 dmax) / m_min at the build and has
- * moved by at most |M - I| (rc + 2 dmax) / m_min + 2 dmax: at most the skin (as skin/2 per
- * particle does without a stretch) iff dmax <= nbr_stretch_limit. A negative limit: rebuild. */
-TB_HOSTDEV static inline double nbr_stretch_limit(const double m[3], double rc, double skin)
+/* Lists in a box that moves (a barostat, physics/baro.h). The box `now` is the build's box
+ * `ref` under an upper-triangular map M = H_now H_ref^-1 (m[6] = M_xx, M_yy, M_zz, M_xy,
+ * M_xz, M_yz; box_deform_d), positions carried alike about the fixed corner lo
+ * (x' = lo + M (x - lo)). A pair separation then goes from r to M r + (d_j - d_i), d_i being
+ * particle i's displacement from its build position carried by M. With D = diag(M) and N its
+ * off-diagonal part, |M - I| <= dev = max |m_aa - 1| + |N|_F and |M r| >= mmin |r|,
+ * mmin = min m_aa - |N|_F (Weyl). Every pair within rc now was within (rc + 2 dmax) / mmin at
+ * the build and has moved by at most dev (rc + 2 dmax) / mmin + 2 dmax: at most the skin (as
+ * skin/2 per particle does without a stretch) iff dmax <= nbr_stretch_limit. A negative limit:
+ * rebuild. A diagonal M (N = 0) gives the bounds of a pure stretch, bit for bit. */
+TB_HOSTDEV static inline double nbr_stretch_limit(const double m[6], double rc, double skin)
 {
     double dev = 0.0, mmin = m[0];
+    const double off = sqrt(m[3] * m[3] + m[4] * m[4] + m[5] * m[5]);
     for (int a = 0; a < 3; a++) {
         dev = fmax(dev, fabs(m[a] - 1.0));
         mmin = fmin(mmin, m[a]);
     }
+    dev += off;
+    mmin -= off;
+    if (!(mmin > 0.0))
+        return -1.0;
     return (skin - dev * rc / mmin) / (2.0 + 2.0 * dev / mmin);
 }
 
-/* Squared displacement of a particle now at x from its build position xr carried by the
- * stretch m (above), minimum-imaged in the box now. */
-TB_HOSTDEV static inline double nbr_stretch_moved2(const tb_box_d *now, const double m[3],
+/* Squared displacement of a particle now at x from its build position xr carried by the map
+ * m (above), minimum-imaged in the box now. */
+TB_HOSTDEV static inline double nbr_stretch_moved2(const tb_box_d *now, const double m[6],
                                                    const double x[3], const double xr[3])
 {
-    double d[3];
-    for (int a = 0; a < 3; a++)
-        d[a] = x[a] - (now->lo[a] + m[a] * (xr[a] - now->lo[a]));
+    double d[3], c[3] = {xr[0], xr[1], xr[2]};
+    if (m[3] != 0.0 || m[4] != 0.0 || m[5] != 0.0) {
+        box_map_point_d(now->lo, m, c);
+        for (int a = 0; a < 3; a++)
+            d[a] = x[a] - c[a];
+    } else {
+        for (int a = 0; a < 3; a++)
+            d[a] = x[a] - (now->lo[a] + m[a] * (xr[a] - now->lo[a]));
+    }
     box_min_image_d(now, d);
     return d[0] * d[0] + d[1] * d[1] + d[2] * d[2];
 }
 
-/* m of the stretch from ref to now (above), and whether it is the identity (the same box,
- * the lists' old test then runs unchanged). */
-TB_HOSTDEV static inline int nbr_stretch(const tb_box_d *now, const tb_box_d *ref, double m[3])
+/* m of the map from ref to now (above; its off-diagonal terms exactly 0 in an untilted box),
+ * and whether the box moved (else the lists' old test runs unchanged). */
+TB_HOSTDEV static inline int nbr_stretch(const tb_box_d *now, const tb_box_d *ref, double m[6])
 {
-    int same = 1;
+    int same = now->xy == ref->xy && now->xz == ref->xz && now->yz == ref->yz;
     for (int a = 0; a < 3; a++) {
         m[a] = now->l[a] / ref->l[a];
         same &= now->l[a] == ref->l[a];
     }
+    m[3] = (now->xy - m[0] * ref->xy) / ref->l[1];
+    m[5] = (now->yz - m[1] * ref->yz) / ref->l[2];
+    m[4] = (now->xz - m[0] * ref->xz - m[3] * ref->yz) / ref->l[2];
     return !same;
 }
 

@@ -250,7 +250,7 @@ void nbr_list_move_box(nbr_list *l, const tb_box_d *box)
 }
 
 /* nbr_list_stale in a box stretched since the build (nbr.h). */
-static int stale_stretched(const nbr_list *l, const double *pos, const double m[3])
+static int stale_stretched(const nbr_list *l, const double *pos, const double m[6])
 {
     const double lim = nbr_stretch_limit(m, l->radius - l->skin, l->skin);
     int stale = lim < 0.0;
@@ -263,7 +263,7 @@ static int stale_stretched(const nbr_list *l, const double *pos, const double m[
 int nbr_list_stale(const nbr_list *l, const double *pos)
 {
     const double lim2 = 0.25 * l->skin * l->skin;
-    double m[3];
+    double m[6];
     int stale = 0;
     if (l->builds == 0)
         return 1;
