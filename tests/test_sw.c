@@ -1,9 +1,11 @@
 /* test_sw.c — Stillinger-Weber (potential.sw, pot_sw.h, the CPU's centred list path):
- * 1. LAMMPS's numbers (tests/lammps/sw_si.*, sw_gan.*, scripts/lammps-sw: Debian's lmp,
- *    pair_style sw with its Si.sw and GaN.sw): total and pair energy, forces, pressure
- *    tensor to 1e-10 in double; mixed and single to their float accuracy; deterministic sums.
+ * 1. LAMMPS's numbers (tests/lammps/sw_si.*, sw_gan.*, sw_mw.*, scripts/lammps-sw: Debian's
+ *    lmp, pair_style sw with its Si.sw and GaN.sw, and examples/mw.sw: 216 mW water sites at
+ *    1 g/cm^3): total and pair energy, forces, pressure tensor to 1e-10 in double; mixed and
+ *    single to their float accuracy; deterministic sums.
  * 2. Finite differences of the energy against the forces.
- * 3. 100 NVE steps of the 1000 K silicon against LAMMPS's final positions (1e-8 A).
+ * 3. 100 NVE steps of the 1000 K silicon (and GaN, 298 K mW) against LAMMPS's final
+ *    positions (1e-8 A).
  * 4. Bad .sw files and settings: one line naming the file, the line and the setting; exit 2
  *    and nothing written through the binary. */
 #include "tests/tb_test.h"
@@ -221,7 +223,7 @@ static void test_fd(const char *name)
     sim_state_free(&s);
 }
 
-/* 100 NVE steps at dt 0.001 ps from the data file's 1000 K velocities against LAMMPS's final
+/* 100 NVE steps at dt 0.001 ps from the data file's velocities against LAMMPS's final
  * (unwrapped) positions, compared through the minimum image. */
 static void test_nve(const char *name)
 {
@@ -245,7 +247,7 @@ static void test_nve(const char *name)
         box_min_image_d(&s.box, d);
         err = fmax(err, sqrt(d[0] * d[0] + d[1] * d[1] + d[2] * d[2]));
     }
-    gsl_test(rc != 0 || !(err <= 1e-8), "%s: 100 NVE steps (1000 K, dt 0.001 ps) against LAMMPS's "
+    gsl_test(rc != 0 || !(err <= 1e-8), "%s: 100 NVE steps (dt 0.001 ps) against LAMMPS's "
              "final positions: max distance %.2e A (<= 1e-8)", name, err);
     sim_state_free(&s);
 }
@@ -388,13 +390,17 @@ int main(void)
     TB_TEST_RUN(test_cli);
     test_lammps("sw_si");
     test_lammps("sw_gan");
+    test_lammps("sw_mw");
     test_reference("sw_si");
     test_reference("sw_gan");
+    test_reference("sw_mw");
     test_silicon_example();
     test_fd("sw_si");
     test_fd("sw_gan");
+    test_fd("sw_mw");
     test_nve("sw_si");
     test_nve("sw_gan");
+    test_nve("sw_mw");
     TB_TEST_RUN(test_restart);
     return tb_test_done();
 }
