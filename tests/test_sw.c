@@ -252,6 +252,47 @@ static void test_nve(const char *name)
     sim_state_free(&s);
 }
 
+/* A leg at the cutoff's edge: r = a sigma - 1e-9 A is within the cutoff in double (the lists'
+ * test, r^2 < cutsq), but the float separation rounds to a sigma itself, where 1 / (r - a
+ * sigma) is infinite. Its terms vanish there (exp(sigma / (r - a sigma)) -> 0): mixed and
+ * single must give finite energies and forces within float accuracy of double's. Three atoms
+ * of sw_si's box: i, j at the edge along x, k at 2.6 A along y (beyond phi2's minimum, so the
+ * forces do not cancel to nothing). */
+static void test_edge(void)
+{
+    static sim_config c;
+    sim_state s = {0};
+    double e[3], f[3][9];
+    if (load_case("sw_si", &c, &s) != 0) {
+        gsl_test(1, "sw_si: the case loads");
+        return;
+    }
+    const double cut = c.potential.sw.p[0].a * c.potential.sw.p[0].sigma;
+    const double x[9] = {5, 5, 5, 5 + cut - 1e-9, 5, 5, 5, 5 + 2.6, 5};
+    s.n = 3;
+    for (int p = 0; p < 3; p++) {
+        memcpy(s.pos, x, sizeof x);
+        c.solver.precision = p;
+        const int rc = eval(&c, &s);
+        e[p] = rc == 0 ? s.e_pair + s.e_triplet : (double)NAN;
+        memcpy(f[p], s.force, sizeof f[p]);
+    }
+    s.n = 64;
+    for (int p = 1; p < 3; p++) {
+        double err = 0.0, fm = 0.0;
+        for (int q = 0; q < 9; q++) {
+            const double d = fabs(f[p][q] - f[0][q]);
+            err = d <= err ? err : d; /* a NaN sticks */
+            fm = fmax(fm, fabs(f[0][q]));
+        }
+        gsl_test(!(fabs(e[p] - e[0]) <= 1e-6 * fabs(e[0]) && err <= 1e-5 * fm),
+                 "a leg 1e-9 A inside the cutoff (%.6f A), %s: energy %.9g eV (double's %.9g), "
+                 "forces within %.2e of max |F| %.3g (finite, <= 1e-5)", cut, p == 1 ? "mixed" :
+                 "single", e[p], e[0], err / fm, fm);
+    }
+    sim_state_free(&s);
+}
+
 /* cfg_load of a config around an .sw text: returns its status and the first line it printed. */
 static sim_config bad_c; /* load_bad's last configuration */
 
@@ -395,6 +436,7 @@ int main(void)
     test_reference("sw_gan");
     test_reference("sw_mw");
     test_silicon_example();
+    test_edge();
     test_fd("sw_si");
     test_fd("sw_gan");
     test_fd("sw_mw");
