@@ -391,7 +391,34 @@ static void test_cli(void)
     st = tb_test_tribody("tests/lammps", NULL, "validate sw_gan.cfg", "err.txt");
     gsl_test(st != 0 || !tb_test_file_has("tests/lammps", "out.txt", "24 checks: 24 passed"),
              "tribody validate sw_gan.cfg (double): exit 0 (got %d), its 24 checks passed", st);
-    tb_test_system("rm -f tests/lammps/out.txt tests/lammps/err.txt");
+    /* bench --sw's plumbing (docs/performance.md): the 64-atom crystal, 60 steps in double */
+    st = tb_test_tribody("tests/lammps", NULL, "bench --sw sw_si.cfg --cpu --n 64 --steps 60 "
+                         "--repeat 1 --precisions double --csv swb.csv", "err.txt");
+    char *csv = tb_test_read_file("tests/lammps", "swb.csv", NULL), prec[16] = "", be[8] = "";
+    int n = 0, steps = 0;
+    long long builds = -1;
+    double v[6], T = NAN, gib = NAN;
+    const char *row = csv ? strchr(csv, '\n') : NULL;
+    const int got = row ? sscanf(row + 1, "%d,%15[^,],%7[^,],%lf,%lf,%lf,%lf,%lf,%lf,%lld,%d,%lf,%lf",
+                                 &n, prec, be, v, v + 1, v + 2, v + 3, v + 4, v + 5, &builds,
+                                 &steps, &T, &gib) : 0;
+    gsl_test(st != 0 || got != 13 || n != 64 || strcmp(prec, "double") || strcmp(be, "cpu") ||
+                 !(v[0] > 0 && fabs(v[1] - 64 / (1e-3 * v[0])) <= 1e-3 * v[1]) || steps != 60 ||
+                 builds < 1 || !(T > 500 && T < 1500) || gib != 0.0,
+             "tribody bench --sw --cpu --n 64: exit 0 (got %d), a CSV row of n 64 (%d), "
+             "atom-steps/s = n / step time (%.4g, %.4g ms), list builds in 60 steps (%lld), the "
+             "crystal near 1000 K after 80 steps from 2000 K (%.0f K)", st, n, v[1], v[0],
+             builds, T);
+    free(csv);
+    st = tb_test_tribody("tests/lammps", NULL, "bench --sw --cpu --n 10", "err.txt");
+    const int named = tb_test_file_has("tests/lammps", "err.txt", "--n: expected sizes 64");
+    const int st2 = tb_test_tribody("tests/lammps", NULL, "bench --sw ../../examples/liquid.cfg "
+                                    "--cpu", "err.txt");
+    gsl_test(st != 2 || !named || st2 != 2 ||
+                 !tb_test_file_has("tests/lammps", "err.txt", "must name potential.sw"),
+             "tribody bench --sw: --n 10 and a CONFIG without potential.sw: exit 2 (got %d, %d), "
+             "the option named", st, st2);
+    tb_test_system("rm -f tests/lammps/out.txt tests/lammps/err.txt tests/lammps/swb.csv");
 }
 
 /* A restart continues an SW run bit for bit, and refuses a changed .sw file by name (its

@@ -272,7 +272,7 @@ int bench_sw(int argc, char **argv)
     if (f)
         fprintf(f, "n,precision,backend,step_ms,atom_steps_per_s,us_per_atom_step,force_ms,"
                    "angles,entries_per_atom,builds,steps,temperature,gpu_gib\n");
-    printf("== sw: diamond Si (a %.3f A), %s, skin %.4g A, dt %.4g ps, %g K at the start; "
+    printf("== sw: diamond Si (a %.3f A), %s, skin %.6g A, dt %.4g ps, %g K at the start; "
            "backend %s (%s)%s\n", SW_A, c.potential.sw.file, c.solver.skin, c.integrator.dt,
            SW_T0, ops->name, ops == &gpu_backend_ops ? gpu_build_info() : "OpenMP",
            c.solver.deterministic ? ", deterministic" : "");
