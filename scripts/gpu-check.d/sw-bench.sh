@@ -5,19 +5,26 @@
   BE=${GPU_CHECK_BACKEND:-gpu}
   if [ "$BE" = cpu ]; then NS=512,4096; NM=4096; BSTEPS=50; CSTEPS=10000; CPUF=--cpu; else
     NS=1e5,1e6,1e7; NM=1e6; BSTEPS=300; CSTEPS=100000; CPUF=; fi
-  say "== centres per block (solver.threads 32, 96, 128, 256): deterministic evaluations bitwise equal"
+  say "== centres per block (solver.threads 32, 96, 128, 160, 256): deterministic evaluations bitwise equal"
   for case in sw_si sw_gan sw_mw; do
     for p in double mixed; do
       same=1
-      for t in 32 96 128 256; do
+      for t in 32 96 128 160 256; do
         rm -f "$W/swt_$t.xyz"
         "$B" eval tests/lammps/$case.cfg --set solver.backend=$BE --set solver.precision=$p \
           --set solver.deterministic=true --set solver.threads=$t -o "$W/swt_$t.xyz" >"$W/swt_$t.txt" 2>&1 || same=0
         [ $t = 32 ] || cmp -s "$W/swt_32.xyz" "$W/swt_$t.xyz" || same=0
       done
-      say "$([ $same = 1 ] && echo PASS || echo FAIL): sw $case $p deterministic: solver.threads 96, 128, 256 give threads 32's forces and energies bit for bit"
+      say "$([ $same = 1 ] && echo PASS || echo FAIL): sw $case $p deterministic: solver.threads 96, 128, 160, 256 give threads 32's forces and energies bit for bit"
     done
   done
+  if command -v compute-sanitizer >/dev/null 2>&1; then # 5 centres per block: 216 atoms leave a partial last block
+    for tool in memcheck racecheck; do
+      compute-sanitizer --tool $tool --error-exitcode 9 "$B" eval tests/lammps/sw_mw.cfg --set solver.backend=$BE \
+        --set solver.precision=double --set solver.threads=160 >"$W/swbsan_$tool.txt" 2>&1
+      say "$([ $? = 0 ] && echo PASS || echo FAIL): sw compute-sanitizer $tool (sw_mw, 216 atoms, solver.threads 160: a partial last block)"
+    done
+  fi
   say "== bench --sw on $BE: n $NS, mixed and double, $BSTEPS steps (list rebuilds included); mixed deterministic at $NM"
   "$B" bench --sw $CPUF --n $NS --precisions mixed,double --steps $BSTEPS --csv "$W/swb.csv" 2>&1 | tee "$W/swb.txt" | grep -Ev '^ {10,}|per rank' | tee -a "$S"
   "$B" bench --sw $CPUF --n $NM --precisions mixed --steps $BSTEPS --set solver.deterministic=true \
