@@ -198,7 +198,7 @@ static const cfg_row schema[] = {
      FIELD(solver.tile), .doc = "tile edge rho: particles per tile side (GPU: 8, 16 or 32)"},
     {.path = "solver.threads", .kind = K_INT, .def = "0",
      .range = "0 or a multiple of 32 in 32 .. 1024", .unit = "threads", .check = threads_ok,
-     FIELD(solver.threads), .doc = "GPU threads per block of the pair and integration kernels; 0 = 128 (the triplet kernel always runs 4 x tile)"},
+     FIELD(solver.threads), .doc = "GPU threads per block of the pair, integration and Stillinger-Weber kernels (SW: one centre per warp, at most 256); 0 = 128 (the triplet kernel always runs 4 x tile)"},
     {.path = "solver.precision", .kind = K_CHOICE, .def = "mixed", .choices = precision_names,
      FIELD(solver.precision), .doc = "floating point of the force sums"},
     {.path = "solver.deterministic", .kind = K_BOOL, .def = "false", FIELD(solver.deterministic),

@@ -1,9 +1,11 @@
 /* test_sw.c — Stillinger-Weber (potential.sw, pot_sw.h, the CPU's centred list path):
- * 1. LAMMPS's numbers (tests/lammps/sw_si.*, sw_gan.*, scripts/lammps-sw: Debian's lmp,
- *    pair_style sw with its Si.sw and GaN.sw): total and pair energy, forces, pressure
- *    tensor to 1e-10 in double; mixed and single to their float accuracy; deterministic sums.
+ * 1. LAMMPS's numbers (tests/lammps/sw_si.*, sw_gan.*, sw_mw.*, scripts/lammps-sw: Debian's
+ *    lmp, pair_style sw with its Si.sw and GaN.sw, and examples/mw.sw: 216 mW water sites at
+ *    1 g/cm^3): total and pair energy, forces, pressure tensor to 1e-10 in double; mixed and
+ *    single to their float accuracy; deterministic sums.
  * 2. Finite differences of the energy against the forces.
- * 3. 100 NVE steps of the 1000 K silicon against LAMMPS's final positions (1e-8 A).
+ * 3. 100 NVE steps of the 1000 K silicon (and GaN, 298 K mW) against LAMMPS's final
+ *    positions (1e-8 A).
  * 4. Bad .sw files and settings: one line naming the file, the line and the setting; exit 2
  *    and nothing written through the binary. */
 #include "tests/tb_test.h"
@@ -221,7 +223,7 @@ static void test_fd(const char *name)
     sim_state_free(&s);
 }
 
-/* 100 NVE steps at dt 0.001 ps from the data file's 1000 K velocities against LAMMPS's final
+/* 100 NVE steps at dt 0.001 ps from the data file's velocities against LAMMPS's final
  * (unwrapped) positions, compared through the minimum image. */
 static void test_nve(const char *name)
 {
@@ -245,8 +247,49 @@ static void test_nve(const char *name)
         box_min_image_d(&s.box, d);
         err = fmax(err, sqrt(d[0] * d[0] + d[1] * d[1] + d[2] * d[2]));
     }
-    gsl_test(rc != 0 || !(err <= 1e-8), "%s: 100 NVE steps (1000 K, dt 0.001 ps) against LAMMPS's "
+    gsl_test(rc != 0 || !(err <= 1e-8), "%s: 100 NVE steps (dt 0.001 ps) against LAMMPS's "
              "final positions: max distance %.2e A (<= 1e-8)", name, err);
+    sim_state_free(&s);
+}
+
+/* A leg at the cutoff's edge: r = a sigma - 1e-9 A is within the cutoff in double (the lists'
+ * test, r^2 < cutsq), but the float separation rounds to a sigma itself, where 1 / (r - a
+ * sigma) is infinite. Its terms vanish there (exp(sigma / (r - a sigma)) -> 0): mixed and
+ * single must give finite energies and forces within float accuracy of double's. Three atoms
+ * of sw_si's box: i, j at the edge along x, k at 2.6 A along y (beyond phi2's minimum, so the
+ * forces do not cancel to nothing). */
+static void test_edge(void)
+{
+    static sim_config c;
+    sim_state s = {0};
+    double e[3], f[3][9];
+    if (load_case("sw_si", &c, &s) != 0) {
+        gsl_test(1, "sw_si: the case loads");
+        return;
+    }
+    const double cut = c.potential.sw.p[0].a * c.potential.sw.p[0].sigma;
+    const double x[9] = {5, 5, 5, 5 + cut - 1e-9, 5, 5, 5, 5 + 2.6, 5};
+    s.n = 3;
+    for (int p = 0; p < 3; p++) {
+        memcpy(s.pos, x, sizeof x);
+        c.solver.precision = p;
+        const int rc = eval(&c, &s);
+        e[p] = rc == 0 ? s.e_pair + s.e_triplet : (double)NAN;
+        memcpy(f[p], s.force, sizeof f[p]);
+    }
+    s.n = 64;
+    for (int p = 1; p < 3; p++) {
+        double err = 0.0, fm = 0.0;
+        for (int q = 0; q < 9; q++) {
+            const double d = fabs(f[p][q] - f[0][q]);
+            err = d <= err ? err : d; /* a NaN sticks */
+            fm = fmax(fm, fabs(f[0][q]));
+        }
+        gsl_test(!(fabs(e[p] - e[0]) <= 1e-6 * fabs(e[0]) && err <= 1e-5 * fm),
+                 "a leg 1e-9 A inside the cutoff (%.6f A), %s: energy %.9g eV (double's %.9g), "
+                 "forces within %.2e of max |F| %.3g (finite, <= 1e-5)", cut, p == 1 ? "mixed" :
+                 "single", e[p], e[0], err / fm, fm);
+    }
     sim_state_free(&s);
 }
 
@@ -348,7 +391,34 @@ static void test_cli(void)
     st = tb_test_tribody("tests/lammps", NULL, "validate sw_gan.cfg", "err.txt");
     gsl_test(st != 0 || !tb_test_file_has("tests/lammps", "out.txt", "24 checks: 24 passed"),
              "tribody validate sw_gan.cfg (double): exit 0 (got %d), its 24 checks passed", st);
-    tb_test_system("rm -f tests/lammps/out.txt tests/lammps/err.txt");
+    /* bench --sw's plumbing (docs/performance.md): the 64-atom crystal, 60 steps in double */
+    st = tb_test_tribody("tests/lammps", NULL, "bench --sw sw_si.cfg --cpu --n 64 --steps 60 "
+                         "--repeat 1 --precisions double --csv swb.csv", "err.txt");
+    char *csv = tb_test_read_file("tests/lammps", "swb.csv", NULL), prec[16] = "", be[8] = "";
+    int n = 0, steps = 0;
+    long long builds = -1;
+    double v[6], T = NAN, gib = NAN;
+    const char *row = csv ? strchr(csv, '\n') : NULL;
+    const int got = row ? sscanf(row + 1, "%d,%15[^,],%7[^,],%lf,%lf,%lf,%lf,%lf,%lf,%lld,%d,%lf,%lf",
+                                 &n, prec, be, v, v + 1, v + 2, v + 3, v + 4, v + 5, &builds,
+                                 &steps, &T, &gib) : 0;
+    gsl_test(st != 0 || got != 13 || n != 64 || strcmp(prec, "double") || strcmp(be, "cpu") ||
+                 !(v[0] > 0 && fabs(v[1] - 64 / (1e-3 * v[0])) <= 1e-3 * v[1]) || steps != 60 ||
+                 builds < 1 || !(T > 500 && T < 1500) || gib != 0.0,
+             "tribody bench --sw --cpu --n 64: exit 0 (got %d), a CSV row of n 64 (%d), "
+             "atom-steps/s = n / step time (%.4g, %.4g ms), list builds in 60 steps (%lld), the "
+             "crystal near 1000 K after 80 steps from 2000 K (%.0f K)", st, n, v[1], v[0],
+             builds, T);
+    free(csv);
+    st = tb_test_tribody("tests/lammps", NULL, "bench --sw --cpu --n 10", "err.txt");
+    const int named = tb_test_file_has("tests/lammps", "err.txt", "--n: expected sizes 64");
+    const int st2 = tb_test_tribody("tests/lammps", NULL, "bench --sw ../../examples/liquid.cfg "
+                                    "--cpu", "err.txt");
+    gsl_test(st != 2 || !named || st2 != 2 ||
+                 !tb_test_file_has("tests/lammps", "err.txt", "must name potential.sw"),
+             "tribody bench --sw: --n 10 and a CONFIG without potential.sw: exit 2 (got %d, %d), "
+             "the option named", st, st2);
+    tb_test_system("rm -f tests/lammps/out.txt tests/lammps/err.txt tests/lammps/swb.csv");
 }
 
 /* A restart continues an SW run bit for bit, and refuses a changed .sw file by name (its
@@ -388,13 +458,18 @@ int main(void)
     TB_TEST_RUN(test_cli);
     test_lammps("sw_si");
     test_lammps("sw_gan");
+    test_lammps("sw_mw");
     test_reference("sw_si");
     test_reference("sw_gan");
+    test_reference("sw_mw");
     test_silicon_example();
+    test_edge();
     test_fd("sw_si");
     test_fd("sw_gan");
+    test_fd("sw_mw");
     test_nve("sw_si");
     test_nve("sw_gan");
+    test_nve("sw_mw");
     TB_TEST_RUN(test_restart);
     return tb_test_done();
 }

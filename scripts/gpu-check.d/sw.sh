@@ -2,13 +2,14 @@
 # (its variables B, W, S, OUT and its say() are in scope); see its header for what it shows.
   # Stillinger-Weber (issue 24) on the GPU (gpu_sw.cu, one warp per centre over the full lists)
   # against the CPU double evaluation (cpu/sw_cpu.h, itself within 5e-15 of LAMMPS, test_sw.c):
-  # tests/lammps/sw_si (Si.sw, diamond) and sw_gan (GaN.sw, zincblende, two species), every
+  # tests/lammps/sw_si (Si.sw, diamond), sw_gan (GaN.sw, zincblende, two species) and sw_mw (mW
+  # water, examples/mw.sw, 216 sites at 1 g/cm^3), every
   # precision, plain and deterministic (energy_rel and force_max_rel: double 1e-12, mixed and
   # single 1e-5); deterministic bitwise repeatability; tribody validate sw_gan on the GPU in
   # every precision; 100 NVE steps of sw_si GPU vs CPU in double (the last thermo row);
   # compute-sanitizer memcheck and racecheck of one mixed evaluation.
   BE=${GPU_CHECK_BACKEND:-gpu} # cpu: a dry run of this mode's logic on a machine without a GPU
-  for case in sw_si sw_gan; do
+  for case in sw_si sw_gan sw_mw; do
     c=tests/lammps/$case.cfg
     "$B" eval "$c" --set solver.backend=cpu --set solver.precision=double -o "$W/swref.xyz" >"$W/swref.txt" 2>&1 ||
       say "FAIL: sw $case: the CPU reference ($(tail -n 1 "$W/swref.txt"))"

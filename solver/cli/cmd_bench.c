@@ -19,7 +19,8 @@
  * backend and the GPU-only experiments print the host's block counts and are skipped.
  * A point whose estimated time exceeds --budget seconds is skipped and says so.
  * This file: options, helpers, records, the header, plots and the command; the experiments are
- * in bench_maps.c and bench_solver.c, the liquid in bench_liquid.c (bench_int.h). */
+ * in bench_maps.c and bench_solver.c, the liquid in bench_liquid.c (bench_int.h), SW silicon in
+ * bench_sw.c. */
 #include <errno.h>
 #include <math.h>
 #include <omp.h>
@@ -35,6 +36,7 @@
 #include "maps3d/map3d.h"
 #include "solver/backend.h"
 #include "solver/cli/bench_liquid.h"
+#include "solver/cli/bench_sw.h"
 #include "solver/cli/bench_species.h"
 #include "common/check.h"
 #include "solver/cli/cli.h"
@@ -51,6 +53,7 @@ static const char bench_help[] =
     "                     [--kernel solver|map|both] [--2d] [--features LIST] [--plot DIR]\n"
     "                     [--budget SECONDS] [--no-verify] [--cpu] [--no-solo] [--species LIST]\n"
     "       tribody bench --liquid [CONFIG] [--n LIST] ...  (the O(N) liquid; --liquid --help)\n"
+    "       tribody bench --sw [CONFIG] [--n LIST] ...  (Stillinger-Weber silicon; --sw --help)\n"
     "\n"
     "Times the block maps and the solver. A benchmark, not a test; docs/performance.md.\n"
     "\n"
@@ -672,6 +675,8 @@ int cmd_bench(int argc, char **argv)
     for (int i = 1; i < argc; i++)
         if (!strcmp(argv[i], "--liquid"))
             return bench_liquid(argc, argv);
+        else if (!strcmp(argv[i], "--sw"))
+            return bench_sw(argc, argv);
     if (parse_args(argc, argv, &o, &help) != 0)
         return TB_EXIT_USAGE;
     if (help) {

@@ -15,6 +15,10 @@ int gpu_count(const char **why);
  * status with a message. A no-op in one process. */
 int gpu_use_rank_device(void);
 
+/* Bytes of the current device's memory in use (by every process), 0 without one; for the
+ * benchmarks' memory column (the difference around a backend's life). */
+double gpu_mem_used(void);
+
 /* One line describing the build: "CUDA 13.0, sm_80 sm_90" or "CPU-only build". */
 const char *gpu_build_info(void);
 

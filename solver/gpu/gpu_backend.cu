@@ -56,6 +56,16 @@ int gpu_count(const char **why)
     return n;
 }
 
+double gpu_mem_used(void)
+{
+    size_t free_b = 0, total_b = 0;
+    if (cudaMemGetInfo(&free_b, &total_b) != cudaSuccess) {
+        cudaGetLastError(); /* clear it */
+        return 0.0;
+    }
+    return (double)(total_b - free_b);
+}
+
 const char *gpu_build_info(void)
 {
     static char buf[128];
@@ -501,7 +511,7 @@ static int gpu_forces(backend *b)
         CUDA_CHECK(cudaMemsetAsync(b->d_vfix, 0, 12 * sizeof(unsigned long long), b->st));
     }
     if (b->cull) {
-        if (b->pp.sw_on ? gpu_sw_forces(b->nb, &b->args, &b->pp, b->dbl, b->st) != 0
+        if (b->pp.sw_on ? gpu_sw_forces(b->nb, &b->args, &b->pp, b->dbl, b->threads, b->st) != 0
                         : gpu_nbr_forces(b->nb, &b->args, &b->pp, b->dbl, b->pdbl, b->stats,
                                          b->st) != 0)
             return -1;

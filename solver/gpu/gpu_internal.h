@@ -153,9 +153,11 @@ void gpu_nbr_destroy(gpu_nbr *b);
  * before the first build. */
 void gpu_nbr_set_full(gpu_nbr *b, int full);
 /* Stillinger-Weber alone over the full lists (gpu_sw.cu): rebuilds when stale, then adds its
- * forces, energies and virial into a's accumulators, float (dbl = 0) or double arithmetic.
+ * forces, energies and virial into a's accumulators, float (dbl = 0) or double arithmetic, in
+ * blocks of `threads` / 32 centres (solver.threads; the same results at every value).
  * 0 or -1 (reported). */
-int gpu_sw_forces(gpu_nbr *b, const gpu_args *a, const pot_params *pp, int dbl, cudaStream_t st);
+int gpu_sw_forces(gpu_nbr *b, const gpu_args *a, const pot_params *pp, int dbl, int threads,
+                  cudaStream_t st);
 /* Rebuilds the lists when stale, then adds the forces, energies and virial of every term of pp
  * into the accumulators of a (a.virial / a.vfix for the virial; zeroed by the caller), float (dbl = 0) or double arithmetic;
  * pdbl = 1 with dbl = 0 (mixed precision): the pairs in double all the same; stats = 1 also

@@ -13,6 +13,11 @@ int gpu_count(const char **why)
     return 0;
 }
 
+double gpu_mem_used(void)
+{
+    return 0.0;
+}
+
 const char *gpu_build_info(void)
 {
     return "CPU-only build, no CUDA";

@@ -1,5 +1,10 @@
 /* gpu_sw.cu — Stillinger-Weber on the GPU (pot_sw.h, the CPU's twin is cpu/sw_cpu.h): one warp
- * per centre over the full neighbour lists of gpu_nbr_build.cu (gpu_nbr.full).
+ * per centre over the full neighbour lists of gpu_nbr_build.cu (gpu_nbr.full), several warps
+ * (centres) per block: solver.threads / 32 of them, at most SW_MAXT / 32 (0: 128 threads, 4
+ * centres; solver.threads = 32 is the one-centre block the kernel had first). Each warp works
+ * alone (its own shared arrays, warp shuffles, no block barrier), so a centre's arithmetic and
+ * the order of its sums do not depend on the warps per block: the results are the same bit
+ * for bit at every solver.threads.
  *
  * The warp filters the centre's row at the current positions into shared memory (separations
  * formed in double, rounded to R; the legs within their (i, j, j) cutoffs, order kept by a
@@ -16,7 +21,8 @@
 #include "solver/gpu/gpu_atm.cuh"
 #include "solver/gpu/gpu_nbr_int.h"
 
-#define SW_NT 32
+#define SW_NT 32     /* lanes of a warp: one centre */
+#define SW_MAXT 256  /* threads per block at most (the launch bounds) */
 
 template <typename R> struct sw_real;
 template <> struct sw_real<float> {
@@ -57,28 +63,41 @@ struct sw_args {
     const int *perm, *off, *idx;
     tb_box_d box;
     int cap; /* legs the shared arrays hold */
-    int b0;  /* block b takes centre perm[b0 + b] */
+    int b0;  /* warp w of block b takes centre perm[b0 + b warps + w] */
+    int count; /* centres: b0 .. b0 + count - 1 */
     int typed;
 };
 
+/* The warp's sum of v, lanes in the xor-butterfly order (block_sum's for a block of one warp,
+ * bit for bit: its final 0.0 + v changes nothing). */
+__device__ __forceinline__ double warp_sum(double v)
+{
+    for (int o = 16; o > 0; o >>= 1)
+        v += __shfl_xor_sync(0xffffffffu, v, o);
+    return v;
+}
+
 template <typename R>
-__global__ void __launch_bounds__(SW_NT) sw_kernel(gpu_args a, sw_args q)
+__global__ void __launch_bounds__(SW_MAXT) sw_kernel(gpu_args a, sw_args q)
 {
     extern __shared__ __align__(16) unsigned char smem_raw[];
-    R *ld = (R *)smem_raw;                   /* [4 cap]: d x y z, r^2 */
+    const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
+    const int c = blockIdx.x * (blockDim.x >> 5) + warp; /* this warp's centre, of count */
+    if (c >= q.count)
+        return; /* a whole warp: no barrier below spans warps */
+    const size_t per = (size_t)q.cap * (4 * sizeof(R) + 2 * sizeof(int)); /* bytes per warp */
+    R *ld = (R *)(smem_raw + per * warp);      /* [4 cap]: d x y z, r^2 */
     int *lt = (int *)(ld + 4 * (size_t)q.cap); /* [cap]: particle */
-    int *ls = lt + q.cap;                    /* [cap]: species */
-    __shared__ double scratch[32];
+    int *ls = lt + q.cap;                      /* [cap]: species */
     typedef typename sw_real<R>::P P;
     typedef typename sw_real<R>::T T;
     const auto &kc = sw_real<R>::coef(a);
-    const int lane = threadIdx.x;
-    const int i = q.perm[q.b0 + blockIdx.x];
+    const int i = q.perm[q.b0 + c];
     const tb_double4 xi = a.posd[i];
     const int ti = q.typed ? gpu_type_of(xi.w) : 0;
     const P *legs = kc.tab->sw2 + POT_PAIR(ti, 0);
     const T *angles = kc.tab->sw3 + POT_TRIPLET(ti, 0, 0);
-    const int *row = q.idx + q.off[blockIdx.x], cnt = q.off[blockIdx.x + 1] - q.off[blockIdx.x];
+    const int *row = q.idx + q.off[c], cnt = q.off[c + 1] - q.off[c];
     int m = 0;
     for (int c0 = 0; c0 < cnt; c0 += SW_NT) { /* the legs within their cutoffs, order kept */
         const int r = c0 + lane;
@@ -141,39 +160,44 @@ __global__ void __launch_bounds__(SW_NT) sw_kernel(gpu_args a, sw_args q)
             fi[x] -= f[x];
         nbr_virial_add(vir, dw, f);
     }
-    for (int c = 0; c < 3; c++)
-        fi[c] = block_sum(fi[c], scratch);
-    for (int c = 0; c < 6; c++)
-        vir[c] = block_sum(vir[c], scratch);
-    e3 = block_sum(e3, scratch);
-    ep = block_sum(ep, scratch);
+    for (int x = 0; x < 3; x++)
+        fi[x] = warp_sum(fi[x]);
+    for (int x = 0; x < 6; x++)
+        vir[x] = warp_sum(vir[x]);
+    e3 = warp_sum(e3);
+    ep = warp_sum(ep);
     if (lane == 0) {
         add_force(a, i, fi[0], fi[1], fi[2]);
         add_energy(a, 0, e3);
         add_energy(a, 1, ep);
-        for (int c = 0; c < 6; c++)
-            add_virial(a, c, vir[c]);
+        for (int x = 0; x < 6; x++)
+            add_virial(a, x, vir[x]);
     }
 }
 
 template <typename R> static int sw_launch(gpu_nbr *b, const gpu_args *a, const sw_args &q,
-                                           cudaStream_t st)
+                                           int threads, cudaStream_t st)
 {
-    const int smem = q.cap * (4 * (int)sizeof(R) + 2 * (int)sizeof(int));
-    if (smem > b->smem_max)
+    const int per = q.cap * (4 * (int)sizeof(R) + 2 * (int)sizeof(int)); /* bytes per warp */
+    int warps = (threads > 0 ? threads : 128) / SW_NT;
+    warps = warps < 1 ? 1 : warps > SW_MAXT / SW_NT ? SW_MAXT / SW_NT : warps;
+    while (warps > 1 && warps * per > b->smem_max) /* long rows: fewer centres per block */
+        warps /= 2;
+    if (per > b->smem_max)
         return tb_error(NULL, 0, "a neighbour row of %d entries needs %d bytes of shared memory, "
-                                 "more than the GPU's %d: lower solver.skin", b->max_row, smem,
+                                 "more than the GPU's %d: lower solver.skin", b->max_row, per,
                         b->smem_max);
     CUDA_CHECK(cudaFuncSetAttribute(sw_kernel<R>, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                    smem));
-    if (b->a_hi <= b->a_lo)
+                                    warps * per));
+    if (q.count <= 0)
         return 0;
-    sw_kernel<R><<<b->a_hi - b->a_lo, SW_NT, smem, st>>>(*a, q);
+    sw_kernel<R><<<(q.count + warps - 1) / warps, warps * SW_NT, warps * per, st>>>(*a, q);
     TB_LAUNCH_CHECK("sw_kernel");
     return 0;
 }
 
-int gpu_sw_forces(gpu_nbr *b, const gpu_args *a, const pot_params *pp, int dbl, cudaStream_t st)
+int gpu_sw_forces(gpu_nbr *b, const gpu_args *a, const pot_params *pp, int dbl, int threads,
+                  cudaStream_t st)
 {
     sw_args q;
     if (gpu_nbr_update(b, a->posd, st) != 0)
@@ -184,8 +208,9 @@ int gpu_sw_forces(gpu_nbr *b, const gpu_args *a, const pot_params *pp, int dbl, 
     q.box = b->box;
     q.cap = ((b->max_row > 0 ? b->max_row : 1) + 31) & ~31;
     q.b0 = b->a_lo;
+    q.count = b->a_hi - b->a_lo;
     q.typed = pp->d.ntypes > 1;
     if (b->n == 0)
         return 0;
-    return dbl ? sw_launch<double>(b, a, q, st) : sw_launch<float>(b, a, q, st);
+    return dbl ? sw_launch<double>(b, a, q, threads, st) : sw_launch<float>(b, a, q, threads, st);
 }

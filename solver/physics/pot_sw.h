@@ -13,12 +13,21 @@
  *
  * Template: included by pot.h with TB_REAL and TB_NAME set (no include guard on purpose). */
 
+/* Both terms are 0 where r reaches a sigma in TB_REAL (the limit of exp(sigma / (r - a sigma))
+ * as r -> a sigma from below): a leg the lists keep in double (r^2 < cutsq) can round to a
+ * sigma in float, where 1 / (r - a sigma) would be infinite. Below a sigma the arithmetic is
+ * the plain formula's, so double's results do not change. */
+
 /* Pair energy at r2 < P->cutsq; writes fpair, so that the force on i is -fpair d_ij and on j
  * +fpair d_ij (d_ij = x_j - x_i; LAMMPS's twobody, whose delx is x_i - x_j). */
 TB_HOSTDEV static inline TB_REAL TB_NAME(pot_sw2)(const TB_NAME(pot_sw_pair) *P, TB_REAL r2,
                                                    TB_REAL *fpair)
 {
     const TB_REAL r = TB_NAME(tb_sqrt)(r2), rinvsq = (TB_REAL)1 / r2;
+    if (!(r < P->cut)) { /* at a sigma in TB_REAL: 0 (above) */
+        *fpair = (TB_REAL)0;
+        return (TB_REAL)0;
+    }
     const TB_REAL rp = TB_NAME(tb_pow)(r, -P->p), rq = TB_NAME(tb_pow)(r, -P->q);
     const TB_REAL rainv = (TB_REAL)1 / (r - P->cut), rainvsq = rainv * rainv * r;
     const TB_REAL ex = TB_NAME(tb_exp)(P->sigma * rainv);
@@ -33,6 +42,10 @@ TB_HOSTDEV static inline TB_REAL TB_NAME(pot_sw_leg)(const TB_NAME(pot_sw_pair) 
                                                       TB_REAL *r, TB_REAL *g)
 {
     *r = TB_NAME(tb_sqrt)(r2);
+    if (!(*r < P->cut)) { /* at a sigma in TB_REAL: 0 (above) */
+        *g = (TB_REAL)0;
+        return (TB_REAL)0;
+    }
     const TB_REAL rainv = (TB_REAL)1 / (*r - P->cut), gs = P->sigma_gamma * rainv;
     *g = gs * rainv / *r;
     return TB_NAME(tb_exp)(gs);
