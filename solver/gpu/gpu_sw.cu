@@ -1,21 +1,28 @@
-/* gpu_sw.cu — Stillinger-Weber on the GPU (pot_sw.h, the CPU's twin is cpu/sw_cpu.h): one warp
- * per centre over the full neighbour lists of gpu_nbr_build.cu (gpu_nbr.full), several warps
- * (centres) per block: solver.threads / 32 of them, at most SW_MAXT / 32 (0: 128 threads, 4
- * centres; solver.threads = 32 is the one-centre block the kernel had first). Each warp works
- * alone (its own shared arrays, warp shuffles, no block barrier), so a centre's arithmetic and
- * the order of its sums do not depend on the warps per block: the results are the same bit
- * for bit at every solver.threads.
+/* gpu_sw.cu — Stillinger-Weber on the GPU (pot_sw.h, the CPU's twin is cpu/sw_cpu.h) over the
+ * full neighbour lists of gpu_nbr_build.cu (gpu_nbr.full). The default kernel (sw_kernel_p) is
+ * persistent: one wave of resident blocks of solver.threads / 32 warps (0: 128 threads; at
+ * most SW_MAXT), each warp 8 groups of 4 lanes, group g taking centres g, g + groups, ... Each
+ * group works alone (its own shared arrays, shuffles within its lanes, no block barrier), so a
+ * centre's arithmetic and the order of its sums do not depend on the block size: the same bits
+ * at every solver.threads in deterministic mode.
  *
- * The warp filters the centre's row at the current positions into shared memory (separations
- * formed in double, rounded to R; the legs within their (i, j, j) cutoffs, order kept by a
- * ballot compaction). Lane l then owns legs q = l, l + 32, ...: the pair of leg q (once, at the
- * centre it comes after: nbr_after), and every angle q-i-k, k != q, of which it keeps the
- * force on its own leg only; the angle is evaluated in the order of the legs (j < k, the
- * CPU's), so each angle is computed twice, by its two lanes, and its energy counted by the
- * lane of the smaller leg. No atomics between lanes, a fixed order: deterministic sums with
- * the accumulation modes' own (add_force). The centre gets -sum F_q, the virial sum_q d_q (x)
- * F_q. */
+ * Per centre (sw_centre): the group filters the row at the current positions into shared
+ * memory (separations formed in double, rounded to R; the legs within their (i, j, j) cutoffs,
+ * order kept by a ballot compaction). Lane l then owns legs q = l, l + L, ...: the pair of leg
+ * q (once, at the centre it comes after: nbr_after), and every angle q-i-k, k != q, of which it
+ * keeps the force on its own leg only; the angle is evaluated in the order of the legs (j < k,
+ * the CPU's), so each angle is computed twice, by its two lanes, and its energy counted by the
+ * lane of the smaller leg. No atomics between lanes, a fixed order: deterministic sums with the
+ * accumulation modes' own (add_force). The centre gets -sum F_q, the virial sum_q d_q (x) F_q.
+ * Its energies and virial go to the group's running sums (shared memory), added to the global
+ * words once per group at the end (deterministic: fix_add's integer words, split per centre).
+ *
+ * TB_SW_KERNEL=0 selects the first kernel (sw_kernel: a warp per centre, each centre's sums
+ * added by global atomics) for before/after measurements; docs/gpu.md and docs/performance.md
+ * give the numbers. */
 #include <math.h>
+#include <stdlib.h>
+#include <string.h>
 
 #include "common/check.h"
 #include "solver/gpu/gpu_atm.cuh"
@@ -68,27 +75,23 @@ struct sw_args {
     int typed;
 };
 
-/* The warp's sum of v, lanes in the xor-butterfly order (block_sum's for a block of one warp,
- * bit for bit: its final 0.0 + v changes nothing). */
-__device__ __forceinline__ double warp_sum(double v)
+/* The sum of v over a group of L lanes (mask gm), in the xor-butterfly order (at L = 32
+ * block_sum's for a block of one warp, bit for bit: its final 0.0 + v changes nothing). */
+template <int L> __device__ __forceinline__ double group_sum(double v, unsigned gm)
 {
-    for (int o = 16; o > 0; o >>= 1)
-        v += __shfl_xor_sync(0xffffffffu, v, o);
+    for (int o = L / 2; o > 0; o >>= 1)
+        v += __shfl_xor_sync(gm, v, o);
     return v;
 }
 
-template <typename R>
-__global__ void __launch_bounds__(SW_MAXT) sw_kernel(gpu_args a, sw_args q)
+/* One centre c (of count) by a group of L lanes (sl its lane, gm its mask; L = 32: a warp):
+ * filters the row into ld / lt / ls (the group's shared arrays), adds the forces of the legs
+ * and of the centre, and returns its sums in out[8] on every lane of the group: the three-body
+ * energy, the pair energy, the virial xx yy zz xy xz yz. */
+template <typename R, int L>
+__device__ __forceinline__ void sw_centre(const gpu_args &a, const sw_args &q, int c, int sl,
+                                          unsigned gm, R *ld, int *lt, int *ls, double out[8])
 {
-    extern __shared__ __align__(16) unsigned char smem_raw[];
-    const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
-    const int c = blockIdx.x * (blockDim.x >> 5) + warp; /* this warp's centre, of count */
-    if (c >= q.count)
-        return; /* a whole warp: no barrier below spans warps */
-    const size_t per = (size_t)q.cap * (4 * sizeof(R) + 2 * sizeof(int)); /* bytes per warp */
-    R *ld = (R *)(smem_raw + per * warp);      /* [4 cap]: d x y z, r^2 */
-    int *lt = (int *)(ld + 4 * (size_t)q.cap); /* [cap]: particle */
-    int *ls = lt + q.cap;                      /* [cap]: species */
     typedef typename sw_real<R>::P P;
     typedef typename sw_real<R>::T T;
     const auto &kc = sw_real<R>::coef(a);
@@ -98,9 +101,10 @@ __global__ void __launch_bounds__(SW_MAXT) sw_kernel(gpu_args a, sw_args q)
     const P *legs = kc.tab->sw2 + POT_PAIR(ti, 0);
     const T *angles = kc.tab->sw3 + POT_TRIPLET(ti, 0, 0);
     const int *row = q.idx + q.off[c], cnt = q.off[c + 1] - q.off[c];
+    const int gb = (threadIdx.x & 31) - sl; /* the group's first lane in the warp */
     int m = 0;
-    for (int c0 = 0; c0 < cnt; c0 += SW_NT) { /* the legs within their cutoffs, order kept */
-        const int r = c0 + lane;
+    for (int c0 = 0; c0 < cnt; c0 += L) { /* the legs within their cutoffs, order kept */
+        const int r = c0 + sl;
         bool keep = false;
         int t = 0, tt = 0;
         double e[3] = {0, 0, 0}, r2 = 0;
@@ -112,9 +116,9 @@ __global__ void __launch_bounds__(SW_MAXT) sw_kernel(gpu_args a, sw_args q)
             r2 = nbr_separation(&q.box, x0, x1, e);
             keep = r2 < a.kd.tab->sw2[POT_PAIR(ti, tt)].cutsq;
         }
-        const unsigned ball = __ballot_sync(0xffffffffu, keep);
+        const unsigned ball = (__ballot_sync(gm, keep) & gm) >> gb;
         if (keep) {
-            const int p = m + __popc(ball & ((1u << lane) - 1u));
+            const int p = m + __popc(ball & ((1u << sl) - 1u));
             R *d = ld + 4 * (size_t)p;
             d[0] = (R)e[0];
             d[1] = (R)e[1];
@@ -125,9 +129,9 @@ __global__ void __launch_bounds__(SW_MAXT) sw_kernel(gpu_args a, sw_args q)
         }
         m += __popc(ball);
     }
-    __syncwarp();
+    __syncwarp(gm);
     double fi[3] = {0, 0, 0}, ep = 0, e3 = 0, vir[6] = {0, 0, 0, 0, 0, 0};
-    for (int j = lane; j < m; j += SW_NT) {
+    for (int j = sl; j < m; j += L) {
         const R *dj = ld + 4 * (size_t)j;
         const double dw[3] = {(double)dj[0], (double)dj[1], (double)dj[2]};
         double f[3] = {0, 0, 0};
@@ -161,38 +165,164 @@ __global__ void __launch_bounds__(SW_MAXT) sw_kernel(gpu_args a, sw_args q)
         nbr_virial_add(vir, dw, f);
     }
     for (int x = 0; x < 3; x++)
-        fi[x] = warp_sum(fi[x]);
+        fi[x] = group_sum<L>(fi[x], gm);
     for (int x = 0; x < 6; x++)
-        vir[x] = warp_sum(vir[x]);
-    e3 = warp_sum(e3);
-    ep = warp_sum(ep);
-    if (lane == 0) {
+        out[2 + x] = group_sum<L>(vir[x], gm);
+    out[0] = group_sum<L>(e3, gm);
+    out[1] = group_sum<L>(ep, gm);
+    if (sl == 0)
         add_force(a, i, fi[0], fi[1], fi[2]);
-        add_energy(a, 0, e3);
-        add_energy(a, 1, ep);
-        for (int x = 0; x < 6; x++)
-            add_virial(a, x, vir[x]);
+    __syncwarp(gm); /* the shared arrays are reused by the group's next centre */
+}
+
+/* Adds the centre's sums s[8] (sw_centre's out) by the accumulation mode, as add_energy and
+ * add_virial do. */
+__device__ __forceinline__ void sw_add_sums(const gpu_args &a, const double s[8])
+{
+    add_energy(a, 0, s[0]);
+    add_energy(a, 1, s[1]);
+    for (int x = 0; x < 6; x++)
+        add_virial(a, x, s[2 + x]);
+}
+
+/* The kernel of 2026-11-24 (TB_SW_KERNEL=0): one warp per centre, each centre's energies and
+ * virial added by global atomics to the same 8 words (2 x 8 integer atomics in deterministic
+ * mode): 10^6 centres serialize there, 8.8 ms per evaluation at 10^6 atoms. */
+template <typename R>
+__global__ void __launch_bounds__(SW_MAXT) sw_kernel(gpu_args a, sw_args q)
+{
+    extern __shared__ __align__(16) unsigned char smem_raw[];
+    const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
+    const int c = blockIdx.x * (blockDim.x >> 5) + warp; /* this warp's centre, of count */
+    if (c >= q.count)
+        return; /* a whole warp: no barrier below spans warps */
+    const size_t per = (size_t)q.cap * (4 * sizeof(R) + 2 * sizeof(int)); /* bytes per warp */
+    R *ld = (R *)(smem_raw + per * warp);      /* [4 cap]: d x y z, r^2 */
+    int *lt = (int *)(ld + 4 * (size_t)q.cap); /* [cap]: particle */
+    int *ls = lt + q.cap;                      /* [cap]: species */
+    double s[8];
+    sw_centre<R, 32>(a, q, c, lane, 0xffffffffu, ld, lt, ls, s);
+    if (lane == 0)
+        sw_add_sums(a, s);
+}
+
+/* The default: a grid of resident warps, groups of L lanes (L = 32: a warp), group g taking
+ * centres g, g + groups, ...; lane 0 of a group sums its centres' energies and virial in
+ * registers (FIX: as the integer words of fix_add, split per centre exactly as fix_add splits
+ * it, so the totals are the per-centre atomics' bit for bit) and adds them once at the end. */
+template <typename R, int L, bool FIX, int MINB>
+__global__ void __launch_bounds__(SW_MAXT, MINB) sw_kernel_p(gpu_args a, sw_args q)
+{
+    extern __shared__ __align__(16) unsigned char smem_raw[];
+    const int sl = threadIdx.x & (L - 1), grp = threadIdx.x / L;
+    const unsigned gm = L == 32 ? 0xffffffffu
+                                : ((1u << L) - 1u) << ((threadIdx.x & 31) & ~(L - 1));
+    const size_t per = (size_t)q.cap * (4 * sizeof(R) + 2 * sizeof(int)); /* bytes per group */
+    R *ld = (R *)(smem_raw + per * grp);       /* [4 cap]: d x y z, r^2 */
+    int *lt = (int *)(ld + 4 * (size_t)q.cap); /* [cap]: particle */
+    int *ls = lt + q.cap;                      /* [cap]: species */
+    const int groups = gridDim.x * (blockDim.x / L);
+    /* the group's running sums, lane 0's, in shared memory (after every group's arrays) rather
+     * than in registers: 16 words fewer for each of the 32 lanes */
+    unsigned long long *acc = (unsigned long long *)(smem_raw + per * (blockDim.x / L)) + 16 * grp;
+    double *sum = (double *)acc;
+    if (sl == 0)
+        for (int x = 0; x < 16; x++)
+            acc[x] = 0;
+    for (int c = blockIdx.x * (blockDim.x / L) + grp; c < q.count; c += groups) {
+        double s[8];
+        sw_centre<R, L>(a, q, c, sl, gm, ld, lt, ls, s);
+        if (sl == 0)
+            for (int x = 0; x < 8; x++) {
+                if (FIX) { /* fix_add's split (gpu_atm.cuh) */
+                    const double v = s[x] * TB_FIX_HI, h = floor(v);
+                    acc[2 * x] += (unsigned long long)(long long)h;
+                    acc[2 * x + 1] += (unsigned long long)llrint((v - h) * TB_FIX_LO);
+                } else {
+                    sum[x] += s[x];
+                }
+            }
+    }
+    if (sl != 0)
+        return;
+    for (int x = 0; x < 8; x++) {
+        if (FIX) {
+            unsigned long long *w = x < 2 ? a.efix + 2 * x : a.vfix + 2 * (x - 2);
+            atomicAdd(w, acc[2 * x]);
+            atomicAdd(w + 1, acc[2 * x + 1]);
+        } else if (x < 2) {
+            atomicAdd(a.energy + x, sum[x]);
+        } else {
+            atomicAdd(a.virial + x - 2, sum[x]);
+        }
+    }
+}
+
+/* The kernel: TB_SW_KERNEL=0 in the environment selects sw_kernel (kept for before/after
+ * measurements in one binary), 1 the persistent kernel with a warp per centre, 2 with 8 lanes
+ * per centre, 3 with 8 lanes and at most 64 registers, 4 with 4 lanes and at most 64
+ * registers; unset: the default, SW_VAR_DEFAULT. */
+#define SW_VAR_DEFAULT 4
+static int sw_variant(void)
+{
+    static int v = -1;
+    if (v < 0) {
+        const char *e = getenv("TB_SW_KERNEL");
+        v = e && e[0] >= '0' && e[0] <= '4' && !e[1] ? e[0] - '0' : SW_VAR_DEFAULT;
+    }
+    return v;
+}
+
+/* The persistent kernel of variant var (1..4) for the accumulation mode; *lanes: per centre. */
+template <typename R> static void (*sw_pick(int var, bool fix, int *lanes))(gpu_args, sw_args)
+{
+    *lanes = var == 1 ? 32 : var == 4 ? 4 : 8;
+    switch (var) {
+    case 1: return fix ? sw_kernel_p<R, 32, true, 1> : sw_kernel_p<R, 32, false, 1>;
+    case 3: return fix ? sw_kernel_p<R, 8, true, 4> : sw_kernel_p<R, 8, false, 4>;
+    case 4: return fix ? sw_kernel_p<R, 4, true, 4> : sw_kernel_p<R, 4, false, 4>;
+    default: return fix ? sw_kernel_p<R, 8, true, 1> : sw_kernel_p<R, 8, false, 1>;
     }
 }
 
 template <typename R> static int sw_launch(gpu_nbr *b, const gpu_args *a, const sw_args &q,
                                            int threads, cudaStream_t st)
 {
-    const int per = q.cap * (4 * (int)sizeof(R) + 2 * (int)sizeof(int)); /* bytes per warp */
+    const int var = sw_variant();
+    int lanes = SW_NT;
+    void (*k)(gpu_args, sw_args) = var == 0 ? sw_kernel<R> : sw_pick<R>(var, a->mode == ACC_FIXED, &lanes);
+    const int per = q.cap * (4 * (int)sizeof(R) + 2 * (int)sizeof(int)); /* bytes per centre */
     int warps = (threads > 0 ? threads : 128) / SW_NT;
     warps = warps < 1 ? 1 : warps > SW_MAXT / SW_NT ? SW_MAXT / SW_NT : warps;
-    while (warps > 1 && warps * per > b->smem_max) /* long rows: fewer centres per block */
+    const int gpw = SW_NT / lanes; /* centres per warp */
+    const int pg = per + (var == 0 ? 0 : 128); /* bytes per group: + sw_kernel_p's sums */
+    while (warps > 1 && warps * gpw * pg > b->smem_max) /* long rows: fewer warps per block */
         warps /= 2;
-    if (per > b->smem_max)
+    if (gpw * pg > b->smem_max)
         return tb_error(NULL, 0, "a neighbour row of %d entries needs %d bytes of shared memory, "
-                                 "more than the GPU's %d: lower solver.skin", b->max_row, per,
+                                 "more than the GPU's %d: lower solver.skin", b->max_row, gpw * pg,
                         b->smem_max);
-    CUDA_CHECK(cudaFuncSetAttribute(sw_kernel<R>, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                    warps * per));
+    const int smem = warps * gpw * pg;
+    if (var == 0) {
+        CUDA_CHECK(cudaFuncSetAttribute(sw_kernel<R>, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                        smem));
+        if (q.count <= 0)
+            return 0;
+        sw_kernel<R><<<(q.count + warps - 1) / warps, warps * SW_NT, smem, st>>>(*a, q);
+        TB_LAUNCH_CHECK("sw_kernel");
+        return 0;
+    }
+    int dev = 0, sms = 0, resident = 0;
+    CUDA_CHECK(cudaFuncSetAttribute(k, cudaFuncAttributeMaxDynamicSharedMemorySize, smem));
+    CUDA_CHECK(cudaGetDevice(&dev));
+    CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev));
+    CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&resident, k, warps * SW_NT, smem));
     if (q.count <= 0)
         return 0;
-    sw_kernel<R><<<(q.count + warps - 1) / warps, warps * SW_NT, warps * per, st>>>(*a, q);
-    TB_LAUNCH_CHECK("sw_kernel");
+    const long long need = (q.count + (long long)warps * gpw - 1) / ((long long)warps * gpw);
+    const long long full = (long long)sms * (resident > 0 ? resident : 1); /* one wave */
+    k<<<(int)(need < full ? need : full), warps * SW_NT, smem, st>>>(*a, q);
+    TB_LAUNCH_CHECK("sw_kernel_p");
     return 0;
 }
 
@@ -206,7 +336,8 @@ int gpu_sw_forces(gpu_nbr *b, const gpu_args *a, const pot_params *pp, int dbl, 
     q.off = b->d_roff;
     q.idx = b->d_idx;
     q.box = b->box;
-    q.cap = ((b->max_row > 0 ? b->max_row : 1) + 31) & ~31;
+    const int round = sw_variant() == 0 ? 31 : 7; /* the legs' arrays: 32 (the old kernel's) or 8 */
+    q.cap = ((b->max_row > 0 ? b->max_row : 1) + round) & ~round;
     q.b0 = b->a_lo;
     q.count = b->a_hi - b->a_lo;
     q.typed = pp->d.ntypes > 1;
