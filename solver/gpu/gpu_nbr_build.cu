@@ -5,8 +5,9 @@
  * Build (every CUB call deterministic, so the same positions give the same lists): cell keys,
  * a stable radix sort of (cell, particle), the cells' ranges, a count pass over every anchor in
  * cell order, an exclusive scan into row offsets, this rank's cut of the anchors (on the device,
- * from a scan of the rows' work: docs/scaling.md), a fill pass over this rank's anchors only and
- * a segmented sort of each of its rows by particle index. Rows are stored in cell order, so a
+ * from a scan of the rows' work: docs/scaling.md) and a fill pass over this rank's anchors only,
+ * the rows sorted by particle index by construction (nbr_cell_rows_kernel; TB_NBR_BUILD=0: the
+ * old passes and a segmented sort of each row). Rows are stored in cell order, so a
  * rank's rows are contiguous and it holds only those (the other ranks' rows are never read
  * here). Device memory is O(N / P) for the rows: ~ (2 pi / 3) rho R^3 entries per particle. */
 #include <cub/cub.cuh>
