@@ -5,8 +5,9 @@
  * Build (every CUB call deterministic, so the same positions give the same lists): cell keys,
  * a stable radix sort of (cell, particle), the cells' ranges, a count pass over every anchor in
  * cell order, an exclusive scan into row offsets, this rank's cut of the anchors (on the device,
- * from a scan of the rows' work: docs/scaling.md), a fill pass over this rank's anchors only and
- * a segmented sort of each of its rows by particle index. Rows are stored in cell order, so a
+ * from a scan of the rows' work: docs/scaling.md) and a fill pass over this rank's anchors only,
+ * the rows sorted by particle index by construction (nbr_cell_rows_kernel; TB_NBR_BUILD=0: the
+ * old passes and a segmented sort of each row). Rows are stored in cell order, so a
  * rank's rows are contiguous and it holds only those (the other ranks' rows are never read
  * here). Device memory is O(N / P) for the rows: ~ (2 pi / 3) rho R^3 entries per particle. */
 #include <cub/cub.cuh>
@@ -73,7 +74,18 @@ __global__ void nbr_range_kernel(const int *key, int n, int *start, int *end)
         end[c] = s + 1;
 }
 
-/* Row of particle i: counted (out == NULL) or written. The same test as nbr_list.c. */
+/* Whether t (at xt) goes into anchor i's row (at xi), t != i: the same test as nbr_list.c,
+ * written once for both builds below (so the same rounding, bit for bit). */
+__device__ __forceinline__ bool nbr_keep(const nbr_grid &g, double xix, double xiy, double xiz,
+                                         double xtx, double xty, double xtz, double R2,
+                                         double skin)
+{
+    double d[3] = {xtx - xix, xty - xiy, xtz - xiz};
+    box_min_image_d(&g.box, d);
+    return !(d[0] < -skin || d[0] * d[0] + d[1] * d[1] + d[2] * d[2] > R2);
+}
+
+/* Row of particle i: counted (out == NULL) or written. */
 __device__ int nbr_scan_row(const tb_double4 *pos, const int *perm, const int *start,
                             const int *end, const nbr_grid &g, double R2, double skin, int i,
                             int *out)
@@ -92,9 +104,7 @@ __device__ int nbr_scan_row(const tb_double4 *pos, const int *perm, const int *s
                 for (int p = start[u]; p < end[u]; p++) {
                     const int t = perm[p];
                     const tb_double4 xt = pos[t];
-                    double d[3] = {xt.x - xi.x, xt.y - xi.y, xt.z - xi.z};
-                    box_min_image_d(&g.box, d);
-                    if (t == i || d[0] < -skin || d[0] * d[0] + d[1] * d[1] + d[2] * d[2] > R2)
+                    if (t == i || !nbr_keep(g, xi.x, xi.y, xi.z, xt.x, xt.y, xt.z, R2, skin))
                         continue;
                     if (out)
                         out[m] = t;
@@ -159,6 +169,168 @@ __global__ void nbr_fill_kernel(const tb_double4 *pos, const int *perm, const in
         nbr_scan_row(pos, perm, start, end, g, R2, skin, perm[lo + j], idx + roff[j]);
 }
 
+/* ---- rows sorted by construction (the default build) ---------------------------------
+ * Every anchor of a cell sees the same candidates: the particles of the cell's stencil (27
+ * cells, fewer in a small grid). One block per cell gathers them, sorts them by index in
+ * shared memory (a bitonic sort) with their positions beside, and each anchor walks them in
+ * that order: its row comes out sorted, the segmented sort of every row is gone, and the
+ * candidates' positions are read from shared memory (the same for every anchor of the block).
+ * NBR_SLICES threads share an anchor, each a contiguous slice of the sorted candidates; the
+ * count pass keeps each slice's count (scnt), so the fill pass writes every slice at its place
+ * in the row. Rows, their contents and order are those of the other build, bit for bit. */
+
+#define NBR_SLICES 4
+
+/* The stencil of cell c as runs of perm (nbr_scan_row's cells): first r0[k], length rn[k]. */
+__device__ int nbr_cell_runs(const nbr_grid &g, int c, const int *start, const int *end, int *r0,
+                             int *rn)
+{
+    const int cc[3] = {c % g.nc[0], (c / g.nc[0]) % g.nc[1], c / (g.nc[0] * g.nc[1])};
+    int f[3], cnt[3], k = 0;
+    for (int d = 0; d < 3; d++)
+        nbr_stencil(&g, cc[d], d, &f[d], &cnt[d]);
+    for (int sz = 0; sz < cnt[2]; sz++)
+        for (int sy = 0; sy < cnt[1]; sy++)
+            for (int sx = 0; sx < cnt[0]; sx++) {
+                const int u = (((f[2] + sz) % g.nc[2]) * g.nc[1] + (f[1] + sy) % g.nc[1]) * g.nc[0] +
+                              (f[0] + sx) % g.nc[0];
+                r0[k] = start[u];
+                rn[k] = end[u] - start[u];
+                k++;
+            }
+    return k;
+}
+
+/* The most candidates of any non-empty cell, into *umax (atomicMax; 0 before). */
+__global__ void nbr_union_kernel(const int *start, const int *end, nbr_grid g, int cells, int *umax)
+{
+    const int c = blockIdx.x * blockDim.x + threadIdx.x;
+    if (c >= cells || end[c] <= start[c])
+        return;
+    int r0[27], rn[27], t = 0;
+    const int nr = nbr_cell_runs(g, c, start, end, r0, rn);
+    for (int k = 0; k < nr; k++)
+        t += rn[k];
+    atomicMax(umax, t);
+}
+
+static __host__ __device__ int nbr_pow2(int u)
+{
+    int p = 1;
+    while (p < u)
+        p <<= 1;
+    return p;
+}
+
+/* Block c: the anchors of cell c in [lo, hi) (positions in perm). Count pass (FILL false):
+ * scnt[NBR_SLICES k + s] for slice s of anchor k, cnt[k] their sum. Fill pass: the rows at
+ * idx + roff[k - lo]. ucap: the most candidates of a cell (shared memory: 24 ucap bytes of
+ * positions, 4 nbr_pow2(ucap) of indices). */
+template <bool FILL>
+__global__ void __launch_bounds__(1024)
+    nbr_cell_rows_kernel(const tb_double4 *pos, const int *perm, const int *start, const int *end,
+                         nbr_grid g, double R2, double skin, int lo, int hi, int ucap,
+                         const int *roff, int *scnt, int *cnt, int *idx)
+{
+    extern __shared__ double sh[];
+    __shared__ int r0[27], rn[27], ro[28], nr;
+    const int c = blockIdx.x, bd = blockDim.x, tid = threadIdx.x;
+    const int a_lo = max(start[c], lo), a_hi = min(end[c], hi);
+    if (a_lo >= a_hi)
+        return;
+    double *sx = sh, *sy = sx + ucap, *sz = sy + ucap;
+    int *si = (int *)(sz + ucap);
+    if (tid == 0) {
+        nr = nbr_cell_runs(g, c, start, end, r0, rn);
+        ro[0] = 0;
+        for (int k = 0; k < nr; k++)
+            ro[k + 1] = ro[k] + rn[k];
+    }
+    __syncthreads();
+    const int total = ro[nr], p2 = nbr_pow2(total);
+    for (int e = tid; e < p2; e += bd) {
+        int v = 0x7fffffff;
+        if (e < total) {
+            int k = 0;
+            while (e >= ro[k + 1])
+                k++;
+            v = perm[r0[k] + e - ro[k]];
+        }
+        si[e] = v;
+    }
+    __syncthreads();
+    for (int k = 2; k <= p2; k <<= 1) /* bitonic sort, ascending; the indices are distinct */
+        for (int j = k >> 1; j > 0; j >>= 1) {
+            for (int e = tid; e < p2; e += bd) {
+                const int x = e ^ j;
+                if (x > e) {
+                    const int a = si[e], b = si[x];
+                    if ((a > b) == ((e & k) == 0)) {
+                        si[e] = b;
+                        si[x] = a;
+                    }
+                }
+            }
+            __syncthreads();
+        }
+    for (int e = tid; e < total; e += bd) {
+        const tb_double4 p = pos[si[e]];
+        sx[e] = p.x;
+        sy[e] = p.y;
+        sz[e] = p.z;
+    }
+    __syncthreads();
+    const int S = NBR_SLICES, s = tid % S, A = bd / S;
+    const int b0 = (int)((long long)total * s / S), b1 = (int)((long long)total * (s + 1) / S);
+    for (int base = a_lo; base < a_hi; base += A) { /* the whole block: the shuffles below */
+        const int k = base + tid / S;
+        int m = 0;
+        if (k < a_hi) {
+            const int i = perm[k];
+            const tb_double4 xi = pos[i];
+            int lo_r = 0, hi_r = total; /* the anchor's own place among the candidates */
+            while (lo_r < hi_r) {
+                const int mid = (lo_r + hi_r) >> 1;
+                if (si[mid] < i)
+                    lo_r = mid + 1;
+                else
+                    hi_r = mid;
+            }
+            int *out = NULL;
+            if (FILL) {
+                out = idx + roff[k - lo];
+                for (int q = 0; q < s; q++)
+                    out += scnt[(long long)S * k + q];
+            }
+            for (int r = b0; r < b1; r++) {
+                if (r == lo_r || !nbr_keep(g, xi.x, xi.y, xi.z, sx[r], sy[r], sz[r], R2, skin))
+                    continue;
+                if (FILL)
+                    out[m] = si[r];
+                m++;
+            }
+            if (!FILL)
+                scnt[(long long)S * k + s] = m;
+        }
+        if (!FILL) {
+            for (int o = S / 2; o > 0; o >>= 1)
+                m += __shfl_down_sync(0xffffffffu, m, o, S);
+            if (k < a_hi && s == 0)
+                cnt[k] = m;
+        }
+    }
+}
+
+/* A checksum of the rows (TB_NBR_PHASES): contents and order, integer sums (deterministic). */
+__global__ void nbr_hash_kernel(const int *idx, long long held, unsigned long long *h)
+{
+    unsigned long long a = 0;
+    for (long long e = blockIdx.x * (long long)blockDim.x + threadIdx.x; e < held;
+         e += (long long)gridDim.x * blockDim.x)
+        a += (unsigned long long)(idx[e] + 1) * (2654435761ull * (unsigned long long)e + 1ull);
+    atomicAdd(h, a);
+}
+
 __global__ void nbr_stale_kernel(const tb_double4 *pos, const tb_double4 *xref, int n, tb_box_d box,
                                  double lim2, unsigned *flag)
 {
@@ -221,9 +393,30 @@ static int tmp_fit(gpu_nbr *b, size_t bytes)
     return 0;
 }
 
+/* Environment switches, read once: TB_NBR_BUILD=0 selects the build before the one above (a
+ * count and a fill of each anchor alone, then CUB's segmented sort of the rows; also the
+ * fallback when a cell's candidates do not fit in shared memory), kept for before/after
+ * measurements in one run; TB_NBR_PHASES=1 prints each build's phases (CUDA events) to stderr. */
+static int nbr_env(const char *name, int dflt)
+{
+    const char *e = getenv(name);
+    return e && *e ? strcmp(e, "0") != 0 : dflt;
+}
+
 static int nbr_build(gpu_nbr *b, const tb_double4 *pos, cudaStream_t st)
 {
     const int n = b->n, T = 256;
+    static int fast_env = -1, phases = -1;
+    if (fast_env < 0) {
+        fast_env = nbr_env("TB_NBR_BUILD", 1);
+        phases = nbr_env("TB_NBR_PHASES", 0);
+    }
+    cudaEvent_t ev[6];
+    if (phases) {
+        for (int k = 0; k < 6; k++)
+            CUDA_CHECK(cudaEventCreate(&ev[k]));
+        CUDA_CHECK(cudaEventRecord(ev[0], st));
+    }
     double lo[3] = {0, 0, 0}, hi[3] = {0, 0, 0};
     if (b->box.pbc != TB_BOX_PERIODIC_ALL) { /* the open axes' extent */
         double part[256 * 6];
@@ -265,14 +458,55 @@ static int nbr_build(gpu_nbr *b, const tb_double4 *pos, cudaStream_t st)
     nbr_range_kernel<<<grid_for(n, T), T, 0, st>>>(b->d_key2, n, b->d_start, b->d_end);
     TB_LAUNCH_CHECK("nbr_range_kernel");
 
+    /* the sorted-candidates build when a cell's candidates fit in shared memory */
+    int fast = fast_env, ucap = 0, bd = 0;
+    size_t smem = 0;
+    if (fast) {
+        CUDA_CHECK(cudaMemsetAsync(b->d_meta + 6, 0, sizeof(int), st));
+        nbr_union_kernel<<<grid_for((int)cells, T), T, 0, st>>>(b->d_start, b->d_end, b->g,
+                                                                 (int)cells, b->d_meta + 6);
+        TB_LAUNCH_CHECK("nbr_union_kernel");
+        CUDA_CHECK(cudaMemcpyAsync(&ucap, b->d_meta + 6, sizeof(int), cudaMemcpyDeviceToHost, st));
+        CUDA_CHECK(cudaStreamSynchronize(st));
+        smem = 24 * (size_t)ucap + 4 * (size_t)nbr_pow2(ucap);
+        fast = smem + 1024 <= (size_t)b->smem_max; /* 1 KiB: the kernel's static arrays */
+        /* anchor slots per block: the mean cell's anchors and a margin, 8 .. 256 */
+        const double mean = (double)n / (double)cells;
+        int A = 8 * (int)ceil(1.15 * mean / 8.0);
+        A = A < 8 ? 8 : A > 256 ? 256 : A;
+        bd = NBR_SLICES * A;
+        if (fast && b->scnt_cap < (long long)NBR_SLICES * n) {
+            cudaFree(b->d_scnt);
+            b->d_scnt = NULL;
+            b->scnt_cap = 0;
+            CUDA_CHECK(cudaMalloc(&b->d_scnt, (size_t)NBR_SLICES * n * sizeof(int)));
+            b->scnt_cap = (long long)NBR_SLICES * n;
+        }
+    }
+    if (phases)
+        CUDA_CHECK(cudaEventRecord(ev[1], st));
+
     /* every row counted (cell order), then this rank's cut: on the device, the same integers
      * as split_prefix on the host (rows' work c (c + 1) + 1, equal-work boundaries), so that
      * neither the row lengths nor the anchors go to the host */
     const double R2 = b->radius * b->radius;
     const int P = tb_split_nranks();
-    nbr_count_kernel<<<grid_for(n + 1, T), T, 0, st>>>(pos, b->d_perm, b->d_start, b->d_end, b->g,
-                                                        R2, b->full ? 1e300 : b->skin, n, b->d_cnt);
-    TB_LAUNCH_CHECK("nbr_count_kernel");
+    const double skin = b->full ? 1e300 : b->skin;
+    if (fast) {
+        CUDA_CHECK(cudaMemsetAsync(b->d_cnt + n, 0, sizeof(int), st));
+        CUDA_CHECK(cudaFuncSetAttribute(nbr_cell_rows_kernel<false>,
+                                        cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem));
+        nbr_cell_rows_kernel<false><<<(int)cells, bd, smem, st>>>(
+            pos, b->d_perm, b->d_start, b->d_end, b->g, R2, skin, 0, n, ucap, NULL, b->d_scnt,
+            b->d_cnt, NULL);
+        TB_LAUNCH_CHECK("nbr_cell_rows_kernel (count)");
+    } else {
+        nbr_count_kernel<<<grid_for(n + 1, T), T, 0, st>>>(pos, b->d_perm, b->d_start, b->d_end,
+                                                            b->g, R2, skin, n, b->d_cnt);
+        TB_LAUNCH_CHECK("nbr_count_kernel");
+    }
+    if (phases)
+        CUDA_CHECK(cudaEventRecord(ev[2], st));
     CUDA_CHECK(cub::DeviceScan::ExclusiveSum(NULL, need, b->d_cnt, b->d_off, n + 1, st));
     if (tmp_fit(b, need) != 0)
         return -1;
@@ -304,19 +538,28 @@ static int nbr_build(gpu_nbr *b, const tb_double4 *pos, cudaStream_t st)
     if (total < 0)
         return tb_error(NULL, 0, "neighbour lists exceed 2^31 entries: lower solver.skin or the "
                                  "cutoffs");
-    long long cap1 = b->cap, cap2 = b->cap;
-    if (grow(&b->d_idx, &cap1, held > 0 ? held : 1, "neighbour entries") != 0 ||
-        grow(&b->d_idx2, &cap2, held > 0 ? held : 1, "neighbour entries") != 0)
+    if (grow(&b->d_idx, &b->cap, held > 0 ? held : 1, "neighbour entries") != 0 ||
+        (!fast && grow(&b->d_idx2, &b->cap2, held > 0 ? held : 1, "neighbour entries") != 0))
         return -1;
-    b->cap = cap1 < cap2 ? cap1 : cap2;
+    if (phases)
+        CUDA_CHECK(cudaEventRecord(ev[3], st));
     nbr_roff_kernel<<<grid_for(m + 1, T), T, 0, st>>>(b->d_off, a0, m, b->d_roff);
     TB_LAUNCH_CHECK("nbr_roff_kernel");
-    if (m > 0) {
+    if (m > 0 && fast) {
+        CUDA_CHECK(cudaFuncSetAttribute(nbr_cell_rows_kernel<true>,
+                                        cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem));
+        nbr_cell_rows_kernel<true><<<(int)cells, bd, smem, st>>>(
+            pos, b->d_perm, b->d_start, b->d_end, b->g, R2, skin, a0, a0 + m, ucap, b->d_roff,
+            b->d_scnt, NULL, b->d_idx);
+        TB_LAUNCH_CHECK("nbr_cell_rows_kernel (fill)");
+    } else if (m > 0) {
         nbr_fill_kernel<<<grid_for(m, T), T, 0, st>>>(pos, b->d_perm, b->d_start, b->d_end, b->g,
-                                                      R2, b->full ? 1e300 : b->skin, a0, m, b->d_roff, b->d_idx);
+                                                      R2, skin, a0, m, b->d_roff, b->d_idx);
         TB_LAUNCH_CHECK("nbr_fill_kernel");
     }
-    if (held > 0) {
+    if (phases)
+        CUDA_CHECK(cudaEventRecord(ev[4], st));
+    if (held > 0 && !fast) {
         CUDA_CHECK(cub::DeviceSegmentedSort::SortKeys(NULL, need, b->d_idx, b->d_idx2, held, m,
                                                       b->d_roff, b->d_roff + 1, st));
         if (tmp_fit(b, need) != 0)
@@ -324,8 +567,11 @@ static int nbr_build(gpu_nbr *b, const tb_double4 *pos, cudaStream_t st)
         CUDA_CHECK(cub::DeviceSegmentedSort::SortKeys(b->d_tmp, need, b->d_idx, b->d_idx2, held, m,
                                                       b->d_roff, b->d_roff + 1, st));
         int *t = b->d_idx;
+        const long long c = b->cap;
         b->d_idx = b->d_idx2;
         b->d_idx2 = t;
+        b->cap = b->cap2;
+        b->cap2 = c;
     }
     CUDA_CHECK(cudaMemcpyAsync(b->d_xref, pos, (size_t)n * sizeof(tb_double4),
                                cudaMemcpyDeviceToDevice, st));
@@ -336,6 +582,26 @@ static int nbr_build(gpu_nbr *b, const tb_double4 *pos, cudaStream_t st)
     b->a_hi = a0 + m;
     b->share_entries = held;
     b->builds++;
+    if (phases) {
+        float ms[5];
+        CUDA_CHECK(cudaEventRecord(ev[5], st));
+        CUDA_CHECK(cudaEventSynchronize(ev[5]));
+        for (int k = 0; k < 5; k++)
+            CUDA_CHECK(cudaEventElapsedTime(&ms[k], ev[k], ev[k + 1]));
+        unsigned long long h = 0;
+        CUDA_CHECK(cudaMemsetAsync(b->d_stats2, 0, sizeof h, st));
+        nbr_hash_kernel<<<256, 256, 0, st>>>(b->d_idx, held, b->d_stats2);
+        TB_LAUNCH_CHECK("nbr_hash_kernel");
+        CUDA_CHECK(cudaMemcpyAsync(&h, b->d_stats2, sizeof h, cudaMemcpyDeviceToHost, st));
+        CUDA_CHECK(cudaStreamSynchronize(st));
+        fprintf(stderr, "nbr build %lld (%s, n %d, cells %lld, candidates <= %d, block %d): "
+                        "cells %.3f count %.3f scan %.3f fill %.3f sort %.3f total %.3f ms; "
+                        "entries %d, rows hash %016llx\n",
+                b->builds, fast ? "sorted candidates" : "TB_NBR_BUILD=0", n, cells, ucap, bd, ms[0],
+                ms[1], ms[2], ms[3], ms[4], ms[0] + ms[1] + ms[2] + ms[3] + ms[4], held, h);
+        for (int k = 0; k < 6; k++)
+            cudaEventDestroy(ev[k]);
+    }
     return 0;
 }
 
@@ -361,6 +627,7 @@ void gpu_nbr_destroy(gpu_nbr *b)
     cudaFree(b->d_roff);
     cudaFree(b->d_work);
     cudaFree(b->d_wpre);
+    cudaFree(b->d_scnt);
     cudaFree(b->d_meta);
     cudaFree(b->d_stats);
     cudaFree(b->d_tmp);
@@ -380,9 +647,10 @@ static int nbr_alloc(gpu_nbr *b)
     CUDA_CHECK(cudaMalloc(&b->d_part, 256 * 6 * sizeof(double)));
     CUDA_CHECK(cudaMalloc(&b->d_flag, sizeof(unsigned)));
     CUDA_CHECK(cudaMalloc(&b->d_roff, (n + 1) * sizeof(int)));
-    CUDA_CHECK(cudaMalloc(&b->d_meta, 6 * sizeof(int)));
-    CUDA_CHECK(cudaMalloc(&b->d_stats, 2 * sizeof(unsigned long long)));
-    CUDA_CHECK(cudaMemset(b->d_stats, 0, 2 * sizeof(unsigned long long)));
+    CUDA_CHECK(cudaMalloc(&b->d_meta, 8 * sizeof(int)));
+    CUDA_CHECK(cudaMalloc(&b->d_stats, 3 * sizeof(unsigned long long)));
+    CUDA_CHECK(cudaMemset(b->d_stats, 0, 3 * sizeof(unsigned long long)));
+    b->d_stats2 = b->d_stats + 2;
     return 0;
 }
 

@@ -18,13 +18,19 @@ struct gpu_nbr {
     int *d_cnt, *d_off;                   /* [n + 1]: row lengths, offsets (cell order) */
     int *d_roff;                          /* [n + 1]: this rank's rows' offsets in d_idx */
     long long *d_work, *d_wpre;           /* [n + 1]: anchors' work and its scan (P > 1) */
-    int *d_meta;                          /* [6]: a_lo, a_hi, off[a_lo], off[a_hi], max, total */
-    int *d_idx, *d_idx2;                  /* [cap]: this rank's rows */
-    long long cap, entries;
+    int *d_meta;                          /* [8]: a_lo, a_hi, off[a_lo], off[a_hi], max, total,
+                                             most candidates of a cell */
+    int *d_scnt;                          /* [NBR_SLICES n]: row slices' lengths (scnt_cap) */
+    long long scnt_cap;
+    int *d_idx, *d_idx2;                  /* [cap], [cap2]: this rank's rows (d_idx2: the
+                                             segmented sort of TB_NBR_BUILD=0 only) */
+    long long cap, cap2, entries;
     tb_double4 *d_xref;                   /* [n] positions at the build */
     double *d_part;                       /* [256 * 6] bounding-box partials */
     unsigned *d_flag;                     /* skin test */
-    unsigned long long *d_stats;          /* [2]: entry-pair slots, triplets that counted */
+    unsigned long long *d_stats;          /* [3]: entry-pair slots, triplets that counted,
+                                             the rows' checksum (d_stats2, TB_NBR_PHASES) */
+    unsigned long long *d_stats2;
     void *d_tmp;
     size_t tmp_bytes;
     int max_row;
