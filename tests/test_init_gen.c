@@ -2,9 +2,12 @@
  * system.init.composition (largest remainders) and their seeded shuffle, random and fcc
  * states in orthorhombic, triclinic and ppf-slab boxes (fractions in [0, 1) on periodic axes,
  * inside the extent on an open one, minimum distances by a brute-force image search, 12
- * neighbours on a filled lattice), and Maxwell–Boltzmann velocities per species mass.
+ * neighbours on a filled lattice), Maxwell–Boltzmann velocities per species mass, and the
+ * random placement's parallel batches: the same positions, bit for bit, as the sequential test
+ * (batch 1, one thread) and as main at 31c9c25, before the batches (pinned hashes).
  * The configs are built by hand, so this test does not depend on config.c. */
 #include <math.h>
+#include <omp.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -281,6 +284,83 @@ static void test_velocities(void)
     sim_state_free(&s);
 }
 
+
+/* FNV-1a over n bytes. */
+static unsigned long long fnv1a(const void *p, size_t n)
+{
+    const unsigned char *b = p;
+    unsigned long long h = 1469598103934665603ULL;
+    for (size_t i = 0; i < n; i++) {
+        h ^= b[i];
+        h *= 1099511628211ULL;
+    }
+    return h;
+}
+
+/* One species, random placement: a periodic cube at density 0.8, min distance 0.9 (the liquid
+ * of examples/liquid.cfg), or an open cluster at min distance 1 (cube = 0). */
+static sim_config random_one(int n, unsigned long long seed, int cube)
+{
+    sim_config c;
+    memset(&c, 0, sizeof c);
+    c.system.particles = n;
+    c.system.seed = seed;
+    c.system.mass = 1.0;
+    c.system.init.type = CFG_INIT_RANDOM;
+    c.system.init.min_distance = cube ? 0.9 : 1.0;
+    if (cube) {
+        const double l = cbrt(n / 0.8), L[3] = {l, l, l}, t[3] = {0}, lo[3] = {0};
+        const int per[3] = {1, 1, 1};
+        set_box(&c, L, t, lo, per);
+    }
+    return c;
+}
+
+/* Candidates tested in parallel batches, then again in order (init_random.c): every batch size
+ * and thread count gives the positions of the sequential test (batch 1, one thread), and those
+ * are main's before the batches (the hashes: 31c9c25's library, one thread). Each case passes
+ * from plain candidates to the voxel list and splits it, so the stream's rewind is covered. */
+static void test_random_batches(void)
+{
+    static const struct {
+        int n, cube;
+        unsigned long long seed, hash;
+    } cases[] = {
+        {2000, 1, 9ULL, 0x865ef17ddb97173fULL},
+        {6000, 1, 12345ULL, 0x56c63a33385f772dULL},
+        {1500, 0, 1099511627783ULL, 0x82769f9a0b31f8acULL},
+    };
+    static const int batches[] = {7, 1000, 32768};
+    const int batch0 = init_random_batch;
+    for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
+        const sim_config c = random_one(cases[k].n, cases[k].seed, cases[k].cube);
+        sim_state ref, s;
+        init_random_batch = 1;
+        omp_set_num_threads(1);
+        int rc = init_quiet(&ref, &c);
+        gsl_test(rc != 0, "batches n=%d: sequential sim_init returns 0 (%d)", cases[k].n, rc);
+        if (rc != 0)
+            continue;
+        const size_t bytes = 3 * sizeof(double) * (size_t)ref.n;
+        const unsigned long long h = fnv1a(ref.pos, bytes);
+        gsl_test(h != cases[k].hash, "batches n=%d seed=%llu: sequential positions hash %016llx "
+                 "= main's %016llx", cases[k].n, cases[k].seed, h, cases[k].hash);
+        for (size_t b = 0; b < sizeof batches / sizeof batches[0]; b++) {
+            init_random_batch = batches[b];
+            omp_set_num_threads(2);
+            rc = init_quiet(&s, &c);
+            gsl_test(rc != 0 || memcmp(s.pos, ref.pos, bytes) != 0,
+                     "batches n=%d seed=%llu: batch %d on 2 threads = the sequential positions "
+                     "bit for bit", cases[k].n, cases[k].seed, batches[b]);
+            if (rc == 0)
+                sim_state_free(&s);
+        }
+        sim_state_free(&ref);
+    }
+    init_random_batch = batch0;
+    omp_set_num_threads(omp_get_num_procs());
+}
+
 int main(void)
 {
     tb_test_init();
@@ -289,5 +369,6 @@ int main(void)
     test_random_boxes();
     test_lattice_boxes();
     test_velocities();
+    test_random_batches();
     return tb_test_done();
 }

@@ -35,6 +35,9 @@ void init_species_counts(const double *f, int nt, int n, int *count);
 
 /* Random sequential addition of s->n particles in s's box (init_random.c). */
 int init_random(sim_state *s, const sim_config *c);
+/* Candidates drawn and tested per parallel batch in init_random (default 32768); any value >= 1
+ * gives the same positions, 1 being the plain sequential test (tests/test_init_gen.c). */
+extern int init_random_batch;
 /* fcc: the n sites nearest a site at neighbour distance d, open boundaries (init_lattice.c). */
 int init_lattice_open(sim_state *s, double d);
 /* fcc: the first n sites of the lattice filling s's box, any box with a periodic axis

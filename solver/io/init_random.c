@@ -9,7 +9,11 @@
  *   rejected, so candidates then come from a list of small cubes that together hold every
  *   available point (init_voxels below): the same distribution, far fewer rejections.
  *   Building and splitting that list test their cubes in parallel (OpenMP), listing them
- *   in one fixed order, so the positions do not depend on the thread count.
+ *   in one fixed order, so the positions do not depend on the thread count. The plain
+ *   candidates are drawn ahead in batches and tested in parallel against the grid as it was
+ *   (plain_batch below), those still open tested again in turn: the sequential verdicts, so
+ *   the same positions bit for bit (tests/test_init_gen.c). The draws from the list stay
+ *   sequential (each rejection's stream position depends on the verdict before it).
  *   100000 particles at the defaults take a few seconds. A particle that still finds no
  *   room after INIT_ATTEMPTS rejections at the finest cubes is an error. */
 #include <limits.h>
@@ -155,6 +159,7 @@ typedef struct init_voxels {
 #define VOX_MASK ((1ULL << VOX_BITS) - 1)
 #define VOX_MAX_LEVEL 10
 #define VOX_NEAR 64 /* particles gathered around one cube when splitting it */
+#define VOX_CHUNK (1L << 20) /* parents split per parallel pass */
 
 static unsigned long long vox_pack(long ix, long iy, long iz)
 {
@@ -253,40 +258,50 @@ static int vox_refine(init_voxels *vx, const init_grid *g, const double *pos, do
     out.hv = vx->hv / 2;
     if (!(mask = malloc((size_t)vx->n + 1)))
         return tb_error(NULL, 0, "out of host memory for %ld voxels", vx->n);
-#pragma omp parallel for schedule(dynamic, 4096)
-    for (long k = 0; k < vx->n; k++) {
-        const unsigned long long v = vx->v[k];
-        const long ix = (long)(v & VOX_MASK), iy = (long)((v >> VOX_BITS) & VOX_MASK),
-                   iz = (long)((v >> (2 * VOX_BITS)) & VOX_MASK);
-        double c[3];
-        int near[VOX_NEAR], nn = VOX_NEAR, parent_covered = 0;
-        unsigned char m = 0;
-        vox_centre(g, vx, v, c);
-        mask[k] = 0;
-        if (!vox_in_domain(c, vx->hv, L, R))
-            continue;
-        /* A particle covering the parent or an eighth lies within dmin + sqrt(3) ep / 2 of
-         * c. One the 27 cells miss is not gathered; the cube then stays listed, which is
-         * safe: the list may hold too much, never too little. */
-        grid_blocked(g, pos, c, 0.5 * sqrt(3.0) * ep, dmin, L, near, &nn);
-        for (int t = 0; t < nn && t < VOX_NEAR && !parent_covered; t++)
-            parent_covered = far2(c, pos + 3 * near[t], ep, L) < d2min;
-        if (parent_covered)
-            continue;
-        for (int b = 0; b < 8; b++) {
-            const unsigned long long w =
-                vox_pack(2 * ix + (b & 1), 2 * iy + ((b >> 1) & 1), 2 * iz + (b >> 2));
-            double cc[3];
-            int open;
-            vox_centre(g, &out, w, cc);
-            open = vox_in_domain(cc, out.hv, L, R);
-            if (open && nn > VOX_NEAR) /* a crowd: ask the grid */
-                open = !grid_blocked(g, pos, cc, ec, dmin, L, NULL, NULL);
-            for (int t = 0; open && nn <= VOX_NEAR && t < nn; t++)
-                open = far2(cc, pos + 3 * near[t], ec, L) >= d2min;
-            m |= (unsigned char)(open << b);
+    /* In chunks, counting the open eighths as it goes: a split that would pass cap stops at
+     * the chunk where it does, not after testing every parent. */
+    for (long k0 = 0, total = 0; k0 < vx->n; k0 += VOX_CHUNK) {
+        const long k1 = k0 + VOX_CHUNK < vx->n ? k0 + VOX_CHUNK : vx->n;
+#pragma omp parallel for schedule(dynamic, 4096) reduction(+ : total)
+        for (long k = k0; k < k1; k++) {
+            const unsigned long long v = vx->v[k];
+            const long ix = (long)(v & VOX_MASK), iy = (long)((v >> VOX_BITS) & VOX_MASK),
+                       iz = (long)((v >> (2 * VOX_BITS)) & VOX_MASK);
+            double c[3];
+            int near[VOX_NEAR], nn = VOX_NEAR, parent_covered = 0;
+            unsigned char m = 0;
+            vox_centre(g, vx, v, c);
+            mask[k] = 0;
+            if (!vox_in_domain(c, vx->hv, L, R))
+                continue;
+            /* A particle covering the parent or an eighth lies within dmin + sqrt(3) ep / 2 of
+             * c. One the 27 cells miss is not gathered; the cube then stays listed, which is
+             * safe: the list may hold too much, never too little. */
+            grid_blocked(g, pos, c, 0.5 * sqrt(3.0) * ep, dmin, L, near, &nn);
+            for (int t = 0; t < nn && t < VOX_NEAR && !parent_covered; t++)
+                parent_covered = far2(c, pos + 3 * near[t], ep, L) < d2min;
+            if (parent_covered)
+                continue;
+            for (int b = 0; b < 8; b++) {
+                const unsigned long long w =
+                    vox_pack(2 * ix + (b & 1), 2 * iy + ((b >> 1) & 1), 2 * iz + (b >> 2));
+                double cc[3];
+                int open;
+                vox_centre(g, &out, w, cc);
+                open = vox_in_domain(cc, out.hv, L, R);
+                if (open && nn > VOX_NEAR) /* a crowd: ask the grid */
+                    open = !grid_blocked(g, pos, cc, ec, dmin, L, NULL, NULL);
+                for (int t = 0; open && nn <= VOX_NEAR && t < nn; t++)
+                    open = far2(cc, pos + 3 * near[t], ec, L) >= d2min;
+                m |= (unsigned char)(open << b);
+            }
+            mask[k] = m;
+            total += __builtin_popcount(m);
         }
-        mask[k] = m;
+        if (total > cap) {
+            free(mask);
+            return 0;
+        }
     }
     for (long k = 0; k < vx->n; k++) {
         const unsigned long long v = vx->v[k];
@@ -469,6 +484,96 @@ static int init_random_box(sim_state *s, const sim_config *c)
     return rc;
 }
 
+/* ---- the plain candidates, tested in parallel batches --------------------------------- */
+
+int init_random_batch = 32768;
+
+/* Candidates drawn ahead of their use, in the stream's order, and tested in parallel against
+ * the grid as it was when they were drawn. The grid only grows, so a candidate blocked then
+ * is blocked when its turn comes; one open then is tested again, in order, against the grid
+ * of its turn: the same verdicts as testing each in turn, so the same positions bit for bit,
+ * for any batch size and thread count. */
+typedef struct plain_batch {
+    double *p;              /* [3 cap] candidates */
+    unsigned char *blocked; /* [cap] blocked by the grid as it was at the refill */
+    long *draws;            /* [cap] the stream's draws up to and including candidate k */
+    int n, next, cap;       /* candidates held, the next one to use, room */
+    gsl_rng *mark;          /* the stream at the refill */
+} plain_batch;
+
+static int plain_alloc(plain_batch *pb, int cap)
+{
+    memset(pb, 0, sizeof *pb);
+    pb->cap = cap < 1 ? 1 : cap;
+    pb->p = malloc((size_t)pb->cap * 3 * sizeof *pb->p);
+    pb->blocked = malloc((size_t)pb->cap);
+    pb->draws = malloc((size_t)pb->cap * sizeof *pb->draws);
+    pb->mark = gsl_rng_alloc(gsl_rng_mt19937);
+    if (!pb->p || !pb->blocked || !pb->draws || !pb->mark) {
+        free(pb->p);
+        free(pb->blocked);
+        free(pb->draws);
+        if (pb->mark)
+            gsl_rng_free(pb->mark);
+        return tb_error(NULL, 0, "out of host memory for %d candidates", pb->cap);
+    }
+    return 0;
+}
+
+static void plain_free(plain_batch *pb)
+{
+    free(pb->p);
+    free(pb->blocked);
+    free(pb->draws);
+    if (pb->mark)
+        gsl_rng_free(pb->mark);
+}
+
+/* m candidates (1 <= m <= cap) drawn from rng, uniform in [0, L)^3 or the sphere of radius R,
+ * then tested in parallel (OpenMP; the grid only read). */
+static void plain_refill(plain_batch *pb, gsl_rng *rng, const init_grid *g, const double *pos,
+                         int m, double dmin, double L, double R)
+{
+    long draws = 0;
+    gsl_rng_memcpy(pb->mark, rng);
+    if (m < 1)
+        m = 1;
+    for (int k = 0; k < m; k++) {
+        double *p = pb->p + 3 * k;
+        if (L > 0) {
+            for (int d = 0; d < 3; d++)
+                p[d] = L * gsl_rng_uniform(rng);
+            draws += 3;
+        } else {
+            do {
+                for (int d = 0; d < 3; d++)
+                    p[d] = R * (2.0 * gsl_rng_uniform(rng) - 1.0);
+                draws += 3;
+            } while (p[0] * p[0] + p[1] * p[1] + p[2] * p[2] >= R * R);
+        }
+        pb->draws[k] = draws;
+    }
+    if (dmin > 0) {
+#pragma omp parallel for schedule(static) if (m >= 256)
+        for (int k = 0; k < m; k++)
+            pb->blocked[k] =
+                (unsigned char)grid_blocked(g, pos, pb->p + 3 * k, 0.0, dmin, L, NULL, NULL);
+    }
+    pb->n = m;
+    pb->next = 0;
+}
+
+/* Puts rng where it would be had only the candidates used so far been drawn, and empties pb. */
+static void plain_rewind(plain_batch *pb, gsl_rng *rng)
+{
+    if (pb->n > 0) {
+        gsl_rng_memcpy(rng, pb->mark);
+        for (long t = pb->next > 0 ? pb->draws[pb->next - 1] : 0; t > 0; t--)
+            (void)gsl_rng_get(rng);
+    }
+    pb->n = pb->next = 0;
+}
+
 /* Random positions: uniform in the sphere of radius R (L = 0) or in [0, L)^3, no two
  * closer than dmin. Candidates come from the whole domain until they get expensive (more
  * than INIT_PLAIN_MEAN per particle in a running mean over about 256, and the particles
@@ -495,6 +600,7 @@ int init_random(sim_state *s, const sim_config *c)
     double mean_tries = 1.0; /* running mean of the candidates per particle */
     int rc = 0, use_voxels = 0;
     init_progress pg = {isatty(STDERR_FILENO), 0, mono_seconds(), 0.0};
+    plain_batch pb;
 
     memset(&g, 0, sizeof g);
     memset(&vx, 0, sizeof vx);
@@ -504,6 +610,11 @@ int init_random(sim_state *s, const sim_config *c)
         grid_free(&g);
         return tb_error(NULL, 0, "out of host memory for the random number generator");
     }
+    if (plain_alloc(&pb, init_random_batch) != 0) {
+        gsl_rng_free(rng);
+        grid_free(&g);
+        return -1;
+    }
     for (int i = 0; i < n && rc == 0; i++) {
         double *p = s->pos + 3 * i;
         int placed = 0;
@@ -511,23 +622,24 @@ int init_random(sim_state *s, const sim_config *c)
         long fails = 0;
         int tries = 0;
         while (!use_voxels && !placed && tries < INIT_PLAIN_MAX) {
+            long k;
             tries++;
-            if (L > 0) {
-                for (int d = 0; d < 3; d++)
-                    p[d] = L * gsl_rng_uniform(rng);
-            } else {
-                do {
-                    for (int d = 0; d < 3; d++)
-                        p[d] = R * (2.0 * gsl_rng_uniform(rng) - 1.0);
-                } while (p[0] * p[0] + p[1] * p[1] + p[2] * p[2] >= R * R);
+            if (pb.next == pb.n) {
+                const double want = (n - i) * mean_tries * 1.25 + 16.0;
+                plain_refill(&pb, rng, &g, s->pos, want < pb.cap ? (int)want : pb.cap, dmin, L, R);
             }
-            placed = dmin <= 0 || !grid_blocked(&g, s->pos, p, 0.0, dmin, L, NULL, NULL);
+            k = pb.next++;
+            memcpy(p, pb.p + 3 * k, 3 * sizeof *p);
+            /* blocked then: blocked now (the grid only grows); open then: ask the grid now */
+            placed = dmin <= 0 ||
+                     (!pb.blocked[k] && !grid_blocked(&g, s->pos, p, 0.0, dmin, L, NULL, NULL));
         }
         mean_tries += (tries - mean_tries) / 256.0;
         /* Switch when the rest would cost, at the present rate, more than building the
          * list (8 m^3 cube checks) and the rate is poor. */
         if (!use_voxels && (!placed || (mean_tries > INIT_PLAIN_MEAN &&
                                         mean_tries * (n - i) > 8.0 * g.m * g.m * g.m))) {
+            plain_rewind(&pb, rng); /* the stream as if only the used candidates were drawn */
             if (vox_build(&vx, &g, s->pos, dmin, L, R) != 0) {
                 rc = -1;
                 break;
@@ -590,6 +702,7 @@ int init_random(sim_state *s, const sim_config *c)
             grid_insert(&g, p, i);
     }
     progress_show(&pg, rc == 0 ? n : 0, n, 1);
+    plain_free(&pb);
     free(vx.v);
     gsl_rng_free(rng);
     grid_free(&g);
