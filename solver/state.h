@@ -80,6 +80,11 @@ double sim_virial_trace(const sim_state *s);
  * P_yy, P_zz, P_xy, P_xz, P_yz into p[7] and returns 0; returns -1 (p untouched) without a
  * box (open boundaries everywhere), which has no volume. */
 int sim_pressure(const sim_state *s, double p[7]);
+/* sim_pressure in two parts, the same numbers: kin[6] = sum_i m v_i,a v_i,b (xx yy zz xy xz
+ * yz), a pass over the particles that depends on the velocities alone (the library keeps it
+ * while they do not change), and the pressure of s's box and virial with that kin. */
+void sim_kinetic_tensor(const sim_state *s, double kin[6]);
+int sim_pressure_kin(const sim_state *s, const double kin[6], double p[7]);
 /* The conserved quantity of the integrator, K + e_pair + e_triplet + e_bath [epsilon]; _k: of
  * K = k already summed (as sim_temperature_k). */
 double sim_conserved(const sim_state *s);
