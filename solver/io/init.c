@@ -6,6 +6,7 @@
  *   xor-ed together, since mt19937 takes 32 bits: the identity below 2^32); velocities use
  *   a stream seeded from a hash of the seed, so they are not a function of the position
  *   draws. Everything runs in one fixed order: the same seed gives the same bits. */
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -255,6 +256,8 @@ static void bounding_box(const sim_state *s, double lo[3], double hi[3])
     }
 }
 
+enum { PLACE_THREADED = 8192 };
+
 /* sim_place of src into dst (the same array or another): the first non-finite coordinate's
  * index when check asks (dst then partly written), else -1. */
 static long place(sim_state *s, const double *src, double *dst, int check)
@@ -275,11 +278,18 @@ static long place(sim_state *s, const double *src, double *dst, int check)
             hi[a] = box.lo[a] + box.l[a];
         }
         const int quick = !box.tilted && (box.pbc & 7) == 7;
+        long bad = LONG_MAX; /* the first non-finite coordinate: the least over the threads */
+        /* the library's pass on OpenMP's threads from PLACE_THREADED particles (each particle
+         * alone: the same bits on any number of threads) */
+#pragma omp parallel for schedule(static) reduction(min : bad) if (check && s->n >= PLACE_THREADED)
         for (int i = 0; i < s->n; i++) {
             const double *y = src + 3 * i;
             double *x = dst + 3 * i;
-            if (check && !(isfinite(y[0]) & isfinite(y[1]) & isfinite(y[2])))
-                return 3L * i + (isfinite(y[0]) ? isfinite(y[1]) ? 2 : 1 : 0);
+            if (check && !(isfinite(y[0]) & isfinite(y[1]) & isfinite(y[2]))) {
+                const long k = 3L * i + (isfinite(y[0]) ? isfinite(y[1]) ? 2 : 1 : 0);
+                bad = k < bad ? k : bad;
+                continue;
+            }
             const double t0 = y[0] - box.lo[0], t1 = y[1] - box.lo[1], t2 = y[2] - box.lo[2];
             if (quick & (t0 >= 0) & (t0 < lim[0]) & (t1 >= 0) & (t1 < lim[1]) & (t2 >= 0) &
                 (t2 < lim[2])) {
@@ -295,7 +305,7 @@ static long place(sim_state *s, const double *src, double *dst, int check)
                 if (box.pbc >> a & 1 && (x[a] >= hi[a] || x[a] < box.lo[a]))
                     x[a] = box.lo[a];
         }
-        return -1;
+        return bad == LONG_MAX ? -1 : bad;
     }
     for (long i = 0; check && i < 3L * s->n; i++)
         if (!isfinite(src[i]))
