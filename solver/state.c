@@ -40,6 +40,17 @@ void sim_state_free(sim_state *s)
     s->pos = s->vel = s->force = NULL;
 }
 
+void sim_copy_doubles(double *dst, const double *src, size_t count)
+{
+    enum { CHUNK = 8192 }; /* doubles per piece: 64 KiB */
+    const long pieces = (long)((count + CHUNK - 1) / CHUNK);
+#pragma omp parallel for schedule(static) if (pieces >= 4)
+    for (long k = 0; k < pieces; k++) {
+        const size_t at = (size_t)k * CHUNK;
+        memcpy(dst + at, src + at, (count - at < CHUNK ? count - at : CHUNK) * sizeof *dst);
+    }
+}
+
 /* Sums of v^2 per species (one species: the single sum of before, in the same order). */
 static void sum_v2(const sim_state *s, double sum[TB_TYPES_MAX])
 {

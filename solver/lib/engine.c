@@ -22,17 +22,6 @@ double engine_now(void)
     return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
-void engine_copy(double *dst, const double *src, size_t count)
-{
-    enum { CHUNK = 8192 }; /* doubles per piece: 64 KiB */
-    const long pieces = (long)((count + CHUNK - 1) / CHUNK);
-#pragma omp parallel for schedule(static) if (pieces >= 4)
-    for (long k = 0; k < pieces; k++) {
-        const size_t at = (size_t)k * CHUNK;
-        memcpy(dst + at, src + at, (count - at < CHUNK ? count - at : CHUNK) * sizeof *dst);
-    }
-}
-
 /* The term backends' results are of older positions (or of an older box: gone). */
 static void terms_stale(tb_engine *e, int box)
 {

@@ -28,9 +28,6 @@ enum { ENGINE_SET, ENGINE_UPLOAD, ENGINE_EVAL, ENGINE_DOWNLOAD, ENGINE_CHECK, EN
 /* Seconds of a monotonic clock (for the phases' timers). */
 double engine_now(void);
 
-/* memcpy of count doubles, on OpenMP's threads when there are many (the forces out). */
-void engine_copy(double *dst, const double *src, size_t count);
-
 typedef struct tb_engine {
     sim_config cfg;
     sim_state s;            /* the host state; forces, energies and virial of s.pos after compute */
