@@ -1,5 +1,6 @@
 /* state.c — allocation and the kinetic observables of sim_state (see state.h). */
 #include <math.h>
+#include <omp.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -40,11 +41,17 @@ void sim_state_free(sim_state *s)
     s->pos = s->vel = s->force = NULL;
 }
 
+int sim_host_threads(void)
+{
+    const int m = omp_get_max_threads();
+    return m < SIM_HOST_THREADS ? m : SIM_HOST_THREADS;
+}
+
 void sim_copy_doubles(double *dst, const double *src, size_t count)
 {
     enum { CHUNK = 8192 }; /* doubles per piece: 64 KiB */
     const long pieces = (long)((count + CHUNK - 1) / CHUNK);
-#pragma omp parallel for schedule(static) if (pieces >= 4)
+#pragma omp parallel for schedule(static) num_threads(sim_host_threads()) if (pieces >= 4)
     for (long k = 0; k < pieces; k++) {
         const size_t at = (size_t)k * CHUNK;
         memcpy(dst + at, src + at, (count - at < CHUNK ? count - at : CHUNK) * sizeof *dst);

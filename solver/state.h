@@ -59,6 +59,12 @@ void sim_state_free(sim_state *s);
  * library's copies of positions and forces between its arrays, the GPU's pinned staging and
  * the caller's (a single thread's memcpy of n = 32768 particles costs 0.05-0.08 ms). */
 void sim_copy_doubles(double *dst, const double *src, size_t count);
+/* The threads of such a host pass: at most SIM_HOST_THREADS (4: a copy of 0.75 MiB is bound
+ * by memory, and each thread more is one more chance that the pass waits for a thread the
+ * system has descheduled: on an H200 machine's 16 cores, 16 threads cost 0.3-0.4 ms per pass
+ * at times), and no more than OpenMP's omp_get_max_threads() (OMP_NUM_THREADS=1: none). */
+#define SIM_HOST_THREADS 4
+int sim_host_threads(void);
 
 /* Kinetic energy sum m v^2 / 2 [energy]. */
 double sim_kinetic(const sim_state *s);

@@ -280,8 +280,9 @@ static long place(sim_state *s, const double *src, double *dst, int check)
         const int quick = !box.tilted && (box.pbc & 7) == 7;
         long bad = LONG_MAX; /* the first non-finite coordinate: the least over the threads */
         /* the library's pass on OpenMP's threads from PLACE_THREADED particles (each particle
-         * alone: the same bits on any number of threads) */
-#pragma omp parallel for schedule(static) reduction(min : bad) if (check && s->n >= PLACE_THREADED)
+         * alone: the same bits on any number of threads; sim_host_threads: a few) */
+#pragma omp parallel for schedule(static) reduction(min : bad) num_threads(sim_host_threads()) \
+    if (check && s->n >= PLACE_THREADED)
         for (int i = 0; i < s->n; i++) {
             const double *y = src + 3 * i;
             double *x = dst + 3 * i;
