@@ -19,10 +19,14 @@
  *
  * Threads: every function may be called from any thread. Calls are serialized by one lock of
  * the library (two handles do not evaluate at the same time; each evaluation uses OpenMP
- * threads, or the GPU, inside). tribody_last_error() is per thread: the message of that
- * thread's last failed call. The pointers returned by tribody_positions() and friends stay
- * valid until the next call on the same handle that changes the state (set_*, compute, run,
- * destroy); read them from one thread while no such call runs.
+ * threads, or the GPU, inside; the host's passes of a force call over the particles,
+ * set_positions' checks and wrap, the copy of the forces out and the GPU's staging copies,
+ * use up to 4 of OpenMP's threads from n = 8192: OMP_NUM_THREADS=1 keeps them on the
+ * caller's thread). tribody_last_error() is per thread: the message of that thread's last
+ * failed call. The pointers returned by tribody_positions() and friends stay valid until the
+ * next call on the same handle that changes the state (set_*, compute, run, destroy;
+ * set_positions writes the new positions into a second array and swaps the two, so an older
+ * positions pointer shows stale values); read them from one thread while no such call runs.
  *
  * One process: the library does not use MPI (a configuration is evaluated by one process, on
  * one GPU or the CPU's threads), even when the command line was built with it. */

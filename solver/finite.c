@@ -1,6 +1,7 @@
 /* finite.c — finding the first non-finite energy, force, position, velocity, kinetic energy
  * or thermo column of a host state (see finite.h). */
 #include <math.h>
+#include <stddef.h>
 
 #include "solver/finite.h"
 
@@ -38,14 +39,15 @@ int sim_nonfinite_particle(const sim_state *s, int *term)
     return -1;
 }
 
-/* The first non-finite column of the thermo file (output.c's thermo_row), -1 when none. */
-static int thermo_nonfinite(const sim_state *s)
+/* The first non-finite column of the thermo file (output.c's thermo_row), -1 when none; kin:
+ * the velocities' sums (sim_find_nonfinite_derived_kin) or NULL (computed here). */
+static int thermo_nonfinite(const sim_state *s, const double kin[7])
 {
-    double p[7];
+    double p[7], kt[6];
     for (int c = 0; c < 6; c++)
         if (!isfinite(s->virial[c]))
             return TB_NF_VIRIAL;
-    const double k = sim_kinetic(s), h = sim_conserved_k(s, k); /* one pass for k */
+    const double k = kin ? kin[0] : sim_kinetic(s), h = sim_conserved_k(s, k); /* one pass */
     if (!isfinite(k))
         return TB_NF_KINETIC;
     if (!isfinite(k + s->e_pair + s->e_triplet))
@@ -57,7 +59,9 @@ static int thermo_nonfinite(const sim_state *s)
         return TB_NF_DRIFT;
     if (!isfinite(sim_temperature_k(s, k)))
         return TB_NF_TEMPERATURE;
-    if (sim_pressure(s, p) == 0)
+    if (!kin && s->box.pbc)
+        sim_kinetic_tensor(s, kt);
+    if (sim_pressure_kin(s, kin ? kin + 1 : kt, p) == 0)
         for (int c = 0; c < 7; c++)
             if (!isfinite(p[c]))
                 return TB_NF_PRESSURE;
@@ -66,7 +70,8 @@ static int thermo_nonfinite(const sim_state *s)
 
 /* sim_find_nonfinite, the particles scanned or not (particles = 0: a backend's check_finite
  * found them finite). */
-static int find_nonfinite(const sim_state *s, tb_nonfinite *nf, int particles)
+static int find_nonfinite(const sim_state *s, tb_nonfinite *nf, int particles,
+                          const double kin[7])
 {
     nf->step = -1;
     nf->particle = -1;
@@ -76,7 +81,7 @@ static int find_nonfinite(const sim_state *s, tb_nonfinite *nf, int particles)
     else if (!isfinite(s->e_pair))
         nf->term = TB_NF_PAIR;
     else if (!particles || (nf->particle = sim_nonfinite_particle(s, &nf->term)) < 0)
-        nf->term = thermo_nonfinite(s);
+        nf->term = thermo_nonfinite(s, kin);
     if (nf->term < 0)
         return 0;
     nf->step = s->step;
@@ -85,10 +90,21 @@ static int find_nonfinite(const sim_state *s, tb_nonfinite *nf, int particles)
 
 int sim_find_nonfinite(const sim_state *s, tb_nonfinite *nf)
 {
-    return find_nonfinite(s, nf, 1);
+    return find_nonfinite(s, nf, 1, NULL);
 }
 
 int sim_find_nonfinite_derived(const sim_state *s, tb_nonfinite *nf)
 {
-    return find_nonfinite(s, nf, 0);
+    return find_nonfinite(s, nf, 0, NULL);
+}
+
+void sim_kinetic_sums(const sim_state *s, double kin[7])
+{
+    kin[0] = sim_kinetic(s);
+    sim_kinetic_tensor(s, kin + 1);
+}
+
+int sim_find_nonfinite_derived_kin(const sim_state *s, tb_nonfinite *nf, const double kin[7])
+{
+    return find_nonfinite(s, nf, 0, kin);
 }

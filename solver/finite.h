@@ -78,6 +78,11 @@ int sim_find_nonfinite(const sim_state *s, tb_nonfinite *nf);
  * check_finite has just found finite (the same values: the library after put, compute and
  * results), where the scan would only repeat it. */
 int sim_find_nonfinite_derived(const sim_state *s, tb_nonfinite *nf);
+/* The same with the velocities' sums given, kin[7] = sim_kinetic(s) and sim_kinetic_tensor(s)
+ * (sim_kinetic_sums): the same result without the passes over the velocities, for a caller
+ * that keeps kin while the velocities do not change (the library's force calls). */
+void sim_kinetic_sums(const sim_state *s, double kin[7]);
+int sim_find_nonfinite_derived_kin(const sim_state *s, tb_nonfinite *nf, const double kin[7]);
 
 /* The first particle whose force, position, velocity or kinetic energy is non-finite (in that
  * order of terms), for naming a particle when only a whole-state value was flagged; -1 when

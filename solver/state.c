@@ -1,5 +1,6 @@
 /* state.c — allocation and the kinetic observables of sim_state (see state.h). */
 #include <math.h>
+#include <omp.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -38,6 +39,23 @@ void sim_state_free(sim_state *s)
     free(s->type);
     s->type = NULL;
     s->pos = s->vel = s->force = NULL;
+}
+
+int sim_host_threads(void)
+{
+    const int m = omp_get_max_threads();
+    return m < SIM_HOST_THREADS ? m : SIM_HOST_THREADS;
+}
+
+void sim_copy_doubles(double *dst, const double *src, size_t count)
+{
+    enum { CHUNK = 8192 }; /* doubles per piece: 64 KiB */
+    const long pieces = (long)((count + CHUNK - 1) / CHUNK);
+#pragma omp parallel for schedule(static) num_threads(sim_host_threads()) if (pieces >= 4)
+    for (long k = 0; k < pieces; k++) {
+        const size_t at = (size_t)k * CHUNK;
+        memcpy(dst + at, src + at, (count - at < CHUNK ? count - at : CHUNK) * sizeof *dst);
+    }
 }
 
 /* Sums of v^2 per species (one species: the single sum of before, in the same order). */
@@ -110,12 +128,9 @@ double sim_virial_trace(const sim_state *s)
     return s->virial[0] + s->virial[1] + s->virial[2];
 }
 
-int sim_pressure(const sim_state *s, double p[7])
+void sim_kinetic_tensor(const sim_state *s, double kin[6])
 {
     double mvv[TB_TYPES_MAX][6] = {{0}};
-    const double vol = sim_volume(s), nktv2p = units_of(s->units)->nktv2p;
-    if (!s->box.pbc || !(s->box.l[0] > 0 && s->box.l[1] > 0 && s->box.l[2] > 0))
-        return -1;
     for (int i = 0; i < s->n; i++) {
         const double *v = s->vel + 3 * i;
         double *m = mvv[s->ntypes > 1 ? s->type[i] : 0];
@@ -126,20 +141,38 @@ int sim_pressure(const sim_state *s, double p[7])
         m[4] += v[0] * v[2];
         m[5] += v[1] * v[2];
     }
+    for (int c = 0; c < 6; c++) {
+        kin[c] = 0.0;
+        for (int t = 0; t < (s->ntypes > 1 ? s->ntypes : 1); t++)
+            kin[c] += s->mass[t] * mvv[t][c];
+    }
+}
+
+int sim_pressure_kin(const sim_state *s, const double kin[6], double p[7])
+{
+    const double vol = sim_volume(s), nktv2p = units_of(s->units)->nktv2p;
+    if (!s->box.pbc || !(s->box.l[0] > 0 && s->box.l[1] > 0 && s->box.l[2] > 0))
+        return -1;
     /* One species: (m sum + W) / L^3, the expression of the cubic box before. */
     const double iv = s->box.l[0] == s->box.l[1] && s->box.l[1] == s->box.l[2]
                           ? 1.0 / (s->box.l[0] * s->box.l[0] * s->box.l[0])
                           : 1.0 / vol;
     for (int c = 0; c < 6; c++) {
-        double kin = 0.0;
-        for (int t = 0; t < (s->ntypes > 1 ? s->ntypes : 1); t++)
-            kin += s->mass[t] * mvv[t][c];
-        p[1 + c] = (kin + s->virial[c]) * iv;
+        p[1 + c] = (kin[c] + s->virial[c]) * iv;
         if (nktv2p != 1.0)
             p[1 + c] *= nktv2p;
     }
     p[0] = (p[1] + p[2] + p[3]) / 3.0;
     return 0;
+}
+
+int sim_pressure(const sim_state *s, double p[7])
+{
+    double kin[6];
+    if (!s->box.pbc || !(s->box.l[0] > 0 && s->box.l[1] > 0 && s->box.l[2] > 0))
+        return -1;
+    sim_kinetic_tensor(s, kin);
+    return sim_pressure_kin(s, kin, p);
 }
 
 double sim_conserved_k(const sim_state *s, double k)

@@ -55,6 +55,17 @@ void sim_state_like(sim_state *dst, const sim_state *src);
 /* Frees what sim_state_alloc allocated; accepts NULL and a zeroed state. */
 void sim_state_free(sim_state *s);
 
+/* memcpy of count doubles, on OpenMP's threads when there are many (from 32768 doubles): the
+ * library's copies of positions and forces between its arrays, the GPU's pinned staging and
+ * the caller's (a single thread's memcpy of n = 32768 particles costs 0.05-0.08 ms). */
+void sim_copy_doubles(double *dst, const double *src, size_t count);
+/* The threads of such a host pass: at most SIM_HOST_THREADS (4: a copy of 0.75 MiB is bound
+ * by memory, and each thread more is one more chance that the pass waits for a thread the
+ * system has descheduled: on an H200 machine's 16 cores, 16 threads cost 0.3-0.4 ms per pass
+ * at times), and no more than OpenMP's omp_get_max_threads() (OMP_NUM_THREADS=1: none). */
+#define SIM_HOST_THREADS 4
+int sim_host_threads(void);
+
 /* Kinetic energy sum m v^2 / 2 [energy]. */
 double sim_kinetic(const sim_state *s);
 /* Internal mass of particle i (state.h's note). */
@@ -80,6 +91,11 @@ double sim_virial_trace(const sim_state *s);
  * P_yy, P_zz, P_xy, P_xz, P_yz into p[7] and returns 0; returns -1 (p untouched) without a
  * box (open boundaries everywhere), which has no volume. */
 int sim_pressure(const sim_state *s, double p[7]);
+/* sim_pressure in two parts, the same numbers: kin[6] = sum_i m v_i,a v_i,b (xx yy zz xy xz
+ * yz), a pass over the particles that depends on the velocities alone (the library keeps it
+ * while they do not change), and the pressure of s's box and virial with that kin. */
+void sim_kinetic_tensor(const sim_state *s, double kin[6]);
+int sim_pressure_kin(const sim_state *s, const double kin[6], double p[7]);
 /* The conserved quantity of the integrator, K + e_pair + e_triplet + e_bath [epsilon]; _k: of
  * K = k already summed (as sim_temperature_k). */
 double sim_conserved(const sim_state *s);

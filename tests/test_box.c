@@ -239,8 +239,8 @@ static void test_place_bitwise(void)
     gsl_rng_set(r, 11);
     enum { N = 4000 };
     sim_state s;
-    static double want[3 * N];
-    long diff = 0, tried = 0;
+    static double want[3 * N], src[3 * N], from[3 * N];
+    long diff = 0, diff_from = 0, bad = 0, tried = 0;
     memset(&s, 0, sizeof s);
     if (sim_state_alloc(&s, N) != 0) {
         gsl_test(1, "box: sim_state_alloc");
@@ -275,12 +275,37 @@ static void test_place_bitwise(void)
                 if (s.box.pbc >> a & 1 && (x[a] >= lo[a] + l[a] || x[a] < lo[a]))
                     x[a] = lo[a];
         }
+        /* the library's one pass (sim_place_from: from the caller's array into another) */
+        memcpy(src, s.pos, sizeof src);
+        bad += sim_place_from(&s, src, from) != -1;
         sim_place(&s);
-        for (int i = 0; i < 3 * N; i++, tried++)
+        for (int i = 0; i < 3 * N; i++, tried++) {
             diff += memcmp(s.pos + i, want + i, sizeof *want) != 0;
+            diff_from += memcmp(from + i, want + i, sizeof *want) != 0;
+        }
     }
     gsl_test(diff != 0, "box: sim_place of %ld coordinates bit for bit box_wrap's and the "
              "far-face clamp (%ld differ)", tried, diff);
+    gsl_test(diff_from != 0 || bad != 0, "box: sim_place_from (one pass into another array) of "
+             "%ld coordinates bit for bit sim_place's (%ld differ; %ld calls saw a non-finite "
+             "coordinate)", tried, diff_from, bad);
+    /* open boundaries (shifted by the bounding box's centre), and the first non-finite
+     * coordinate found: index 3 * 77 + 1 before a later infinity, NaN and inf alike */
+    s.box = box_cube_d(0.0);
+    for (int i = 0; i < 3 * N; i++)
+        s.pos[i] = src[i] = 1e3 + uni(r, 0, 20);
+    sim_place(&s);
+    const long open = sim_place_from(&s, src, from);
+    gsl_test(open != -1 || memcmp(from, s.pos, 3 * N * sizeof *from) != 0,
+             "box: sim_place_from of an open box bit for bit sim_place's (returned %ld)", open);
+    s.box = box_cube_d(20.0);
+    src[3 * 77 + 1] = NAN;
+    src[3 * 900] = INFINITY;
+    const long nan_at = sim_place_from(&s, src, from);
+    src[3 * 77 + 1] = -INFINITY;
+    const long inf_at = sim_place_from(&s, src, from);
+    gsl_test(nan_at != 3 * 77 + 1 || inf_at != 3 * 77 + 1, "box: sim_place_from names the first "
+             "non-finite coordinate, 232 (got %ld for a NaN, %ld for -inf)", nan_at, inf_at);
     sim_state_free(&s);
     gsl_rng_free(r);
 }

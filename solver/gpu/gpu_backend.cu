@@ -636,9 +636,11 @@ static int gpu_results(backend *b, sim_state *s)
         if (gpu_forces(b) != 0)
             return -1;
     }
-    if (gpu_download3(b, s->force, b->d_force) != 0)
+    /* the forces' copy queued with the energies' and the virial's: one wait for them all */
+    if (gpu_download3_start(b, b->d_force) != 0)
         return -1;
     if (!b->computed) {
+        CUDA_CHECK(cudaStreamSynchronize(b->st));
         s->e_triplet = b->e_given[0];
         s->e_pair = b->e_given[1];
         memcpy(s->virial, b->w_given, sizeof s->virial);
@@ -658,6 +660,7 @@ static int gpu_results(backend *b, sim_state *s)
         s->e_triplet = e[0];
         s->e_pair = e[1];
     }
+    gpu_download3_finish(b, s->force); /* every branch above waited for the stream */
     return 0;
 }
 

@@ -105,7 +105,7 @@ __global__ void gather3_kernel(double *h3, const tb_double4 *d, int n)
 int gpu_upload3(backend *b, tb_double4 *d, const double *h)
 {
     const size_t bytes = 3 * (size_t)b->n * sizeof(double);
-    memcpy(b->h_stage, h, bytes);
+    sim_copy_doubles(b->h_stage, h, 3 * (size_t)b->n);
     CUDA_CHECK(cudaMemcpyAsync(b->d_h3, b->h_stage, bytes, cudaMemcpyHostToDevice, b->st));
     scatter3_kernel<<<(b->n + 255) / 256, 256, 0, b->st>>>(d, b->d_h3, b->n);
     TB_LAUNCH_CHECK("scatter3_kernel");
@@ -113,14 +113,26 @@ int gpu_upload3(backend *b, tb_double4 *d, const double *h)
     return 0;
 }
 
-int gpu_download3(backend *b, double *h, const tb_double4 *d)
+int gpu_download3_start(backend *b, const tb_double4 *d)
 {
     const size_t bytes = 3 * (size_t)b->n * sizeof(double);
     gather3_kernel<<<(b->n + 255) / 256, 256, 0, b->st>>>(b->d_h3, d, b->n);
     TB_LAUNCH_CHECK("gather3_kernel");
     CUDA_CHECK(cudaMemcpyAsync(b->h_stage, b->d_h3, bytes, cudaMemcpyDeviceToHost, b->st));
+    return 0;
+}
+
+void gpu_download3_finish(backend *b, double *h)
+{
+    sim_copy_doubles(h, b->h_stage, 3 * (size_t)b->n);
+}
+
+int gpu_download3(backend *b, double *h, const tb_double4 *d)
+{
+    if (gpu_download3_start(b, d) != 0)
+        return -1;
     CUDA_CHECK(cudaStreamSynchronize(b->st));
-    memcpy(h, b->h_stage, bytes);
+    gpu_download3_finish(b, h);
     return 0;
 }
 

@@ -68,6 +68,10 @@ struct backend {
  * (the fourth lane, the species, kept), and back. */
 int gpu_upload3(backend *b, tb_double4 *d, const double *h);
 int gpu_download3(backend *b, double *h, const tb_double4 *d);
+/* gpu_download3 in two parts around the caller's own wait for the stream: the gather and the
+ * copy into the pinned staging queued; then, after a synchronization, the copy out of it. */
+int gpu_download3_start(backend *b, const tb_double4 *d);
+void gpu_download3_finish(backend *b, double *h);
 /* The fixed-point virial words as doubles (synchronizes the stream). */
 int gpu_virial_fixed(backend *b, double w[6]);
 

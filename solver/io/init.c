@@ -6,6 +6,7 @@
  *   xor-ed together, since mt19937 takes 32 bits: the identity below 2^32); velocities use
  *   a stream seeded from a hash of the seed, so they are not a function of the position
  *   draws. Everything runs in one fixed order: the same seed gives the same bits. */
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -255,7 +256,11 @@ static void bounding_box(const sim_state *s, double lo[3], double hi[3])
     }
 }
 
-void sim_place(sim_state *s)
+enum { PLACE_THREADED = 8192 };
+
+/* sim_place of src into dst (the same array or another): the first non-finite coordinate's
+ * index when check asks (dst then partly written), else -1. */
+static long place(sim_state *s, const double *src, double *dst, int check)
 {
     const tb_box_d box = s->box;
     if (box_periodic_d(&box)) {
@@ -273,24 +278,43 @@ void sim_place(sim_state *s)
             hi[a] = box.lo[a] + box.l[a];
         }
         const int quick = !box.tilted && (box.pbc & 7) == 7;
+        long bad = LONG_MAX; /* the first non-finite coordinate: the least over the threads */
+        /* the library's pass on OpenMP's threads from PLACE_THREADED particles (each particle
+         * alone: the same bits on any number of threads; sim_host_threads: a few) */
+#pragma omp parallel for schedule(static) reduction(min : bad) num_threads(sim_host_threads()) \
+    if (check && s->n >= PLACE_THREADED)
         for (int i = 0; i < s->n; i++) {
-            double *x = s->pos + 3 * i;
-            const double t0 = x[0] - box.lo[0], t1 = x[1] - box.lo[1], t2 = x[2] - box.lo[2];
+            const double *y = src + 3 * i;
+            double *x = dst + 3 * i;
+            if (check && !(isfinite(y[0]) & isfinite(y[1]) & isfinite(y[2]))) {
+                const long k = 3L * i + (isfinite(y[0]) ? isfinite(y[1]) ? 2 : 1 : 0);
+                bad = k < bad ? k : bad;
+                continue;
+            }
+            const double t0 = y[0] - box.lo[0], t1 = y[1] - box.lo[1], t2 = y[2] - box.lo[2];
             if (quick & (t0 >= 0) & (t0 < lim[0]) & (t1 >= 0) & (t1 < lim[1]) & (t2 >= 0) &
                 (t2 < lim[2])) {
                 x[0] = t0 + box.lo[0];
                 x[1] = t1 + box.lo[1];
                 x[2] = t2 + box.lo[2];
             } else {
+                if (x != y)
+                    memcpy(x, y, 3 * sizeof *x);
                 box_wrap_d(&box, x);
             }
             for (int a = 0; a < 3 && !box.tilted; a++)
                 if (box.pbc >> a & 1 && (x[a] >= hi[a] || x[a] < box.lo[a]))
                     x[a] = box.lo[a];
         }
-        return;
+        return bad == LONG_MAX ? -1 : bad;
     }
-    double lo[3], hi[3];
+    for (long i = 0; check && i < 3L * s->n; i++)
+        if (!isfinite(src[i]))
+            return i;
+    if (dst != src)
+        memcpy(dst, src, 3 * (size_t)s->n * sizeof *dst);
+    double lo[3], hi[3], *keep = s->pos;
+    s->pos = dst;
     bounding_box(s, lo, hi);
     for (int d = 0; d < 3; d++) {
         if (lo[d] <= 0 && hi[d] >= 0)
@@ -299,6 +323,18 @@ void sim_place(sim_state *s)
         for (int i = 0; i < s->n; i++)
             s->pos[3 * i + d] -= c;
     }
+    s->pos = keep;
+    return -1;
+}
+
+void sim_place(sim_state *s)
+{
+    place(s, s->pos, s->pos, 0);
+}
+
+long sim_place_from(sim_state *s, const double *src, double *dst)
+{
+    return place(s, src, dst, 1);
 }
 
 int sim_check_extent(const sim_state *s, int precision, const char *where)

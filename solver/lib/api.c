@@ -242,7 +242,7 @@ static int forces(tribody *t, double *f)
     const int rc = engine_compute(&t->e, "the state");
     if (rc == 0) {
         const double t0 = engine_now();
-        memcpy(f, t->e.s.force, 3 * (size_t)t->e.s.n * sizeof *f);
+        sim_copy_doubles(f, t->e.s.force, 3 * (size_t)t->e.s.n);
         t->e.tm[ENGINE_COPY] += engine_now() - t0;
     }
     return rc;

@@ -61,39 +61,32 @@ static int check_box(const tb_engine *e, const tb_box_d *box)
     return 0;
 }
 
-/* Positions into the state: finite, then placed (init.h: wrapped into a periodic box) and, in
- * the float precisions, within the extent floats resolve; a refusal leaves the state as it was.
- * In a box periodic along every axis the extent is the box's (sim_check_extent reads no
- * position), checked before the copy: nothing to undo, no copy of the old positions. */
+/* Positions into the state: finite, placed (init.h: wrapped into a periodic box) and, in the
+ * float precisions, within the extent floats resolve; a refusal leaves the state as it was.
+ * One pass (sim_place_from) from the caller's array into e->spare, which then becomes s.pos
+ * (the old s.pos the next spare): no copy of the old positions to undo a refusal with. In a
+ * box periodic along every axis the extent is the box's (sim_check_extent reads no position). */
 static int take_positions(tb_engine *e, const double *pos)
 {
-    const size_t bytes = 3 * (size_t)e->s.n * sizeof *pos;
-    const int prec = e->cfg.solver.precision, closed = (e->s.box.pbc & 7) == 7;
-    double *old = NULL;
-    int rc;
-    for (long i = 0; i < 3L * e->s.n; i++)
-        if (!isfinite(pos[i]))
-            return tb_error(e->cfg.path, 0, "positions: particle %ld has a non-finite coordinate "
-                                            "(got %g)", i / 3, pos[i]), TB_EXIT_USAGE;
-    if (closed && (rc = sim_check_extent(&e->s, prec, e->cfg.path)) != 0)
+    const int prec = e->cfg.solver.precision;
+    if (!e->spare && !(e->spare = malloc(3 * (size_t)e->s.n * sizeof *e->spare)))
+        return tb_error(NULL, 0, "out of host memory");
+    const long bad = sim_place_from(&e->s, pos, e->spare);
+    if (bad >= 0)
+        return tb_error(e->cfg.path, 0, "positions: particle %ld has a non-finite coordinate "
+                                        "(got %g)", bad / 3, pos[bad]), TB_EXIT_USAGE;
+    double *old = e->s.pos;
+    e->s.pos = e->spare;
+    const int rc = sim_check_extent(&e->s, prec, e->cfg.path);
+    if (rc != 0) {
+        e->s.pos = old;
         return rc;
-    if (prec != CFG_PREC_DOUBLE && e->b && !closed) { /* sim_check_extent can refuse */
-        if (!(old = malloc(bytes)))
-            return tb_error(NULL, 0, "out of host memory");
-        memcpy(old, e->s.pos, bytes);
     }
-    memcpy(e->s.pos, pos, bytes);
-    sim_place(&e->s);
-    rc = closed ? 0 : sim_check_extent(&e->s, prec, e->cfg.path);
-    if (rc != 0 && old)
-        memcpy(e->s.pos, old, bytes);
-    free(old);
-    if (rc == 0) {
-        e->put |= BACKEND_PUT_POS;
-        e->fresh = 0;
-        terms_stale(e, 0);
-    }
-    return rc;
+    e->spare = old;
+    e->put |= BACKEND_PUT_POS;
+    e->fresh = 0;
+    terms_stale(e, 0);
+    return 0;
 }
 
 int engine_state_from_arrays(tb_engine *e, int n, const double *pos, const int *type,
@@ -151,6 +144,7 @@ int engine_set_velocities(tb_engine *e, const double *vel)
                                             "(got %g)", i / 3, vel[i]), TB_EXIT_USAGE;
     memcpy(e->s.vel, vel, 3 * (size_t)e->s.n * sizeof *vel);
     e->put |= BACKEND_PUT_VEL;
+    e->kin_ok = 0;
     return 0;
 }
 
@@ -214,8 +208,13 @@ int engine_compute(tb_engine *e, const char *what)
     e->n_eval++;
     if (e->ops->check_finite(e->b, 0, &e->nf) != 0)
         return TB_EXIT_RUNTIME;
-    if (e->nf.step < 0) /* the backend saw every particle: the virial, kinetic energy ... too */
-        sim_find_nonfinite_derived(&e->s, &e->nf);
+    if (e->nf.step < 0) { /* the backend saw every particle: the virial, kinetic energy ... */
+        if (!e->kin_ok) { /* the velocities' sums, kept while the velocities stay */
+            sim_kinetic_sums(&e->s, e->kin);
+            e->kin_ok = 1;
+        }
+        sim_find_nonfinite_derived_kin(&e->s, &e->nf, e->kin);
+    }
     e->tm[ENGINE_CHECK] += engine_now() - t1;
     if (e->nf.step >= 0) { /* an input whose energy or forces overflow is a bad input */
         report_nonfinite(e, what);
@@ -246,6 +245,7 @@ int engine_run(tb_engine *e, long k)
     }
     if (k == 0)
         return 0;
+    e->kin_ok = 0; /* the steps move the velocities */
     if (e->ops->virial_next(e->b, k) != 0 || integ_advance(e->g, e->ops, e->b, e->s.step, k) != 0)
         return TB_EXIT_RUNTIME;
     e->s.step += k;
@@ -359,6 +359,8 @@ void engine_free(tb_engine *e)
         e->ops->destroy(e->b);
     integ_destroy(e->g);
     sim_state_free(&e->s);
+    free(e->spare);
+    e->spare = NULL;
     e->b = NULL;
     e->g = NULL;
 }

@@ -45,6 +45,10 @@ typedef struct tb_engine {
     int tfresh[2];          /* 1: tw[k] is of s.pos */
     double tw[2][6];
     sim_state ts;
+    double *spare;          /* [3n]: set_positions places new positions here, then swaps it
+                             * with s.pos (one pass; a refusal leaves s.pos as it was) */
+    double kin[7];          /* sim_kinetic_sums of s.vel, for the checks of each evaluation */
+    int kin_ok;             /* 1: kin is of the current s.vel */
     double tm[ENGINE_PHASES]; /* wall seconds of each phase since engine_config */
     long long n_eval;       /* evaluations engine_compute made */
 } tb_engine;
