@@ -18,60 +18,18 @@
 #include <string.h>
 
 #include "common/check.h"
+#include "solver/gpu/gpu_cells.cuh"
 #include "solver/gpu/gpu_nbr_int.h"
 #include "solver/par/mpi.h"
 #include "solver/par/split.h"
 
 /* ---- build ------------------------------------------------------------------------- */
 
-__global__ void nbr_bbox_kernel(const tb_double4 *pos, int n, double *part)
-{
-    __shared__ double s[6][256];
-    double v[6] = {HUGE_VAL, HUGE_VAL, HUGE_VAL, -HUGE_VAL, -HUGE_VAL, -HUGE_VAL};
-    for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += gridDim.x * blockDim.x) {
-        const tb_double4 p = pos[i];
-        v[0] = fmin(v[0], p.x);
-        v[1] = fmin(v[1], p.y);
-        v[2] = fmin(v[2], p.z);
-        v[3] = fmax(v[3], p.x);
-        v[4] = fmax(v[4], p.y);
-        v[5] = fmax(v[5], p.z);
-    }
-    for (int c = 0; c < 6; c++)
-        s[c][threadIdx.x] = v[c];
-    __syncthreads();
-    for (int h = 128; h > 0; h >>= 1) {
-        if ((int)threadIdx.x < h)
-            for (int c = 0; c < 6; c++)
-                s[c][threadIdx.x] = c < 3 ? fmin(s[c][threadIdx.x], s[c][threadIdx.x + h])
-                                          : fmax(s[c][threadIdx.x], s[c][threadIdx.x + h]);
-        __syncthreads();
-    }
-    if (threadIdx.x == 0)
-        for (int c = 0; c < 6; c++)
-            part[6 * blockIdx.x + c] = s[c][0];
-}
-
-__global__ void nbr_key_kernel(const tb_double4 *pos, int n, nbr_grid g, int *key, int *seq)
-{
-    const int i = blockIdx.x * blockDim.x + threadIdx.x;
-    if (i >= n)
-        return;
-    const tb_double4 p = pos[i];
-    key[i] = nbr_cell_of(&g, p.x, p.y, p.z);
-    seq[i] = i;
-}
-
 __global__ void nbr_range_kernel(const int *key, int n, int *start, int *end)
 {
     const int s = blockIdx.x * blockDim.x + threadIdx.x;
-    if (s >= n)
-        return;
-    const int c = key[s];
-    if (s == 0 || key[s - 1] != c)
-        start[c] = s;
-    if (s == n - 1 || key[s + 1] != c)
-        end[c] = s + 1;
+    if (s < n)
+        cells_range_at(key, n, s, start, end);
 }
 
 /* Whether t (at xt) goes into anchor i's row (at xi), t != i: the same test as nbr_list.c,
@@ -420,8 +378,8 @@ static int nbr_build(gpu_nbr *b, const tb_double4 *pos, cudaStream_t st)
     double lo[3] = {0, 0, 0}, hi[3] = {0, 0, 0};
     if (b->box.pbc != TB_BOX_PERIODIC_ALL) { /* the open axes' extent */
         double part[256 * 6];
-        nbr_bbox_kernel<<<256, 256, 0, st>>>(pos, n, b->d_part);
-        TB_LAUNCH_CHECK("nbr_bbox_kernel");
+        cells_bbox_kernel<<<256, 256, 0, st>>>(pos, n, b->d_part);
+        TB_LAUNCH_CHECK("cells_bbox_kernel");
         CUDA_CHECK(cudaMemcpyAsync(part, b->d_part, sizeof part, cudaMemcpyDeviceToHost, st));
         CUDA_CHECK(cudaStreamSynchronize(st));
         for (int d = 0; d < 3; d++) {
@@ -444,8 +402,8 @@ static int nbr_build(gpu_nbr *b, const tb_double4 *pos, cudaStream_t st)
     while ((1LL << bits) < cells)
         bits++;
 
-    nbr_key_kernel<<<grid_for(n, T), T, 0, st>>>(pos, n, b->g, b->d_key, b->d_seq);
-    TB_LAUNCH_CHECK("nbr_key_kernel");
+    cells_key_kernel<<<grid_for(n, T), T, 0, st>>>(pos, n, b->g, b->d_key, b->d_seq);
+    TB_LAUNCH_CHECK("cells_key_kernel");
     size_t need = 0;
     CUDA_CHECK(cub::DeviceRadixSort::SortPairs(NULL, need, b->d_key, b->d_key2, b->d_seq, b->d_perm,
                                                n, 0, bits, st));

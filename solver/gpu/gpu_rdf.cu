@@ -20,6 +20,7 @@
 #include <stdlib.h>
 
 #include "common/check.h"
+#include "solver/gpu/gpu_cells.cuh"
 #include "solver/gpu/gpu_internal.h"
 #include "solver/physics/rdf_cells.h"
 #include "solver/rdf.h"
@@ -119,44 +120,6 @@ static int count_all(const tb_double4 *pos, int n, int typed, const tb_box_d *bo
 
 /* ---- cells ---------------------------------------------------------------------------- */
 
-__global__ void rdf_bbox_kernel(const tb_double4 *pos, int n, double *part)
-{
-    __shared__ double sh[6][256];
-    double v[6] = {HUGE_VAL, HUGE_VAL, HUGE_VAL, -HUGE_VAL, -HUGE_VAL, -HUGE_VAL};
-    for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += gridDim.x * blockDim.x) {
-        const tb_double4 p = pos[i];
-        v[0] = fmin(v[0], p.x);
-        v[1] = fmin(v[1], p.y);
-        v[2] = fmin(v[2], p.z);
-        v[3] = fmax(v[3], p.x);
-        v[4] = fmax(v[4], p.y);
-        v[5] = fmax(v[5], p.z);
-    }
-    for (int c = 0; c < 6; c++)
-        sh[c][threadIdx.x] = v[c];
-    __syncthreads();
-    for (int h = 128; h > 0; h >>= 1) {
-        if ((int)threadIdx.x < h)
-            for (int c = 0; c < 6; c++)
-                sh[c][threadIdx.x] = c < 3 ? fmin(sh[c][threadIdx.x], sh[c][threadIdx.x + h])
-                                           : fmax(sh[c][threadIdx.x], sh[c][threadIdx.x + h]);
-        __syncthreads();
-    }
-    if (threadIdx.x == 0)
-        for (int c = 0; c < 6; c++)
-            part[6 * blockIdx.x + c] = sh[c][0];
-}
-
-__global__ void rdf_key_kernel(const tb_double4 *pos, int n, nbr_grid g, int *key, int *seq)
-{
-    const int i = blockIdx.x * blockDim.x + threadIdx.x;
-    if (i >= n)
-        return;
-    const tb_double4 p = pos[i];
-    key[i] = nbr_cell_of(&g, p.x, p.y, p.z);
-    seq[i] = i;
-}
-
 /* Each cell's range [start, end) of the sorted keys (untouched cells stay empty: 0, 0), and
  * the positions gathered in that order. */
 __global__ void rdf_range_kernel(const int *key, const int *perm, const tb_double4 *pos, int n,
@@ -165,11 +128,7 @@ __global__ void rdf_range_kernel(const int *key, const int *perm, const tb_doubl
     const int p = blockIdx.x * blockDim.x + threadIdx.x;
     if (p >= n)
         return;
-    const int k = key[p];
-    if (p == 0 || key[p - 1] != k)
-        start[k] = p;
-    if (p == n - 1 || key[p + 1] != k)
-        end[k] = p + 1;
+    cells_range_at(key, n, p, start, end);
     spos[p] = pos[perm[p]];
 }
 
@@ -256,8 +215,8 @@ static int extent(gpu_rdf_work *w, const tb_double4 *pos, int n, double lo[3], d
     double part[6 * RDF_BBOX_BLOCKS];
     if (!w->d_part)
         CUDA_CHECK(cudaMalloc(&w->d_part, sizeof part));
-    rdf_bbox_kernel<<<RDF_BBOX_BLOCKS, 256, 0, st>>>(pos, n, w->d_part);
-    TB_LAUNCH_CHECK("rdf_bbox_kernel");
+    cells_bbox_kernel<<<RDF_BBOX_BLOCKS, 256, 0, st>>>(pos, n, w->d_part);
+    TB_LAUNCH_CHECK("cells_bbox_kernel");
     CUDA_CHECK(cudaMemcpyAsync(part, w->d_part, sizeof part, cudaMemcpyDeviceToHost, st));
     CUDA_CHECK(cudaStreamSynchronize(st));
     for (int d = 0; d < 3; d++) {
@@ -295,8 +254,8 @@ static int count_cells(gpu_rdf_work *w, const tb_double4 *pos, int n, int typed,
     int bits = 1;
     while ((1LL << bits) < cells)
         bits++;
-    rdf_key_kernel<<<nb, T, 0, st>>>(pos, n, *g, w->d_key, w->d_seq);
-    TB_LAUNCH_CHECK("rdf_key_kernel");
+    cells_key_kernel<<<nb, T, 0, st>>>(pos, n, *g, w->d_key, w->d_seq);
+    TB_LAUNCH_CHECK("cells_key_kernel");
     size_t need = 0;
     CUDA_CHECK(cub::DeviceRadixSort::SortPairs(NULL, need, w->d_key, w->d_key2, w->d_seq, w->d_perm,
                                                n, 0, bits, st));
