@@ -391,7 +391,7 @@ static void test_cli(void)
     st = tb_test_tribody("tests/lammps", NULL, "validate sw_gan.cfg", "err.txt");
     gsl_test(st != 0 || !tb_test_file_has("tests/lammps", "out.txt", "24 checks: 24 passed"),
              "tribody validate sw_gan.cfg (double): exit 0 (got %d), its 24 checks passed", st);
-    /* bench --sw's plumbing (docs/performance.md): the 64-atom crystal, 60 steps in double */
+    /* bench --sw's plumbing (docs/performance-runs.md): the 64-atom crystal, 60 steps in double */
     st = tb_test_tribody("tests/lammps", NULL, "bench --sw sw_si.cfg --cpu --n 64 --steps 60 "
                          "--repeat 1 --precisions double --csv swb.csv", "err.txt");
     char *csv = tb_test_read_file("tests/lammps", "swb.csv", NULL), prec[16] = "", be[8] = "";

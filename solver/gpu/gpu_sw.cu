@@ -18,7 +18,7 @@
  * words once per group at the end (deterministic: fix_add's integer words, split per centre).
  *
  * TB_SW_KERNEL=0 selects the first kernel (sw_kernel: a warp per centre, each centre's sums
- * added by global atomics) for before/after measurements; docs/gpu.md and docs/performance.md
+ * added by global atomics) for before/after measurements; docs/gpu.md and docs/performance-runs.md
  * give the numbers. */
 #include <math.h>
 #include <stdlib.h>
