@@ -1,6 +1,8 @@
 /* state.c — allocation and the kinetic observables of sim_state (see state.h). */
 #include <math.h>
+#ifdef _OPENMP
 #include <omp.h>
+#endif
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -43,8 +45,12 @@ void sim_state_free(sim_state *s)
 
 int sim_host_threads(void)
 {
+#ifdef _OPENMP
     const int m = omp_get_max_threads();
     return m < SIM_HOST_THREADS ? m : SIM_HOST_THREADS;
+#else /* a build without OpenMP (the fuzzers): one thread */
+    return 1;
+#endif
 }
 
 void sim_copy_doubles(double *dst, const double *src, size_t count)
