@@ -133,13 +133,23 @@ template <> struct atm_real<double> {
     }
 };
 
+/* v as the fixed-point pair's two words (hi, lo) (gpu_internal.h): what fix_add adds, for a
+ * caller that sums the words itself before adding them (integer sums: any order, the same). */
+__device__ __forceinline__ void fix_words(double v, unsigned long long *hi, unsigned long long *lo)
+{
+    const double s = v * TB_FIX_HI;
+    const double h = floor(s);
+    *hi = (unsigned long long)(long long)h;
+    *lo = (unsigned long long)llrint((s - h) * TB_FIX_LO);
+}
+
 /* Adds v to the fixed-point pair (hi, lo) (gpu_internal.h). */
 __device__ __forceinline__ void fix_add(unsigned long long *hl, double v)
 {
-    const double s = v * TB_FIX_HI;
-    const double hi = floor(s);
-    atomicAdd(hl, (unsigned long long)(long long)hi);
-    atomicAdd(hl + 1, (unsigned long long)llrint((s - hi) * TB_FIX_LO));
+    unsigned long long hi, lo;
+    fix_words(v, &hi, &lo);
+    atomicAdd(hl, hi);
+    atomicAdd(hl + 1, lo);
 }
 
 /* Adds a force on particle p by the accumulation mode. */

@@ -234,10 +234,11 @@ __global__ void __launch_bounds__(SW_MAXT, MINB) sw_kernel_p(gpu_args a, sw_args
         sw_centre<R, L>(a, q, c, sl, gm, ld, lt, ls, s);
         if (sl == 0)
             for (int x = 0; x < 8; x++) {
-                if (FIX) { /* fix_add's split (gpu_atm.cuh) */
-                    const double v = s[x] * TB_FIX_HI, h = floor(v);
-                    acc[2 * x] += (unsigned long long)(long long)h;
-                    acc[2 * x + 1] += (unsigned long long)llrint((v - h) * TB_FIX_LO);
+                if (FIX) { /* fix_add's words (gpu_atm.cuh), summed here, added once below */
+                    unsigned long long hi, lo;
+                    fix_words(s[x], &hi, &lo);
+                    acc[2 * x] += hi;
+                    acc[2 * x + 1] += lo;
                 } else {
                     sum[x] += s[x];
                 }
