@@ -27,6 +27,7 @@
 #include "config/config.h"
 #include "solver/backend.h"
 #include "solver/cli/bench_liquid.h"
+#include "solver/cli/bench_args.h"
 #include "solver/cli/bench_ranks.h"
 #include "solver/cli/bench_species.h"
 #include "solver/par/mpi.h"
@@ -298,71 +299,43 @@ done:
     return rc;
 }
 
+/* bench --liquid's own options: --alternatives, --species LIST */
+typedef struct liquid_opts {
+    int alt, listed, n_species, species[TB_TYPES_MAX];
+} liquid_opts;
+
+static int liquid_opt(const char *a, const char *v, void *ctx)
+{
+    liquid_opts *o = ctx;
+    if (!strcmp(a, "--alternatives"))
+        return o->alt = 1;
+    if (strcmp(a, "--species"))
+        return 0;
+    if (!v)
+        return tb_error(NULL, 0, "bench --liquid: --species needs a value"), -1;
+    if (bench_species_parse(v, o->species, &o->n_species, "bench --liquid") != 0)
+        return -1;
+    o->listed = 1;
+    return 2;
+}
+
 int bench_liquid(int argc, char **argv)
 {
     sim_config c;
-    int ns[16], n_n = 0, precs[3], n_p = 0, steps = 20, repeat = 5, cpu = 0, n_set = 0, alt = 0;
-    int species[TB_TYPES_MAX] = {1}, n_species = 1, listed = 0;
-    const char *cfg = NULL, *csv = NULL;
-    char *sets[64];
-    for (int i = 1; i < argc; i++) {
-        const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
-        if (!strcmp(a, "--liquid"))
-            continue;
-        if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
-            fputs(liquid_help, stdout);
-            return 0;
-        }
-        if (!strcmp(a, "--cpu")) {
-            cpu = 1;
-            continue;
-        }
-        if (!strcmp(a, "--alternatives")) {
-            alt = 1;
-            continue;
-        }
-        if (a[0] != '-') {
-            if (cfg)
-                return tb_error(NULL, 0, "bench --liquid: one CONFIG at most (got \"%s\")", a), 2;
-            cfg = a;
-            continue;
-        }
-        if (!v)
-            return tb_error(NULL, 0, "bench --liquid: %s needs a value", a), 2;
-        i++;
-        if (!strcmp(a, "--n")) {
-            for (char *s = (char *)v, *e; *s && n_n < 16; s = *e ? e + 1 : e) {
-                long x = strtol(s, &e, 10);
-                if (e == s || x < 100 || x > 10000000 || (*e && *e != ','))
-                    return tb_error(NULL, 0, "bench --liquid: --n: expected sizes 100 .. 1e7 "
-                                             "separated by commas (got \"%s\")", v), 2;
-                ns[n_n++] = (int)x;
-            }
-        } else if (!strcmp(a, "--precisions")) {
-            static const char *const names[] = {"double", "mixed", "single"};
-            for (int p = 0; p < 3; p++)
-                if (strstr(v, names[p]))
-                    precs[n_p++] = p;
-            if (!n_p)
-                return tb_error(NULL, 0, "bench --liquid: --precisions: double, mixed, single "
-                                         "(got \"%s\")", v), 2;
-        } else if (!strcmp(a, "--steps") || !strcmp(a, "--repeat")) {
-            long x = strtol(v, NULL, 10);
-            if (x < 1 || x > 100000)
-                return tb_error(NULL, 0, "bench --liquid: %s: 1 .. 100000 (got \"%s\")", a, v), 2;
-            *(!strcmp(a, "--steps") ? &steps : &repeat) = (int)x;
-        } else if (!strcmp(a, "--csv")) {
-            csv = v;
-        } else if (!strcmp(a, "--species")) {
-            if (bench_species_parse(v, species, &n_species, "bench --liquid") != 0)
-                return 2;
-            listed = 1;
-        } else if (!strcmp(a, "--set") && n_set < 64) {
-            sets[n_set++] = (char *)v;
-        } else {
-            return tb_error(NULL, 0, "bench --liquid: unknown option %s (see --help)", a), 2;
-        }
-    }
+    int ns[BENCH_CASE_MAX_N], n_n = 0;
+    liquid_opts lo = {.n_species = 1, .species = {1}};
+    bench_case_args g = {.steps = 20, .repeat = 5};
+    const bench_case_spec spec = {"--liquid", liquid_help, 100, 1e7, "100 .. 1e7", liquid_opt, &lo};
+    const int parsed = bench_case_parse(&g, argc, argv, &spec);
+    if (parsed >= 0)
+        return parsed;
+    for (int k = 0; k < g.n_n; k++)
+        ns[n_n++] = (int)lround(g.n[k]);
+    int *precs = g.precs, n_p = g.n_p, steps = g.steps, repeat = g.repeat, cpu = g.cpu;
+    int n_set = g.n_set, alt = lo.alt, n_species = lo.n_species, listed = lo.listed;
+    int *species = lo.species;
+    const char *cfg = g.cfg, *csv = g.csv;
+    char **sets = g.sets;
     liquid_config(&c);
     if (cfg || n_set) {
         /* a file or overrides: loaded and checked like `run` (particles given by --n) */

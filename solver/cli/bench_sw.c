@@ -28,6 +28,7 @@
 #include "common/check.h"
 #include "config/config.h"
 #include "solver/backend.h"
+#include "solver/cli/bench_args.h"
 #include "solver/cli/bench_ranks.h"
 #include "solver/cli/bench_sw.h"
 #include "solver/gpu/gpu.h"
@@ -200,60 +201,17 @@ done:
 int bench_sw(int argc, char **argv)
 {
     static sim_config c;
-    int ms[16], n_n = 0, precs[3], n_p = 0, steps = 300, repeat = 5, cpu = 0, n_set = 0;
-    const char *cfg = NULL, *csv = NULL;
-    char *sets[64];
-    for (int i = 1; i < argc; i++) {
-        const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
-        if (!strcmp(a, "--sw"))
-            continue;
-        if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
-            fputs(sw_help, stdout);
-            return 0;
-        }
-        if (!strcmp(a, "--cpu")) {
-            cpu = 1;
-            continue;
-        }
-        if (a[0] != '-') {
-            if (cfg)
-                return tb_error(NULL, 0, "bench --sw: one CONFIG at most (got \"%s\")", a), 2;
-            cfg = a;
-            continue;
-        }
-        if (!v)
-            return tb_error(NULL, 0, "bench --sw: %s needs a value", a), 2;
-        i++;
-        if (!strcmp(a, "--n")) {
-            for (char *s = (char *)v, *e; *s && n_n < 16; s = *e ? e + 1 : e) {
-                const double x = strtod(s, &e);
-                if (e == s || !(x >= 64 && x <= 2e7) || (*e && *e != ','))
-                    return tb_error(NULL, 0, "bench --sw: --n: expected sizes 64 .. 2e7 "
-                                             "separated by commas (got \"%s\")", v), 2;
-                ms[n_n++] = (int)lround(cbrt(x / 8.0)); /* the nearest 8 m^3 */
-            }
-        } else if (!strcmp(a, "--precisions")) {
-            static const char *const names[] = {"double", "mixed", "single"};
-            for (int p = 0; p < 3; p++)
-                if (strstr(v, names[p]))
-                    precs[n_p++] = p;
-            if (!n_p)
-                return tb_error(NULL, 0, "bench --sw: --precisions: double, mixed, single "
-                                         "(got \"%s\")", v), 2;
-        } else if (!strcmp(a, "--steps") || !strcmp(a, "--repeat")) {
-            const long x = strtol(v, NULL, 10);
-            if (x < 1 || x > 100000)
-                return tb_error(NULL, 0, "bench --sw: %s: 1 .. 100000 (got \"%s\")", a, v), 2;
-            *(!strcmp(a, "--steps") ? &steps : &repeat) = (int)x;
-        } else if (!strcmp(a, "--csv")) {
-            csv = v;
-        } else if (!strcmp(a, "--set") && n_set < 64) {
-            sets[n_set++] = (char *)v;
-        } else {
-            return tb_error(NULL, 0, "bench --sw: unknown option %s (see --help)", a), 2;
-        }
-    }
-    int rc = sw_config(&c, cfg, sets, n_set);
+    int ms[BENCH_CASE_MAX_N], n_n = 0;
+    bench_case_args g = {.steps = 300, .repeat = 5};
+    const bench_case_spec spec = {"--sw", sw_help, 64, 2e7, "64 .. 2e7", NULL, NULL};
+    const int parsed = bench_case_parse(&g, argc, argv, &spec);
+    if (parsed >= 0)
+        return parsed;
+    for (int k = 0; k < g.n_n; k++)
+        ms[n_n++] = (int)lround(cbrt(g.n[k] / 8.0)); /* the nearest 8 m^3 */
+    int *precs = g.precs, n_p = g.n_p, steps = g.steps, repeat = g.repeat, cpu = g.cpu;
+    const char *cfg = g.cfg, *csv = g.csv;
+    int rc = sw_config(&c, cfg, g.sets, g.n_set);
     if (rc != 0)
         return rc;
     const backend_ops *ops = &cpu_backend_ops;
