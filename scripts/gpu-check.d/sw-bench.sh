@@ -4,7 +4,8 @@
 # logic on a machine without a GPU, at small n and few steps.
   BE=${GPU_CHECK_BACKEND:-gpu}
   if [ "$BE" = cpu ]; then NS=512,4096; NM=4096; BSTEPS=50; CSTEPS=10000; CPUF=--cpu; else
-    NS=1e5,1e6,1e7; NM=1e6; BSTEPS=300; CSTEPS=100000; CPUF=; fi
+    NS=1e5,3e5,1e6,1e7; NM=1e6; BSTEPS=300; CSTEPS=100000; CPUF=; fi
+  P=${TB_PREV:-build/tribody-prev} # the binary before a change, when there: its mixed row beside
   say "== centres per block (solver.threads 32, 96, 128, 160, 256): deterministic evaluations bitwise equal"
   for case in sw_si sw_gan sw_mw; do
     for p in double mixed; do
@@ -29,10 +30,16 @@
   "$B" bench --sw $CPUF --n $NS --precisions mixed,double --steps $BSTEPS --csv "$W/swb.csv" 2>&1 | tee "$W/swb.txt" | grep -Ev '^ {10,}|per rank' | tee -a "$S"
   "$B" bench --sw $CPUF --n $NM --precisions mixed --steps $BSTEPS --set solver.deterministic=true \
     --csv "$W/swbd.csv" 2>&1 | tee "$W/swbd.txt" | grep -E '^ +[0-9]+ (mixed|double)' | sed 's/$/  (deterministic)/' | tee -a "$S"
-  python3 - "$W/swb.csv" "$W/swbd.csv" "$BE" <<'PY' | tee -a "$S"
+  : >"$W/swbp.csv"
+  if [ -x "$P" ]; then
+    "$P" bench --sw $CPUF --n $NS --precisions mixed --steps $BSTEPS --csv "$W/swbp.csv" >"$W/swbp.txt" 2>&1
+    grep -E '^ +[0-9]+ mixed' "$W/swbp.txt" | sed 's/$/  (before: '"$P"')/' | tee -a "$S"
+  fi
+  python3 - "$W/swb.csv" "$W/swbd.csv" "$BE" "$W/swbp.csv" <<'PY' | tee -a "$S"
 import csv, math, sys
 det = [r for r in csv.DictReader(l for l in open(sys.argv[2]) if not l.startswith('#'))]
 plain = [r for r in csv.DictReader(l for l in open(sys.argv[1]) if not l.startswith('#'))]
+prev = [r for r in csv.DictReader(l for l in open(sys.argv[4]) if not l.startswith('#'))]
 gpu = sys.argv[3] == "gpu"
 for r in plain + det:
     T = float(r["temperature"])
@@ -46,14 +53,18 @@ for r in plain:
         print("%s: sw bench n 1e6 %s: %.3g atom-steps/s (issue 24's target >= %.0e)" %
               ("PASS" if rate >= target[r["precision"]] else "FAIL", r["precision"], rate,
                target[r["precision"]]))
-for p in ("mixed", "double"):
+for p in ("mixed", "double"):  # issue 24: flat from 1e5 to 1e7, within 15 % (the worst n / the best)
     us = {int(r["n"]): float(r["us_per_atom_step"]) for r in plain if r["precision"] == p}
     if len(us) >= 2:
-        lo, hi = min(us), max(us)
-        ratio = us[hi] / us[lo]
-        print("%s: sw bench %s: cost per atom-step at n %d / at n %d = %.2f (flat: <= 1.5; %s)" %
-              ("PASS" if ratio <= 1.5 or not gpu else "FAIL", p, hi, lo, ratio,
+        ratio = max(us.values()) / min(us.values())
+        print("%s: sw bench %s: cost per atom-step, the most / the least over n = %.2f (flat: <= 1.15; %s)" %
+              ("PASS" if ratio <= 1.15 or not gpu else "FAIL", p, ratio,
                ", ".join("%d: %.4g us" % (n, us[n]) for n in sorted(us))))
+old = {int(r["n"]): float(r["us_per_atom_step"]) for r in prev}
+if old:
+    new = {int(r["n"]): float(r["us_per_atom_step"]) for r in plain if r["precision"] == "mixed"}
+    print("before -> after, mixed, us per atom-step: " + ", ".join(
+        "%d: %.4g -> %.4g (%.2fx)" % (n, old[n], new[n], old[n] / new[n]) for n in sorted(old) if n in new))
 for r in plain:
     if float(r["gpu_gib"]) > 0:
         print("memory: n %s %s holds %.3f GiB of GPU memory (%.0f bytes per atom)" % (

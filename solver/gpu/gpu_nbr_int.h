@@ -41,6 +41,9 @@ struct gpu_nbr {
     int smem_max;                         /* largest dynamic shared memory per block */
     int full;                             /* 1: every partner within R (a centred body,
                                              Stillinger-Weber: gpu_sw.cu), not nbr.h's rows */
+    const void *sw_fn;                    /* gpu_sw.cu's last launch: kernel, block, shared */
+    int sw_block, sw_smem;                /* bytes; SMs and resident blocks per SM (queried */
+    int sw_sms, sw_res;                   /* again when one of the first three changes) */
 };
 
 /* Rebuilds the lists when none exists or a particle moved more than skin/2 since the last

@@ -2,9 +2,9 @@
  * full neighbour lists of gpu_nbr_build.cu (gpu_nbr.full). The default kernel (sw_kernel_p) is
  * persistent: one wave of resident blocks of solver.threads / 32 warps (0: 128 threads; at
  * most SW_MAXT), each warp 8 groups of 4 lanes, group g taking centres g, g + groups, ... Each
- * group works alone (its own shared arrays, shuffles within its lanes, no block barrier), so a
- * centre's arithmetic and the order of its sums do not depend on the block size: the same bits
- * at every solver.threads in deterministic mode.
+ * group works alone (its own shared arrays, shuffles within its lanes; one block barrier, at
+ * the end, before the block's sums), so a centre's arithmetic and the order of its sums do not
+ * depend on the block size: the same bits at every solver.threads in deterministic mode.
  *
  * Per centre (sw_centre): the group filters the row at the current positions into shared
  * memory (separations formed in double, rounded to R; the legs within their (i, j, j) cutoffs,
@@ -14,8 +14,9 @@
  * the CPU's), so each angle is computed twice, by its two lanes, and its energy counted by the
  * lane of the smaller leg. No atomics between lanes, a fixed order: deterministic sums with the
  * accumulation modes' own (add_force). The centre gets -sum F_q, the virial sum_q d_q (x) F_q.
- * Its energies and virial go to the group's running sums (shared memory), added to the global
- * words once per group at the end (deterministic: fix_add's integer words, split per centre).
+ * Its energies and virial go to the group's running sums (shared memory), summed over the
+ * block's groups and added to the global words once per block at the end (deterministic:
+ * fix_add's integer words, split per centre).
  *
  * TB_SW_KERNEL=0 selects the first kernel (sw_kernel: a warp per centre, each centre's sums
  * added by global atomics) for before/after measurements; docs/gpu.md and docs/performance-runs.md
@@ -208,8 +209,9 @@ __global__ void __launch_bounds__(SW_MAXT) sw_kernel(gpu_args a, sw_args q)
 
 /* The default: a grid of resident warps, groups of L lanes (L = 32: a warp), group g taking
  * centres g, g + groups, ...; lane 0 of a group sums its centres' energies and virial in
- * registers (FIX: as the integer words of fix_add, split per centre exactly as fix_add splits
- * it, so the totals are the per-centre atomics' bit for bit) and adds them once at the end. */
+ * shared memory (FIX: as the integer words of fix_add, split per centre exactly as fix_add
+ * splits it, so the totals are the per-centre atomics' bit for bit); at the end the block sums
+ * its groups' and adds them, one atomic per word and block. */
 template <typename R, int L, bool FIX, int MINB>
 __global__ void __launch_bounds__(SW_MAXT, MINB) sw_kernel_p(gpu_args a, sw_args q)
 {
@@ -244,18 +246,24 @@ __global__ void __launch_bounds__(SW_MAXT, MINB) sw_kernel_p(gpu_args a, sw_args
                 }
             }
     }
-    if (sl != 0)
-        return;
-    for (int x = 0; x < 8; x++) {
-        if (FIX) {
-            unsigned long long *w = x < 2 ? a.efix + 2 * x : a.vfix + 2 * (x - 2);
-            atomicAdd(w, acc[2 * x]);
-            atomicAdd(w + 1, acc[2 * x + 1]);
-        } else if (x < 2) {
-            atomicAdd(a.energy + x, sum[x]);
-        } else {
-            atomicAdd(a.virial + x - 2, sum[x]);
-        }
+    /* The block's groups summed first, one atomic per word and block: every group ends at
+     * about the same time, and one atomic per group and word (8 words, 16 fixed-point, in one
+     * or two L2 lines) serialized there for ~1 ns each, a fixed 0.2 ms per launch from the
+     * ~25 000 groups of the wave, whatever n (docs/gpu.md). Integer words: the same sums mod
+     * 2^64 in any grouping, so the same bits. */
+    __syncthreads();
+    const int ng = blockDim.x / L, w = threadIdx.x;
+    const unsigned long long *all = (const unsigned long long *)(smem_raw + per * ng);
+    if (FIX && w < 16) {
+        unsigned long long t = 0;
+        for (int g = 0; g < ng; g++)
+            t += all[16 * g + w];
+        atomicAdd(w < 4 ? a.efix + w : a.vfix + (w - 4), t);
+    } else if (!FIX && w < 8) {
+        double t = 0;
+        for (int g = 0; g < ng; g++)
+            t += ((const double *)(all + 16 * g))[w];
+        atomicAdd(w < 2 ? a.energy + w : a.virial + (w - 2), t);
     }
 }
 
@@ -272,6 +280,19 @@ static int sw_variant(void)
         v = e && e[0] >= '0' && e[0] <= '4' && !e[1] ? e[0] - '0' : SW_VAR_DEFAULT;
     }
     return v;
+}
+
+/* An integer from the environment (measurement switches, read once per name): dflt when unset. */
+static int sw_env(const char *name, int dflt)
+{
+    static int got[2] = {-1, -1}; /* TB_SW_BLOCKS, TB_SW_GRID */
+    const int w = strcmp(name, "TB_SW_GRID") == 0;
+    if (got[w] < 0) {
+        const char *e = getenv(name);
+        got[w] = e && *e ? atoi(e) : dflt;
+        got[w] = got[w] < 0 ? 0 : got[w];
+    }
+    return got[w];
 }
 
 /* The persistent kernel of variant var (1..4) for the accumulation mode; *lanes: per centre. */
@@ -313,16 +334,38 @@ template <typename R> static int sw_launch(gpu_nbr *b, const gpu_args *a, const 
         TB_LAUNCH_CHECK("sw_kernel");
         return 0;
     }
-    int dev = 0, sms = 0, resident = 0;
-    CUDA_CHECK(cudaFuncSetAttribute(k, cudaFuncAttributeMaxDynamicSharedMemorySize, smem));
-    CUDA_CHECK(cudaGetDevice(&dev));
-    CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev));
-    CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&resident, k, warps * SW_NT, smem));
+    /* the wave's size, asked again only when the kernel, its block or its shared memory (the
+     * longest row) changes: four runtime calls less per evaluation, while the GPU waits */
+    if (b->sw_fn != (const void *)k || b->sw_block != warps * SW_NT || b->sw_smem != smem) {
+        int dev = 0, sms = 0, resident = 0;
+        CUDA_CHECK(cudaFuncSetAttribute(k, cudaFuncAttributeMaxDynamicSharedMemorySize, smem));
+        CUDA_CHECK(cudaGetDevice(&dev));
+        CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev));
+        CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&resident, k, warps * SW_NT, smem));
+        b->sw_fn = (const void *)k;
+        b->sw_block = warps * SW_NT;
+        b->sw_smem = smem;
+        b->sw_sms = sms;
+        b->sw_res = resident > 0 ? resident : 1;
+    }
     if (q.count <= 0)
         return 0;
-    const long long need = (q.count + (long long)warps * gpw - 1) / ((long long)warps * gpw);
-    const long long full = (long long)sms * (resident > 0 ? resident : 1); /* one wave */
-    k<<<(int)(need < full ? need : full), warps * SW_NT, smem, st>>>(*a, q);
+    /* One wave: the resident blocks (TB_SW_BLOCKS: at most that many per SM), fewer when the
+     * centres do not fill it. Then, unless TB_SW_GRID=0 (the grid before, for before/after
+     * measurements), as few blocks as give each group the same most centres k: at 10^5
+     * centres the full wave of 924 x 32 groups gave 8632 groups 4 centres and the rest 3, the
+     * kernel lasting 4 rounds at 3.3 rounds' work (ncu: 359 us, 37.5 % occupancy achieved of
+     * 43.75); 761 blocks do the same 4 rounds with fewer warps in each other's way. */
+    const long long gpb = (long long)warps * gpw; /* groups per block */
+    const int cap = sw_env("TB_SW_BLOCKS", 0);
+    long long grid = (long long)b->sw_sms * (cap > 0 && cap < b->sw_res ? cap : b->sw_res);
+    const long long need = (q.count + gpb - 1) / gpb;
+    grid = need < grid ? need : grid;
+    if (sw_env("TB_SW_GRID", 1)) {
+        const long long most = (q.count + grid * gpb - 1) / (grid * gpb); /* k */
+        grid = (q.count + most * gpb - 1) / (most * gpb);
+    }
+    k<<<(int)grid, warps * SW_NT, smem, st>>>(*a, q);
     TB_LAUNCH_CHECK("sw_kernel_p");
     return 0;
 }
