@@ -25,6 +25,7 @@
 #include <unistd.h>
 
 #include "common/check.h"
+#include "common/phase.h"
 #include "solver/io/init_gen.h"
 
 #define INIT_PLAIN_MEAN 16   /* candidates per particle, on average, before the voxel list */
@@ -640,11 +641,13 @@ int init_random(sim_state *s, const sim_config *c)
         if (!use_voxels && (!placed || (mean_tries > INIT_PLAIN_MEAN &&
                                         mean_tries * (n - i) > 8.0 * g.m * g.m * g.m))) {
             plain_rewind(&pb, rng); /* the stream as if only the used candidates were drawn */
+            tb_phase("init_plain");
             if (vox_build(&vx, &g, s->pos, dmin, L, R) != 0) {
                 rc = -1;
                 break;
             }
             use_voxels = 1;
+            tb_phase("init_voxel_build");
         }
         while (!placed) {
             long k;
@@ -668,7 +671,9 @@ int init_random(sim_state *s, const sim_config *c)
              * the rejections since the last split have cost an eighth of that (measured:
              * splitting sooner or later is slower). */
             if (++since_refine > (vx.n / 8 > 256 ? vx.n / 8 : 256) && vx.n < split_below) {
+                tb_phase("init_draws");
                 const int r = vox_refine(&vx, &g, s->pos, dmin, L, R, vox_cap);
+                tb_phase(r > 0 ? "init_voxel_split" : "init_voxel_split_refused");
                 if (r < 0) {
                     rc = -1;
                     break;
