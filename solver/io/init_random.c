@@ -7,13 +7,13 @@
  *   Near the jamming limit of random sequential addition (packing fraction 0.38; the
  *   defaults, density 0.7 at min_distance 1, are at 0.37) almost every candidate is
  *   rejected, so candidates then come from a list of small cubes that together hold every
- *   available point (init_voxels below): the same distribution, far fewer rejections.
+ *   available point (init_vox.c): the same distribution, far fewer rejections.
  *   Building and splitting that list test their cubes in parallel (OpenMP), listing them
  *   in one fixed order, so the positions do not depend on the thread count. The plain
  *   candidates are drawn ahead in batches and tested in parallel against the grid as it was
- *   (plain_batch below), those still open tested again in turn: the sequential verdicts, so
- *   the same positions bit for bit (tests/test_init_gen.c). The draws from the list stay
- *   sequential (each rejection's stream position depends on the verdict before it).
+ *   (plain_batch below), those still open tested again in turn against the particles placed
+ *   since: the sequential verdicts, so the same positions bit for bit (tests/test_init_gen.c).
+ *   The draws from the list are speculated in windows the same way (init_draws.c).
  *   100000 particles at the defaults take a few seconds. A particle that still finds no
  *   room after INIT_ATTEMPTS rejections at the finest cubes is an error. */
 #include <limits.h>
@@ -207,6 +207,7 @@ typedef struct plain_batch {
     unsigned char *blocked; /* [cap] blocked by the grid as it was at the refill */
     long *draws;            /* [cap] the stream's draws up to and including candidate k */
     int n, next, cap;       /* candidates held, the next one to use, room */
+    int first;              /* particles in the grid at the refill */
     gsl_rng *mark;          /* the stream at the refill */
 } plain_batch;
 
@@ -241,7 +242,7 @@ static void plain_free(plain_batch *pb)
 /* m candidates (1 <= m <= cap) drawn from rng, uniform in [0, L)^3 or the sphere of radius R,
  * then tested in parallel (OpenMP; the grid only read). */
 static void plain_refill(plain_batch *pb, gsl_rng *rng, const init_grid *g, const double *pos,
-                         int m, double dmin, double L, double R)
+                         int first, int m, double dmin, double L, double R)
 {
     long draws = 0;
     gsl_rng_memcpy(pb->mark, rng);
@@ -270,6 +271,7 @@ static void plain_refill(plain_batch *pb, gsl_rng *rng, const init_grid *g, cons
     }
     pb->n = m;
     pb->next = 0;
+    pb->first = first;
 }
 
 /* Puts rng where it would be had only the candidates used so far been drawn, and empties pb. */
@@ -332,13 +334,15 @@ int init_random(sim_state *s, const sim_config *c)
             tries++;
             if (pb.next == pb.n) {
                 const double want = (n - i) * mean_tries * 1.25 + 16.0;
-                plain_refill(&pb, rng, &g, s->pos, want < pb.cap ? (int)want : pb.cap, dmin, L, R);
+                plain_refill(&pb, rng, &g, s->pos, i, want < pb.cap ? (int)want : pb.cap, dmin, L,
+                             R);
             }
             k = pb.next++;
             memcpy(p, pb.p + 3 * k, 3 * sizeof *p);
-            /* blocked then: blocked now (the grid only grows); open then: ask the grid now */
-            placed = dmin <= 0 ||
-                     (!pb.blocked[k] && !grid_blocked(&g, s->pos, p, 0.0, dmin, L, NULL, NULL));
+            /* blocked then: blocked now (the grid only grows); open then: open now unless a
+             * particle placed since blocks it */
+            placed = dmin <= 0 || (!pb.blocked[k] && !grid_blocked_since(&g, s->pos, p, 0.0, dmin,
+                                                                         L, pb.first));
         }
         mean_tries += (tries - mean_tries) / 256.0;
         /* Switch when the rest would cost, at the present rate, more than building the

@@ -48,8 +48,8 @@ void grid_free(init_grid *g)
  * and edge hv lies within dmin of j, so no point of it is available. Both need only the
  * 27 cells around c, since e < h / 2. With near != NULL, collects instead (up to *n_near,
  * which returns the count) every j with far2(c, p_j, 0) < (dmin + e)^2 and returns 0. */
-int grid_blocked(const init_grid *g, const double *pos, const double c[3], double e,
-                        double dmin, double L, int *near, int *n_near)
+static int blocked_walk(const init_grid *g, const double *pos, const double c[3], double e,
+                        double dmin, double L, int *near, int *n_near, int first)
 {
     const double d2min = near ? (dmin + e) * (dmin + e) : dmin * dmin, ee = near ? 0.0 : e;
     const int m = g->m, cc[3] = {grid_coord(g, c[0]), grid_coord(g, c[1]), grid_coord(g, c[2])};
@@ -66,7 +66,8 @@ int grid_blocked(const init_grid *g, const double *pos, const double c[3], doubl
                 } else if (cx < 0 || cy < 0 || cz < 0 || cx >= m || cy >= m || cz >= m) {
                     continue;
                 }
-                for (int j = g->head[((long)cz * m + cy) * m + cx]; j >= 0; j = g->next[j]) {
+                /* a cell's list runs from its newest particle down (grid_insert) */
+                for (int j = g->head[((long)cz * m + cy) * m + cx]; j >= first; j = g->next[j]) {
                     if (far2(c, pos + 3 * j, ee, L) >= d2min)
                         continue;
                     if (!near)
@@ -79,6 +80,18 @@ int grid_blocked(const init_grid *g, const double *pos, const double c[3], doubl
     if (near)
         *n_near = found;
     return 0;
+}
+
+int grid_blocked(const init_grid *g, const double *pos, const double c[3], double e, double dmin,
+                 double L, int *near, int *n_near)
+{
+    return blocked_walk(g, pos, c, e, dmin, L, near, n_near, 0);
+}
+
+int grid_blocked_since(const init_grid *g, const double *pos, const double c[3], double e,
+                       double dmin, double L, int first)
+{
+    return blocked_walk(g, pos, c, e, dmin, L, NULL, NULL, first > 0 ? first : 0);
 }
 
 void grid_insert(init_grid *g, const double p[3], int i)

@@ -49,6 +49,11 @@ static inline double far2(const double c[3], const double *p, double e, double L
  * of centre c and half-edge e; see init_vox.c. */
 int grid_blocked(const init_grid *g, const double *pos, const double c[3], double e, double dmin,
                  double L, int *near, int *n_near);
+/* grid_blocked's test against the particles first, first + 1, ... alone (those placed since the
+ * grid held first particles: the grid's verdict when the older ones do not block c). */
+int grid_blocked_since(const init_grid *g, const double *pos, const double c[3], double e,
+                       double dmin, double L, int first);
+/* Inserts particle i, after 0 .. i-1: each cell's list runs from its newest particle down. */
 void grid_insert(init_grid *g, const double p[3], int i);
 
 /* The voxel list of random sequential addition near jamming (after Zhang & Torquato,
