@@ -3,8 +3,9 @@
  * states in orthorhombic, triclinic and ppf-slab boxes (fractions in [0, 1) on periodic axes,
  * inside the extent on an open one, minimum distances by a brute-force image search, 12
  * neighbours on a filled lattice), Maxwell–Boltzmann velocities per species mass, and the
- * random placement's parallel batches: the same positions, bit for bit, as the sequential test
- * (batch 1, one thread) and as main at 31c9c25, before the batches (pinned hashes).
+ * random placement's parallel batches and speculated windows of draws from the voxel list: the
+ * same positions, bit for bit, as the sequential test (batch 1, window 0, one thread) and as
+ * main at 31c9c25 and c99131a, before them (pinned hashes).
  * The configs are built by hand, so this test does not depend on config.c. */
 #include <math.h>
 #include <omp.h>
@@ -15,6 +16,7 @@
 #include "common/check.h"
 #include "solver/io/init.h"
 #include "solver/io/init_gen.h"
+#include "solver/io/init_vox.h"
 #include "solver/state.h"
 #include "tests/tb_test.h"
 
@@ -345,6 +347,7 @@ static void test_random_batches(void)
         const unsigned long long h = fnv1a(ref.pos, bytes);
         gsl_test(h != cases[k].hash, "batches n=%d seed=%llu: sequential positions hash %016llx "
                  "= main's %016llx", cases[k].n, cases[k].seed, h, cases[k].hash);
+        init_random_window = 0; /* the reference: sequential draws from the list */
         for (size_t b = 0; b < sizeof batches / sizeof batches[0]; b++) {
             init_random_batch = batches[b];
             omp_set_num_threads(2);
@@ -355,9 +358,58 @@ static void test_random_batches(void)
             if (rc == 0)
                 sim_state_free(&s);
         }
+        /* the draws from the list in speculated windows (init_draws.c): 64 outputs end a
+         * window every few draws (many cut draws, stream rewinds, re-tests of the particles
+         * placed in the window), 4096 the default, 1000 on one thread */
+        static const int windows[] = {64, 4096, 1000};
+        init_random_batch = 32768;
+        for (size_t b = 0; b < sizeof windows / sizeof windows[0]; b++) {
+            init_random_window = windows[b];
+            omp_set_num_threads(b == 2 ? 1 : 2);
+            rc = init_quiet(&s, &c);
+            gsl_test(rc != 0 || memcmp(s.pos, ref.pos, bytes) != 0,
+                     "windows n=%d seed=%llu: draws in windows of %d outputs on %d threads = the "
+                     "sequential positions bit for bit", cases[k].n, cases[k].seed, windows[b],
+                     b == 2 ? 1 : 2);
+            if (rc == 0)
+                sim_state_free(&s);
+        }
+        init_random_window = -1;
         sim_state_free(&ref);
     }
     init_random_batch = batch0;
+    omp_set_num_threads(omp_get_num_procs());
+}
+
+/* The liquid's 32768 particles (seed 9): a list of over 65536 cubes, where uniform_int's scale
+ * stays put across drops, so later draws in a window take slots an earlier drop rewrote (about 3
+ * here; ignoring that changes the positions). The sequential draws give main's positions (the
+ * hash: main c99131a's library, one thread); windows of 4096 on 2 threads the same bits. */
+static void test_random_windows_large(void)
+{
+    const sim_config c = random_one(32768, 9ULL, 1);
+    sim_state ref, s;
+    init_random_window = 0;
+    omp_set_num_threads(1);
+    int rc = init_quiet(&ref, &c);
+    gsl_test(rc != 0, "windows n=32768: sequential sim_init returns 0 (%d)", rc);
+    if (rc == 0) {
+        const size_t bytes = 3 * sizeof(double) * (size_t)ref.n;
+        const unsigned long long h = fnv1a(ref.pos, bytes);
+        gsl_test(h != 0xf36c4a57be318b1aULL,
+                 "windows n=32768 seed=9: sequential positions hash %016llx = main's %016llx", h,
+                 0xf36c4a57be318b1aULL);
+        init_random_window = 4096;
+        omp_set_num_threads(2);
+        rc = init_quiet(&s, &c);
+        gsl_test(rc != 0 || memcmp(s.pos, ref.pos, bytes) != 0,
+                 "windows n=32768 seed=9: windows of 4096 on 2 threads = the sequential positions "
+                 "bit for bit");
+        if (rc == 0)
+            sim_state_free(&s);
+        sim_state_free(&ref);
+    }
+    init_random_window = -1;
     omp_set_num_threads(omp_get_num_procs());
 }
 
@@ -370,5 +422,6 @@ int main(void)
     test_lattice_boxes();
     test_velocities();
     test_random_batches();
+    test_random_windows_large();
     return tb_test_done();
 }

@@ -22,6 +22,7 @@
 #include "solver/cli/args.h"
 #include "solver/backend.h"
 #include "common/check.h"
+#include "common/phase.h"
 #include "solver/io/checkpoint.h"
 #include "solver/io/lammps_data.h"
 #include "solver/finite.h"
@@ -277,7 +278,9 @@ static int save_checkpoint(run_ctx *r, const char *path)
         ckpt_extra_free(&x);
         return -1;
     }
+    tb_phase("checkpoint_begin");
     rc = ckpt_write(path, &r->s, &x);
+    tb_phase("checkpoint");
     ckpt_extra_free(&x);
     if (rc != 0)
         return -1;
@@ -437,6 +440,7 @@ static int integrate(run_ctx *r)
 {
     const sim_config *c = &r->cfg;
     tb_nonfinite nf;
+    tb_phase("stepping_start");
     r->t0 = now_seconds();
     r->step0 = r->s.step;
     while (r->s.step < c->integrator.steps) {
@@ -667,8 +671,10 @@ int cmd_run(int argc, char **argv)
         fputs(run_help, stdout);
         return 0;
     }
+    tb_phase("start");
     if ((rc = tb_mpi_agree(cfg_load(&r->cfg, r->args.config, r->args.n_set, r->args.sets))) != 0)
         return rc;
+    tb_phase("config");
     if (r->args.restart) {
         (void)((rc = ckpt_read(r->args.restart, r->cfg.system.particles, r->cfg.path, &r->s,
                                &x)) != 0 ||
@@ -699,23 +705,27 @@ int cmd_run(int argc, char **argv)
             return finish(r, 0);
         }
     } else {
-        if ((rc = sim_init(&r->s, &r->cfg)) == 0 &&
+        if ((rc = sim_init(&r->s, &r->cfg)) == 0 && (tb_phase("state"), 1) &&
             (rc = integ_create(&r->g, &r->cfg, &r->s)) == 0)
             r->s.e_bath = integ_bath(r->g); /* a barostat's P0 V from step 0 */
         if ((rc = tb_mpi_agree(rc)) != 0)
             return finish(r, rc < 0 ? 1 : rc);
         r->run_id = run_id_new();
     }
+    tb_phase("integrator");
     rc = run_obs_create(&r->obs, &r->cfg, &r->s, r->args.restart ? &x : NULL, r->args.restart);
     if (r->args.restart)
         ckpt_extra_free(&x);
     if ((rc = tb_mpi_agree(rc)) != 0)
         return finish(r, rc < 0 ? 1 : rc);
+    tb_phase("observables");
     if ((rc = tb_mpi_agree(backend_select(&r->cfg, &r->ops))) != 0 ||
         (rc = tb_mpi_agree(step_cost_check(&r->cfg, &r->s, r->ops))) != 0)
         return finish(r, rc);
+    tb_phase("backend_select");
     if ((rc = tb_mpi_agree(r->ops->create(&r->b, &r->cfg, &r->s))) != 0)
         return finish(r, rc);
+    tb_phase("backend_create");
     {
         char ranks[96];
         printf("tribody run: n = %d on %s, %s\n", r->s.n, r->ops->name,
@@ -726,6 +736,7 @@ int cmd_run(int argc, char **argv)
     /* rank 0 alone writes, so it alone checks and locks the outputs */
     if ((rc = tb_mpi_agree(tb_rank() == 0 ? check_outputs(r) : 0)) != 0)
         return finish(r, rc);
+    tb_phase("check_outputs");
     /* From here a signal is acted on at the next step boundary (step 0 included). */
     r->ckpt_step = -1;
     r->progress = isatty(STDERR_FILENO) && tb_rank() == 0; /* one progress line */
@@ -736,16 +747,21 @@ int cmd_run(int argc, char **argv)
     if (tb_mpi_agree(!r->args.restart &&
                      (r->ops->compute(r->b) != 0 || r->ops->fetch(r->b, &r->s) != 0)) != 0)
         return finish(r, 1);
+    tb_phase("first_evaluation");
     if ((rc = tb_mpi_agree(check_start(r))) != 0)
         return finish(r, rc);
+    tb_phase("check_start");
     /* Everything checked on every rank: from here on rank 0 writes files. */
     if (tb_mpi_agree(open_outputs(r, r->args.restart ? &x : NULL)) != 0)
         return finish(r, 1);
+    tb_phase("open_outputs");
     if (!r->args.restart) {
         r->s.e0 = sim_conserved(&r->s);
-        if (write_outputs(r, r->thermo != NULL, r->traj != NULL) != 0 ||
+        if (write_outputs(r, r->thermo != NULL, 0) != 0 || (tb_phase("step0_thermo"), 0) ||
+            write_outputs(r, 0, r->traj != NULL) != 0 || (tb_phase("step0_trajectory"), 0) ||
             (tb_rank() == 0 && run_obs_step(r->obs, &r->cfg, r->ops, r->b, &r->s, 1) != 0))
             return finish(r, 1);
+        tb_phase("step0_observables");
     }
     rc = integrate(r);
     if (rc == 2) { /* a signal: close the files, then die of it as the shell expects */
@@ -758,9 +774,13 @@ int cmd_run(int argc, char **argv)
     catch_signals(SIG_DFL);
     if (rc != 0)
         return finish(r, 1);
+    tb_phase("stepping");
     const double wall = now_seconds() - r->t0;
     summary(r, wall);
     if (tb_rank() == 0 && obs_finish(r->obs, stdout, wall) != 0)
         return finish(r, 1);
-    return finish(r, 0);
+    tb_phase("summary");
+    rc = finish(r, 0);
+    tb_phase("finish");
+    return rc;
 }

@@ -15,6 +15,7 @@
 #include <gsl/gsl_randist.h>
 
 #include "common/check.h"
+#include "common/phase.h"
 #include "solver/box.h"
 #include "config/units.h"
 #include "solver/io/init.h"
@@ -228,6 +229,7 @@ int sim_init(sim_state *s, const sim_config *c)
         sim_state_free(s);
         return rc;
     }
+    tb_phase("init_positions");
     sim_place(s);
     if ((rc = sim_check_extent(s, c->solver.precision, c->path)) != 0) {
         sim_state_free(s);
@@ -239,6 +241,7 @@ int sim_init(sim_state *s, const sim_config *c)
                   c->system.init.temperature, c->system.init.file);
     if (!has_vel || c->system.init.temperature_set)
         sim_init_velocities(s, c->system.init.temperature, c->system.seed);
+    tb_phase("init_velocities");
     return 0;
 }
 

@@ -374,6 +374,11 @@ static void rec_put(out_rec *w, const void *p, size_t len)
     w->len += len;
 }
 
+void out_rec_put(out_rec *w, const void *p, size_t len)
+{
+    rec_put(w, p, len);
+}
+
 void out_rec_printf(out_rec *w, const char *fmt, ...)
 {
     char piece[1024];

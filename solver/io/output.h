@@ -87,6 +87,8 @@ void out_rec_printf(out_rec *w, const char *fmt, ...)
 #endif
     ;
 int out_rec_end(out_rec *w);
+/* len bytes already formatted (a frame's rows formatted in parallel, xyz.c) into the record. */
+void out_rec_put(out_rec *w, const void *p, size_t len);
 
 /* One record of len bytes (out_rec_begin, the bytes, out_rec_end). 0 or -1 with errno. */
 int out_write(FILE *f, const void *buf, size_t len);

@@ -37,6 +37,9 @@
 /* ASE's femtosecond in its time unit A sqrt(amu/eV) (ase.units.fs, CODATA 2014, ASE 3.22):
  * an ASE velocity times 1000 fs is in A/ps (metal), times fs in A/fs (real). */
 #define XYZ_ASE_FS 0.09822694788464063
+#define XYZ_ROW_MAX 512       /* longest row written: 7 + 13 x 25 characters and more [bytes] */
+#define XYZ_ROWS_CHUNK 2048   /* rows formatted by one thread at a time */
+#define XYZ_CHUNKS 32         /* chunks formatted in one parallel pass (32 MiB of buffers) */
 
 /* One ASE velocity unit, A / (A sqrt(amu/eV)), in the style's velocity unit: 1000 fs in A/ps
  * (metal), fs in A/fs (real); 0 in lj, which ASE's units do not reach (there momenta / mass
@@ -538,6 +541,66 @@ int xyz_read(const char *path, const char *setting, const sim_config *c, sim_sta
     return 0;
 }
 
+/* Particle i's row into buf (room: XYZ_ROW_MAX bytes): its length, or -1 (EOVERFLOW) when it
+ * does not fit, which %.17g numbers and a name of at most 7 characters never do. */
+static int format_row(char *buf, const sim_state *s, int i, int with_forces, double ase_v)
+{
+    const double *r = s->pos + 3 * i, *v = s->vel + 3 * i;
+    const char *sp = s->type_name[s->type[i]][0] ? s->type_name[s->type[i]] : "X";
+    int len = snprintf(buf, XYZ_ROW_MAX, "%s %.17g %.17g %.17g %.17g %.17g %.17g", sp, r[0], r[1],
+                       r[2], v[0], v[1], v[2]);
+    if (with_forces && len >= 0 && len < XYZ_ROW_MAX) {
+        const double *F = s->force + 3 * i;
+        len += snprintf(buf + len, XYZ_ROW_MAX - len, " %.17g %.17g %.17g", F[0], F[1], F[2]);
+    }
+    if (ase_v > 0 && len >= 0 && len < XYZ_ROW_MAX) { /* ASE's momenta m v [amu A / ASE time], masses [amu] */
+        const double m = sim_mass(s, i) / units_of(s->units)->mvv2e;
+        len += snprintf(buf + len, XYZ_ROW_MAX - len, " %.17g %.17g %.17g %.17g", m * v[0] / ase_v,
+                        m * v[1] / ase_v, m * v[2] / ase_v, m);
+    }
+    if (len < 0 || len + 1 >= XYZ_ROW_MAX)
+        return -1;
+    buf[len++] = '\n';
+    return len;
+}
+
+/* The frame's rows into w, in order. Formatting (%.17g, about 2 us a row) is the cost of a
+ * frame: blocks of XYZ_ROWS_CHUNK rows are formatted in parallel (OpenMP) into buffers of their
+ * own, XYZ_CHUNKS at a time, then written in their order: the same bytes as one row after the
+ * other, 10^6 rows in a fraction of a second on 16 cores instead of about 2 s. 0, or -1 with
+ * errno set (out of memory, EOVERFLOW). */
+static int write_rows(out_rec *w, const sim_state *s, int with_forces, double ase_v)
+{
+    const long chunks = ((long)s->n + XYZ_ROWS_CHUNK - 1) / XYZ_ROWS_CHUNK;
+    const long nbuf = chunks < XYZ_CHUNKS ? chunks : XYZ_CHUNKS;
+    char *buf = nbuf > 0 ? malloc((size_t)nbuf * XYZ_ROWS_CHUNK * XYZ_ROW_MAX) : NULL;
+    size_t used[XYZ_CHUNKS];
+    int bad = 0;
+    if (nbuf > 0 && !buf)
+        return errno = ENOMEM, -1;
+    for (long c0 = 0; c0 < chunks && !bad && !w->err; c0 += nbuf) {
+        const long c1 = c0 + nbuf < chunks ? c0 + nbuf : chunks;
+#pragma omp parallel for schedule(dynamic, 1) reduction(| : bad) if (c1 - c0 > 1)
+        for (long c = c0; c < c1; c++) {
+            char *out = buf + (size_t)(c - c0) * XYZ_ROWS_CHUNK * XYZ_ROW_MAX;
+            const long i1 = (c + 1) * XYZ_ROWS_CHUNK < s->n ? (c + 1) * XYZ_ROWS_CHUNK : s->n;
+            size_t len = 0;
+            for (long i = c * XYZ_ROWS_CHUNK; i < i1 && !bad; i++) {
+                const int k = format_row(out + len, s, (int)i, with_forces, ase_v);
+                bad |= k < 0;
+                len += k < 0 ? 0 : (size_t)k;
+            }
+            used[c - c0] = len;
+        }
+        for (long c = c0; c < c1 && !bad; c++)
+            out_rec_put(w, buf + (size_t)(c - c0) * XYZ_ROWS_CHUNK * XYZ_ROW_MAX, used[c - c0]);
+    }
+    free(buf);
+    if (bad)
+        errno = EOVERFLOW;
+    return bad ? -1 : 0;
+}
+
 int xyz_write_frame(FILE *f, const sim_state *s, int with_forces, const char *extra)
 {
     /* One record: a frame that a full disk cuts short is removed whole (out_rec_end), so
@@ -572,22 +635,8 @@ int xyz_write_frame(FILE *f, const sim_state *s, int with_forces, const char *ex
     if (extra && *extra)
         out_rec_printf(&w, " %.900s", extra);
     out_rec_printf(&w, "\n");
-    for (int i = 0; i < s->n && !w.err; i++) {
-        const double *r = s->pos + 3 * i, *v = s->vel + 3 * i;
-        const char *sp = s->type_name[s->type[i]][0] ? s->type_name[s->type[i]] : "X";
-        out_rec_printf(&w, "%s %.17g %.17g %.17g %.17g %.17g %.17g", sp, r[0], r[1], r[2], v[0],
-                       v[1], v[2]);
-        if (with_forces) {
-            const double *F = s->force + 3 * i;
-            out_rec_printf(&w, " %.17g %.17g %.17g", F[0], F[1], F[2]);
-        }
-        if (ase_v > 0) { /* ASE's momenta m v [amu A / ASE time] and masses [amu] */
-            const double m = sim_mass(s, i) / units_of(s->units)->mvv2e;
-            out_rec_printf(&w, " %.17g %.17g %.17g %.17g", m * v[0] / ase_v, m * v[1] / ase_v,
-                           m * v[2] / ase_v, m);
-        }
-        out_rec_printf(&w, "\n");
-    }
+    if (!w.err && write_rows(&w, s, with_forces, ase_v) != 0)
+        w.err = errno ? errno : ENOMEM;
     if (out_rec_end(&w) == 0)
         return 0;
     return tb_error(NULL, 0, "cannot write an XYZ frame: %s",
