@@ -28,8 +28,9 @@ the positions, numbers, cell and pbc of the last calculation alone, refilled in 
 of any of them (bit for bit) evaluates again; initial charges and magmoms are ignored
 (ignored_changes: the potential does not use them). `calc.atoms` is a new Atoms of those four
 at each access. results["forces"] is reused by the next calculation unless someone else holds
-it (ASE's get_forces hands out copies). Python's cost of an ASE force call at n = 32768: 0.14
-ms here (scripts/profile-ase-call; 1.5 ms with ASE's Atoms.copy and compare_atoms).
+it (ASE's get_forces hands out copies). Python's cost of an ASE force call at n = 32768: 0.09
+ms here, 0.3-0.6 ms on an H200 machine (scripts/profile-ase-call; 1.5 and 0.5-0.9 ms with ASE's
+Atoms.copy: docs/performance-runs.md).
 """
 import sys
 
@@ -98,11 +99,11 @@ class TribodyCalculator(Calculator):
             raise ValueError("TribodyCalculator: give config (a file) or text (a configuration)")
         self._config, self._text, self._set, self._verbose = config, text, set, verbose
         self._t = None
-        self._key = None  # what the handle was made for: atomic numbers and periodic axes
+        self._key = None  # what the handle was made for: numbers' version (_zv), periodic axes
         self._box = None
         self._to_ev = None
         self._frame = None  # (cell, q, box6, q is the identity) of the last cell seen
-        self._bufs = {}  # results' arrays, reused (_out)
+        self._bufs = {"": np.empty(0)}  # results' arrays, reused (_out); "": its probe
         self._raw = None  # the forces in LAMMPS's frame of a rotated cell
 
     # ---- the state of the last calculation ------------------------------------------
@@ -133,12 +134,17 @@ class TribodyCalculator(Calculator):
         x, z = atoms.arrays["positions"], atoms.arrays["numbers"]
         if getattr(self, "_x", None) is not None and self._x.shape == x.shape:
             np.copyto(self._x, x)
-            np.copyto(self._z, z)
+            # numbers change rarely: compared (one read of each) rather than copied, and their
+            # version (_zv) is the handle's key, not a third comparison in calculate
+            if not _same(self._z, z):
+                np.copyto(self._z, z)
+                self._zv += 1
             np.copyto(self._cell, atoms.cell.array)
             np.copyto(self._pbc, atoms.pbc)
         else:
             self._x = np.array(x, dtype=np.float64, order="C")
             self._z = np.array(z)
+            self._zv = getattr(self, "_zv", 0) + 1
             self._cell = np.array(atoms.cell.array, dtype=np.float64)
             self._pbc = np.array(atoms.pbc, dtype=bool)
         self._snap_valid = True
@@ -213,15 +219,17 @@ class TribodyCalculator(Calculator):
 
     def _out(self, name, shape):
         """The array results[name] is written into: the last calculation's when nothing but
-        the calculator holds it (CPython's reference count: its own and getrefcount's
-        argument), else a new one. ASE's get_property hands out copies; a caller who keeps
-        calc.results["forces"] itself (or a view of it) keeps its values: the next
+        the calculator holds it, else a new one. ASE's get_property hands out copies; a caller
+        who keeps calc.results["forces"] itself (or a view of it) keeps its values: the next
         calculation writes into a new array. Saves a 0.75 MiB allocation, its page faults
-        and its release at n = 32768."""
+        and its release at n = 32768. "Nothing else holds it": CPython's reference count no
+        higher than that of an array the calculator never hands out, held and asked the same
+        way (the count's own accounting of arguments and locals differs between versions)."""
         self.results.pop(name, None)
-        b = self._bufs.get(name)
-        if b is None or b.shape != shape or sys.getrefcount(b) > 3:  # _bufs, b, the argument
-            b = self._bufs[name] = np.empty(shape)
+        bufs = self._bufs
+        b, probe = bufs.get(name), bufs[""]
+        if b is None or b.shape != shape or sys.getrefcount(b) > sys.getrefcount(probe):
+            b = bufs[name] = np.empty(shape)
         return b
 
     def calculate(self, atoms=None, properties=("energy",), system_changes=all_changes):
@@ -233,14 +241,14 @@ class TribodyCalculator(Calculator):
         q, box, pbc, pos = self._geometry()
         # the atomic numbers, not the symbols: the same key without n Python strings
         numbers = self._z
-        if (self._t is None or not _same(numbers, self._key[0]) or
+        if (self._t is None or self._zv != self._key[0] or
                 not np.array_equal(pbc, self._key[1])):
             if self._t is not None:
                 self._t.close()
                 self._t = None
             species = self._species(numbers, self._names())
             self._t = self._make(species, box, pbc, pos)
-            self._key = (numbers.copy(), pbc.copy())
+            self._key = (self._zv, pbc.copy())
             self._box = box
         else:
             if box is not None and not np.array_equal(box, self._box):

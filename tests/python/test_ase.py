@@ -280,6 +280,15 @@ def test_state():
               "%s: check_state %s (ASE's compare_atoms: %s), evaluations: %s, energy %.12g eV = a "
               "new calculator's %.12g, forces equal; a held results['forces'] kept its values"
               % (what, got, ase, n, e, e_ref))
+    atoms.numbers[0] = 36  # Kr, which the configuration lacks: the same length, a new species
+    got = calc.check_state(atoms)
+    ase = [c for c in compare_atoms(calc.atoms, atoms) if c not in calc.ignored_changes]
+    ok, msg = raises(atoms.get_potential_energy, ValueError, "Kr")
+    atoms.numbers[0] = 18
+    e, e_ref = atoms.get_potential_energy(), fresh(atoms)[0]
+    check(got == ase == ["numbers"] and ok and e == e_ref, "one atom's number changed in place: "
+          "check_state %s (ASE's %s), the evaluation raises (%s); changed back: %.12g eV = a new "
+          "calculator's %.12g" % (got, ase, msg, e, e_ref))
     n0 = evals()
     e = [atoms.get_potential_energy(), calc.get_potential_energy(), atoms.get_forces()]
     snap = calc.atoms
