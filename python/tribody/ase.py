@@ -22,7 +22,18 @@ rotated (a along x, b in the xy plane) and its tilts reduced to the same lattice
 stress are rotated back. Periodic axes need a full-rank cell; without any periodic axis the cell
 is not used (open boundaries). Each cutoff must be at most half the cell's smallest periodic
 width (no periodic images of one particle are summed twice): a smaller cell raises.
+
+The calculator's state (what ASE's Calculator keeps as `self.atoms = atoms.copy()`): a copy of
+the positions, numbers, cell and pbc of the last calculation alone, refilled in place; a change
+of any of them (bit for bit) evaluates again; initial charges and magmoms are ignored
+(ignored_changes: the potential does not use them). `calc.atoms` is a new Atoms of those four
+at each access. results["forces"] is reused by the next calculation unless someone else holds
+it (ASE's get_forces hands out copies). Python's cost of an ASE force call at n = 32768: 0.09
+ms here, 0.3-0.6 ms on an H200 machine (scripts/profile-ase-call; 1.5 and 0.5-0.9 ms with ASE's
+Atoms.copy: docs/performance-runs.md).
 """
+import sys
+
 import numpy as np
 from ase.calculators.calculator import Calculator, all_changes
 from ase import units as ase_units
@@ -32,6 +43,12 @@ from . import Tribody, TribodyInputError
 __all__ = ["TribodyCalculator", "lammps_frame"]
 
 _TO_EV = {"metal": 1.0, "real": ase_units.kcal / ase_units.mol}
+
+
+def _same(a, b):
+    """a and b of one shape and equal element for element (NaN never equal: a NaN position
+    is always a change, and the library then refuses it)."""
+    return a.shape == np.shape(b) and bool((a == b).all())
 
 
 def _widths(a, b, c):
@@ -82,35 +99,79 @@ class TribodyCalculator(Calculator):
             raise ValueError("TribodyCalculator: give config (a file) or text (a configuration)")
         self._config, self._text, self._set, self._verbose = config, text, set, verbose
         self._t = None
-        self._key = None  # what the handle was made for: atomic numbers and periodic axes
+        self._key = None  # what the handle was made for: numbers' version (_zv), periodic axes
         self._box = None
         self._to_ev = None
         self._frame = None  # (cell, q, box6, q is the identity) of the last cell seen
+        self._bufs = {"": np.empty(0)}  # results' arrays, reused (_out); "": its probe
+        self._raw = None  # the forces in LAMMPS's frame of a rotated cell
+
+    # ---- the state of the last calculation ------------------------------------------
+    # ASE's Calculator keeps `self.atoms = atoms.copy()` (every array, info, constraints:
+    # freed again by the next reset()) and compares it with compare_atoms (isclose, several
+    # (n, 3) temporaries); ~0.8 ms a call at n = 32768. The potential depends on positions,
+    # numbers, cell and pbc alone, so the calculator keeps those four in arrays of its own,
+    # refilled in place (np.copyto) while the number of atoms stays, and compares them bit for
+    # bit. They are private: `calc.atoms` hands out a new Atoms made from them (ASE's own code
+    # reads it only in get_property(atoms=None) and get_atoms), so no caller can hold them.
+    ignored_changes = {"initial_charges", "initial_magmoms"}  # not used by the potential
+
+    @property
+    def atoms(self):
+        """An Atoms (positions, numbers, cell, pbc) of the last calculation, or None: a new
+        object at each access."""
+        if not self._snap_valid:
+            return None
+        from ase import Atoms
+        return Atoms(numbers=self._z, positions=self._x, cell=self._cell, pbc=self._pbc)
+
+    @atoms.setter
+    def atoms(self, atoms):
+        # Calculator.__init__ and reset() set None; calculate() sets the atoms computed
+        if atoms is None:
+            self._snap_valid = False
+            return
+        x, z = atoms.arrays["positions"], atoms.arrays["numbers"]
+        if getattr(self, "_x", None) is not None and self._x.shape == x.shape:
+            np.copyto(self._x, x)
+            # numbers change rarely: compared (one read of each) rather than copied, and their
+            # version (_zv) is the handle's key, not a third comparison in calculate
+            if not _same(self._z, z):
+                np.copyto(self._z, z)
+                self._zv += 1
+            np.copyto(self._cell, atoms.cell.array)
+            np.copyto(self._pbc, atoms.pbc)
+        else:
+            self._x = np.array(x, dtype=np.float64, order="C")
+            self._z = np.array(z)
+            self._zv = getattr(self, "_zv", 0) + 1
+            self._cell = np.array(atoms.cell.array, dtype=np.float64)
+            self._pbc = np.array(atoms.pbc, dtype=bool)
+        self._snap_valid = True
 
     def check_state(self, atoms, tol=1e-15):
-        """ASE's check (compare_atoms) with the arrays (positions, numbers, charges, magmoms)
-        compared bit for bit: any change counts. compare_atoms takes differences up to tol =
-        1e-15 as none and builds several (n, 3) temporaries for each array (~1 ms at n =
-        32768, the largest part of a force call's Python); a change below tol here makes an
-        evaluation that ASE's check would have skipped, never the reverse: the results are
-        always of the atoms asked for. The cell and pbc go through ASE's own comparison."""
-        from ase.calculators.calculator import all_changes, compare_atoms
-        if self.atoms is None:
+        """What changed since the last calculation, of positions, numbers, cell and pbc (the
+        changes ASE's check_state reports but initial_charges and initial_magmoms, which the
+        potential does not use: ignored_changes), compared bit for bit: ASE's compare_atoms
+        takes differences up to tol = 1e-15 as none, so a change below tol here makes an
+        evaluation ASE would have skipped, never the reverse: the results are always of the
+        atoms asked for."""
+        if not self._snap_valid:
             return list(all_changes)
-        ignored = set(self.ignored_changes)
-        changes = compare_atoms(self.atoms, atoms, tol=tol,
-                                excluded_properties=ignored | set(self.atoms.arrays) |
-                                set(atoms.arrays))
-        a1, a2 = self.atoms.arrays, atoms.arrays
-        for prop in all_changes:
-            if prop in ignored or prop in ("cell", "pbc") or (prop not in a1 and prop not in a2):
-                continue
-            if prop not in a1 or prop not in a2 or not np.array_equal(a1[prop], a2[prop]):
-                changes.append(prop)
-        return changes
+        a = atoms.arrays
+        changes = []
+        if not _same(self._x, a["positions"]):
+            changes.append("positions")
+        if not _same(self._z, a["numbers"]):
+            changes.append("numbers")
+        if not _same(self._cell, atoms.cell.array):
+            changes.append("cell")
+        if not _same(self._pbc, atoms.pbc):
+            changes.append("pbc")
+        return [c for c in changes if c not in self.ignored_changes]
 
     # ---- the handle --------------------------------------------------------------------
-    def _make(self, atoms, species, box, periodic, pos):
+    def _make(self, species, box, periodic, pos):
         t = Tribody(self._config, self._text, self._set, positions=pos, species=species,
                     box=box, periodic=periodic if box is not None else None,
                     verbose=self._verbose)
@@ -122,24 +183,26 @@ class TribodyCalculator(Calculator):
                 "give units = \"metal\" (or \"real\", converted)" % style, 2)
         return t
 
-    def _species(self, atoms, names):
+    def _species(self, numbers, names):
+        """system.species indices of the atomic numbers, matched by chemical symbol."""
+        from ase.data import chemical_symbols
         idx = {s: i for i, s in enumerate(names)}
-        sym = atoms.get_chemical_symbols()
+        z, inv = np.unique(numbers, return_inverse=True)
+        sym = [chemical_symbols[k] for k in z]
         bad = sorted(set(s for s in sym if s not in idx))
         if bad:
             raise TribodyInputError("TribodyCalculator: the Atoms have species %s that the "
                                     "configuration's system.species (%s) does not have"
                                     % (", ".join(bad), ", ".join(names)), 2)
-        return np.array([idx[s] for s in sym], dtype=np.int32)
+        return np.array([idx[s] for s in sym], dtype=np.int32)[inv.reshape(-1)]
 
-    def _geometry(self, atoms):
-        """(q or None, box[9] or None, periodic[3], positions in the frame); q None: no rotation
-        (no periodic axis, or a cell already in LAMMPS's frame)."""
-        pbc = np.asarray(atoms.pbc, dtype=bool)
-        pos = atoms.get_positions()
+    def _geometry(self):
+        """(q or None, box[9] or None, periodic[3], positions in the frame) of the last atoms
+        set; q None: no rotation (no periodic axis, or a cell already in LAMMPS's frame)."""
+        pbc, pos = self._pbc, self._x
         if not pbc.any():
             return None, None, pbc, pos
-        cell = np.asarray(atoms.cell[:], dtype=float)
+        cell = self._cell
         # the frame of the last cell again when the cell is the same (an MD step, an
         # optimiser's step): lammps_frame tries 27 bases, a few ms of small numpy calls
         if self._frame is None or not np.array_equal(cell, self._frame[0]):
@@ -154,21 +217,38 @@ class TribodyCalculator(Calculator):
         # a zero), without an (n, 3) x (3, 3) product, ~1 ms at n = 32768
         return (None if ident else q), box.copy(), pbc, (pos if ident else pos @ q)
 
+    def _out(self, name, shape):
+        """The array results[name] is written into: the last calculation's when nothing but
+        the calculator holds it, else a new one. ASE's get_property hands out copies; a caller
+        who keeps calc.results["forces"] itself (or a view of it) keeps its values: the next
+        calculation writes into a new array. Saves a 0.75 MiB allocation, its page faults
+        and its release at n = 32768. "Nothing else holds it": CPython's reference count no
+        higher than that of an array the calculator never hands out, held and asked the same
+        way (the count's own accounting of arguments and locals differs between versions)."""
+        self.results.pop(name, None)
+        bufs = self._bufs
+        b, probe = bufs.get(name), bufs[""]
+        if b is None or b.shape != shape or sys.getrefcount(b) > sys.getrefcount(probe):
+            b = bufs[name] = np.empty(shape)
+        return b
+
     def calculate(self, atoms=None, properties=("energy",), system_changes=all_changes):
-        Calculator.calculate(self, atoms, properties, system_changes)
-        atoms = self.atoms
-        q, box, pbc, pos = self._geometry(atoms)
+        # Calculator.calculate would keep atoms.copy(): the setter keeps the four arrays
+        if atoms is not None:
+            self.atoms = atoms
+        elif not self._snap_valid:
+            raise ValueError("TribodyCalculator: no atoms to compute (calculate(atoms))")
+        q, box, pbc, pos = self._geometry()
         # the atomic numbers, not the symbols: the same key without n Python strings
-        numbers = np.asarray(atoms.numbers)
-        if (self._t is None or not np.array_equal(numbers, self._key[0]) or
+        numbers = self._z
+        if (self._t is None or self._zv != self._key[0] or
                 not np.array_equal(pbc, self._key[1])):
             if self._t is not None:
                 self._t.close()
                 self._t = None
-            probe_names = self._names(atoms)
-            species = self._species(atoms, probe_names)
-            self._t = self._make(atoms, species, box, pbc, pos)
-            self._key = (numbers.copy(), pbc.copy())
+            species = self._species(numbers, self._names())
+            self._t = self._make(species, box, pbc, pos)
+            self._key = (self._zv, pbc.copy())
             self._box = box
         else:
             if box is not None and not np.array_equal(box, self._box):
@@ -178,11 +258,15 @@ class TribodyCalculator(Calculator):
         t = self._t
         k = _TO_EV[t.units]
         e = t.energy() * k
-        f = t.forces()
+        f = self._out("forces", pos.shape)
+        if q is None:
+            t.forces(out=f)
+        else:  # the frame's forces into a private array, rotated back into f
+            if self._raw is None or self._raw.shape != f.shape:
+                self._raw = np.empty_like(f)
+            np.matmul(t.forces(out=self._raw), q.T, out=f)
         if k != 1.0:
             f *= k
-        if q is not None:
-            f = f @ q.T
         self.results["energy"] = e
         self.results["free_energy"] = e
         self.results["forces"] = f
@@ -197,7 +281,7 @@ class TribodyCalculator(Calculator):
             raise PropertyNotImplementedError("TribodyCalculator: stress needs a cell periodic "
                                               "along all three axes")
 
-    def _names(self, atoms):
+    def _names(self):
         """The configuration's species names (a handle of three distant particles asks it)."""
         if getattr(self, "_names_cache", None) is None:
             far = np.array([[0.0, 0.0, 0.0], [1e3, 0.0, 0.0], [0.0, 1e3, 0.0]])

@@ -12,7 +12,8 @@
 # ASE and LAMMPS come from the machine when it has them, else from build/carry/ (made by
 # scripts/carry-library on a Debian machine, carried with the run: `carry build/carry`):
 # unpacked under $W/carry, ASE on PYTHONPATH, LAMMPS's libraries linked into LD_LIBRARY_PATH
-# only where this system lacks them (ldconfig -p). GPU_CHECK_BACKEND=cpu: a dry run on the CPU
+# only where this system lacks them (ldconfig -p); examples/python/md_gpu.py (ASE's MD:
+# scipy, numpy < 2) in the carried Debian Python runtime (pyrt.tar.xz) where python3 cannot. GPU_CHECK_BACKEND=cpu: a dry run on the CPU
 # at N = 2048 (no mpirun reference).
   BE=${GPU_CHECK_BACKEND:-gpu}
   NB=32768; [ "$BE" = cpu ] && NB=2048
@@ -59,14 +60,39 @@
         >"$W/bench_$p.txt" 2>&1
       while read -r l; do say "$l"; done <"$W/bench_$p.txt"
     done
-    # ASE's MD (ase.md) imports scipy (ase.constraints), and ase.build's repeat calls
-    # np.product, gone in numpy 2: the example runs only where both work
+    # ASE's MD (ase.md) imports scipy (ase.constraints: scipy.linalg; ase.neighborlist:
+    # scipy.spatial; ase.optimize.gpmin: scipy.optimize), and ase.build's repeat calls
+    # np.product, gone in numpy 2: where this python3 lacks either, the example runs in the
+    # carried Debian Python 3.11 with its numpy 1.24 and scipy 1.10 (build/carry/pyrt.tar.xz,
+    # scripts/carry-library), its libraries linked only where this system lacks them
+    MDPY=
     if python3 -c "import ase.md.verlet, numpy; assert hasattr(numpy, 'product')" 2>/dev/null; then
-      say "== examples/python/md_gpu.py (ASE velocity Verlet, 4000 atoms)"
-      python3 examples/python/md_gpu.py --steps 200 >"$W/md_gpu.txt" 2>&1
-      tail -n 3 "$W/md_gpu.txt" | while read -r l; do say "$l"; done
+      MDPY=python3
+    elif [ -f "$CARRY/pyrt.tar.xz" ]; then
+      tar -C "$W/carry" -xJf "$CARRY/pyrt.tar.xz"
+      R="$WA/carry/pyrt"
+      mkdir -p "$R/need"
+      [ -f "$W/have_libs.txt" ] || ldconfig -p | awk 'NR > 1 {print $1}' | sort -u >"$W/have_libs.txt"
+      for so in "$R"/so/*; do
+        grep -qxF "$(basename "$so")" "$W/have_libs.txt" || ln -sf "$so" "$R/need/"
+      done
+      MDPY="env PYTHONHOME=$R PYTHONNOUSERSITE=1 LD_LIBRARY_PATH=$R/need${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH} $R/bin/python3.11"
+      if $MDPY -c "import sys, numpy, scipy, ase.md.verlet; print('Python', sys.version.split()[0], 'numpy', numpy.__version__, 'scipy', scipy.__version__)" >"$W/pyrt_import.txt" 2>&1; then
+        say "== the carried Python runtime: $(tail -n 1 "$W/pyrt_import.txt"); libraries this system lacks: $(ls "$R/need" | tr '\n' ' ')"
+      else
+        say "FAIL: the carried Python runtime does not import ASE's MD: $(tail -n 1 "$W/pyrt_import.txt")"
+        MDPY=
+      fi
+    fi
+    MDA="--cells 10 --steps 200"; [ "$BE" = cpu ] && MDA="--cells 6 --steps 20"
+    if [ -n "$MDPY" ]; then
+      for p in mixed double; do
+        say "== examples/python/md_gpu.py $MDA --backend $BE --precision $p (ASE's velocity Verlet)"
+        $MDPY examples/python/md_gpu.py $MDA --backend $BE --precision $p >"$W/md_gpu_$p.txt" 2>&1
+        tail -n 12 "$W/md_gpu_$p.txt" | while read -r l; do say "$l"; done
+      done
     else
-      say "(examples/python/md_gpu.py skipped: ASE's MD needs scipy and numpy < 2 here)"
+      say "(examples/python/md_gpu.py skipped: ASE's MD needs scipy and numpy < 2, and no $CARRY/pyrt.tar.xz)"
     fi
     if python3 -c "import lammps" 2>/dev/null; then
       say "== tests/python/test_lammps.py (the bridge on the CPU in double against pair_style atm)"
@@ -99,3 +125,4 @@
       say "(no python3-lammps, on the machine or in $CARRY/lammps.tar.xz: the bridge skipped)"
     fi
   fi
+  rm -rf "$W/carry" # what was unpacked (up to ~120 MB) is no log: logs.tgz stays small

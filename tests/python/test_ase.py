@@ -3,7 +3,8 @@
 central differences of the ASE energy and the stress against central differences over the
 cell, in a rotated triclinic cell; ASE's own LJ + tribody's ATM through SumCalculator against
 `tribody eval` of LJ + ATM; velocity Verlet's energy error shrinking as dt^2; Langevin and BFGS
-running; bad input raising Python exceptions with the library's message."""
+running; bad input raising Python exceptions with the library's message; the calculator's own
+state check reporting what ASE's compare_atoms reports and evaluating again."""
 import os
 import subprocess
 import sys
@@ -211,6 +212,97 @@ def test_bad_input():
     check(np.isfinite(t.energy()), "the handle still evaluates after the failed calls")
 
 
+def test_state():
+    """The calculator's own state check (tribody.ase: a snapshot of positions, numbers, cell
+    and pbc instead of ASE's Atoms.copy): each change ASE's compare_atoms reports is reported
+    (initial charges and magmoms excepted: the potential does not use them) and evaluates
+    again, with the results of a new calculator on the same atoms; no change evaluates
+    nothing; a caller's reference to results["forces"] keeps its values."""
+    from ase.calculators.calculator import all_changes, compare_atoms
+    atoms = argon(False, 5)
+    calc = TribodyCalculator(text=config())
+    atoms.calc = calc
+    atoms.get_forces()
+
+    def evals():
+        return calc._t.timings()["evals"]
+
+    def fresh(a):
+        b = a.copy()
+        b.calc = TribodyCalculator(text=config())
+        return b.get_potential_energy(), b.get_forces()
+
+    def in_place(a):
+        a.positions[3, 0] += 0.01  # the Atoms' own array, changed under it
+
+    def charges(a):
+        a.set_initial_charges(np.linspace(-1, 1, len(a)))
+
+    def magmoms(a):
+        a.set_initial_magnetic_moments(np.ones(len(a)))
+
+    def cell(a):
+        a.set_cell(a.cell[:] * 1.01, scale_atoms=False)
+
+    def pbc(a):
+        a.pbc = (True, True, False)
+
+    def tiny(a):
+        a.positions[0, 0] = np.nextafter(a.positions[0, 0], np.inf)  # below ASE's tol 1e-15
+
+    def fewer(a):
+        del a[10]
+
+    cases = [("positions moved in place", in_place, ["positions"]),
+             ("one ulp of one coordinate", tiny, ["positions"]),
+             ("the cell (atoms kept)", cell, ["cell"]),
+             ("pbc", pbc, ["pbc"]), ("one atom fewer", fewer, ["positions", "numbers"]),
+             ("initial charges", charges, []), ("initial magmoms", magmoms, [])]
+    for what, change, want in cases:
+        before = atoms.copy()
+        n0, e0 = evals(), atoms.get_potential_energy()
+        f_held = calc.results["forces"]
+        f_kept = f_held.copy()
+        change(atoms)
+        got = calc.check_state(atoms)
+        ase = [c for c in compare_atoms(before, atoms) if c not in calc.ignored_changes]
+        # one ulp is below ASE's tolerance (1e-15): reported here, not by ASE
+        ulp = what.startswith("one ulp")
+        h0 = calc._t
+        e, f = atoms.get_potential_energy(), atoms.get_forces()
+        e_ref, f_ref = fresh(atoms)
+        # numbers or pbc changed: a new handle (its own count), else one evaluation or none
+        n = "a new handle" if calc._t is not h0 else evals() - n0
+        check(sorted(got) == sorted(want) == sorted(["positions"] if ulp and not ase else ase) and
+              n == ("a new handle" if "numbers" in want or "pbc" in want else int(bool(want))) and
+              e == e_ref and np.array_equal(f, f_ref) and (e != e0 or not want or ulp) and
+              np.array_equal(f_held, f_kept),
+              "%s: check_state %s (ASE's compare_atoms: %s), evaluations: %s, energy %.12g eV = a "
+              "new calculator's %.12g, forces equal; a held results['forces'] kept its values"
+              % (what, got, ase, n, e, e_ref))
+    atoms.numbers[0] = 36  # Kr, which the configuration lacks: the same length, a new species
+    got = calc.check_state(atoms)
+    ase = [c for c in compare_atoms(calc.atoms, atoms) if c not in calc.ignored_changes]
+    ok, msg = raises(atoms.get_potential_energy, ValueError, "Kr")
+    atoms.numbers[0] = 18
+    e, e_ref = atoms.get_potential_energy(), fresh(atoms)[0]
+    check(got == ase == ["numbers"] and ok and e == e_ref, "one atom's number changed in place: "
+          "check_state %s (ASE's %s), the evaluation raises (%s); changed back: %.12g eV = a new "
+          "calculator's %.12g" % (got, ase, msg, e, e_ref))
+    n0 = evals()
+    e = [atoms.get_potential_energy(), calc.get_potential_energy(), atoms.get_forces()]
+    snap = calc.atoms
+    check(evals() == n0 and calc.check_state(atoms) == [] and snap is not calc.atoms and
+          np.array_equal(snap.positions, atoms.positions) and
+          np.array_equal(snap.numbers, atoms.numbers) and np.array_equal(snap.pbc, atoms.pbc) and
+          np.array_equal(snap.cell[:], atoms.cell[:]),
+          "no change: no evaluation; calc.atoms a new Atoms equal to the atoms computed")
+    calc.reset()
+    check(calc.atoms is None and calc.check_state(atoms) == list(all_changes) and
+          atoms.get_potential_energy() == e[0], "reset(): no atoms, every change, the same energy "
+          "evaluated again")
+
+
 def test_views():
     atoms = argon(False, 2)
     t = tribody.Tribody(text=config(), positions=atoms.get_positions(),
@@ -226,7 +318,7 @@ def test_views():
 
 
 for fn in (test_forces_fd, test_stress_fd, test_sum_calculator, test_md, test_langevin_bfgs,
-           test_bad_input, test_views):
+           test_bad_input, test_views, test_state):
     try:
         fn()
     except Exception as e:  # a test's own failure is one failed check, the rest still run
