@@ -11,6 +11,10 @@
 #   · per step: run (thermo every 100, trajectory and checkpoint every 1000; 1000, 300, 100 steps) and
 #     bench --liquid (40 steps) at 32768, 1e5, 1e6 mixed, TB_NBR_SPEC=0 against 1 of the same build (the
 #     pieces of overhead.sh: run-vs-bench.inc)
+#   · mpi (not by default): 2 ranks sharing the GPU (mpirun, TRIBODY_SHARE_GPUS=1): the deterministic runs of
+#     n = 4000 mixed, nve and langevin, TB_NBR_SPEC=0, 1, 2 bitwise equal, and against one rank
+#   · ab (not by default): run and bench per step alternating TB_NBR_SPEC=0 and 1, SPEC_REPS (3) times
+#     each at 32768 and 1e5 (medians), bench alone at 1e6 (twice each)
 # SPEC_PARTS (default "bitwise perf") picks the parts, SPEC_SIZES the sizes of the per-step part.
 # GPU_CHECK_BACKEND=cpu: a dry run of the script at n = 2048 and a few steps (the CPU backend has no
 # skin test in flight: its rows show no rollbacks). About 2.5 minutes on an H200.
@@ -29,7 +33,7 @@ spec_run() {
   local bin=$1 tag=$2 n=$3 p=$4 ig=$5 k=$6; shift 6
   local th=()
   [ "$ig" = langevin ] && th=(--set integrator.type=\"langevin\" --set integrator.temperature=1.0)
-  ( cd "$W" && "$OLDPWD/$bin" run "$lq" --set system.particles=$n --set system.box=$(box $n) \
+  ( cd "$W" && ${SPEC_LAUNCH:-} "$OLDPWD/$bin" run "$lq" --set system.particles=$n --set system.box=$(box $n) \
       --set solver.backend=$BE --set solver.deterministic=true --set solver.precision=$p "${th[@]}" \
       --set integrator.steps=$k --set output.thermo=\"sp_$tag.csv\" --set output.thermo_every=5 \
       --set output.trajectory=\"\" --set output.checkpoint=\"sp_$tag.tbck\" "$@" >sp_$tag.txt 2>&1 )
@@ -90,5 +94,52 @@ if [[ " $parts " == *" perf "* ]]; then
       nf=$(python3 -c "print('%.1f%%' % (100 * (1 - $bf / $bm)))" 2>/dev/null || echo nan)
       say "$(printf '%-5s %8s %10s %10s %7s %9s %12s %9s %s' "$([ $m = 0 ] && echo wait || echo spec)" $n $rm $bm $r $su "$rb/$bb" $nf "${rs:--}")"
     done
+  done
+fi
+
+if [[ " $parts " == *" mpi "* ]]; then
+  rn=${bsizes%% *}
+  say "== 2 ranks on one GPU (TRIBODY_SHARE_GPUS=1): deterministic $ks-step runs, n = $rn mixed"
+  for ig in nve langevin; do
+    c=${rn}_mixed_$ig; why=""
+    [ -s "$W/sp_${c}_0.tbck" ] || TB_NBR_SPEC=0 spec_run "$B" ${c}_0 $rn mixed $ig $ks # one rank
+    for m in 0 1 2; do
+      rm -f "$W/sp_mpi_${c}_$m".*
+      TB_NBR_SPEC=$m TRIBODY_SHARE_GPUS=1 OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 \
+        SPEC_LAUNCH="mpirun -q --bind-to none -np 2" spec_run "$B" mpi_${c}_$m $rn mixed $ig $ks
+    done
+    read -r b0 r0 w0 <<<"$(spec_counts mpi_${c}_0)"; read -r b1 r1 w1 <<<"$(spec_counts mpi_${c}_1)"
+    read -r b2 r2 w2 <<<"$(spec_counts mpi_${c}_2)"
+    [ -s "$W/sp_mpi_${c}_0.tbck" ] || why="$why; no checkpoint ($(tail -n 1 "$W/sp_mpi_${c}_0.txt"))"
+    same mpi_${c}_0 mpi_${c}_1 || why="$why; spec != wait"
+    same mpi_${c}_0 mpi_${c}_2 || why="$why; forced != wait"
+    [ "$b0" = "$b1" ] && [ "$b0" = "$b2" ] || why="$why; builds differ ($b0 $b1 $b2)"
+    one=$(same mpi_${c}_0 ${c}_0 && echo "= one rank" || echo "differs from one rank")
+    row="2 ranks $c: builds $b0; spec: rollbacks $r1 waits $w1; forced: rollbacks $r2"
+    if [ -z "$why" ]; then say "PASS: $row; wait = spec = forced bitwise ($one)"; else say "FAIL: $row$why"; fi
+  done
+fi
+
+if [[ " $parts " == *" ab "* ]]; then
+  reps=${SPEC_REPS:-3}
+  say "== A/B: ms per step alternating TB_NBR_SPEC=0 (wait) and 1 (spec), $reps times each; median (all)"
+  med() { python3 -c "import statistics, sys; v = [float(x) for x in sys.argv[1:]]; print('%.4g' % statistics.median(v))" "$@"; }
+  for n in ${SPEC_AB_SIZES:-32768 100000}; do
+    declare -A R=() Q=()
+    for rep in $(seq $reps); do for m in 0 1; do
+      read -r rm su rb <<<"$(TB_NBR_SPEC=$m one_run "$B" $n mixed $(steps_for $n))"
+      read -r bm bf bb <<<"$(TB_NBR_SPEC=$m one_bench "$B" $n mixed $((n > 50000 ? 200 : 400)))"
+      R[$m]="${R[$m]:-} $rm"; Q[$m]="${Q[$m]:-} $bm"
+    done; done
+    for m in 0 1; do
+      say "n=$n $([ $m = 0 ] && echo wait || echo spec): run $(med ${R[$m]}) ms (${R[$m]# }), bench $(med ${Q[$m]}) ms (${Q[$m]# })"
+    done
+  done
+  for n in ${SPEC_AB_BENCH:-1000000}; do
+    declare -A Q=()
+    for rep in 1 2; do for m in 0 1; do
+      read -r bm bf bb <<<"$(TB_NBR_SPEC=$m one_bench "$B" $n mixed 40)"; Q[$m]="${Q[$m]:-} $bm"
+    done; done
+    say "n=$n bench: wait ${Q[0]# } ms, spec ${Q[1]# } ms"
   done
 fi

@@ -7,7 +7,10 @@
  * into forces. A step: kick-drift kernel (which also rounds positions to float for the float
  * kernels), a force evaluation, kick kernel. Every runtime call goes through CUDA_CHECK and
  * every launch through TB_LAUNCH_CHECK; advance() synchronizes once at its end so that an
- * asynchronous fault is reported by the call that caused it.
+ * asynchronous fault is reported by the call that caused it (except in a run that reads its
+ * checks late: docs/gpu.md, "A step's waits"). The lists' skin test is speculated: the forces
+ * run on the current lists, and the next operation reads the test and rolls back a stale
+ * evaluation (gpu_spec.cu).
  *
  * Species: the positions carry each particle's type in their fourth lane (gpu_internal.h),
  * uploaded at create and kept by every kernel that writes positions; with several species the
@@ -619,10 +622,10 @@ static int gpu_advance(backend *b, long nsteps)
                 return -1;
         }
     }
-    /* a run that reads the finiteness checks a step late (check_finite_late) does not wait
-     * here: its next wait is the lists' skin test of the next step, or the late check's
-     * event, and an asynchronous fault is reported there; nor does it settle the last step's
-     * skin test (gpu_spec.cu): the next operation does */
+    /* a run that reads the finiteness checks a step late (check_finite_late) neither waits
+     * here nor settles the last step's skin test (gpu_spec.cu): the late check does both,
+     * reading the test while the GPU runs the step's forces, and an asynchronous fault is
+     * reported there */
     if (!b->async) {
         GPU_SETTLE(b);
         CUDA_CHECK(cudaStreamSynchronize(b->st));

@@ -1,7 +1,10 @@
 /* gpu_backend_ext.cu — the GPU backend's operations beyond a step (backend.h): the kinetic
  * energy in all and per axis, the last virial and the box rescale of the barostats
  * (physics/baro.h), new positions for the library (put) and the host <-> device copies of
- * the [3n] arrays (upload3, download3), and the RDF histogram of the observables (rdf). The backend's state: gpu_backend_int.h. */
+ * the [3n] arrays (upload3, download3), the RDF histogram of the observables (rdf), the
+ * integrators' primitives (kick, drift, scale, ostep) and the finiteness checks. Each
+ * operation first settles a skin test in flight (GPU_SETTLE, gpu_spec.cu). The backend's
+ * state: gpu_backend_int.h. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>

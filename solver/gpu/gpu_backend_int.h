@@ -1,7 +1,8 @@
 /* gpu_backend_int.h — the GPU backend's state (struct backend), shared by gpu_backend.cu (create,
- * forces, steps, fetch, the ops table) and gpu_backend_ext.cu (the operations the barostats,
- * the library and the observables added: kinetic energy per axis, virial, rescale, put, rdf).
- * CUDA only; nothing outside solver/gpu/ includes it. */
+ * forces, steps, fetch, the ops table), gpu_backend_ext.cu (the operations the barostats,
+ * the library and the observables added: kinetic energy per axis, virial, rescale, put, rdf;
+ * the integrators' primitives, the finiteness checks) and gpu_spec.cu (the speculative skin
+ * test). CUDA only; nothing outside solver/gpu/ includes it. */
 #ifndef TB_GPU_BACKEND_INT_H
 #define TB_GPU_BACKEND_INT_H
 
