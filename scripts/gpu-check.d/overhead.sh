@@ -14,37 +14,11 @@ BE=${GPU_CHECK_BACKEND:-gpu}
 P=${TB_PREV:-build/tribody-prev}
 [ -x "$P" ] || { say "FAIL: no $P (the binary before the change)"; P=""; }
 lq="$PWD/examples/liquid.cfg"
-box() { python3 -c "print(repr(($1 / 0.8) ** (1 / 3)))"; }
 if [ "$BE" = cpu ]; then sizes="2048"; steps_for() { echo 20; }; bflag="--cpu --repeat 1"; bsteps=2
 else sizes="32768 100000 1000000"; bflag="--repeat 3"; bsteps=40
   steps_for() { case $1 in 32768) echo 400 ;; 100000) echo 200 ;; *) echo 100 ;; esac; }
 fi
-# one run: prints "ms_per_step setup_s builds"
-one_run() { # bin n precision steps
-  local bin=$1 n=$2 p=$3 k=$4 t0 t1
-  ( cd "$W" && rm -f th_o.csv* tr_o.xyz* ck_o.tbck* .th_o* .tr_o* .ck_o*
-    t0=$(date +%s.%N)
-    "$OLDPWD/$bin" run "$lq" --set system.particles=$n --set system.box=$(box $n) --set solver.backend=$BE \
-      --set solver.precision=$p --set integrator.steps=$k --set output.thermo=\"th_o.csv\" --set output.thermo_every=100 \
-      --set output.trajectory=\"tr_o.xyz\" --set output.trajectory_every=1000 --set output.checkpoint=\"ck_o.tbck\" \
-      --set output.checkpoint_every=1000 >run_o.txt 2>&1
-    t1=$(date +%s.%N)
-    cat run_o.txt >>overhead_runs.txt
-    python3 - "$t0" "$t1" "$k" run_o.txt <<'PY'
-import re, sys
-t0, t1, k, f = float(sys.argv[1]), float(sys.argv[2]), int(sys.argv[3]), sys.argv[4]
-txt = open(f).read()
-m = re.search(r'in ([0-9.e+-]+) s', txt); b = re.search(r'built (\d+) times', txt)
-if not m: print('nan nan nan'); sys.exit()
-w = float(m.group(1)); print('%.4g %.3g %s' % (1e3 * w / k, (t1 - t0) - w, b.group(1) if b else '?'))
-PY
-  )
-}
-one_bench() { # bin n precision steps: prints "ms_per_step ms_per_force builds"
-  "$1" bench --liquid --n $2 --precisions $3 --steps $4 $bflag >"$W/bench_o.txt" 2>&1
-  cat "$W/bench_o.txt" >>"$W/overhead_bench.txt"
-  awk -v n=$2 -v p=$3 '$1 == n && $2 == p { print $3, $5, $NF; f = 1 } END { if (!f) print "nan nan nan" }' "$W/bench_o.txt"
-}
+. scripts/gpu-check.d/run-vs-bench.inc # box, one_run, one_bench
 say "== run vs bench --liquid per step ($BE); set-up = process wall - stepping; builds run / bench"
 say "$(printf '%-6s %8s %-6s %10s %10s %7s %9s %11s %9s' build n prec run_ms bench_ms ratio setup_s run/bench_builds non-force)"
 for spec in $(for n in $sizes; do echo "$n:mixed"; done) "$(echo $sizes | awk '{print $1}'):double"; do

@@ -7,7 +7,10 @@
  * into forces. A step: kick-drift kernel (which also rounds positions to float for the float
  * kernels), a force evaluation, kick kernel. Every runtime call goes through CUDA_CHECK and
  * every launch through TB_LAUNCH_CHECK; advance() synchronizes once at its end so that an
- * asynchronous fault is reported by the call that caused it.
+ * asynchronous fault is reported by the call that caused it (except in a run that reads its
+ * checks late: docs/gpu.md, "A step's waits"). The lists' skin test is speculated: the forces
+ * run on the current lists, and the next operation reads the test and rolls back a stale
+ * evaluation (gpu_spec.cu).
  *
  * Species: the positions carry each particle's type in their fourth lane (gpu_internal.h),
  * uploaded at create and kept by every kernel that writes positions; with several species the
@@ -111,6 +114,8 @@ static void gpu_destroy(backend *b)
 {
     if (!b)
         return;
+    gpu_spec_report(b);
+    cudaFree(b->d_vel_spec);
     cudaFree(b->d_table);
     cudaFree(b->d_pos);
     cudaFree(b->d_vel);
@@ -158,10 +163,11 @@ static size_t gpu_bytes(const backend *b)
            : b->args.mode == ACC_FLOAT ? 4 * sizeof(float)
                                        : 4 * sizeof(double);
     size_t lists = 0;
-    if (b->cull) { /* keys, order, offsets, reference positions; rows of ~ (2 pi/3) rho R^3 */
+    if (b->cull) { /* keys, order, offsets, reference positions, the velocities a rollback
+                    * restores (gpu_spec.cu); rows of ~ (2 pi/3) rho R^3 */
         const double R = b->nbr_radius, rho = box_periodic_d(&b->pp.d.box) ? b->n / box_volume_d(&b->pp.d.box) : 1.0;
         const double row = fmin((double)b->n, 2.1 * rho * R * R * R + 8.0);
-        lists = (size_t)b->n * (6 * sizeof(int) + sizeof(tb_double4)) +
+        lists = (size_t)b->n * (6 * sizeof(int) + 2 * sizeof(tb_double4)) +
                 (size_t)(2.5 * row * (double)b->n) * 2 * sizeof(int);
     }
     return per * (size_t)b->n + (size_t)b->p3.table_len * sizeof(long long) + lists + 4096 +
@@ -438,6 +444,8 @@ static int gpu_create(backend **out, const sim_config *c, const sim_state *s)
                &b->args.q_hi);
     rc = gpu_check_types(b, c, s);
     if (rc == 0)
+        rc = gpu_spec_init(b);
+    if (rc == 0)
         rc = gpu_pick_device(&b->dev);
     if (rc == 0 && (rc = gpu_check_config(b, c)) == 0)
         rc = gpu_plans(b, c);
@@ -483,8 +491,9 @@ static int gpu_create(backend **out, const sim_config *c, const sim_state *s)
 
 /* ---- forces and steps -------------------------------------------------------------- */
 
-static int gpu_forces(backend *b)
+int gpu_forces(backend *b)
 {
+    b->spec_countdown = b->vir_countdown; /* a rollback decides the virial again the same way */
     const int vir = backend_virial_due(&b->vir_countdown);
     b->vir_valid = vir;
     b->tm.virials += b->timing && vir;
@@ -496,7 +505,7 @@ static int gpu_forces(backend *b)
     if (b->timing)
         CUDA_CHECK(cudaEventRecord(b->ev[0], b->st));
     /* the lists first, on their own, so that the timers see them apart */
-    if (b->cull && gpu_nbr_refresh(b->nb, b->d_pos, b->st) != 0)
+    if (gpu_spec_lists(b) != 0)
         return -1;
     if (b->timing)
         CUDA_CHECK(cudaEventRecord(b->ev[1], b->st));
@@ -568,14 +577,17 @@ static int gpu_time_read(backend *b, int step)
 
 static int gpu_compute(backend *b)
 {
+    GPU_SETTLE(b);
+    b->spec_step = 0;
     if (gpu_forces(b) != 0)
         return -1;
+    GPU_SETTLE(b); /* its own test: read once queued, before the wait for the forces */
     CUDA_CHECK(cudaStreamSynchronize(b->st));
     return gpu_time_read(b, 0);
 }
 
 /* x / m for each species (one species: x / mass[0], the expression of before). */
-static gpu_per_type gpu_over_mass(const backend *b, double x)
+gpu_per_type gpu_over_mass(const backend *b, double x)
 {
     gpu_per_type h;
     for (int t = 0; t < TB_TYPES_MAX; t++)
@@ -588,6 +600,7 @@ static int gpu_advance(backend *b, long nsteps)
     const gpu_per_type h = gpu_over_mass(b, 0.5 * b->dt);
     const int typed = b->ntypes > 1;
     for (long s = 0; s < nsteps; s++) {
+        GPU_SETTLE(b); /* the previous step's test, read while the GPU runs its forces */
         if (b->timing)
             CUDA_CHECK(cudaEventRecord(b->ev[4], b->st));
         if (gpu_motion_kick_drift(b->d_pos, b->d_vel, b->d_force, b->dbl ? NULL : b->d_posf, b->n,
@@ -595,8 +608,10 @@ static int gpu_advance(backend *b, long nsteps)
             return -1;
         if (b->timing)
             CUDA_CHECK(cudaEventRecord(b->ev[5], b->st));
+        b->spec_step = 1;
         if (gpu_forces(b) != 0)
             return -1;
+        b->spec_step = 0;
         if (b->timing)
             CUDA_CHECK(cudaEventRecord(b->ev[6], b->st));
         if (gpu_motion_kick(b->d_vel, b->d_force, b->d_pos, b->n, typed, &h, b->threads, b->st) != 0)
@@ -607,11 +622,14 @@ static int gpu_advance(backend *b, long nsteps)
                 return -1;
         }
     }
-    /* a run that reads the finiteness checks a step late (check_finite_late) does not wait
-     * here: its next wait is the lists' skin test of the next step, or the late check's
-     * event, and an asynchronous fault is reported there */
-    if (!b->async)
+    /* a run that reads the finiteness checks a step late (check_finite_late) neither waits
+     * here nor settles the last step's skin test (gpu_spec.cu): the late check does both,
+     * reading the test while the GPU runs the step's forces, and an asynchronous fault is
+     * reported there */
+    if (!b->async) {
+        GPU_SETTLE(b);
         CUDA_CHECK(cudaStreamSynchronize(b->st));
+    }
     return 0;
 }
 
@@ -629,6 +647,7 @@ int gpu_virial_fixed(backend *b, double w[6])
 
 static int gpu_results(backend *b, sim_state *s)
 {
+    GPU_SETTLE(b);
     if (b->computed && !b->vir_valid && !b->cull && b->pp.atm_on) {
         /* the last evaluation skipped the virial (virial_next): evaluate again with it, at
          * the same positions (the same forces; bitwise so in deterministic mode) */
@@ -676,12 +695,14 @@ static int gpu_fetch(backend *b, sim_state *s)
 
 static int gpu_virial_next(backend *b, long k)
 {
+    GPU_SETTLE(b); /* a rollback restores the countdown of before its evaluation */
     b->vir_countdown = k > 0 ? k : 0;
     return 0;
 }
 
 static int gpu_info(backend *b, backend_info *out, int counting)
 {
+    GPU_SETTLE(b);
     memset(out, 0, sizeof *out);
     out->cull = b->cull;
     b->stats = counting & 1;
@@ -714,79 +735,6 @@ static int gpu_info(backend *b, backend_info *out, int counting)
         out->hits = in.hits;
     }
     return 0;
-}
-
-static int gpu_kick(backend *b, double h)
-{
-    const gpu_per_type hm = gpu_over_mass(b, h);
-    return gpu_motion_kick(b->d_vel, b->d_force, b->d_pos, b->n, b->ntypes > 1, &hm, b->threads, b->st);
-}
-
-static int gpu_drift(backend *b, double h)
-{
-    return gpu_motion_drift(b->d_pos, b->d_vel, b->dbl ? NULL : b->d_posf, b->n, h, &b->pp.d.box,
-                            b->threads, b->st);
-}
-
-static int gpu_scale(backend *b, double c)
-{
-    return gpu_motion_scale(b->d_vel, b->n, c, b->threads, b->st);
-}
-
-static int gpu_ostep(backend *b, double c1, const double *c2, const double *xi)
-{
-    const size_t bytes = 3 * (size_t)b->n * sizeof(double);
-    if (!b->d_xi)
-        CUDA_CHECK(cudaMalloc(&b->d_xi, bytes));
-    /* pageable host memory: the copy is complete (xi reusable) when the call returns */
-    CUDA_CHECK(cudaMemcpyAsync(b->d_xi, xi, bytes, cudaMemcpyHostToDevice, b->st));
-    CUDA_CHECK(cudaStreamSynchronize(b->st));
-    gpu_per_type c2s;
-    for (int t = 0; t < TB_TYPES_MAX; t++)
-        c2s.v[t] = t < b->ntypes ? c2[t] : 0.0;
-    return gpu_motion_ostep(b->d_vel, b->d_pos, b->d_xi, b->n, b->ntypes > 1, c1, &c2s, b->threads,
-                            b->st);
-}
-
-/* Launches the finiteness check of the state after `step` into the next slot of the pinned
- * record (gpu_finite.cu). */
-static int gpu_finite_start(backend *b, long step)
-{
-    /* Energies and the virial are in d_energy and d_virial except for fixed-point sums (and
-     * before any force call). */
-    const int dbl = b->computed && b->args.mode != ACC_FIXED;
-    gpu_per_type mass;
-    memcpy(mass.v, b->mass, sizeof mass.v);
-    b->fin_slot ^= 1;
-    return gpu_finite_launch(b->d_pos, b->d_vel, b->d_force, dbl ? b->d_energy : NULL,
-                             dbl ? b->d_virial : NULL, &mass, b->ntypes > 1, b->n, step,
-                             b->d_finite, b->h_finite + b->fin_slot, b->ev_fin[b->fin_slot], b->st);
-}
-
-static int gpu_check_finite(backend *b, long step, tb_nonfinite *nf)
-{
-    b->fin_pending = 0; /* the record is cumulative: this read covers the pending one too */
-    if (gpu_finite_start(b, step) != 0)
-        return -1;
-    return gpu_finite_read(b->h_finite + b->fin_slot, b->ev_fin[b->fin_slot], &nf->step,
-                           &nf->term, &nf->particle);
-}
-
-/* check_finite_late (backend.h): launches the check of `step` and returns the record as of
- * the check launched by the previous call, whose event the stream passed while the host
- * queued this step (no wait for the step just launched). */
-static int gpu_check_finite_late(backend *b, long step, tb_nonfinite *nf)
-{
-    const int prev = b->fin_slot, had = b->fin_pending;
-    b->async = 1;
-    if (gpu_finite_start(b, step) != 0)
-        return -1;
-    b->fin_pending = 1;
-    nf->step = -1;
-    nf->term = nf->particle = -1;
-    return had ? gpu_finite_read(b->h_finite + prev, b->ev_fin[prev], &nf->step, &nf->term,
-                                 &nf->particle)
-               : 0;
 }
 
 const backend_ops gpu_backend_ops = {"gpu",       gpu_create, gpu_compute, gpu_advance, gpu_fetch,

@@ -1,7 +1,10 @@
 /* gpu_backend_ext.cu — the GPU backend's operations beyond a step (backend.h): the kinetic
  * energy in all and per axis, the last virial and the box rescale of the barostats
  * (physics/baro.h), new positions for the library (put) and the host <-> device copies of
- * the [3n] arrays (upload3, download3), and the RDF histogram of the observables (rdf). The backend's state: gpu_backend_int.h. */
+ * the [3n] arrays (upload3, download3), the RDF histogram of the observables (rdf), the
+ * integrators' primitives (kick, drift, scale, ostep) and the finiteness checks. Each
+ * operation first settles a skin test in flight (GPU_SETTLE, gpu_spec.cu). The backend's
+ * state: gpu_backend_int.h. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -12,6 +15,7 @@
 
 int gpu_kinetic(backend *b, double *ke)
 {
+    GPU_SETTLE(b);
     double v2[TB_TYPES_MAX];
     const int nt = b->ntypes > 1 ? b->ntypes : 1;
     if (!b->d_ke)
@@ -31,6 +35,7 @@ int gpu_kinetic(backend *b, double *ke)
  * device. */
 int gpu_virial(backend *b, double w[6])
 {
+    GPU_SETTLE(b);
     if (!b->computed)
         return memcpy(w, b->w_given, 6 * sizeof *w), 0;
     if (!b->vir_valid)
@@ -44,6 +49,7 @@ int gpu_virial(backend *b, double w[6])
 
 int gpu_kinetic_axes(backend *b, double k[6])
 {
+    GPU_SETTLE(b);
     double v2[6 * TB_TYPES_MAX];
     const int nt = b->ntypes > 1 ? b->ntypes : 1;
     if (!b->d_ke3)
@@ -62,6 +68,7 @@ int gpu_kinetic_axes(backend *b, double k[6])
 
 int gpu_rescale(backend *b, const double m[6], const double vm[6])
 {
+    GPU_SETTLE(b);
     if (m) {
         box_deform_d(&b->pp.d.box, m);
         b->pp.f.box = box_to_f(&b->pp.d.box);
@@ -139,6 +146,7 @@ int gpu_download3(backend *b, double *h, const tb_double4 *d)
 /* New positions (and their float copy) and / or velocities, the type lane of d_pos kept. */
 int gpu_put(backend *b, const sim_state *s, int what)
 {
+    GPU_SETTLE(b);
     CUDA_CHECK(cudaSetDevice(b->dev));
     if ((what & BACKEND_PUT_POS) &&
         (gpu_upload3(b, b->d_pos, s->pos) != 0 ||
@@ -152,7 +160,89 @@ int gpu_put(backend *b, const sim_state *s, int what)
 
 int gpu_rdf(backend *b, const rdf_spec *s, unsigned long long *counts, double *volume)
 {
+    GPU_SETTLE(b);
     CUDA_CHECK(cudaSetDevice(b->dev));
     *volume = box_volume_d(&b->pp.d.box);
     return gpu_rdf_count(b->d_pos, b->n, b->ntypes > 1, &b->pp.d.box, s, &b->rdfw, counts, b->st);
+}
+
+/* ---- the integrators' primitives and the finiteness checks ---------------------- */
+
+int gpu_kick(backend *b, double h)
+{
+    GPU_SETTLE(b);
+    const gpu_per_type hm = gpu_over_mass(b, h);
+    return gpu_motion_kick(b->d_vel, b->d_force, b->d_pos, b->n, b->ntypes > 1, &hm, b->threads, b->st);
+}
+
+int gpu_drift(backend *b, double h)
+{
+    GPU_SETTLE(b);
+    return gpu_motion_drift(b->d_pos, b->d_vel, b->dbl ? NULL : b->d_posf, b->n, h, &b->pp.d.box,
+                            b->threads, b->st);
+}
+
+int gpu_scale(backend *b, double c)
+{
+    GPU_SETTLE(b);
+    return gpu_motion_scale(b->d_vel, b->n, c, b->threads, b->st);
+}
+
+int gpu_ostep(backend *b, double c1, const double *c2, const double *xi)
+{
+    GPU_SETTLE(b);
+    const size_t bytes = 3 * (size_t)b->n * sizeof(double);
+    if (!b->d_xi)
+        CUDA_CHECK(cudaMalloc(&b->d_xi, bytes));
+    /* pageable host memory: the copy is complete (xi reusable) when the call returns */
+    CUDA_CHECK(cudaMemcpyAsync(b->d_xi, xi, bytes, cudaMemcpyHostToDevice, b->st));
+    CUDA_CHECK(cudaStreamSynchronize(b->st));
+    gpu_per_type c2s;
+    for (int t = 0; t < TB_TYPES_MAX; t++)
+        c2s.v[t] = t < b->ntypes ? c2[t] : 0.0;
+    return gpu_motion_ostep(b->d_vel, b->d_pos, b->d_xi, b->n, b->ntypes > 1, c1, &c2s, b->threads,
+                            b->st);
+}
+
+/* Launches the finiteness check of the state after `step` into the next slot of the pinned
+ * record (gpu_finite.cu). */
+int gpu_finite_start(backend *b, long step)
+{
+    /* Energies and the virial are in d_energy and d_virial except for fixed-point sums (and
+     * before any force call). */
+    const int dbl = b->computed && b->args.mode != ACC_FIXED;
+    gpu_per_type mass;
+    memcpy(mass.v, b->mass, sizeof mass.v);
+    b->fin_slot ^= 1;
+    return gpu_finite_launch(b->d_pos, b->d_vel, b->d_force, dbl ? b->d_energy : NULL,
+                             dbl ? b->d_virial : NULL, &mass, b->ntypes > 1, b->n, step,
+                             b->d_finite, b->h_finite + b->fin_slot, b->ev_fin[b->fin_slot], b->st);
+}
+
+int gpu_check_finite(backend *b, long step, tb_nonfinite *nf)
+{
+    GPU_SETTLE(b);
+    b->fin_pending = 0; /* the record is cumulative: this read covers the pending one too */
+    if (gpu_finite_start(b, step) != 0)
+        return -1;
+    return gpu_finite_read(b->h_finite + b->fin_slot, b->ev_fin[b->fin_slot], &nf->step,
+                           &nf->term, &nf->particle);
+}
+
+/* check_finite_late (backend.h): launches the check of `step` and returns the record as of
+ * the check launched by the previous call, whose event the stream passed while the host
+ * queued this step (no wait for the step just launched). */
+int gpu_check_finite_late(backend *b, long step, tb_nonfinite *nf)
+{
+    GPU_SETTLE(b);
+    const int prev = b->fin_slot, had = b->fin_pending;
+    b->async = 1;
+    if (gpu_finite_start(b, step) != 0)
+        return -1;
+    b->fin_pending = 1;
+    nf->step = -1;
+    nf->term = nf->particle = -1;
+    return had ? gpu_finite_read(b->h_finite + prev, b->ev_fin[prev], &nf->step, &nf->term,
+                                 &nf->particle)
+               : 0;
 }

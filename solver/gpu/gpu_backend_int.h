@@ -1,7 +1,8 @@
 /* gpu_backend_int.h — the GPU backend's state (struct backend), shared by gpu_backend.cu (create,
- * forces, steps, fetch, the ops table) and gpu_backend_ext.cu (the operations the barostats,
- * the library and the observables added: kinetic energy per axis, virial, rescale, put, rdf).
- * CUDA only; nothing outside solver/gpu/ includes it. */
+ * forces, steps, fetch, the ops table), gpu_backend_ext.cu (the operations the barostats,
+ * the library and the observables added: kinetic energy per axis, virial, rescale, put, rdf;
+ * the integrators' primitives, the finiteness checks) and gpu_spec.cu (the speculative skin
+ * test). CUDA only; nothing outside solver/gpu/ includes it. */
 #ifndef TB_GPU_BACKEND_INT_H
 #define TB_GPU_BACKEND_INT_H
 
@@ -62,6 +63,15 @@ struct backend {
     int timing;        /* per-rank timers on (info with BACKEND_TIMERS, bench) */
     backend_times tm;  /* their sums */
     cudaEvent_t ev[8]; /* evaluation: 0 lists 1 force 2 sum 3; step: 4 drift 5, 6 kick 7 */
+    /* the speculative skin test (gpu_spec.cu) */
+    int spec;          /* TB_NBR_SPEC: 0 wait, 1 speculate, 2 speculate ignoring the early bit */
+    int spec_step;     /* the evaluation is gpu_advance's: a rollback restores v, kicks again */
+    int spec_pending;  /* an evaluation ran on lists whose test is in flight: 1 a compute,
+                          2 a step of advance */
+    int spec_wait;     /* the next evaluation waits for its test (the early bit, a rollback) */
+    long spec_countdown;     /* vir_countdown before the evaluation in flight */
+    tb_double4 *d_vel_spec;  /* [n] v before it (a step's rollback) */
+    long long spec_evals, spec_rollbacks, spec_waits;
 };
 
 /* gpu_backend_ext.cu: host interleaved [3n] doubles into the xyz lanes of device double4 [n]
@@ -75,6 +85,26 @@ void gpu_download3_finish(backend *b, double *h);
 /* The fixed-point virial words as doubles (synchronizes the stream). */
 int gpu_virial_fixed(backend *b, double w[6]);
 
+/* gpu_backend.cu: one force evaluation queued (lists, accumulators, kernels, the sum over the
+ * ranks, forces); x / m for each species. */
+int gpu_forces(backend *b);
+gpu_per_type gpu_over_mass(const backend *b, double x);
+
+/* gpu_spec.cu: the speculative skin test. gpu_spec_init reads TB_NBR_SPEC (TB_EXIT_USAGE on a
+ * bad value); gpu_spec_lists is the evaluation's lists step (the test queued, or the waiting
+ * refresh); gpu_spec_settle reads the test in flight and, when the lists were stale, rolls the
+ * evaluation back and does it again on new lists: every operation calls it first;
+ * gpu_spec_report prints the counts (TB_NBR_SPEC set). */
+int gpu_spec_init(backend *b);
+#define GPU_SETTLE(b)                                                                              \
+    do {                                                                                           \
+        if (gpu_spec_settle(b) != 0)                                                               \
+            return -1;                                                                             \
+    } while (0)
+int gpu_spec_lists(backend *b);
+int gpu_spec_settle(backend *b);
+void gpu_spec_report(const backend *b);
+
 /* gpu_backend_ext.cu: the backend_ops entries of the same names (backend.h). */
 int gpu_kinetic(backend *b, double *ke);
 int gpu_virial(backend *b, double w[6]);
@@ -82,5 +112,11 @@ int gpu_kinetic_axes(backend *b, double k[6]);
 int gpu_rescale(backend *b, const double m[6], const double vm[6]);
 int gpu_put(backend *b, const sim_state *s, int what);
 int gpu_rdf(backend *b, const rdf_spec *s, unsigned long long *counts, double *volume);
+int gpu_kick(backend *b, double h);
+int gpu_drift(backend *b, double h);
+int gpu_scale(backend *b, double c);
+int gpu_ostep(backend *b, double c1, const double *c2, const double *xi);
+int gpu_check_finite(backend *b, long step, tb_nonfinite *nf);
+int gpu_check_finite_late(backend *b, long step, tb_nonfinite *nf);
 
 #endif

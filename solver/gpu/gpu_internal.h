@@ -167,9 +167,28 @@ int gpu_nbr_forces(gpu_nbr *b, const gpu_args *a, const pot_params *pp, int dbl,
 /* The device counters of stats (slots, hits) the ranks sum after an evaluation: for gpu_comm
  * (the lists' virial goes to the common a.virial / a.vfix, summed with the rest). */
 unsigned long long *gpu_nbr_counters(gpu_nbr *b);
-/* The staleness check and, when stale, the build, alone (so that the backend can time it);
- * the next gpu_nbr_forces then skips its own check. 0 or -1. */
-int gpu_nbr_refresh(gpu_nbr *b, const tb_double4 *pos, cudaStream_t st);
+/* The speculative skin test (gpu_nbr_stale.cu; docs/gpu.md, "A step's waits"). The early
+ * bit's margin: v2 |v_i| + f2[type] |F_i| (2 dt and 2 dt^2 / m); vel NULL: no early bit. */
+typedef struct gpu_nbr_soon {
+    const tb_double4 *vel, *force;
+    double v2;
+    gpu_per_type f2;
+    int typed;
+} gpu_nbr_soon;
+/* The staleness check and, when stale, the build, alone (so that the backend can time it),
+ * the host waiting for the test; the next gpu_nbr_forces then skips its own check. *bits: the
+ * test's bits (NBR_STALE, NBR_SOON below; s NULL: no early bit; 0 when no test ran). 0 or -1. */
+int gpu_nbr_refresh(gpu_nbr *b, const tb_double4 *pos, const gpu_nbr_soon *s, unsigned *bits,
+                    cudaStream_t st);
+/* Queues the skin test of pos with its flag copied into pinned memory behind an event; the
+ * next gpu_nbr_forces runs on the lists as they are. 0 queued; 1 when it cannot speculate (no
+ * lists yet, or a box stretched beyond what the test bounds: gpu_nbr_refresh builds now); -1. */
+int gpu_nbr_test_start(gpu_nbr *b, const tb_double4 *pos, const gpu_nbr_soon *s, cudaStream_t st);
+/* Waits for that test's flag (NBR_STALE 1: the lists were stale at pos; NBR_SOON 2: they may
+ * be at the next step). 0 or -1. */
+int gpu_nbr_test_read(gpu_nbr *b, unsigned *flag);
+/* Builds at pos whatever the test says (a rollback); the next gpu_nbr_forces uses it. */
+int gpu_nbr_rebuild(gpu_nbr *b, const tb_double4 *pos, cudaStream_t st);
 /* The box moved (a barostat's diagonal stretch, nbr.h): the forces and the next staleness
  * test and build use it. */
 void gpu_nbr_move_box(gpu_nbr *b, const tb_box_d *box);

@@ -1,6 +1,7 @@
 /* gpu_nbr_build.cu — the neighbour lists on the device (nbr.h): the cells (nbr_lattice, the
  * CPU's binning, so cubes, triclinic cells and ppf slabs alike: nbr_box_check), the build, the
- * skin test, and the lists' lifetime (create, destroy, counters). gpu_nbr.cu runs the forces.
+ * lists' lifetime (create, destroy, counters). gpu_nbr.cu runs the forces, gpu_nbr_stale.cu the
+ * skin test (waiting, or speculative: docs/gpu.md, "A step's waits").
  *
  * Build (every CUB call deterministic, so the same positions give the same lists): cell keys,
  * a stable radix sort of (cell, particle), the cells' ranges, a count pass over every anchor in
@@ -289,32 +290,6 @@ __global__ void nbr_hash_kernel(const int *idx, long long held, unsigned long lo
     atomicAdd(h, a);
 }
 
-__global__ void nbr_stale_kernel(const tb_double4 *pos, const tb_double4 *xref, int n, tb_box_d box,
-                                 double lim2, unsigned *flag)
-{
-    const int i = blockIdx.x * blockDim.x + threadIdx.x;
-    if (i >= n)
-        return;
-    const tb_double4 p = pos[i], r = xref[i];
-    double d[3] = {p.x - r.x, p.y - r.y, p.z - r.z};
-    box_min_image_d(&box, d);
-    if (d[0] * d[0] + d[1] * d[1] + d[2] * d[2] > lim2)
-        atomicOr(flag, 1u);
-}
-
-/* nbr_stale_kernel in a box stretched by m since the build (nbr.h). */
-__global__ void nbr_stale_stretch_kernel(const tb_double4 *pos, const tb_double4 *xref, int n,
-                                         tb_box_d box, gpu_map6 m, double lim2, unsigned *flag)
-{
-    const int i = blockIdx.x * blockDim.x + threadIdx.x;
-    if (i >= n)
-        return;
-    const tb_double4 p = pos[i], r = xref[i];
-    const double x[3] = {p.x, p.y, p.z}, xr[3] = {r.x, r.y, r.z};
-    if (nbr_stretch_moved2(&box, m.m, x, xr) > lim2)
-        atomicOr(flag, 1u);
-}
-
 static int grid_for(int n, int threads) { return (n + threads - 1) / threads; }
 
 /* Device buffer *p of at least `need` elements of size sz (grown by a quarter). */
@@ -361,7 +336,7 @@ static int nbr_env(const char *name, int dflt)
     return e && *e ? strcmp(e, "0") != 0 : dflt;
 }
 
-static int nbr_build(gpu_nbr *b, const tb_double4 *pos, cudaStream_t st)
+int gpu_nbr_build(gpu_nbr *b, const tb_double4 *pos, cudaStream_t st)
 {
     const int n = b->n, T = 256;
     static int fast_env = -1, phases = -1;
@@ -582,6 +557,10 @@ void gpu_nbr_destroy(gpu_nbr *b)
     cudaFree(b->d_xref);
     cudaFree(b->d_part);
     cudaFree(b->d_flag);
+    if (b->h_flag)
+        cudaFreeHost(b->h_flag);
+    if (b->ev_flag)
+        cudaEventDestroy(b->ev_flag);
     cudaFree(b->d_roff);
     cudaFree(b->d_work);
     cudaFree(b->d_wpre);
@@ -604,6 +583,8 @@ static int nbr_alloc(gpu_nbr *b)
     CUDA_CHECK(cudaMalloc(&b->d_xref, n * sizeof(tb_double4)));
     CUDA_CHECK(cudaMalloc(&b->d_part, 256 * 6 * sizeof(double)));
     CUDA_CHECK(cudaMalloc(&b->d_flag, sizeof(unsigned)));
+    CUDA_CHECK(cudaMallocHost(&b->h_flag, sizeof(unsigned)));
+    CUDA_CHECK(cudaEventCreateWithFlags(&b->ev_flag, cudaEventDisableTiming));
     CUDA_CHECK(cudaMalloc(&b->d_roff, (n + 1) * sizeof(int)));
     CUDA_CHECK(cudaMalloc(&b->d_meta, 8 * sizeof(int)));
     CUDA_CHECK(cudaMalloc(&b->d_stats, 3 * sizeof(unsigned long long)));
@@ -641,41 +622,6 @@ int gpu_nbr_create(gpu_nbr **out, int n, const tb_box_d *box, double radius, dou
     return 0;
 }
 
-/* Rebuilds when no list exists or a particle moved more than skin/2 since the last build. */
-int gpu_nbr_update(gpu_nbr *b, const tb_double4 *pos, cudaStream_t st)
-{
-    if (b->fresh) { /* gpu_nbr_refresh checked these positions */
-        b->fresh = 0;
-        return 0;
-    }
-    if (b->builds > 0) {
-        unsigned flag = 0;
-        double m[6];
-        CUDA_CHECK(cudaMemsetAsync(b->d_flag, 0, sizeof(unsigned), st));
-        if (nbr_stretch(&b->box, &b->box_ref, m)) {
-            const double lim = nbr_stretch_limit(m, b->radius - b->skin, b->skin);
-            gpu_map6 mm;
-            if (lim < 0.0)
-                return nbr_build(b, pos, st);
-            memset(&mm, 0, sizeof mm);
-            for (int a = 0; a < 6; a++)
-                mm.m[a] = m[a];
-            nbr_stale_stretch_kernel<<<grid_for(b->n, 256), 256, 0, st>>>(
-                pos, b->d_xref, b->n, b->box, mm, lim * lim, b->d_flag);
-            TB_LAUNCH_CHECK("nbr_stale_stretch_kernel");
-        } else {
-            nbr_stale_kernel<<<grid_for(b->n, 256), 256, 0, st>>>(pos, b->d_xref, b->n, b->box,
-                                                                  0.25 * b->skin * b->skin, b->d_flag);
-            TB_LAUNCH_CHECK("nbr_stale_kernel");
-        }
-        CUDA_CHECK(cudaMemcpyAsync(&flag, b->d_flag, sizeof flag, cudaMemcpyDeviceToHost, st));
-        CUDA_CHECK(cudaStreamSynchronize(st));
-        if (!flag)
-            return 0;
-    }
-    return nbr_build(b, pos, st);
-}
-
 void gpu_nbr_move_box(gpu_nbr *b, const tb_box_d *box)
 {
     b->box = *box;
@@ -697,13 +643,6 @@ int gpu_nbr_stats(gpu_nbr *b, gpu_nbr_info *info, cudaStream_t st)
     info->entries = b->entries;
     info->max_row = b->max_row;
     return 0;
-}
-
-int gpu_nbr_refresh(gpu_nbr *b, const tb_double4 *pos, cudaStream_t st)
-{
-    const int rc = gpu_nbr_update(b, pos, st);
-    b->fresh = rc == 0;
-    return rc;
 }
 
 void gpu_nbr_share(const gpu_nbr *b, long long *anchors, long long *entries)

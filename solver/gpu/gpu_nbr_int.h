@@ -27,7 +27,9 @@ struct gpu_nbr {
     long long cap, cap2, entries;
     tb_double4 *d_xref;                   /* [n] positions at the build */
     double *d_part;                       /* [256 * 6] bounding-box partials */
-    unsigned *d_flag;                     /* skin test */
+    unsigned *d_flag;                     /* skin test: NBR_STALE, NBR_SOON bits */
+    unsigned *h_flag;                     /* its pinned host copy (the speculative test) */
+    cudaEvent_t ev_flag;                  /* recorded behind that copy */
     unsigned long long *d_stats;          /* [3]: entry-pair slots, triplets that counted,
                                              the rows' checksum (d_stats2, TB_NBR_PHASES) */
     unsigned long long *d_stats2;
@@ -45,6 +47,14 @@ struct gpu_nbr {
     int sw_block, sw_smem;                /* bytes; SMs and resident blocks per SM (queried */
     int sw_sms, sw_res;                   /* again when one of the first three changes) */
 };
+
+/* The skin test's bits: a particle moved more than skin/2 since the build (the lists are
+ * stale), or may do so within the next step (the early flag of the speculative test). */
+#define NBR_STALE 1u
+#define NBR_SOON 2u
+
+/* The build itself (gpu_nbr_build.cu), at pos, whatever the skin test says; 0 or -1. */
+int gpu_nbr_build(gpu_nbr *b, const tb_double4 *pos, cudaStream_t st);
 
 /* Rebuilds the lists when none exists or a particle moved more than skin/2 since the last
  * build (skipped once after gpu_nbr_refresh); 0 or -1 (reported). */

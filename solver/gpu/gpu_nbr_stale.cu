@@ -1,0 +1,171 @@
+/* gpu_nbr_stale.cu — the neighbour lists' skin test (nbr.h: a particle moved more than skin/2
+ * since the build, or the stretched box's form of it), in two ways:
+ *   waiting (gpu_nbr_update, gpu_nbr_refresh): the flag back to the host, which waits for it,
+ *     then the build when it is set;
+ *   speculative (gpu_nbr_test_start, gpu_nbr_test_read, gpu_nbr_rebuild): the flag goes into
+ *     pinned host memory behind an event and the forces run on the lists as they are; the
+ *     backend reads it when it queues the next operation and, when set, rolls the evaluation
+ *     back, rebuilds at the same positions and evaluates again (gpu_spec.cu). This test also
+ *     sets an early bit, NBR_SOON, when a particle may cross within the next step,
+ *     |x - x_ref| + 2 dt |v| + 2 dt^2 |F| / m > skin/2, so that the next evaluation waits for
+ *     its own test instead of rolling back (docs/gpu.md, "A step's waits").
+ * The builds themselves: gpu_nbr_build.cu. */
+#include <math.h>
+#include <string.h>
+
+#include "common/check.h"
+#include "solver/gpu/gpu_nbr_int.h"
+
+/* The test's bits for particle i (0 for i >= n): NBR_STALE from moved2 (its displacement
+ * squared, in the measure of lim2), NBR_SOON from the margin of the next step (s.vel set). */
+__device__ __forceinline__ unsigned nbr_bits(double moved2, double lim2, int i, int n,
+                                             const tb_double4 *pos, const gpu_nbr_soon &s)
+{
+    if (i >= n)
+        return 0u;
+    unsigned f = moved2 > lim2 ? NBR_STALE : 0u;
+    if (s.vel) {
+        const tb_double4 v = s.vel[i], F = s.force[i];
+        const double dm = s.typed ? s.f2.v[gpu_type_of(pos[i].w)] : s.f2.v[0];
+        const double r = sqrt(moved2) + s.v2 * sqrt(v.x * v.x + v.y * v.y + v.z * v.z) +
+                         dm * sqrt(F.x * F.x + F.y * F.y + F.z * F.z);
+        f |= r * r > lim2 ? NBR_SOON : 0u;
+    }
+    return f;
+}
+
+/* One atomic per warp (every lane reaches the reduction: no early return). */
+__device__ __forceinline__ void nbr_flag_or(unsigned f, unsigned *flag)
+{
+    f = __reduce_or_sync(0xffffffffu, f);
+    if ((threadIdx.x & 31) == 0 && f)
+        atomicOr(flag, f);
+}
+
+__global__ void nbr_stale_kernel(const tb_double4 *pos, const tb_double4 *xref, int n,
+                                 tb_box_d box, double lim2, gpu_nbr_soon s, unsigned *flag)
+{
+    const int i = blockIdx.x * blockDim.x + threadIdx.x;
+    double moved2 = 0.0;
+    if (i < n) {
+        const tb_double4 p = pos[i], r = xref[i];
+        double d[3] = {p.x - r.x, p.y - r.y, p.z - r.z};
+        box_min_image_d(&box, d);
+        moved2 = d[0] * d[0] + d[1] * d[1] + d[2] * d[2];
+    }
+    nbr_flag_or(nbr_bits(moved2, lim2, i, n, pos, s), flag);
+}
+
+/* nbr_stale_kernel in a box stretched by m since the build (nbr.h). */
+__global__ void nbr_stale_stretch_kernel(const tb_double4 *pos, const tb_double4 *xref, int n,
+                                         tb_box_d box, gpu_map6 m, double lim2, gpu_nbr_soon s,
+                                         unsigned *flag)
+{
+    const int i = blockIdx.x * blockDim.x + threadIdx.x;
+    double moved2 = 0.0;
+    if (i < n) {
+        const tb_double4 p = pos[i], r = xref[i];
+        const double x[3] = {p.x, p.y, p.z}, xr[3] = {r.x, r.y, r.z};
+        moved2 = nbr_stretch_moved2(&box, m.m, x, xr);
+    }
+    nbr_flag_or(nbr_bits(moved2, lim2, i, n, pos, s), flag);
+}
+
+/* The test into d_flag (zeroed first): 0 launched, 1 when the box stretched beyond what a skin
+ * test bounds (the lists must be built now), -1 on an error (reported). */
+static int nbr_test_launch(gpu_nbr *b, const tb_double4 *pos, const gpu_nbr_soon *s,
+                           cudaStream_t st)
+{
+    const int T = 256, grid = (b->n + T - 1) / T;
+    double m[6];
+    CUDA_CHECK(cudaMemsetAsync(b->d_flag, 0, sizeof(unsigned), st));
+    if (nbr_stretch(&b->box, &b->box_ref, m)) {
+        const double lim = nbr_stretch_limit(m, b->radius - b->skin, b->skin);
+        gpu_map6 mm;
+        if (lim < 0.0)
+            return 1;
+        memset(&mm, 0, sizeof mm);
+        for (int a = 0; a < 6; a++)
+            mm.m[a] = m[a];
+        nbr_stale_stretch_kernel<<<grid, T, 0, st>>>(pos, b->d_xref, b->n, b->box, mm, lim * lim,
+                                                     *s, b->d_flag);
+        TB_LAUNCH_CHECK("nbr_stale_stretch_kernel");
+    } else {
+        nbr_stale_kernel<<<grid, T, 0, st>>>(pos, b->d_xref, b->n, b->box,
+                                             0.25 * b->skin * b->skin, *s, b->d_flag);
+        TB_LAUNCH_CHECK("nbr_stale_kernel");
+    }
+    return 0;
+}
+
+/* The waiting test: rebuilds when no list exists or a particle moved more than skin/2 since
+ * the last build; *bits: the test's bits (0 when it did not run: fresh lists, none yet). */
+static int nbr_update(gpu_nbr *b, const tb_double4 *pos, const gpu_nbr_soon *s, unsigned *bits,
+                      cudaStream_t st)
+{
+    *bits = 0u;
+    if (b->fresh) { /* gpu_nbr_refresh or the speculative test checked these positions */
+        b->fresh = 0;
+        return 0;
+    }
+    if (b->builds > 0) {
+        const int r = nbr_test_launch(b, pos, s, st);
+        if (r < 0)
+            return -1;
+        if (r == 0) {
+            CUDA_CHECK(cudaMemcpyAsync(b->h_flag, b->d_flag, sizeof(unsigned),
+                                       cudaMemcpyDeviceToHost, st));
+            CUDA_CHECK(cudaStreamSynchronize(st));
+            *bits = *(volatile unsigned *)b->h_flag;
+            if (!(*bits & NBR_STALE))
+                return 0;
+        }
+    }
+    return gpu_nbr_build(b, pos, st);
+}
+
+int gpu_nbr_update(gpu_nbr *b, const tb_double4 *pos, cudaStream_t st)
+{
+    gpu_nbr_soon none;
+    unsigned bits;
+    memset(&none, 0, sizeof none);
+    return nbr_update(b, pos, &none, &bits, st);
+}
+
+int gpu_nbr_refresh(gpu_nbr *b, const tb_double4 *pos, const gpu_nbr_soon *s, unsigned *bits,
+                    cudaStream_t st)
+{
+    gpu_nbr_soon none;
+    memset(&none, 0, sizeof none);
+    const int rc = nbr_update(b, pos, s ? s : &none, bits, st);
+    b->fresh = rc == 0;
+    return rc;
+}
+
+int gpu_nbr_test_start(gpu_nbr *b, const tb_double4 *pos, const gpu_nbr_soon *s, cudaStream_t st)
+{
+    if (b->builds == 0)
+        return 1;
+    const int r = nbr_test_launch(b, pos, s, st);
+    if (r != 0)
+        return r;
+    CUDA_CHECK(cudaMemcpyAsync(b->h_flag, b->d_flag, sizeof(unsigned), cudaMemcpyDeviceToHost, st));
+    CUDA_CHECK(cudaEventRecord(b->ev_flag, st));
+    b->fresh = 1; /* the forces run on the lists as they are */
+    return 0;
+}
+
+int gpu_nbr_test_read(gpu_nbr *b, unsigned *flag)
+{
+    CUDA_CHECK(cudaEventSynchronize(b->ev_flag));
+    *flag = *(volatile unsigned *)b->h_flag;
+    return 0;
+}
+
+int gpu_nbr_rebuild(gpu_nbr *b, const tb_double4 *pos, cudaStream_t st)
+{
+    if (gpu_nbr_build(b, pos, st) != 0)
+        return -1;
+    b->fresh = 1;
+    return 0;
+}
