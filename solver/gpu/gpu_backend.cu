@@ -423,6 +423,7 @@ static int gpu_create(backend **out, const sim_config *c, const sim_state *s)
     b->dbl = c->solver.precision == CFG_PREC_DOUBLE;
     b->pdbl = c->solver.precision != CFG_PREC_SINGLE;
     b->threads = c->solver.threads > 0 ? c->solver.threads : 128;
+    b->threads_cfg = c->solver.threads;
     pot_params_init_box(&b->pp, c, &s->box);
     b->ntypes = b->pp.d.ntypes;
     /* the cutoff instances whenever a test can fail: the config's cutoff, a file's box's L/4
@@ -520,7 +521,7 @@ int gpu_forces(backend *b)
         CUDA_CHECK(cudaMemsetAsync(b->d_vfix, 0, 12 * sizeof(unsigned long long), b->st));
     }
     if (b->cull) {
-        if (b->pp.sw_on ? gpu_sw_forces(b->nb, &b->args, &b->pp, b->dbl, b->threads, b->st) != 0
+        if (b->pp.sw_on ? gpu_sw_forces(b->nb, &b->args, &b->pp, b->dbl, b->threads_cfg, b->st) != 0
                         : gpu_nbr_forces(b->nb, &b->args, &b->pp, b->dbl, b->pdbl, b->stats,
                                          b->st) != 0)
             return -1;

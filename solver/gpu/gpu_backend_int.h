@@ -40,6 +40,7 @@ struct backend {
     gpu_args args;
     cudaStream_t st;
     int threads;     /* for the small kernels */
+    int threads_cfg; /* solver.threads as given: 0 lets a kernel pick (gpu_sw.cu: 256) */
     int computed;    /* forces computed on the device since create() */
     int cull;        /* the neighbour-list path (nbr.h) */
     int stats;       /* count slots and hits (bench) */

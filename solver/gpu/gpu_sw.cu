@@ -1,10 +1,11 @@
 /* gpu_sw.cu — Stillinger-Weber on the GPU (pot_sw.h, the CPU's twin is cpu/sw_cpu.h) over the
  * full neighbour lists of gpu_nbr_build.cu (gpu_nbr.full). The default kernel (sw_kernel_p) is
- * persistent: one wave of resident blocks of solver.threads / 32 warps (0: 128 threads; at
- * most SW_MAXT), each warp 8 groups of 4 lanes, group g taking centres g, g + groups, ... Each
- * group works alone (its own shared arrays, shuffles within its lanes; one block barrier, at
- * the end, before the block's sums), so a centre's arithmetic and the order of its sums do not
- * depend on the block size: the same bits at every solver.threads in deterministic mode.
+ * persistent: one wave of resident blocks of solver.threads / 32 warps (0: 256 threads in
+ * float, 128 in double; at most SW_MAXT), each warp 8 groups of 4 lanes, group g taking centres
+ * g, g + groups, ... Each group works alone (its own shared arrays, shuffles within its
+ * lanes; one block barrier, at the end, before the block's sums), so a centre's arithmetic
+ * and the order of its sums do not depend on the block size: the same bits at every
+ * solver.threads in deterministic mode.
  *
  * Per centre (sw_centre): the group filters the row at the current positions into shared
  * memory (separations formed in double, rounded to R; the legs within their (i, j, j) cutoffs,
@@ -31,6 +32,12 @@
 
 #define SW_NT 32     /* lanes of a warp: one centre */
 #define SW_MAXT 256  /* threads per block at most (the launch bounds) */
+/* The block when solver.threads is unset, by the legs' precision: in float 256 threads (3
+ * blocks of 57 KB per SM rather than 7 of 29 KB at 128: fewer warps in each other's way, more
+ * L1 per warp) was faster at every n on the H200; in double, 90 KB blocks, 2 per SM, were
+ * slower at every n than 128 (docs/performance-runs.md). The other kernels keep 128. */
+#define SW_THREADS_F 256
+#define SW_THREADS_D 128
 
 template <typename R> struct sw_real;
 template <> struct sw_real<float> {
@@ -285,8 +292,8 @@ static int sw_variant(void)
 /* An integer from the environment (measurement switches, read once per name): dflt when unset. */
 static int sw_env(const char *name, int dflt)
 {
-    static int got[2] = {-1, -1}; /* TB_SW_BLOCKS, TB_SW_GRID */
-    const int w = strcmp(name, "TB_SW_GRID") == 0;
+    static int got[3] = {-1, -1, -1}; /* TB_SW_BLOCKS, TB_SW_GRID, TB_SW_THREADS */
+    const int w = strcmp(name, "TB_SW_GRID") == 0 ? 1 : strcmp(name, "TB_SW_THREADS") == 0 ? 2 : 0;
     if (got[w] < 0) {
         const char *e = getenv(name);
         got[w] = e && *e ? atoi(e) : dflt;
@@ -314,7 +321,10 @@ template <typename R> static int sw_launch(gpu_nbr *b, const gpu_args *a, const 
     int lanes = SW_NT;
     void (*k)(gpu_args, sw_args) = var == 0 ? sw_kernel<R> : sw_pick<R>(var, a->mode == ACC_FIXED, &lanes);
     const int per = q.cap * (4 * (int)sizeof(R) + 2 * (int)sizeof(int)); /* bytes per centre */
-    int warps = (threads > 0 ? threads : 128) / SW_NT;
+    /* solver.threads unset (0): SW_THREADS_F / _D, or TB_SW_THREADS (a measurement switch) */
+    const int tenv = sw_env("TB_SW_THREADS", 0);
+    const int tdef = tenv > 0 ? tenv : sizeof(R) == sizeof(float) ? SW_THREADS_F : SW_THREADS_D;
+    int warps = (threads > 0 ? threads : tdef) / SW_NT;
     warps = warps < 1 ? 1 : warps > SW_MAXT / SW_NT ? SW_MAXT / SW_NT : warps;
     const int gpw = SW_NT / lanes; /* centres per warp */
     const int pg = per + (var == 0 ? 0 : 128); /* bytes per group: + sw_kernel_p's sums */
@@ -352,18 +362,22 @@ template <typename R> static int sw_launch(gpu_nbr *b, const gpu_args *a, const 
         return 0;
     /* One wave: the resident blocks (TB_SW_BLOCKS: at most that many per SM), fewer when the
      * centres do not fill it. Then, unless TB_SW_GRID=0 (the grid before, for before/after
-     * measurements), as few blocks as give each group the same most centres k: at 10^5
-     * centres the full wave of 924 x 32 groups gave 8632 groups 4 centres and the rest 3, the
-     * kernel lasting 4 rounds at 3.3 rounds' work (ncu: 359 us, 37.5 % occupancy achieved of
-     * 43.75); 761 blocks do the same 4 rounds with fewer warps in each other's way. */
+     * measurements), as few blocks per SM, the same on every SM, as give each group the same
+     * most centres k: at 10^5 centres and 128 threads the full wave of 924 x 32 groups gave 8632
+     * groups 4 centres and the rest 3, the kernel lasting 4 rounds at 3.3 rounds' work (ncu:
+     * 359 us, 37.5 % occupancy achieved of 43.75); 6 blocks per SM do the same 4 rounds with
+     * fewer warps in each other's way. The grid of h24f (ceil(count / (k groups per block)),
+     * 761 blocks there) left some SMs a block fewer: at 256 threads 375 of 396 blocks at 3e5,
+     * 5 % slower than the full wave (docs/performance-runs.md). */
     const long long gpb = (long long)warps * gpw; /* groups per block */
     const int cap = sw_env("TB_SW_BLOCKS", 0);
     long long grid = (long long)b->sw_sms * (cap > 0 && cap < b->sw_res ? cap : b->sw_res);
     const long long need = (q.count + gpb - 1) / gpb;
     grid = need < grid ? need : grid;
-    if (sw_env("TB_SW_GRID", 1)) {
+    if (sw_env("TB_SW_GRID", 1) && grid < need) { /* a full wave: r blocks on every SM */
         const long long most = (q.count + grid * gpb - 1) / (grid * gpb); /* k */
-        grid = (q.count + most * gpb - 1) / (most * gpb);
+        const long long per_sm = most * gpb * b->sw_sms;
+        grid = (long long)b->sw_sms * ((q.count + per_sm - 1) / per_sm);
     }
     k<<<(int)grid, warps * SW_NT, smem, st>>>(*a, q);
     TB_LAUNCH_CHECK("sw_kernel_p");
