@@ -16,6 +16,7 @@
 
 #include "config/config.h"
 #include "solver/finite.h"
+#include "solver/mtk_state.h"
 #include "solver/rdf.h"
 #include "solver/state.h"
 
@@ -131,6 +132,16 @@ typedef struct backend_ops {
      * backend holds (the library after put and compute: solver/lib/engine.c), where fetch
      * would copy back what it has just uploaded. 0 or -1. */
     int (*results)(backend *b, sim_state *s);
+    /* MTK with its Nose-Hoover chain held by the backend during a run (physics/baro.h,
+     * integrate.c's mtk_step_dev; NULL: the host runs it from the primitives above, the CPU).
+     * phase MTK_PUSH: *st becomes the backend's state (a copy; waits);
+     * MTK_BEGIN: the step's opening NHC(h) Omega(h) V(h), from the kinetic energy and tensor
+     *   reduced where the velocities are and the kept virial, then *st = the state (one wait:
+     *   the host needs the box map st->map for the dilations);
+     * MTK_END: after the host's B(h) D(h) A(dt) D(h): the force evaluation (its virial summed),
+     *   B(h) V(h) Omega(h) NHC(h), the virial kept for the next step; nothing comes back;
+     * MTK_PULL: *st = the state (waits). par: the step's numbers (mtk_state.h). 0 or -1. */
+    int (*mtk)(backend *b, int phase, const mtk_par *par, mtk_state *st);
 } backend_ops;
 
 /* put()'s `what`. */

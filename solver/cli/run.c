@@ -446,6 +446,9 @@ static int integrate(run_ctx *r)
     while (r->s.step < c->integrator.steps) {
         int stop = agreed_stop();
         if (stop) { /* the last step may have been checked late: check it now, before saving */
+            if (integ_sync(r->g, r->ops, r->b) != 0)
+                return -1;
+            r->s.e_bath = integ_bath(r->g);
             if (r->ops->check_finite(r->b, r->s.step, &nf) != 0)
                 return -1;
             if (nf.step >= 0)
@@ -486,6 +489,9 @@ static int integrate(run_ctx *r)
         if (nf.step >= 0)
             return report_nonfinite(r, &nf) == 0 ? 1 : -1;
         if (fetch) {
+            if (integ_sync(r->g, r->ops, r->b) != 0) /* MTK's state held on the device */
+                return -1;
+            r->s.e_bath = integ_bath(r->g);
             if (r->ops->fetch(r->b, &r->s) != 0)
                 return -1;
             if (sim_find_nonfinite(&r->s, &nf)) /* and the columns the host derives from it */
@@ -713,6 +719,7 @@ int cmd_run(int argc, char **argv)
         r->run_id = run_id_new();
     }
     tb_phase("integrator");
+    integ_lazy(r->g); /* the loop syncs MTK's device state on the steps it fetches */
     rc = run_obs_create(&r->obs, &r->cfg, &r->s, r->args.restart ? &x : NULL, r->args.restart);
     if (r->args.restart)
         ckpt_extra_free(&x);

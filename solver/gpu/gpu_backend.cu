@@ -134,6 +134,9 @@ static void gpu_destroy(backend *b)
     cudaFree(b->d_ke);
     gpu_rdf_free(b->rdfw);
     cudaFree(b->d_ke3);
+    cudaFree(b->d_mtk);
+    if (b->h_mtk)
+        cudaFreeHost(b->h_mtk);
     cudaFree(b->d_vfix);
     cudaFree(b->d_finite);
     if (b->h_finite)
@@ -743,4 +746,4 @@ const backend_ops gpu_backend_ops = {"gpu",       gpu_create, gpu_compute, gpu_a
                                      gpu_kinetic, gpu_info, gpu_virial_next, gpu_check_finite,
                                      gpu_put, gpu_rdf,
                                      gpu_virial,  gpu_kinetic_axes, gpu_rescale,
-                                     gpu_check_finite_late, gpu_results};
+                                     gpu_check_finite_late, gpu_results, gpu_mtk};

@@ -36,6 +36,7 @@ struct backend {
     double *d_ke;                  /* [1] kinetic() result */
     gpu_rdf_work *rdfw;            /* rdf()'s work space (gpu_rdf.cu), at its first call */
     double *d_ke3;                 /* [6 ntypes] kinetic_axes() result, at its first call */
+    mtk_state *d_mtk, *h_mtk;      /* MTK's state on the device, its pinned copy (gpu_mtk.cu) */
     unsigned long long *d_vfix;    /* [12] */
     gpu_args args;
     cudaStream_t st;
@@ -113,6 +114,7 @@ int gpu_kinetic_axes(backend *b, double k[6]);
 int gpu_rescale(backend *b, const double m[6], const double vm[6]);
 int gpu_put(backend *b, const sim_state *s, int what);
 int gpu_rdf(backend *b, const rdf_spec *s, unsigned long long *counts, double *volume);
+int gpu_mtk(backend *b, int phase, const mtk_par *par, mtk_state *st); /* gpu_mtk.cu */
 int gpu_kick(backend *b, double h);
 int gpu_drift(backend *b, double h);
 int gpu_scale(backend *b, double c);

@@ -16,6 +16,7 @@
 #include "config/units.h"
 #include "solver/box.h"
 #include "solver/physics/baro.h"
+#include "solver/physics/mtk_body.h"
 #include "solver/physics/potential.h"
 #include "solver/physics/rng_seed.h"
 
@@ -179,97 +180,73 @@ int baro_mtk_omega(baro *p, const backend_ops *ops, backend *b, int before, doub
         return -1;
     if (!iso)
         *K = k[0] + k[1] + k[2];
-    const double vol = box_volume_d(&p->box);
     p->p_last = baro_target(p, step);
-    p->w_mass = (p->n + 1) * kT * p->period * p->period;
-    if (!(p->w_mass > 0.0))
-        return 0; /* T = 0: no barostat mass (as the chain's) */
-    const double mtk1 = 2.0 * *K / (3.0 * p->n); /* LAMMPS's mtk_term1 */
-    if (iso) {
-        const double P = p->nktv2p * (2.0 * *K + w[0] + w[1] + w[2]) / (3.0 * vol);
-        p->om[0] += h * (((P - p->p_last) * vol / p->nktv2p + mtk1) / p->w_mass);
-        return 0;
-    }
-    /* P_ab V / nktv2p = 2 K_ab + W_ab; the diagonal against P0, the tilts' against 0 */
-    for (int a = 0; a < 3; a++)
-        p->om[a] += h * ((2.0 * k[a] + w[a] - p->p_last * vol / p->nktv2p + mtk1) / p->w_mass);
-    if (p->coupling == CFG_COUPLE_TRI)
-        for (int a = 3; a < 6; a++)
-            p->om[a] += h * ((2.0 * k[a] + w[a]) / p->w_mass);
+    mtk_omega_kick(p->om, &p->w_mass, p->coupling, p->n, p->nktv2p, p->period, kT, p->p_last,
+                   box_volume_d(&p->box), h, w, k, *K);
     return 0;
-}
-
-/* (e^x - e^y) / (x - y), e^x at x = y: the first divided difference of exp. */
-static double exp_dd1(double x, double y)
-{
-    return x == y ? exp(x) : exp(y) * (expm1(x - y) / (x - y));
-}
-
-/* The second divided difference of exp at x, y, z (symmetric): over the widest pair, or,
- * when all three lie within 1e-4, its series about their mean (terms to the third order). */
-static double exp_dd2(double x, double y, double z)
-{
-    double t;
-    if (x > y) t = x, x = y, y = t;
-    if (y > z) t = y, y = z, z = t;
-    if (x > y) t = x, x = y, y = t;
-    if (z - x > 1e-4)
-        return (exp_dd1(z, y) - exp_dd1(y, x)) / (z - x);
-    const double m = (x + y + z) / 3.0, a = x - m, b = y - m, c = z - m;
-    const double h2 = a * a + b * b + c * c + a * b + a * c + b * c;
-    const double h3 = a * a * a + b * b * b + c * c * c + a * a * (b + c) + b * b * (a + c) +
-                      c * c * (a + b) + a * b * c;
-    return exp(m) * (0.5 + h2 / 24.0 + h3 / 120.0);
-}
-
-/* e = exp(A) for an upper-triangular A (a[6]: xx yy zz xy xz yz, the order of backend.h's
- * maps), exactly: the diagonal e^a_aa, the off-diagonal terms by divided differences. */
-static void exp_upper(const double a[6], double e[6])
-{
-    for (int k = 0; k < 3; k++)
-        e[k] = exp(a[k]);
-    e[3] = a[3] != 0.0 ? a[3] * exp_dd1(a[0], a[1]) : 0.0;
-    e[5] = a[5] != 0.0 ? a[5] * exp_dd1(a[1], a[2]) : 0.0;
-    e[4] = (a[4] != 0.0 ? a[4] * exp_dd1(a[0], a[2]) : 0.0) +
-           (a[3] != 0.0 && a[5] != 0.0 ? a[3] * a[5] * exp_dd2(a[0], a[1], a[2]) : 0.0);
 }
 
 double baro_mtk_vfactor(const baro *p, double h)
 {
-    return exp(-h * p->om[0] * (1.0 + 1.0 / p->n)); /* 1 + d / N_f, N_f = 3N */
+    return mtk_vfactor(p->om, p->n, h);
 }
 
 int baro_mtk_velocities(baro *p, const backend_ops *ops, backend *b, double h)
 {
     if (p->coupling == CFG_COUPLE_ISO)
         return ops->scale(b, baro_mtk_vfactor(p, h));
-    /* v = exp(-h (Omega + mtk2 I)) v, mtk2 = tr Omega / 3N (LAMMPS's nh_v_press) */
-    const double mtk2 = (p->om[0] + p->om[1] + p->om[2]) / (3.0 * p->n);
-    double a[6], vm[6];
-    for (int k = 0; k < 6; k++)
-        a[k] = k < 3 ? -h * (p->om[k] + mtk2) : p->coupling == CFG_COUPLE_TRI ? -h * p->om[k] : 0.0;
-    exp_upper(a, vm);
+    double vm[6];
+    mtk_vmap(p->om, p->coupling, p->n, h, vm);
     return ops->rescale(b, NULL, vm);
 }
 
 int baro_mtk_dilate(baro *p, const backend_ops *ops, backend *b, double h, long step)
 {
-    if (p->coupling == CFG_COUPLE_ISO) {
-        const double m = exp(h * p->om[0]);
-        p->map[0] = p->map[1] = p->map[2] = m;
-        p->map[3] = p->map[4] = p->map[5] = 0.0;
-    } else {
-        double a[6];
-        for (int k = 0; k < 6; k++)
-            a[k] = k < 3 || p->coupling == CFG_COUPLE_TRI ? h * p->om[k] : 0.0;
-        exp_upper(a, p->map);
-    }
+    mtk_box_map(p->om, p->coupling, h, p->map);
+    return baro_mtk_apply(p, ops, b, step);
+}
+
+int baro_mtk_apply(baro *p, const backend_ops *ops, backend *b, long step)
+{
     tb_box_d nb = p->box;
     box_deform_d(&nb, p->map);
     if (box_check(p, &nb, step) != 0 || ops->rescale(b, p->map, NULL))
         return -1;
     p->box = nb;
     return 0;
+}
+
+void baro_mtk_get(const baro *p, mtk_state *s, mtk_par *par)
+{
+    memcpy(s->om, p->om, sizeof s->om);
+    s->w_mass = p->w_mass;
+    s->p_last = p->p_last;
+    memcpy(s->w_prev, p->w_prev, sizeof s->w_prev);
+    memcpy(s->map, p->map, sizeof s->map);
+    par->coupling = p->coupling;
+    par->n = p->n;
+    par->nktv2p = p->nktv2p;
+    par->period_p = p->period;
+    par->vol = box_volume_d(&p->box);
+}
+
+int baro_mtk_prev(baro *p, const backend_ops *ops, backend *b)
+{
+    if (p->have_prev)
+        return 0;
+    if (ops->virial(b, p->w_prev)) /* the initial state's: as virial_before would ask */
+        return -1;
+    p->have_prev = 1;
+    return 0;
+}
+
+void baro_mtk_set(baro *p, const mtk_state *s)
+{
+    memcpy(p->om, s->om, sizeof p->om);
+    p->w_mass = s->w_mass;
+    p->p_last = s->p_last;
+    memcpy(p->w_prev, s->w_prev, sizeof p->w_prev);
+    memcpy(p->map, s->map, sizeof p->map);
 }
 
 /* The stretch mu of one rescale at pressure tensor diagonal pd[3] and scalar P. */

@@ -80,7 +80,9 @@ int baro_keep(baro *p, const backend_ops *ops, backend *b);
  * (baro_mtk_dilate; box_deform_d), the velocities kept. The exponentials of the upper-triangular
  * matrices are exact (divided differences). Energy: sum W omega^2 / 2 + P0 V (baro_energy).
  * tri stops the run (-1, the step named) when a tilt leaves LAMMPS's skew limits (|xy|, |xz|
- * <= lx/2, |yz| <= ly/2: LAMMPS would flip the box, tribody does not). */
+ * <= lx/2, |yz| <= ly/2: LAMMPS would flip the box, tribody does not).
+ * The arithmetic of Omega's kick and of the maps is physics/mtk_body.h's, which the GPU runs on
+ * the device (backend.h's mtk; integrate.c's mtk_step_dev; docs/gpu.md "MTK on the device"). */
 int baro_is_mtk(const baro *p);
 /* *K: the kinetic energy now, which the pressure took. */
 int baro_mtk_omega(baro *p, const backend_ops *ops, backend *b, int before, double h,
@@ -88,6 +90,16 @@ int baro_mtk_omega(baro *p, const backend_ops *ops, backend *b, int before, doub
 double baro_mtk_vfactor(const baro *p, double h);
 int baro_mtk_velocities(baro *p, const backend_ops *ops, backend *b, double h);
 int baro_mtk_dilate(baro *p, const backend_ops *ops, backend *b, double h, long step);
+
+/* The device path (integrate.c's mtk_step_dev, backend.h's mtk): baro_mtk_apply is
+ * baro_mtk_dilate with the map already in p (from the backend's state); baro_mtk_get and
+ * baro_mtk_set copy the strain rates, W, the target, the kept virial and the map to and from
+ * the backend's mtk_state (get also fills par's coupling, N, unit, tau_P and the volume);
+ * baro_mtk_prev fetches the initial state's virial where no step has kept one yet. */
+int baro_mtk_apply(baro *p, const backend_ops *ops, backend *b, long step);
+void baro_mtk_get(const baro *p, mtk_state *s, mtk_par *par);
+void baro_mtk_set(baro *p, const mtk_state *s);
+int baro_mtk_prev(baro *p, const backend_ops *ops, backend *b);
 
 /* The barostat's energy P0 V + W [energy] (P0 of the last rescale's step); MTK's above. */
 double baro_energy(const baro *p);

@@ -18,10 +18,11 @@
 #include "solver/box.h"
 #include "solver/physics/baro.h"
 #include "solver/physics/integrate.h"
+#include "solver/physics/mtk_body.h"
 #include "solver/physics/potential.h"
 #include "solver/physics/rng_seed.h"
 
-#define NH_MAX 16
+#define NH_MAX MTK_NH_MAX
 #define INTEG_VERSION 1
 
 struct integ {
@@ -43,6 +44,10 @@ struct integ {
     gsl_rng *rng;
     double *xi;           /* [3n] noise */
     baro *baro;           /* the barostat (baro.h), NULL without one */
+    int dev;              /* MTK: -1 not chosen yet, 0 the host path, 1 the backend's (mtk_step_dev) */
+    int pushed;           /* the backend holds the state (MTK_PUSH done since create / restore) */
+    int stale;            /* the backend's state is ahead of this struct's and the barostat's */
+    int lazy;             /* integ_advance leaves them stale (integ_lazy): the caller syncs */
 };
 
 /* The header of a saved block. */
@@ -83,6 +88,7 @@ int integ_create(integ **out, const sim_config *c, const sim_state *s)
         }
         gsl_rng_set(g->rng, rng_stream_seed(c->system.seed, 0x4c414e47455649ULL));
     }
+    g->dev = -1;
     const int rc = baro_create(&g->baro, c, s);
     if (rc != 0) {
         integ_destroy(g);
@@ -164,63 +170,18 @@ static int langevin_step(integ *g, const backend_ops *ops, backend *b, long step
 
 /* ---- Nose-Hoover chain -------------------------------------------------------------- */
 
-/* Force on chain element j: G_1 = (2K - N_f kT)/Q_1, G_j = (Q_{j-1} v_{j-1}^2 - kT)/Q_j. */
-static double nhc_force(const integ *g, const double *Q, int j, double K, double kT)
-{
-    if (j == 0)
-        return (2.0 * K - g->dof * kT) / Q[0];
-    return (Q[j - 1] * g->veta[j - 1] * g->veta[j - 1] - kT) / Q[j];
-}
-
-/* v_j += d4 G_j, between two half-scalings by the next element: exp(-d8 v_{j+1}). */
-static void nhc_kick(integ *g, const double *Q, int j, double K, double kT, double d4, double d8)
-{
-    const double G = nhc_force(g, Q, j, K, kT);
-    if (j == g->m - 1) {
-        g->veta[j] += d4 * G;
-    } else {
-        const double e = exp(-d8 * g->veta[j + 1]);
-        g->veta[j] = (g->veta[j] * e + d4 * G) * e;
-    }
-}
-
 /* exp(iL_NHC h) for kinetic energy K at target kT (Martyna, Tuckerman, Klein, Mol. Phys. 87,
- * 1117 (1996), with n_c = 1 and the 3-stage Suzuki-Yoshida weights). Returns the factor by
- * which the particle velocities are to be scaled. */
+ * 1117 (1996), with n_c = 1 and the 3-stage Suzuki-Yoshida weights: mtk_body.h, which the GPU's
+ * MTK step runs too). Returns the factor by which the particle velocities are to be scaled. */
 static double nhc_half(integ *g, double K, double kT, double h)
 {
-    static const double w1 = 1.3512071919596578; /* 1 / (2 - 2^(1/3)) */
-    const double w[3] = {w1, 1.0 - 2.0 * w1, w1};
-    double Q[NH_MAX], scale = 1.0;
-    const double tt = g->period * g->period;
-    Q[0] = g->dof * kT * tt;
-    for (int j = 1; j < g->m; j++)
-        Q[j] = kT * tt;
-    if (!(kT > 0.0))
-        return 1.0; /* no thermostat at T = 0 (the masses vanish) */
-    for (int a = 0; a < 3; a++) {
-        const double d2 = w[a] * h, d4 = 0.5 * d2, d8 = 0.25 * d2;
-        for (int j = g->m - 1; j >= 0; j--)
-            nhc_kick(g, Q, j, K * scale * scale, kT, d4, d8);
-        scale *= exp(-d2 * g->veta[0]);
-        for (int j = 0; j < g->m; j++)
-            g->eta[j] += d2 * g->veta[j];
-        for (int j = 0; j < g->m; j++)
-            nhc_kick(g, Q, j, K * scale * scale, kT, d4, d8);
-    }
-    return scale;
+    return mtk_nhc_half(g->m, g->dof, g->period, g->eta, g->veta, K, kT, h);
 }
 
 /* Energy of the chain: sum Q_j v_j^2 / 2 + N_f kT eta_1 + kT sum_{j>=2} eta_j. */
 static double nhc_energy(const integ *g, double kT)
 {
-    const double tt = g->period * g->period;
-    double e = 0.0;
-    for (int j = 0; j < g->m; j++) {
-        const double Q = (j == 0 ? g->dof * kT : kT) * tt;
-        e += 0.5 * Q * g->veta[j] * g->veta[j] + (j == 0 ? g->dof : 1) * kT * g->eta[j];
-    }
-    return e;
+    return mtk_nhc_energy(g->m, g->dof, g->period, g->eta, g->veta, kT);
 }
 
 /* The chain's closing half step (nh_step, mtk_step) at the kinetic energy K now: the
@@ -270,6 +231,101 @@ static int mtk_step(integ *g, const backend_ops *ops, backend *b, long step)
     return nhc_end_at(g, ops, b, kT, h, K);
 }
 
+/* ---- MTK on the backend (backend.h's mtk) ------------------------------------------- */
+
+/* The call's numbers for `step`; st: scratch (baro_mtk_get fills the barostat's part). */
+static void mtk_par_of(const integ *g, long step, mtk_par *par, mtk_state *st)
+{
+    baro_mtk_get(g->baro, st, par);
+    par->dof = g->dof;
+    par->m = g->m;
+    par->period_t = g->period;
+    par->kT = g->boltz * integ_target(g, step);
+    par->h = 0.5 * g->dt;
+    par->p0 = baro_target(g->baro, step);
+}
+
+/* This struct's and the barostat's state from the backend's. */
+static void mtk_take(integ *g, const mtk_state *st)
+{
+    baro_mtk_set(g->baro, st);
+    memcpy(g->eta, st->eta, sizeof g->eta);
+    memcpy(g->veta, st->veta, sizeof g->veta);
+    g->e_bath = st->e_bath;
+}
+
+/* The backend takes the state (the first step, and after a restore). */
+static int mtk_push(integ *g, const backend_ops *ops, backend *b, long step)
+{
+    mtk_state st;
+    mtk_par par;
+    memset(&st, 0, sizeof st);
+    if (baro_mtk_prev(g->baro, ops, b) != 0)
+        return -1;
+    mtk_par_of(g, step, &par, &st);
+    memcpy(st.eta, g->eta, sizeof st.eta);
+    memcpy(st.veta, g->veta, sizeof st.veta);
+    st.e_bath = g->e_bath;
+    if (ops->mtk(b, MTK_PUSH, &par, &st) != 0)
+        return -1;
+    g->pushed = 1;
+    return 0;
+}
+
+/* mtk_step on the backend: the same splitting, NHC(h) Omega(h) V(h) in MTK_BEGIN (one wait:
+ * the box map comes back, with the state), B(h) D(h) A(dt) D(h) from here (the box moved on
+ * the host, checked there: a box that collapses stops the run), F B(h) V(h) Omega(h) NHC(h) in
+ * MTK_END (no wait). */
+static int mtk_step_dev(integ *g, const backend_ops *ops, backend *b, long step)
+{
+    baro *p = g->baro;
+    mtk_state st;
+    mtk_par par;
+    if (!g->pushed && mtk_push(g, ops, b, step) != 0)
+        return -1;
+    mtk_par_of(g, step, &par, &st);
+    if (ops->virial_next(b, 1) || ops->mtk(b, MTK_BEGIN, &par, &st))
+        return -1;
+    mtk_take(g, &st);
+    g->stale = 0;
+    if (ops->kick(b, par.h) || baro_mtk_apply(p, ops, b, step) || ops->drift(b, g->dt) ||
+        baro_mtk_apply(p, ops, b, step))
+        return -1;
+    mtk_par_of(g, step, &par, &st); /* the volume after the dilations */
+    if (ops->mtk(b, MTK_END, &par, NULL) != 0)
+        return -1;
+    g->stale = 1;
+    return 0;
+}
+
+/* Whether MTK runs on the backend: it offers it, and TB_BARO_HOST (1: the host path of
+ * before, the primitives' round trips) is not set. */
+static int mtk_on_backend(integ *g, const backend_ops *ops)
+{
+    if (g->dev < 0) {
+        const char *e = getenv("TB_BARO_HOST");
+        g->dev = ops->mtk && !(e && e[0] == '1');
+    }
+    return g->dev;
+}
+
+void integ_lazy(integ *g)
+{
+    g->lazy = 1;
+}
+
+int integ_sync(integ *g, const backend_ops *ops, backend *b)
+{
+    mtk_state st;
+    if (!g || !g->stale)
+        return 0;
+    if (ops->mtk(b, MTK_PULL, NULL, &st) != 0)
+        return -1;
+    mtk_take(g, &st);
+    g->stale = 0;
+    return 0;
+}
+
 /* One step with the barostat (baro.h): its pressure at the start of a step that rescales,
  * the stretch within the step (evaluate), the virial kept for the next one. */
 static int baro_step(integ *g, const backend_ops *ops, backend *b, long step)
@@ -298,10 +354,11 @@ int integ_advance(integ *g, const backend_ops *ops, backend *b, long step, long 
 {
     if (g->baro) {
         for (long s = 0; s < nsteps; s++)
-            if ((baro_is_mtk(g->baro) ? mtk_step(g, ops, b, step + s)
-                                      : baro_step(g, ops, b, step + s)) != 0)
+            if ((!baro_is_mtk(g->baro)           ? baro_step(g, ops, b, step + s)
+                 : mtk_on_backend(g, ops)        ? mtk_step_dev(g, ops, b, step + s)
+                                                 : mtk_step(g, ops, b, step + s)) != 0)
                 return -1;
-        return 0;
+        return g->lazy ? 0 : integ_sync(g, ops, b);
     }
     if (g->type == CFG_INTEG_NVE)
         return ops->advance(b, nsteps);
@@ -323,6 +380,7 @@ int integ_save_baro(const integ *g, unsigned char **buf, size_t *len)
 
 int integ_restore_baro(integ *g, const unsigned char *buf, size_t len, const char *path)
 {
+    g->pushed = g->stale = 0; /* the backend takes the restored state at the next step */
     return g->baro ? baro_restore(g->baro, buf, len, path) : 0;
 }
 
@@ -393,6 +451,7 @@ int integ_restore(integ *g, const unsigned char *buf, size_t len, const char *pa
         return TB_EXIT_USAGE;
     }
     g->e_bath = hd.e_bath;
+    g->pushed = g->stale = 0; /* the backend takes the restored chain at the next step */
     memcpy(g->eta, hd.eta, sizeof hd.eta);
     memcpy(g->veta, hd.veta, sizeof hd.veta);
     if (g->rng)

@@ -45,6 +45,14 @@ int integ_advance(integ *g, const backend_ops *ops, backend *b, long step, long 
  * plus the barostat's P0 V + W (baro.h) when there is one. */
 double integ_bath(const integ *g);
 
+/* MTK on a backend that holds it (backend.h's mtk: the GPU; TB_BARO_HOST=1 keeps the host
+ * path): the backend's state runs ahead of g's (the chain, the strain rates; the box is always
+ * the host's too). integ_advance brings g up to date before it returns, unless integ_lazy(g)
+ * was called: then the caller calls integ_sync before it reads g (integ_bath, integ_save, the
+ * barostat's block), on the steps it fetches: one wait fewer per step. 0 or -1. */
+void integ_lazy(integ *g);
+int integ_sync(integ *g, const backend_ops *ops, backend *b);
+
 /* Target temperature of the step from `step` to step + 1 [epsilon/k_B]. */
 double integ_target(const integ *g, long step);
 

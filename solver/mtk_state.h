@@ -1,0 +1,40 @@
+/* mtk_state.h — the plain numbers of an MTK step (physics/baro.h) with its Nose-Hoover chain
+ * (physics/integrate.h) that a backend may hold during a run (backend.h's `mtk`: the GPU keeps
+ * them on the device, so a step needs no host round trip for its pressure and its chain), and
+ * the parameters of one call. The arithmetic over them: physics/mtk_body.h. */
+#ifndef TB_MTK_STATE_H
+#define TB_MTK_STATE_H
+
+#include "common/tb.h"
+
+#define MTK_NH_MAX 16 /* the longest chain (integrate.c's NH_MAX) */
+
+/* What moves during the run; the host's copies (baro.c, integrate.c) are brought up to date
+ * from it where the run looks at them (integ_sync: thermo, checkpoint, the end). */
+typedef struct mtk_state {
+    double om[6];      /* the strain rates (baro.c's om: iso om[0]; aniso xx yy zz; tri + xy xz yz) */
+    double w_mass;     /* their mass W at the last kick */
+    double p_last;     /* the target pressure of the last kick */
+    double w_prev[6];  /* the virial of the last evaluation (the next step's "before") */
+    double eta[MTK_NH_MAX], veta[MTK_NH_MAX]; /* the chain */
+    double e_bath;     /* the chain's energy after its last half step */
+    double scale;      /* the chain's last velocity factor */
+    double vm[6];      /* the velocities' map of the half step (iso: vm[0..2] the factor) */
+    double map[6];     /* the box map exp(h Omega) of the half step (box_deform_d) */
+    double K;          /* the kinetic energy the last pressure took */
+} mtk_state;
+
+/* One call's parameters (by value to the device). */
+typedef struct mtk_par {
+    int coupling;      /* CFG_COUPLE_* */
+    int n, dof, m;     /* particles, N_f, chain length */
+    double nktv2p, period_p, period_t; /* pressure unit factor, tau_P, tau_T */
+    double kT, h;      /* the step's target kT [energy] and half step [time] */
+    double p0;         /* the step's target pressure */
+    double vol;        /* the box's volume at the kick */
+} mtk_par;
+
+/* backend.h's mtk phases. */
+enum { MTK_PUSH = 0, MTK_BEGIN = 1, MTK_END = 2, MTK_PULL = 3 };
+
+#endif
