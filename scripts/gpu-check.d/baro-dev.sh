@@ -18,34 +18,8 @@
 # BARO_DEV_PARTS picks the parts (default "agree cost mpi prev"; agree = 1 and 2).
 # GPU_CHECK_BACKEND=cpu: a dry run (the device path is the GPU's: both paths are then the host's).
 BE=${GPU_CHECK_BACKEND:-gpu}
-bcfg="$W/baro.cfg"
-cat >"$bcfg" <<CFG
-system = { particles = 500; seed = 4; boundary = "periodic"; box = 8.5;
-  init = { type = "random"; min_distance = 0.9; temperature = 1.0; }; };
-potential = { atm = { nu = 0.0703; cutoff = 2.5; }; lj = { cutoff = 2.5; }; };
-integrator = { dt = 0.004; steps = 200; type = "nose-hoover"; temperature = 1.0;
-  barostat = { type = "mtk"; pressure = 1.0; period = 2.0; }; };
-solver = { backend = "gpu"; precision = "double"; };
-output = { thermo = "thermo.csv"; thermo_every = 50; trajectory = ""; checkpoint = "ck.tbck"; };
-CFG
-Bb=$(cd "$(dirname "$B")" && pwd)/$(basename "$B")
-cmp_rows() { # a.csv b.csv label tol
-  python3 - "$@" <<'PY' | tee -a "$S"
-import csv, sys
-def last(p):
-    rows = [r for r in csv.reader(open(p)) if r and not r[0].startswith('#')]
-    h = rows[0]; return {k: float(v) for k, v in zip(h, rows[-1]) if v}
-g, c = last(sys.argv[1]), last(sys.argv[2])
-tol = float(sys.argv[4])
-d = {k: abs(g[k] - c[k]) / max(abs(c[k]), 1e-300) for k in ('volume', 'pressure', 'conserved', 'lx', 'ly', 'lz')}
-for k in ('xy', 'xz', 'yz'):
-    d[k] = abs(g[k] - c[k]) / c['lx']
-worst = max(d.values())
-print(('PASS' if worst < tol else 'FAIL') + ': %s, step %d: volume %.15g vs %.15g; relative: '
-      % (sys.argv[3], int(c['step']), g['volume'], c['volume'])
-      + ' '.join('%s %.1e' % (k, v) for k, v in d.items()) + ' (worst %.1e, tolerance %g)' % (worst, tol))
-PY
-}
+. scripts/gpu-check.d/baro-common.inc
+baro_cfg 200 nose-hoover mtk
 parts=" ${BARO_DEV_PARTS:-agree cost mpi prev} "
 if [[ "$parts" == *" agree "* ]]; then
 say "== mtk on the device (nose-hoover), 200 steps, double: device path vs CPU and vs the host path (TB_BARO_HOST=1)"

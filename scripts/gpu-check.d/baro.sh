@@ -3,42 +3,15 @@
 # for what it shows. GPU_CHECK_BACKEND=cpu: a dry run of this mode's logic without a GPU (the
 # "GPU" runs then run on the CPU, the cost lines at small n).
   BE=${GPU_CHECK_BACKEND:-gpu}
-  bcfg="$W/baro.cfg"
-  cat >"$bcfg" <<CFG
-system = { particles = 500; seed = 4; boundary = "periodic"; box = 8.5;
-  init = { type = "random"; min_distance = 0.9; temperature = 1.0; }; };
-potential = { atm = { nu = 0.0703; cutoff = 2.5; }; lj = { cutoff = 2.5; }; };
-integrator = { dt = 0.004; steps = 300; type = "langevin"; temperature = 1.0;
-  barostat = { type = "c-rescale"; pressure = 1.0; period = 0.5; }; };
-solver = { backend = "gpu"; precision = "double"; };
-output = { thermo = "thermo.csv"; thermo_every = 50; trajectory = ""; checkpoint = "ck.tbck"; };
-CFG
-  Bb=$(cd "$(dirname "$B")" && pwd)/$(basename "$B")
-  # the last thermo rows of two runs, relative differences (tilts: against lx); PASS under tol
-  cmp_last() { # gpu.csv cpu.csv label tol
-    python3 - "$@" <<'PY' | tee -a "$S"
-import csv, sys
-def last(p):
-    rows = [r for r in csv.reader(open(p)) if r and not r[0].startswith('#')]
-    h = rows[0]; return {k: float(v) for k, v in zip(h, rows[-1]) if v}
-g, c = last(sys.argv[1]), last(sys.argv[2])
-tol = float(sys.argv[4])
-d = {k: abs(g[k] - c[k]) / max(abs(c[k]), 1e-300) for k in ('volume', 'pressure', 'conserved', 'lx', 'ly', 'lz')}
-for k in ('xy', 'xz', 'yz'):
-    d[k] = abs(g[k] - c[k]) / c['lx']
-worst = max(d.values())
-print(('PASS' if worst < tol else 'FAIL') + ': %s GPU vs CPU, step %d: volume %.12g vs %.12g; relative: '
-      % (sys.argv[3], int(c['step']), g['volume'], c['volume'])
-      + ' '.join('%s %.1e' % (k, v) for k, v in d.items()) + ' (worst %.1e, tolerance %g)' % (worst, tol))
-PY
-  }
+  . scripts/gpu-check.d/baro-common.inc
+  baro_cfg 300 langevin c-rescale
   say "== c-rescale: GPU vs CPU (double, Langevin), 300 steps; last row: volume, pressure, conserved"
   for cp in iso aniso; do
     for be in $BE cpu; do
       ( cd "$W" && rm -f thermo.csv* ck.tbck* && "$Bb" run baro.cfg --set solver.backend=$be \
           --set integrator.barostat.coupling=\"$cp\" >run_${cp}_$be.txt 2>&1; cp thermo.csv th_${cp}_$be.csv )
     done
-    cmp_last "$W/th_${cp}_$BE.csv" "$W/th_${cp}_cpu.csv" "c-rescale $cp" 1e-6
+    cmp_rows "$W/th_${cp}_$BE.csv" "$W/th_${cp}_cpu.csv" "c-rescale $cp GPU vs CPU" 1e-6
     ( cd "$W" && rm -f thermo.csv* ck*.tbck* tha.csv thb.csv
       "$Bb" run baro.cfg --set solver.backend=$BE --set solver.deterministic=true --set integrator.barostat.coupling=\"$cp\" \
          --set output.checkpoint=\"cka.tbck\" --set output.thermo=\"tha.csv\" >ra.txt 2>&1
@@ -60,7 +33,7 @@ PY
           --set integrator.barostat.coupling=\"$cp\" >run_mtk_${cp}_$be.txt 2>&1
         cp thermo.csv th_mtk_${cp}_$be.csv ) || say "FAIL: mtk $cp $be: $(tail -n 1 "$W/run_mtk_${cp}_$be.txt")"
     done
-    cmp_last "$W/th_mtk_${cp}_$BE.csv" "$W/th_mtk_${cp}_cpu.csv" "mtk $cp" 1e-10
+    cmp_rows "$W/th_mtk_${cp}_$BE.csv" "$W/th_mtk_${cp}_cpu.csv" "mtk $cp GPU vs CPU" 1e-10
   done
   for cp in aniso tri; do
     # shellcheck disable=SC2086
