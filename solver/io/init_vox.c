@@ -43,40 +43,64 @@ void grid_free(init_grid *g)
 
 
 
+/* The 27 neighbour offsets, nearest first: the cell itself, its 6 faces, 12 edges, 8 corners,
+ * so that a test that is blocked (most of them near jamming) stops sooner. */
+static const signed char walk_order[27][3] = {
+    {0, 0, 0},   {-1, 0, 0},  {1, 0, 0},   {0, -1, 0},  {0, 1, 0},   {0, 0, -1},  {0, 0, 1},
+    {-1, -1, 0}, {1, -1, 0},  {-1, 1, 0},  {1, 1, 0},   {-1, 0, -1}, {1, 0, -1},  {-1, 0, 1},
+    {1, 0, 1},   {0, -1, -1}, {0, 1, -1},  {0, -1, 1},  {0, 1, 1},   {-1, -1, -1}, {1, -1, -1},
+    {-1, 1, -1}, {1, 1, -1},  {-1, -1, 1}, {1, -1, 1},  {-1, 1, 1},  {1, 1, 1}};
+
 /* 1 when some placed particle j has far2(c, p_j, e) < dmin^2. With e = 0: the point c is
  * closer than dmin to j, so it is not available. With e = hv/2: the whole cube of centre c
  * and edge hv lies within dmin of j, so no point of it is available. Both need only the
  * 27 cells around c, since e < h / 2. With near != NULL, collects instead (up to *n_near,
- * which returns the count) every j with far2(c, p_j, 0) < (dmin + e)^2 and returns 0. */
+ * which returns the count) every j with far2(c, p_j, 0) < (dmin + e)^2 and returns 0.
+ * A neighbour cell is skipped when even its nearest point is too far: a particle in it lies at
+ * least gap_a from c along each axis a (the distance from c to the cell's slab, less a margin of
+ * 1e-9 h for the rounding of cell indices), so far2 >= sum (gap_a + e)^2; the verdicts are
+ * those of visiting every cell. */
 static int blocked_walk(const init_grid *g, const double *pos, const double c[3], double e,
                         double dmin, double L, int *near, int *n_near, int first)
 {
     const double d2min = near ? (dmin + e) * (dmin + e) : dmin * dmin, ee = near ? 0.0 : e;
     const int m = g->m, cc[3] = {grid_coord(g, c[0]), grid_coord(g, c[1]), grid_coord(g, c[2])};
-    const int reach = m == 1 ? 0 : 1, room = near ? *n_near : 0;
+    const int room = near ? *n_near : 0;
+    long idx[3][3]; /* [axis][offset + 1]: the cell coordinate (times the axis' stride), -1 none */
+    double gap2[3][3]; /* [axis][offset + 1]: (gap + ee)^2 */
     int found = 0;
-    for (int dz = -reach; dz <= reach; dz++)
-        for (int dy = -reach; dy <= reach; dy++)
-            for (int dx = -reach; dx <= reach; dx++) {
-                int cx = cc[0] + dx, cy = cc[1] + dy, cz = cc[2] + dz;
-                if (L > 0) {
-                    cx = (cx + m) % m;
-                    cy = (cy + m) % m;
-                    cz = (cz + m) % m;
-                } else if (cx < 0 || cy < 0 || cz < 0 || cx >= m || cy >= m || cz >= m) {
-                    continue;
-                }
-                /* a cell's list runs from its newest particle down (grid_insert) */
-                for (int j = g->head[((long)cz * m + cy) * m + cx]; j >= first; j = g->next[j]) {
-                    if (far2(c, pos + 3 * j, ee, L) >= d2min)
-                        continue;
-                    if (!near)
-                        return 1;
-                    if (found < room)
-                        near[found] = j;
-                    found++;
-                }
-            }
+    for (int a = 0; a < 3; a++) {
+        const long stride = a == 0 ? 1 : a == 1 ? m : (long)m * m;
+        const double f = c[a] - (g->lo + cc[a] * g->h), tol = 1e-9 * g->h;
+        const int inside = f >= 0 && f <= g->h; /* c clamped into an edge cell: no skipping */
+        for (int d = -1; d <= 1; d++) {
+            int k = cc[a] + d;
+            double gap = d == 0 || !inside ? 0.0 : d < 0 ? f - tol : g->h - f - tol;
+            gap = gap > 0 ? gap + ee : ee;
+            gap2[a][d + 1] = gap * gap;
+            if (m == 1 && d != 0)
+                k = -1; /* one cell per edge: only itself */
+            else if (L > 0)
+                k = (k + m) % m;
+            idx[a][d + 1] = k < 0 || k >= m ? -1 : k * stride;
+        }
+    }
+    for (int o = 0; o < 27; o++) {
+        const int dx = walk_order[o][0] + 1, dy = walk_order[o][1] + 1, dz = walk_order[o][2] + 1;
+        if (idx[0][dx] < 0 || idx[1][dy] < 0 || idx[2][dz] < 0 ||
+            gap2[0][dx] + gap2[1][dy] + gap2[2][dz] >= d2min)
+            continue;
+        /* a cell's list runs from its newest particle down (grid_insert) */
+        for (int j = g->head[idx[0][dx] + idx[1][dy] + idx[2][dz]]; j >= first; j = g->next[j]) {
+            if (far2(c, pos + 3 * j, ee, L) >= d2min)
+                continue;
+            if (!near)
+                return 1;
+            if (found < room)
+                near[found] = j;
+            found++;
+        }
+    }
     if (near)
         *n_near = found;
     return 0;
