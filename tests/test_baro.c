@@ -16,43 +16,12 @@
 #include "solver/io/init.h"
 #include "solver/physics/integrate.h"
 #include "solver/physics/nbr_list.h"
+#include "tests/tb_baro.h"
 #include "tests/tb_test.h"
 
-/* 108 atoms, fcc at rho = 0.75 (box 5.2415), T = 1: a liquid once melted (LJ's triple point is
- * at T = 0.69); the cutoffs of 2.0 leave room for the box to breathe (half width >= 2.0). */
 static void base_config(sim_config *c, int type, int coupling)
 {
-    cfg_defaults(c);
-    snprintf(c->path, sizeof c->path, "test_baro");
-    c->system.particles = 108;
-    c->system.seed = 7;
-    c->system.boundary = CFG_BOUNDARY_PERIODIC;
-    c->system.box = cbrt(108 / 0.75);
-    for (int a = 0; a < 3; a++) {
-        c->system.periodic[a] = 1;
-        c->system.box_lengths[a] = c->system.box;
-    }
-    c->system.init.type = CFG_INIT_LATTICE;
-    c->system.init.temperature = 1.0;
-    c->potential.atm.nu = 0.0703;
-    c->potential.atm.cutoff = 2.0;
-    c->potential.lj.enabled = 1;
-    c->potential.lj.cutoff = 2.0;
-    c->solver.backend = CFG_BACKEND_CPU;
-    c->solver.precision = CFG_PREC_DOUBLE;
-    c->solver.skin = 0.3;
-    c->integrator.type = type;
-    c->integrator.dt = 0.005;
-    c->integrator.steps = 100000;
-    c->integrator.temperature = c->integrator.temperature_end = 1.0;
-    c->integrator.gamma = 2.0;
-    c->integrator.barostat.enabled = 1;
-    c->integrator.barostat.type = CFG_BARO_CRESCALE;
-    c->integrator.barostat.coupling = coupling;
-    c->integrator.barostat.pressure = c->integrator.barostat.pressure_end = 1.0;
-    c->integrator.barostat.period = 0.5;
-    c->integrator.barostat.compressibility = 0.1;
-    c->integrator.barostat.every = 5;
+    tb_baro_liquid(c, "test_baro", type, coupling);
 }
 
 typedef struct run {

@@ -16,6 +16,7 @@
 #include "solver/io/init.h"
 #include "solver/physics/integrate.h"
 #include "solver/physics/mtk_body.h"
+#include "tests/tb_baro.h"
 #include "tests/tb_test.h"
 
 /* The "device" state of the emulated backend (one run at a time holds it). */
@@ -66,38 +67,17 @@ static int emu_mtk(backend *b, int phase, const mtk_par *par, mtk_state *st)
 
 static backend_ops emu_ops;
 
-/* 108 atoms of an LJ + ATM liquid (test_baro.c's), nose-hoover + mtk. */
+/* 108 atoms of an LJ + ATM liquid (tb_baro.h), nose-hoover + mtk. */
 static void config(sim_config *c, int coupling)
 {
-    cfg_defaults(c);
-    snprintf(c->path, sizeof c->path, "test_mtk_dev");
-    c->system.particles = 108;
-    c->system.seed = 7;
-    c->system.boundary = CFG_BOUNDARY_PERIODIC;
-    c->system.box = cbrt(108 / 0.75);
-    for (int a = 0; a < 3; a++) {
-        c->system.periodic[a] = 1;
-        c->system.box_lengths[a] = c->system.box;
-    }
-    c->system.init.type = CFG_INIT_LATTICE;
-    c->system.init.temperature = 1.0;
-    c->potential.atm.nu = 0.0703;
-    c->potential.atm.cutoff = 2.0;
-    c->potential.lj.enabled = 1;
-    c->potential.lj.cutoff = 2.0;
-    c->solver.backend = CFG_BACKEND_CPU;
-    c->solver.precision = CFG_PREC_DOUBLE;
-    c->solver.skin = 0.3;
-    c->integrator.type = CFG_INTEG_NOSE_HOOVER;
-    c->integrator.dt = 0.005;
-    c->integrator.steps = 100000;
-    c->integrator.temperature = c->integrator.temperature_end = 1.0;
+    static sim_config d; /* the defaults of what c-rescale's settings leave set */
+    cfg_defaults(&d);
+    tb_baro_liquid(c, "test_mtk_dev", CFG_INTEG_NOSE_HOOVER, coupling);
+    c->integrator.gamma = d.integrator.gamma;
     c->integrator.nh.period = 0.5;
-    c->integrator.barostat.enabled = 1;
     c->integrator.barostat.type = CFG_BARO_MTK;
-    c->integrator.barostat.coupling = coupling;
-    c->integrator.barostat.pressure = c->integrator.barostat.pressure_end = 1.0;
-    c->integrator.barostat.period = 0.5;
+    c->integrator.barostat.compressibility = d.integrator.barostat.compressibility;
+    c->integrator.barostat.every = d.integrator.barostat.every;
 }
 
 typedef struct run {
