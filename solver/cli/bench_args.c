@@ -1,5 +1,6 @@
-/* bench_args.c — the command line that `bench --liquid` and `bench --sw` share (bench_args.h):
- * one parser, so that both cases take and refuse the same options in the same words. */
+/* bench_args.c — what `bench --liquid` and `bench --sw` share (bench_args.h): one parser, so that
+ * both cases take and refuse the same options in the same words, their CSV's opening and the
+ * per-rank tables of each point. */
 #include "solver/cli/bench_args.h"
 
 #include <stdio.h>
@@ -7,6 +8,8 @@
 #include <string.h>
 
 #include "common/check.h"
+#include "solver/cli/bench_ranks.h"
+#include "solver/par/mpi.h"
 
 int bench_case_parse(bench_case_args *b, int argc, char **argv, const bench_case_spec *spec)
 {
@@ -79,4 +82,29 @@ int bench_case_parse(bench_case_args *b, int argc, char **argv, const bench_case
         }
     }
     return -1;
+}
+
+int bench_case_csv(const char *csv, const char *header, FILE **f)
+{
+    *f = NULL;
+    if (!csv || tb_rank() != 0) /* rank 0 writes */
+        return 0;
+    if (!(*f = fopen(csv, "w")))
+        return tb_error(csv, 0, "cannot write: %s", "check the directory"), 2;
+    fprintf(*f, "%s\n", header);
+    return 0;
+}
+
+int bench_case_ranks(const char *name, int n, const char *prec, const backend_times *tf,
+                     double wall_f, const backend_times *ts, double wall_s, const char *units,
+                     double entries, FILE *f)
+{
+    char key[64];
+    int bad = 0;
+    snprintf(key, sizeof key, "%s-force,%d,%s", name, n, prec);
+    bad |= bench_rank_table(tf, wall_f, 0, units, "entries", 0.0, f, key) != 0;
+    snprintf(key, sizeof key, "%s-step,%d,%s", name, n, prec);
+    bad |= bench_rank_table(ts, wall_s, 1, units, "entries", entries, f, key) != 0;
+    fflush(stdout);
+    return bad ? -1 : 0;
 }

@@ -5,6 +5,10 @@
 #ifndef TB_BENCH_ARGS_H
 #define TB_BENCH_ARGS_H
 
+#include <stdio.h>
+
+#include "solver/backend.h"
+
 #define BENCH_CASE_MAX_N 16
 #define BENCH_CASE_MAX_SET 64
 
@@ -35,5 +39,17 @@ typedef struct bench_case_spec {
  * case should run, 0 when the help was printed, 2 on bad input (one line printed naming the
  * option, as "bench --liquid: --n: ..."). */
 int bench_case_parse(bench_case_args *b, int argc, char **argv, const bench_case_spec *spec);
+
+/* --csv FILE (NULL: none) opened on rank 0 with its header line written; *f stays NULL on the
+ * other ranks and without --csv. 0, or 2 with the message printed. */
+int bench_case_csv(const char *csv, const char *header, FILE **f);
+
+/* The two per-rank tables (bench_ranks.h) of one point of a case: its force evaluations at fixed
+ * positions (tf, wall_f seconds), then its MD steps (ts, wall_s), under the CSV keys
+ * "NAME-force,n,prec" and "NAME-step,n,prec"; units names the rank's share ("anchors"), entries
+ * the lists' total. Collective. 0, or -1 when a table failed. */
+int bench_case_ranks(const char *name, int n, const char *prec, const backend_times *tf,
+                     double wall_f, const backend_times *ts, double wall_s, const char *units,
+                     double entries, FILE *f);
 
 #endif

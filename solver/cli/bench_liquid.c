@@ -19,7 +19,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include <gsl/gsl_randist.h>
 #include <gsl/gsl_rng.h>
@@ -28,7 +27,7 @@
 #include "solver/backend.h"
 #include "solver/cli/bench_liquid.h"
 #include "solver/cli/bench_args.h"
-#include "solver/cli/bench_ranks.h"
+#include "solver/cli/bench_int.h"
 #include "solver/cli/bench_species.h"
 #include "solver/par/mpi.h"
 #include "common/check.h"
@@ -54,13 +53,6 @@ static const char liquid_help[] =
     "  --alternatives  also count, on the host, the slots the rejected alternative would launch:\n"
     "                  tile triplets of rho = 8, 16, 32 particles in Morton order whose bounding\n"
     "                  boxes are pairwise within rc + skin (docs/gpu.md, cutoff systems)\n";
-
-static double now_s(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
 
 /* The liquid of n particles at density 0.8 into s (allocated here). */
 static int liquid_state(sim_state *s, int n, double T, unsigned long seed)
@@ -263,17 +255,17 @@ static int liquid_point(const sim_config *base, const backend_ops *ops, int n, i
         (rc = ops->advance(b, 5)) != 0 || (rc = ops->info(b, &in, 1)) != 0 ||
         (rc = ops->compute(b)) != 0 || (rc = ops->info(b, &in, BACKEND_TIMERS)) != 0)
         goto done;
-    double t0 = now_s();
+    double t0 = bench_now_s();
     for (int r = 0; r < repeat && rc == 0; r++)
         rc = ops->compute(b);
-    row->wall_f = now_s() - t0;
+    row->wall_f = bench_now_s() - t0;
     const double force = row->wall_f / repeat;
     if (rc == 0 && (rc = ops->info(b, &in2, BACKEND_TIMERS)) == 0)
         row->tf = in2.times; /* the timers over the evaluations; zeroed for the steps */
-    t0 = now_s();
+    t0 = bench_now_s();
     if (rc == 0)
         rc = ops->advance(b, steps);
-    row->wall_s = now_s() - t0;
+    row->wall_s = bench_now_s() - t0;
     const double step = row->wall_s / steps;
     if (rc == 0 && (rc = ops->info(b, &in2, 0)) == 0)
         row->ts = in2.times;
@@ -359,12 +351,11 @@ int bench_liquid(int argc, char **argv)
     }
     if (!n_p)
         precs[n_p++] = c.solver.precision;
-    FILE *f = csv && tb_rank() == 0 ? fopen(csv, "w") : NULL; /* rank 0 writes */
-    if (csv && tb_rank() == 0 && !f)
-        return tb_error(csv, 0, "cannot write: %s", "check the directory"), 2;
-    if (f)
-        fprintf(f, "n,precision,backend,step_ms,us_per_atom_step,force_ms,triplets,"
-                   "triplets_per_s,fraction,entries_per_atom,builds,steps\n");
+    FILE *f;
+    if (bench_case_csv(csv, "n,precision,backend,step_ms,us_per_atom_step,force_ms,triplets,"
+                            "triplets_per_s,fraction,entries_per_atom,builds,steps",
+                       &f) != 0)
+        return 2;
     printf("== liquid: rho 0.8, T 1.0, LJ rc %.2f, ATM rc %.2f (nu %.4g), skin %.2f, dt %.4g; "
            "backend %s (%s)\n", c.potential.lj.cutoff, c.potential.atm.cutoff, c.potential.atm.nu,
            c.solver.skin, c.integrator.dt, ops->name,
@@ -377,7 +368,6 @@ int bench_liquid(int argc, char **argv)
     for (int q = 0; q < n_p * n_n * n_species; q++) { /* precision, n, then species */
         const int p = q / (n_n * n_species), k = q / n_species % n_n, ik = q % n_species;
         liquid_row r;
-        char key[64];
         sim_config ck = c;
         bench_species_config(&ck, species[ik]);
         memset(&r, 0, sizeof r);
@@ -408,13 +398,9 @@ int bench_liquid(int argc, char **argv)
                     r.backend, r.step_ms, us, r.force_ms, r.hits, rate,
                     r.slots > 0 ? r.hits / r.slots : 0.0, r.entries / r.n, r.builds, steps);
         /* per rank: the force evaluations at fixed positions, then the MD steps */
-        snprintf(key, sizeof key, "liquid-force,%d,%s", r.n, r.prec);
-        if (bench_rank_table(&r.tf, r.wall_f, 0, "anchors", "entries", 0.0, f, key) != 0)
+        if (bench_case_ranks("liquid", r.n, r.prec, &r.tf, r.wall_f, &r.ts, r.wall_s, "anchors",
+                             r.entries, f) != 0)
             failed = 1;
-        snprintf(key, sizeof key, "liquid-step,%d,%s", r.n, r.prec);
-        if (bench_rank_table(&r.ts, r.wall_s, 1, "anchors", "entries", r.entries, f, key) != 0)
-            failed = 1;
-        fflush(stdout);
     }
     if (f)
         fclose(f);

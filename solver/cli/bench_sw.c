@@ -22,14 +22,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "common/check.h"
 #include "config/config.h"
 #include "solver/backend.h"
 #include "solver/cli/bench_args.h"
-#include "solver/cli/bench_ranks.h"
+#include "solver/cli/bench_int.h"
 #include "solver/cli/bench_sw.h"
 #include "solver/gpu/gpu.h"
 #include "solver/io/init.h"
@@ -53,13 +52,6 @@ static const char sw_help[] =
     "  --steps K       timed MD steps per point, list rebuilds included (default 300)\n"
     "  --repeat R      timed force evaluations per point (default 5)\n"
     "  --cpu           the CPU backend even when a GPU is present\n";
-
-static double now_s(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
 
 /* Diamond silicon of m^3 cells into s (allocated here; species and units from c). */
 static int sw_state(sim_state *s, const sim_config *c, int m, double T)
@@ -166,16 +158,16 @@ static int sw_point(const sim_config *base, const backend_ops *ops, int m, int p
         (rc = ops->advance(b, SW_WARM)) != 0 || (rc = ops->info(b, &in, 1)) != 0 ||
         (rc = ops->compute(b)) != 0 || (rc = ops->info(b, &in, BACKEND_TIMERS)) != 0)
         goto done;
-    double t0 = now_s();
+    double t0 = bench_now_s();
     for (int r = 0; r < repeat && rc == 0; r++)
         rc = ops->compute(b);
-    row->wall_f = now_s() - t0;
+    row->wall_f = bench_now_s() - t0;
     if (rc == 0 && (rc = ops->info(b, &in2, BACKEND_TIMERS)) == 0)
         row->tf = in2.times;
-    t0 = now_s();
+    t0 = bench_now_s();
     if (rc == 0)
         rc = ops->advance(b, steps);
-    row->wall_s = now_s() - t0;
+    row->wall_s = bench_now_s() - t0;
     if (rc == 0 && (rc = ops->info(b, &in2, 0)) == 0)
         row->ts = in2.times;
     row->gib = gpu ? (gpu_mem_used() - used0) / (1024.0 * 1024.0 * 1024.0) : 0.0;
@@ -224,12 +216,11 @@ int bench_sw(int argc, char **argv)
     }
     if (!n_p)
         precs[n_p++] = c.solver.precision;
-    FILE *f = csv && tb_rank() == 0 ? fopen(csv, "w") : NULL; /* rank 0 writes */
-    if (csv && tb_rank() == 0 && !f)
-        return tb_error(csv, 0, "cannot write: %s", "check the directory"), 2;
-    if (f)
-        fprintf(f, "n,precision,backend,step_ms,atom_steps_per_s,us_per_atom_step,force_ms,"
-                   "angles,entries_per_atom,builds,steps,temperature,gpu_gib\n");
+    FILE *f;
+    if (bench_case_csv(csv, "n,precision,backend,step_ms,atom_steps_per_s,us_per_atom_step,"
+                            "force_ms,angles,entries_per_atom,builds,steps,temperature,gpu_gib",
+                       &f) != 0)
+        return 2;
     printf("== sw: diamond Si (a %.3f A), %s, skin %.6g A, dt %.4g ps, %g K at the start; "
            "backend %s (%s)%s\n", SW_A, c.potential.sw.file, c.solver.skin, c.integrator.dt,
            SW_T0, ops->name, ops == &gpu_backend_ops ? gpu_build_info() : "OpenMP",
@@ -241,7 +232,6 @@ int bench_sw(int argc, char **argv)
     for (int q = 0; q < n_p * n_n; q++) {
         const int p = q / n_n, k = q % n_n;
         sw_row r;
-        char key[64];
         memset(&r, 0, sizeof r);
         if (ms[k] < 2) {
             tb_error(NULL, 0, "bench --sw: n = %d is below 64 atoms", 8 * ms[k] * ms[k] * ms[k]);
@@ -261,13 +251,9 @@ int bench_sw(int argc, char **argv)
                     r.backend, r.step_ms, rate, us, r.force_ms, r.hits, r.entries / r.n, r.builds,
                     steps, r.temp, r.gib);
         fflush(stdout);
-        snprintf(key, sizeof key, "sw-force,%d,%s", r.n, r.prec);
-        if (bench_rank_table(&r.tf, r.wall_f, 0, "centres", "entries", 0.0, f, key) != 0)
+        if (bench_case_ranks("sw", r.n, r.prec, &r.tf, r.wall_f, &r.ts, r.wall_s, "centres",
+                             r.entries, f) != 0)
             failed = 1;
-        snprintf(key, sizeof key, "sw-step,%d,%s", r.n, r.prec);
-        if (bench_rank_table(&r.ts, r.wall_s, 1, "centres", "entries", r.entries, f, key) != 0)
-            failed = 1;
-        fflush(stdout);
     }
     if (f)
         fclose(f);
