@@ -218,7 +218,7 @@ static int extent(gpu_rdf_work *w, const tb_double4 *pos, int n, double lo[3], d
     cells_bbox_kernel<<<RDF_BBOX_BLOCKS, 256, 0, st>>>(pos, n, w->d_part);
     TB_LAUNCH_CHECK("cells_bbox_kernel");
     CUDA_CHECK(cudaMemcpyAsync(part, w->d_part, sizeof part, cudaMemcpyDeviceToHost, st));
-    CUDA_CHECK(cudaStreamSynchronize(st));
+    CUDA_CHECK(gpu_wait_stream(st));
     for (int d = 0; d < 3; d++) {
         lo[d] = part[d];
         hi[d] = part[3 + d];
