@@ -179,6 +179,8 @@ $(BUILD)/obj/solver/cpu/nbr_simd.o: CFLAGS += -fno-math-errno
 # The RDF histogram rounds every operation as the host does (no FMA), so both count the same
 # pairs in the same bins (solver/rdf.h).
 $(BUILD)/obj/solver/gpu/gpu_rdf.o: NVFLAGS += -fmad=false
+# The box MTK moves on the device takes the host's bits (box_deform_d, nbr_stretch_limit).
+$(BUILD)/obj/solver/gpu/gpu_mtk_box.o: NVFLAGS += -fmad=false
 
 $(BUILD)/obj/%.o: %.cu $(BUILD)/obj/.pic
 	@mkdir -p $(dir $@)

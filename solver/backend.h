@@ -136,11 +136,16 @@ typedef struct backend_ops {
      * integrate.c's mtk_step_dev; NULL: the host runs it from the primitives above, the CPU).
      * phase MTK_PUSH: *st becomes the backend's state (a copy; waits);
      * MTK_BEGIN: the step's opening NHC(h) Omega(h) V(h), from the kinetic energy and tensor
-     *   reduced where the velocities are and the kept virial, then *st = the state (one wait:
-     *   the host needs the box map st->map for the dilations);
-     * MTK_END: after the host's B(h) D(h) A(dt) D(h): the force evaluation (its virial summed),
+     *   reduced where the velocities are and the kept virial, then either *st = the state and
+     *   0 (one wait: the host needs the box map st->map for the dilations), or 1 when the box
+     *   moves on the backend (nothing comes back: MTK_MOVE follows);
+     * MTK_MOVE: B(h) D(h) A(dt) D(h) on the backend, the box mapped and checked there
+     *   (mtk_body.h's mtk_box_move; a fault stops the run when the backend reads it, naming
+     *   its step);
+     * MTK_END: after B(h) D(h) A(dt) D(h): the force evaluation (its virial summed),
      *   B(h) V(h) Omega(h) NHC(h), the virial kept for the next step; nothing comes back;
-     * MTK_PULL: *st = the state (waits). par: the step's numbers (mtk_state.h). 0 or -1. */
+     * MTK_PULL: *st = the state (waits), with the box when the backend moves it (st->box_dev).
+     * par: the step's numbers (mtk_state.h). 0 or -1. */
     int (*mtk)(backend *b, int phase, const mtk_par *par, mtk_state *st);
 } backend_ops;
 

@@ -91,7 +91,7 @@ TB_HOSTDEV static inline tb_box_d box_cube_d(double L)
 /* Half the smallest perpendicular width of b's periodic axes (the edge itself on an untilted
  * axis, so a cube gives exactly L/2): the largest cutoff the minimum image allows; 0 when no
  * axis is periodic. */
-static inline double box_half_width_d(const tb_box_d *b)
+TB_HOSTDEV static inline double box_half_width_d(const tb_box_d *b)
 {
     double w[3], hw = 0.0;
     box_widths_d(b, w);

@@ -6,6 +6,7 @@
 #define TB_MTK_STATE_H
 
 #include "common/tb.h"
+#include "solver/box.h"
 
 #define MTK_NH_MAX 16 /* the longest chain (integrate.c's NH_MAX) */
 
@@ -22,6 +23,13 @@ typedef struct mtk_state {
     double vm[6];      /* the velocities' map of the half step (iso: vm[0..2] the factor) */
     double map[6];     /* the box map exp(h Omega) of the half step (box_deform_d) */
     double K;          /* the kinetic energy the last pressure took */
+    /* The box, when the backend moves it (MTK_BEGIN answered 1: MTK_MOVE deforms it by map,
+     * mtk_box_move), and the first fault of a moved box (mtk_box_fault), read late. */
+    tb_box_d box;
+    int box_dev;       /* 1: box is the backend's (brought back by MTK_PULL) */
+    int fault;         /* 0, or mtk_box_fault's code of the first bad box */
+    long fault_step;   /* its step */
+    tb_box_d fault_box; /* and that box */
 } mtk_state;
 
 /* One call's parameters (by value to the device). */
@@ -31,10 +39,12 @@ typedef struct mtk_par {
     double nktv2p, period_p, period_t; /* pressure unit factor, tau_P, tau_T */
     double kT, h;      /* the step's target kT [energy] and half step [time] */
     double p0;         /* the step's target pressure */
-    double vol;        /* the box's volume at the kick */
+    double vol;        /* the box's volume at the kick (box_dev: the state's box's) */
+    double v0, range;  /* the box's first volume and the widest cutoff (mtk_box_fault) */
+    long step;         /* the step (a box's fault names it) */
 } mtk_par;
 
 /* backend.h's mtk phases. */
-enum { MTK_PUSH = 0, MTK_BEGIN = 1, MTK_END = 2, MTK_PULL = 3 };
+enum { MTK_PUSH = 0, MTK_BEGIN = 1, MTK_END = 2, MTK_PULL = 3, MTK_MOVE = 4 };
 
 #endif

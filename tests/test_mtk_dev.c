@@ -5,7 +5,10 @@
  * bookkeeping (the state pushed at the first step and after a restore, brought back at each
  * step's MTK_BEGIN and by integ_sync, integ_lazy) gives the host path's run bit for bit: the
  * positions, velocities, box and the conserved quantity's bath term after 150 steps, for iso,
- * aniso and tri, with and without integ_lazy, and through a checkpoint's blocks at step 60. */
+ * aniso and tri, with and without integ_lazy, and through a checkpoint's blocks at step 60;
+ * the same with the box moved by the backend (MTK_MOVE, gpu_mtk.cu's path on the lists: the
+ * volume of the backend's box at each kick, the host's box brought back by integ_sync); and
+ * the box's fault check (mtk_box_fault, mtk_box_move) on hand-made boxes. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -19,9 +22,10 @@
 #include "tests/tb_baro.h"
 #include "tests/tb_test.h"
 
-/* The "device" state of the emulated backend (one run at a time holds it). */
+/* The "device" state of the emulated backend (one run at a time holds it); emu_box: the box
+ * moves there too (MTK_BEGIN answers 1, MTK_MOVE: gpu_mtk.cu's path on the lists). */
 static mtk_state dev;
-static int pushes, pulls;
+static int pushes, pulls, emu_box, moves;
 
 /* gpu_mtk's sequence on the CPU backend's primitives. */
 static int emu_mtk(backend *b, int phase, const mtk_par *par, mtk_state *st)
@@ -30,10 +34,26 @@ static int emu_mtk(backend *b, int phase, const mtk_par *par, mtk_state *st)
     const int iso = par ? par->coupling == CFG_COUPLE_ISO : 0;
     double K, k[6], w[6];
     if (phase == MTK_PUSH || phase == MTK_PULL) {
-        if (phase == MTK_PUSH)
+        if (phase == MTK_PUSH) {
             dev = *st, pushes++;
-        else
+            dev.box_dev = emu_box;
+            dev.fault = 0;
+        } else {
             *st = dev, pulls++;
+        }
+        return 0;
+    }
+    if (phase == MTK_MOVE) { /* B(h) D(h) A(dt) D(h), the box moved on the "device" */
+        moves++;
+        if (o->kick(b, par->h) != 0)
+            return -1;
+        for (int d = 0; d < 2; d++) {
+            if (d == 1 && o->drift(b, 2.0 * par->h) != 0)
+                return -1;
+            mtk_box_move(&dev, par, par->step);
+            if (o->rescale(b, dev.map, NULL) != 0)
+                return -1;
+        }
         return 0;
     }
     if (phase == MTK_BEGIN) {
@@ -54,12 +74,14 @@ static int emu_mtk(backend *b, int phase, const mtk_par *par, mtk_state *st)
     dev.K = K;
     dev.p_last = par->p0;
     mtk_omega_kick(dev.om, &dev.w_mass, par->coupling, par->n, par->nktv2p, par->period_p,
-                   par->kT, par->p0, par->vol, par->h, w, k, K);
+                   par->kT, par->p0, dev.box_dev ? box_volume_d(&dev.box) : par->vol, par->h, w,
+                   k, K);
     mtk_vmap(dev.om, par->coupling, par->n, par->h, dev.vm);
     mtk_box_map(dev.om, par->coupling, par->h, dev.map);
     if (phase == MTK_BEGIN) {
-        *st = dev;
-        return o->rescale(b, NULL, dev.vm);
+        if (!emu_box)
+            *st = dev;
+        return o->rescale(b, NULL, dev.vm) != 0 ? -1 : emu_box;
     }
     mtk_state_chain(&dev, par, dev.K, 1);
     return o->scale(b, dev.scale);
@@ -124,7 +146,7 @@ static void test_coupling(int coupling, const char *name)
     unsigned char *tb = NULL, *bb = NULL;
     size_t tl = 0, bl = 0;
     config(&c, coupling);
-    pushes = pulls = 0;
+    pushes = pulls = moves = 0;
     int bad = run_open(&h, &c) != 0 || steps(&h, &cpu_backend_ops, 0, 150, 0) != 0;
     bad = bad || run_open(&d, &c) != 0 || steps(&d, &emu_ops, 0, 150, 0) != 0;
     gsl_test(bad, "mtk %s: runs", name);
@@ -134,6 +156,8 @@ static void test_coupling(int coupling, const char *name)
     gsl_test(h.s.box.l[0] == c.system.box, "mtk %s: the box moved (%.17g)", name, h.s.box.l[0]);
     gsl_test(pushes != 1 || pulls != 150, "mtk %s: one push, one pull a step without integ_lazy "
              "(%d, %d)", name, pushes, pulls);
+    gsl_test(moves != (emu_box ? 150 : 0), "mtk %s: MTK_MOVE at every step with the box on the "
+             "backend (%d)", name, moves);
     /* lazy: the host's copies are stale until integ_sync; a restart through their blocks */
     pushes = pulls = 0;
     bad = run_open(&l, &c) != 0;
@@ -171,13 +195,54 @@ static void test_coupling(int coupling, const char *name)
     run_close(&l);
 }
 
+/* mtk_box_fault's codes on hand-made boxes, and mtk_box_move keeping the first fault's step:
+ * a 10 x 10 x 10 cube of v0 = 1000, widest cutoff 4. */
+static void test_box_fault(void)
+{
+    const double lo[3] = {0, 0, 0};
+    const int per[3] = {1, 1, 1};
+    const double l[3] = {10, 10, 10};
+    tb_box_d ok = box_make_d(l, 0, 0, 0, lo, per), big = ok, thin = ok, tilt = ok;
+    big.l[0] = big.l[1] = big.l[2] = 1001.0; /* 1.003e9 > 1e6 v0 */
+    thin.l[2] = 7.9;                        /* half of 7.9 below 4 */
+    thin = box_make_d(thin.l, 0, 0, 0, lo, per);
+    tilt = box_make_d(l, 0, 0, 5.1, lo, per); /* |yz| = 5.1 > ly / 2 */
+    gsl_test(mtk_box_fault(&ok, CFG_COUPLE_TRI, 1000.0, 4.0) != 0, "box fault: a good box");
+    gsl_test(mtk_box_fault(&big, CFG_COUPLE_ISO, 1000.0, 4.0) != 1, "box fault: exploded");
+    gsl_test(mtk_box_fault(&thin, CFG_COUPLE_ANISO, 1000.0, 4.0) != 2, "box fault: collapsed");
+    gsl_test(mtk_box_fault(&tilt, CFG_COUPLE_TRI, 1000.0, 4.0) != 5, "box fault: yz tilted "
+             "beyond ly/2");
+    gsl_test(mtk_box_fault(&tilt, CFG_COUPLE_ANISO, 1000.0, 4.0) != 0, "box fault: tilt ignored "
+             "by aniso");
+    /* a stretch of 0.9 per dilation: 10 -> 9 -> 8.1 -> 7.29 (step 2 collapses, the first kept) */
+    mtk_state s;
+    mtk_par p;
+    memset(&s, 0, sizeof s);
+    memset(&p, 0, sizeof p);
+    s.box = ok;
+    s.map[0] = s.map[1] = s.map[2] = 0.9;
+    p.coupling = CFG_COUPLE_ISO;
+    p.v0 = 1000.0;
+    p.range = 4.0;
+    for (long step = 0; step < 4; step++)
+        mtk_box_move(&s, &p, step);
+    gsl_test(s.fault != 2 || s.fault_step != 2 || s.fault_box.l[0] != 10.0 * 0.9 * 0.9 * 0.9,
+             "box fault: the first collapse kept, step 2, lx 7.29 (%d, %ld, %.17g)", s.fault,
+             s.fault_step, s.fault_box.l[0]);
+    gsl_test(s.box.l[0] != 10.0 * 0.9 * 0.9 * 0.9 * 0.9, "box fault: the box moved on (%.17g)",
+             s.box.l[0]);
+}
+
 int main(void)
 {
     tb_test_init();
     emu_ops = cpu_backend_ops;
     emu_ops.mtk = emu_mtk;
-    test_coupling(CFG_COUPLE_ISO, "iso");
-    test_coupling(CFG_COUPLE_ANISO, "aniso");
-    test_coupling(CFG_COUPLE_TRI, "tri");
+    for (emu_box = 0; emu_box < 2; emu_box++) {
+        test_coupling(CFG_COUPLE_ISO, emu_box ? "iso, box on the backend" : "iso");
+        test_coupling(CFG_COUPLE_ANISO, emu_box ? "aniso, box on the backend" : "aniso");
+        test_coupling(CFG_COUPLE_TRI, emu_box ? "tri, box on the backend" : "tri");
+    }
+    test_box_fault();
     return tb_test_done();
 }

@@ -108,6 +108,9 @@ __global__ void finalize_kernel(gpu_args a, tb_double4 *force)
     force[i] = f;
 }
 
+int gpu_wait_count; /* gpu_internal.h's waits, counted (TB_WAITS=1) */
+long long gpu_syncs, gpu_event_waits, gpu_event_blocking;
+
 /* ---- setup ------------------------------------------------------------------------- */
 
 static void gpu_destroy(backend *b)
@@ -134,9 +137,7 @@ static void gpu_destroy(backend *b)
     cudaFree(b->d_ke);
     gpu_rdf_free(b->rdfw);
     cudaFree(b->d_ke3);
-    cudaFree(b->d_mtk);
-    if (b->h_mtk)
-        cudaFreeHost(b->h_mtk);
+    gpu_mtk_free(b);
     cudaFree(b->d_vfix);
     cudaFree(b->d_finite);
     if (b->h_finite)
@@ -449,6 +450,8 @@ static int gpu_create(backend **out, const sim_config *c, const sim_state *s)
     rc = gpu_check_types(b, c, s);
     if (rc == 0)
         rc = gpu_spec_init(b);
+    const char *w = getenv("TB_WAITS");
+    gpu_wait_count = w && w[0] == '1';
     if (rc == 0)
         rc = gpu_pick_device(&b->dev);
     if (rc == 0 && (rc = gpu_check_config(b, c)) == 0)
@@ -488,7 +491,7 @@ static int gpu_create(backend **out, const sim_config *c, const sim_state *s)
     b->e_given[0] = s->e_triplet;
     b->e_given[1] = s->e_pair;
     memcpy(b->w_given, s->virial, sizeof b->w_given);
-    CUDA_CHECK(cudaStreamSynchronize(b->st));
+    CUDA_CHECK(gpu_wait_stream(b->st));
     *out = b;
     return 0;
 }
@@ -565,7 +568,7 @@ static int gpu_time_read(backend *b, int step)
 {
     if (!b->timing)
         return 0;
-    CUDA_CHECK(cudaEventSynchronize(b->ev[step ? 7 : 3]));
+    CUDA_CHECK(gpu_wait_event(b->ev[step ? 7 : 3]));
     if (gpu_elapsed(b, 0, 1, &b->tm.lists) != 0 || gpu_elapsed(b, 1, 2, &b->tm.force) != 0 ||
         gpu_elapsed(b, 2, 3, &b->tm.sum) != 0)
         return -1;
@@ -586,7 +589,7 @@ static int gpu_compute(backend *b)
     if (gpu_forces(b) != 0)
         return -1;
     GPU_SETTLE(b); /* its own test: read once queued, before the wait for the forces */
-    CUDA_CHECK(cudaStreamSynchronize(b->st));
+    CUDA_CHECK(gpu_wait_stream(b->st));
     return gpu_time_read(b, 0);
 }
 
@@ -632,7 +635,7 @@ static int gpu_advance(backend *b, long nsteps)
      * reported there */
     if (!b->async) {
         GPU_SETTLE(b);
-        CUDA_CHECK(cudaStreamSynchronize(b->st));
+        CUDA_CHECK(gpu_wait_stream(b->st));
     }
     return 0;
 }
@@ -642,7 +645,7 @@ int gpu_virial_fixed(backend *b, double w[6])
 {
     unsigned long long vf[12];
     CUDA_CHECK(cudaMemcpyAsync(vf, b->d_vfix, sizeof vf, cudaMemcpyDeviceToHost, b->st));
-    CUDA_CHECK(cudaStreamSynchronize(b->st));
+    CUDA_CHECK(gpu_wait_stream(b->st));
     for (int c = 0; c < 6; c++)
         w[c] = (double)(long long)vf[2 * c] / TB_FIX_HI +
                (double)(long long)vf[2 * c + 1] / (TB_FIX_HI * TB_FIX_LO);
@@ -663,7 +666,7 @@ static int gpu_results(backend *b, sim_state *s)
     if (gpu_download3_start(b, b->d_force) != 0)
         return -1;
     if (!b->computed) {
-        CUDA_CHECK(cudaStreamSynchronize(b->st));
+        CUDA_CHECK(gpu_wait_stream(b->st));
         s->e_triplet = b->e_given[0];
         s->e_pair = b->e_given[1];
         memcpy(s->virial, b->w_given, sizeof s->virial);
@@ -679,7 +682,7 @@ static int gpu_results(backend *b, sim_state *s)
         CUDA_CHECK(cudaMemcpyAsync(e, b->d_energy, sizeof e, cudaMemcpyDeviceToHost, b->st));
         CUDA_CHECK(cudaMemcpyAsync(s->virial, b->d_virial, 6 * sizeof(double),
                                    cudaMemcpyDeviceToHost, b->st));
-        CUDA_CHECK(cudaStreamSynchronize(b->st));
+        CUDA_CHECK(gpu_wait_stream(b->st));
         s->e_triplet = e[0];
         s->e_pair = e[1];
     }

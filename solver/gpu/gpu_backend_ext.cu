@@ -23,7 +23,7 @@ int gpu_kinetic(backend *b, double *ke)
     if (gpu_motion_kinetic(b->d_vel, b->d_pos, b->n, nt, b->d_ke, b->st) != 0)
         return -1;
     CUDA_CHECK(cudaMemcpyAsync(v2, b->d_ke, nt * sizeof(double), cudaMemcpyDeviceToHost, b->st));
-    CUDA_CHECK(cudaStreamSynchronize(b->st));
+    CUDA_CHECK(gpu_wait_stream(b->st));
     *ke = 0.0;
     for (int t = 0; t < nt; t++)
         *ke += 0.5 * b->mass[t] * v2[t];
@@ -43,7 +43,7 @@ int gpu_virial(backend *b, double w[6])
     if (b->args.mode == ACC_FIXED)
         return gpu_virial_fixed(b, w);
     CUDA_CHECK(cudaMemcpyAsync(w, b->d_virial, 6 * sizeof(double), cudaMemcpyDeviceToHost, b->st));
-    CUDA_CHECK(cudaStreamSynchronize(b->st));
+    CUDA_CHECK(gpu_wait_stream(b->st));
     return 0;
 }
 
@@ -57,7 +57,7 @@ int gpu_kinetic_axes(backend *b, double k[6])
     if (gpu_motion_kinetic_axes(b->d_vel, b->d_pos, b->n, nt, b->d_ke3, b->st) != 0)
         return -1;
     CUDA_CHECK(cudaMemcpyAsync(v2, b->d_ke3, 6 * nt * sizeof(double), cudaMemcpyDeviceToHost, b->st));
-    CUDA_CHECK(cudaStreamSynchronize(b->st));
+    CUDA_CHECK(gpu_wait_stream(b->st));
     for (int a = 0; a < 6; a++)
         k[a] = 0.0;
     for (int t = 0; t < nt; t++)
@@ -116,7 +116,7 @@ int gpu_upload3(backend *b, tb_double4 *d, const double *h)
     CUDA_CHECK(cudaMemcpyAsync(b->d_h3, b->h_stage, bytes, cudaMemcpyHostToDevice, b->st));
     scatter3_kernel<<<(b->n + 255) / 256, 256, 0, b->st>>>(d, b->d_h3, b->n);
     TB_LAUNCH_CHECK("scatter3_kernel");
-    CUDA_CHECK(cudaStreamSynchronize(b->st));
+    CUDA_CHECK(gpu_wait_stream(b->st));
     return 0;
 }
 
@@ -138,7 +138,7 @@ int gpu_download3(backend *b, double *h, const tb_double4 *d)
 {
     if (gpu_download3_start(b, d) != 0)
         return -1;
-    CUDA_CHECK(cudaStreamSynchronize(b->st));
+    CUDA_CHECK(gpu_wait_stream(b->st));
     gpu_download3_finish(b, h);
     return 0;
 }
@@ -154,7 +154,7 @@ int gpu_put(backend *b, const sim_state *s, int what)
         return -1;
     if ((what & BACKEND_PUT_VEL) && gpu_upload3(b, b->d_vel, s->vel) != 0)
         return -1;
-    CUDA_CHECK(cudaStreamSynchronize(b->st));
+    CUDA_CHECK(gpu_wait_stream(b->st));
     return 0;
 }
 
@@ -196,7 +196,7 @@ int gpu_ostep(backend *b, double c1, const double *c2, const double *xi)
         CUDA_CHECK(cudaMalloc(&b->d_xi, bytes));
     /* pageable host memory: the copy is complete (xi reusable) when the call returns */
     CUDA_CHECK(cudaMemcpyAsync(b->d_xi, xi, bytes, cudaMemcpyHostToDevice, b->st));
-    CUDA_CHECK(cudaStreamSynchronize(b->st));
+    CUDA_CHECK(gpu_wait_stream(b->st));
     gpu_per_type c2s;
     for (int t = 0; t < TB_TYPES_MAX; t++)
         c2s.v[t] = t < b->ntypes ? c2[t] : 0.0;

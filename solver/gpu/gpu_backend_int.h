@@ -37,6 +37,17 @@ struct backend {
     gpu_rdf_work *rdfw;            /* rdf()'s work space (gpu_rdf.cu), at its first call */
     double *d_ke3;                 /* [6 ntypes] kinetic_axes() result, at its first call */
     mtk_state *d_mtk, *h_mtk;      /* MTK's state on the device, its pinned copy (gpu_mtk.cu) */
+    /* the box moved on the device by MTK (gpu_mtk.cu's MTK_MOVE, gpu_mtk_box.cu) */
+    int box_dev;                   /* 1: it moves there (from MTK_PUSH on) */
+    gpu_box_rec *d_boxr;           /* what the lists' skin test reads of it */
+    mtk_state *h_mtk_late;         /* the state copied at each MTK_END, read at the next call */
+    cudaEvent_t ev_mtk;            /* behind that copy */
+    int mtk_late;                  /* a copy in flight that no call has read yet */
+    double box_v0, box_range;      /* the fault messages' numbers (mtk_par) */
+    /* TB_WAITS=1: host waits between one MTK_BEGIN and the next (gpu_internal.h's counters):
+     * steps, those without a stream synchronization, the most in one, the sums, the last
+     * counters seen */
+    long long w_steps, w_zero, w_max, w_syncs, w_events, w_blocking, w_last[3];
     unsigned long long *d_vfix;    /* [12] */
     gpu_args args;
     cudaStream_t st;
@@ -115,6 +126,7 @@ int gpu_rescale(backend *b, const double m[6], const double vm[6]);
 int gpu_put(backend *b, const sim_state *s, int what);
 int gpu_rdf(backend *b, const rdf_spec *s, unsigned long long *counts, double *volume);
 int gpu_mtk(backend *b, int phase, const mtk_par *par, mtk_state *st); /* gpu_mtk.cu */
+void gpu_mtk_free(backend *b); /* its buffers; TB_WAITS=1: prints the waits per MTK step */
 int gpu_kick(backend *b, double h);
 int gpu_drift(backend *b, double h);
 int gpu_scale(backend *b, double c);

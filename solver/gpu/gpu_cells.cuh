@@ -117,7 +117,7 @@ static int cells_extent(const tb_double4 *pos, int n, double *d_part, double lo[
     cells_bbox_kernel<<<CELLS_BBOX_BLOCKS, 256, 0, st>>>(pos, n, d_part);
     TB_LAUNCH_CHECK("cells_bbox_kernel");
     CUDA_CHECK(cudaMemcpyAsync(part, d_part, sizeof part, cudaMemcpyDeviceToHost, st));
-    CUDA_CHECK(cudaStreamSynchronize(st));
+    CUDA_CHECK(gpu_wait_stream(st));
     for (int d = 0; d < 3; d++) {
         lo[d] = part[d];
         hi[d] = part[3 + d];

@@ -50,14 +50,14 @@ static int host_sum(void *d_buf, size_t count, int type, cudaStream_t s)
         g_host.bytes = bytes;
     }
     CUDA_CHECK(cudaMemcpyAsync(g_host.buf, d_buf, bytes, cudaMemcpyDeviceToHost, s));
-    CUDA_CHECK(cudaStreamSynchronize(s));
+    CUDA_CHECK(gpu_wait_stream(s));
     const int rc = type == 0   ? tb_mpi_sum_d((double *)g_host.buf, count)
                    : type == 1 ? tb_mpi_sum_f((float *)g_host.buf, count)
                                : tb_mpi_sum_u64((unsigned long long *)g_host.buf, count);
     if (rc != 0)
         return -1;
     CUDA_CHECK(cudaMemcpyAsync(d_buf, g_host.buf, bytes, cudaMemcpyHostToDevice, s));
-    CUDA_CHECK(cudaStreamSynchronize(s)); /* the buffer is reused by the next sum */
+    CUDA_CHECK(gpu_wait_stream(s)); /* the buffer is reused by the next sum */
     return 0;
 }
 

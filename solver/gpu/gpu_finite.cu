@@ -57,7 +57,7 @@ int gpu_finite_reset(gpu_finite_rec *d_rec, cudaStream_t st)
 {
     const gpu_finite_rec h = {-1LL, ~0ULL};
     CUDA_CHECK(cudaMemcpyAsync(d_rec, &h, sizeof h, cudaMemcpyHostToDevice, st));
-    CUDA_CHECK(cudaStreamSynchronize(st));
+    CUDA_CHECK(gpu_wait_stream(st));
     return 0;
 }
 
@@ -86,7 +86,7 @@ int gpu_finite_launch(const tb_double4 *pos, const tb_double4 *vel, const tb_dou
 int gpu_finite_read(const gpu_finite_rec *h_rec, cudaEvent_t ev, long *bad_step, int *term,
                     int *particle)
 {
-    CUDA_CHECK(cudaEventSynchronize(ev));
+    CUDA_CHECK(gpu_wait_event(ev));
     const gpu_finite_rec h = *h_rec;
     *bad_step = (long)h.step;
     *term = h.step >= 0 ? (int)(h.key >> 32) : -1;

@@ -23,6 +23,7 @@
 
 #include "maps3d/map2d.h"
 #include "maps3d/map3d.h"
+#include "solver/mtk_state.h"
 #include "solver/physics/pot_params.h"
 
 /* double4 is deprecated from CUDA 13 in favour of explicitly aligned types. */
@@ -133,6 +134,56 @@ typedef struct gpu_map6 {
 } gpu_map6;
 int gpu_motion_rescale(tb_double4 *pos, tb_double4 *vel, float4 *posf, int n, const double m[6],
                        const double vm[6], const tb_box_d *box, int threads, cudaStream_t st);
+/* The same two read from device memory (a barostat that moves the box there, gpu_mtk_box.cu):
+ * the map dmap[6] and the box *dbox; the positions' map only. */
+int gpu_motion_drift_dev(tb_double4 *pos, const tb_double4 *vel, float4 *posf, int n, double h,
+                         const tb_box_d *dbox, int threads, cudaStream_t st);
+int gpu_motion_rescale_dev(tb_double4 *pos, float4 *posf, int n, const double *dmap,
+                           const tb_box_d *dbox, int threads, cudaStream_t st);
+
+/* What the lists' skin test reads of a box that moves on the device (gpu_mtk_box.cu writes
+ * it in stream order after each dilation, gpu_nbr_stale.cu reads it): nbr.h's map from the
+ * lists' box to the box now and the test's bound, as the host computes them for a box it
+ * moves (nbr_stretch, nbr_stretch_limit), and the float copy of the box. */
+typedef struct gpu_box_rec {
+    tb_box_d ref;    /* the box at the lists' last build */
+    tb_box_f f;      /* the box now, in float (box_to_f) */
+    double m[6];     /* nbr_stretch(now, ref) */
+    double lim2;     /* the bound on a particle's squared displacement; < 0: rebuild */
+    int moved;       /* the box is not ref */
+} gpu_box_rec;
+/* r->ref = *dbox and the bound of an unmoved box (the lists were just built), in stream order;
+ * rc = radius - skin. 0 or -1. */
+int gpu_box_ref(const tb_box_d *dbox, gpu_box_rec *r, double rc, double skin, cudaStream_t st);
+/* r's reference *ref given by the host (the lists' box at their last build) and r from it. */
+int gpu_box_rec_init(const tb_box_d *dbox, gpu_box_rec *r, const tb_box_d *ref, double rc,
+                     double skin, cudaStream_t st);
+/* One dilation's box (MTK_MOVE): s->box mapped by s->map and checked on the device
+ * (mtk_body.h's mtk_box_move), r updated. */
+int gpu_mtk_box_move(mtk_state *s, const mtk_par *p, long step, gpu_box_rec *r, double rc,
+                     double skin, cudaStream_t st);
+
+/* Host waits, counted when TB_WAITS=1 is in the environment (gpu_wait_count, read at create;
+ * printed per MTK step: gpu_mtk.cu): every stream synchronization of the backend (the GPU
+ * drains its queue: it idles until the host queues again) and every event wait (work queued
+ * behind the event keeps it busy; the blocking ones found the event not reached yet, which
+ * costs a cudaEventQuery: only when counting) goes through these two. */
+extern int gpu_wait_count;
+extern long long gpu_syncs, gpu_event_waits, gpu_event_blocking;
+static inline cudaError_t gpu_wait_stream(cudaStream_t st)
+{
+    gpu_syncs++;
+    return cudaStreamSynchronize(st);
+}
+static inline cudaError_t gpu_wait_event(cudaEvent_t ev)
+{
+    if (gpu_wait_count) {
+        gpu_event_waits++;
+        if (cudaEventQuery(ev) == cudaErrorNotReady)
+            gpu_event_blocking++;
+    }
+    return cudaEventSynchronize(ev);
+}
 int gpu_motion_kinetic_axes(const tb_double4 *vel, const tb_double4 *pos, int n, int nt,
                             double *out, cudaStream_t st);
 
@@ -192,6 +243,13 @@ int gpu_nbr_rebuild(gpu_nbr *b, const tb_double4 *pos, cudaStream_t st);
 /* The box moved (a barostat's diagonal stretch, nbr.h): the forces and the next staleness
  * test and build use it. */
 void gpu_nbr_move_box(gpu_nbr *b, const tb_box_d *box);
+/* The lists follow a box that moves on the device (dbox, r: gpu_box_rec above; NULL, NULL:
+ * the host's box again): the skin test and the force kernel read it there, a build reads it
+ * back first (a wait) and marks r's reference. fault: the backend's check of that box at a
+ * build (its late record read at once; 0 or -1, reported), with its context ctx. */
+int gpu_nbr_moving_ok(void); /* the force kernel takes such a box (TB_NBR_KERNEL not 0) */
+void gpu_nbr_box_dev(gpu_nbr *b, const tb_box_d *dbox, gpu_box_rec *r,
+                     int (*fault)(void *ctx), void *ctx);
 /* This rank's anchors of the last build and their list entries (the per-rank timers). */
 void gpu_nbr_share(const gpu_nbr *b, long long *anchors, long long *entries);
 

@@ -79,6 +79,16 @@ __global__ void drift_kernel(tb_double4 *pos, const tb_double4 *vel, float4 *pos
     drift_store(pos, posf, i, pos[i], vel[i], h, box);
 }
 
+/* drift_kernel with the box in device memory (MTK_MOVE). */
+__global__ void drift_dev_kernel(tb_double4 *pos, const tb_double4 *vel, float4 *posf, int n,
+                                 double h, const tb_box_d *dbox)
+{
+    const int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i >= n)
+        return;
+    drift_store(pos, posf, i, pos[i], vel[i], h, *dbox);
+}
+
 __global__ void scale_kernel(tb_double4 *vel, int n, double c)
 {
     const int i = blockIdx.x * blockDim.x + threadIdx.x;
@@ -139,6 +149,27 @@ __global__ void __launch_bounds__(KE_THREADS) kinetic_kernel(const tb_double4 *v
     }
 }
 
+/* x = lo + M (x - lo) wrapped into the moved box, the float copy: the positions' part of
+ * rescale_kernel and rescale_dev_kernel. */
+__device__ __forceinline__ void rescale_point(tb_double4 *pos, float4 *posf, int i,
+                                              const double *m, int general, const tb_box_d &box)
+{
+    tb_double4 x = pos[i];
+    if (general) {
+        double q[3] = {x.x, x.y, x.z};
+        box_map_point_d(box.lo, m, q);
+        x.x = q[0];
+        x.y = q[1];
+        x.z = q[2];
+    } else {
+        x.x = box.lo[0] + m[0] * (x.x - box.lo[0]);
+        x.y = box.lo[1] + m[1] * (x.y - box.lo[1]);
+        x.z = box.lo[2] + m[2] * (x.z - box.lo[2]);
+    }
+    const tb_double4 zero = {0.0, 0.0, 0.0, 0.0};
+    drift_store(pos, posf, i, x, zero, 0.0, box); /* the wrap and the float copy */
+}
+
 /* The barostat's map (backend.h rescale): x = lo + M (x - lo) wrapped into the moved box
  * (HAS_M), v = VM v (HAS_V); a diagonal map takes the old expressions, lo + mu (x - lo) and
  * v * (1/mu) (the CPU's arithmetic: vm carries 1/mu); the float copy and the type lane kept. */
@@ -163,20 +194,19 @@ __global__ void rescale_kernel(tb_double4 *pos, tb_double4 *vel, float4 *posf, i
     }
     if (!m.on)
         return;
-    tb_double4 x = pos[i];
-    if (m.general) {
-        double q[3] = {x.x, x.y, x.z};
-        box_map_point_d(box.lo, m.m, q);
-        x.x = q[0];
-        x.y = q[1];
-        x.z = q[2];
-    } else {
-        x.x = box.lo[0] + m.m[0] * (x.x - box.lo[0]);
-        x.y = box.lo[1] + m.m[1] * (x.y - box.lo[1]);
-        x.z = box.lo[2] + m.m[2] * (x.z - box.lo[2]);
-    }
-    const tb_double4 zero = {0.0, 0.0, 0.0, 0.0};
-    drift_store(pos, posf, i, x, zero, 0.0, box); /* the wrap and the float copy */
+    rescale_point(pos, posf, i, m.m, m.general, box);
+}
+
+/* rescale_kernel's positions with the map and the box in device memory (MTK_MOVE: the box
+ * moved there by gpu_mtk_box.cu); general by map6's rule. */
+__global__ void rescale_dev_kernel(tb_double4 *pos, float4 *posf, int n, const double *dmap,
+                                   const tb_box_d *dbox)
+{
+    const int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i >= n)
+        return;
+    const double m[6] = {dmap[0], dmap[1], dmap[2], dmap[3], dmap[4], dmap[5]};
+    rescale_point(pos, posf, i, m, m[3] != 0.0 || m[4] != 0.0 || m[5] != 0.0, *dbox);
 }
 
 /* out[6 t + c] = sum v_a v_b (c: xx yy zz xy xz yz) over the particles of species t (TYP;
@@ -304,6 +334,22 @@ int gpu_motion_rescale(tb_double4 *pos, tb_double4 *vel, float4 *posf, int n, co
     rescale_kernel<<<blocks_for(n, threads), threads, 0, st>>>(pos, vel, posf, n, map6(m),
                                                                 map6(vm), *box);
     TB_LAUNCH_CHECK("rescale_kernel");
+    return 0;
+}
+
+int gpu_motion_drift_dev(tb_double4 *pos, const tb_double4 *vel, float4 *posf, int n, double h,
+                         const tb_box_d *dbox, int threads, cudaStream_t st)
+{
+    drift_dev_kernel<<<blocks_for(n, threads), threads, 0, st>>>(pos, vel, posf, n, h, dbox);
+    TB_LAUNCH_CHECK("drift_dev_kernel");
+    return 0;
+}
+
+int gpu_motion_rescale_dev(tb_double4 *pos, float4 *posf, int n, const double *dmap,
+                           const tb_box_d *dbox, int threads, cudaStream_t st)
+{
+    rescale_dev_kernel<<<blocks_for(n, threads), threads, 0, st>>>(pos, posf, n, dmap, dbox);
+    TB_LAUNCH_CHECK("rescale_dev_kernel");
     return 0;
 }
 

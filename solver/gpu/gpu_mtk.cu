@@ -3,13 +3,22 @@
  * the kinetic energy and tensor are reduced where the velocities are (gpu_motion.cu's fixed-order
  * kernels) and consumed there by one-thread kernels that run physics/mtk_body.h, the same
  * functions the host path runs; the velocities' factors and maps are read by the scaling
- * kernels from device memory. Per step one wait: MTK_BEGIN brings the state back, for the box
- * map that the host applies to the box (the kernels take the box as their argument). */
+ * kernels from device memory. On the neighbour-list path the box moves on the device too
+ * (MTK_MOVE: gpu_mtk_box.cu), the drift, the dilations, the lists' skin test and the force
+ * kernel reading it there, so a step has no wait; the state comes back late (copied at each
+ * MTK_END, read at the next call: a box's fault stops the run there) and at MTK_PULL. Else
+ * (the all-triplets kernels, Stillinger-Weber, TB_BARO_BOX=0) MTK_BEGIN brings the state
+ * back, for the box map that the host applies to the box (the kernels take it as their
+ * argument): one wait a step. */
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "common/check.h"
 #include "solver/gpu/gpu_backend_int.h"
+#include "solver/gpu/gpu_nbr_int.h"
 #include "solver/par/fixed.h"
+#include "solver/physics/baro.h"
 #include "solver/physics/mtk_body.h"
 
 /* The species' masses, by value. */
@@ -103,11 +112,146 @@ static int kinetic_sums(backend *b, int iso, double **out)
                : gpu_motion_kinetic_axes(b->d_vel, b->d_pos, b->n, nt, b->d_ke3, b->st);
 }
 
+/* A box's fault in the state st (mtk_box_fault's code, first step), as the host path says it. */
+static int box_fault_of(const backend *b, const mtk_state *st)
+{
+    return st->box_dev && st->fault
+               ? baro_box_fault(st->fault, &st->fault_box, st->fault_step, b->box_v0, b->box_range)
+               : 0;
+}
+
+/* The host's copies of a box that moved on the device (fetch, rdf, the lists' host side). */
+static void box_take(backend *b, const tb_box_d *box)
+{
+    b->pp.d.box = *box;
+    b->pp.f.box = box_to_f(box);
+    b->args.kd.box = b->pp.d.box;
+    b->args.kf.box = b->pp.f.box;
+    gpu_nbr_move_box(b->nb, box);
+}
+
 static int pull(backend *b, mtk_state *st)
 {
     CUDA_CHECK(cudaMemcpyAsync(b->h_mtk, b->d_mtk, sizeof *st, cudaMemcpyDeviceToHost, b->st));
-    CUDA_CHECK(cudaStreamSynchronize(b->st));
+    CUDA_CHECK(gpu_wait_stream(b->st));
     memcpy(st, b->h_mtk, sizeof *st);
+    b->mtk_late = 0; /* what it would say, this says */
+    if (box_fault_of(b, st) != 0)
+        return -1;
+    if (st->box_dev)
+        box_take(b, &st->box);
+    return 0;
+}
+
+/* The box at a build (gpu_nbr_box_dev): the state now, a fault stops the run, the lists'
+ * host copy of the box set (box_take). */
+static int build_box(void *ctx)
+{
+    mtk_state st;
+    return pull((backend *)ctx, &st);
+}
+
+/* The copy of MTK_END, read at the next call: its event passed long before (a step's forces
+ * came after it), so the read does not wait in practice; a fault stops the run, one step
+ * after it happened, naming its step. */
+static int read_late(backend *b)
+{
+    if (!b->mtk_late)
+        return 0;
+    b->mtk_late = 0;
+    CUDA_CHECK(gpu_wait_event(b->ev_mtk));
+    return box_fault_of(b, b->h_mtk_late);
+}
+
+/* Whether the box moves on the device: the neighbour-list force kernel that reads it there
+ * (not Stillinger-Weber's, not the counters' or TB_NBR_KERNEL=0's instances, not the
+ * all-triplets kernels), and TB_BARO_BOX is not 0 (the path of one wait a step, kept for
+ * before/after measurements). */
+static int box_on_device(const backend *b)
+{
+    const char *e = getenv("TB_BARO_BOX");
+    return b->cull && b->nb && !b->pp.sw_on && !b->stats && gpu_nbr_moving_ok() &&
+           !(e && e[0] == '0');
+}
+
+/* TB_WAITS=1: the waits since the last MTK_BEGIN (a step), counted. */
+static void count_waits(backend *b)
+{
+    const long long now[3] = {gpu_syncs, gpu_event_waits, gpu_event_blocking};
+    const long long k = now[0] - b->w_last[0];
+    if (b->w_steps++ > 0) { /* the first has the setup before it */
+        b->w_zero += k == 0;
+        b->w_max = k > b->w_max ? k : b->w_max;
+        b->w_syncs += k;
+        b->w_events += now[1] - b->w_last[1];
+        b->w_blocking += now[2] - b->w_last[2];
+    }
+    memcpy(b->w_last, now, sizeof now);
+}
+
+void gpu_mtk_free(backend *b)
+{
+    const char *e = getenv("TB_WAITS");
+    if (e && e[0] == '1' && b->w_steps > 1)
+        fprintf(stderr, "host waits (TB_WAITS=1), box on the %s: %lld MTK steps after the first, "
+                        "%lld without a stream synchronization, at most %lld in a step, %lld in "
+                        "all; %lld event waits (work queued behind them), %lld of them blocking\n",
+                b->box_dev ? "device" : "host", b->w_steps - 1, b->w_zero, b->w_max, b->w_syncs,
+                b->w_events, b->w_blocking);
+    cudaFree(b->d_mtk);
+    if (b->h_mtk)
+        cudaFreeHost(b->h_mtk);
+    if (b->h_mtk_late)
+        cudaFreeHost(b->h_mtk_late);
+    if (b->ev_mtk)
+        cudaEventDestroy(b->ev_mtk);
+    cudaFree(b->d_boxr);
+}
+
+/* MTK_PUSH: the state to the device; the box goes with it when it moves there. */
+static int push(backend *b, const mtk_par *par, mtk_state *st)
+{
+    b->box_dev = box_on_device(b);
+    st->box_dev = b->box_dev;
+    st->fault = 0;
+    b->box_v0 = par->v0;
+    b->box_range = par->range;
+    memcpy(b->h_mtk, st, sizeof *st);
+    CUDA_CHECK(cudaMemcpyAsync(b->d_mtk, b->h_mtk, sizeof *st, cudaMemcpyHostToDevice, b->st));
+    if (b->box_dev) {
+        if (!b->d_boxr) {
+            CUDA_CHECK(cudaMalloc(&b->d_boxr, sizeof *b->d_boxr));
+            CUDA_CHECK(cudaMallocHost(&b->h_mtk_late, sizeof *b->h_mtk_late));
+            CUDA_CHECK(cudaEventCreateWithFlags(&b->ev_mtk, cudaEventDisableTiming));
+        }
+        if (gpu_box_rec_init(&b->d_mtk->box, b->d_boxr, &b->nb->box_ref,
+                             b->nb->radius - b->nb->skin, b->nb->skin, b->st) != 0)
+            return -1;
+        gpu_nbr_box_dev(b->nb, &b->d_mtk->box, b->d_boxr, build_box, b);
+    } else if (b->nb) {
+        gpu_nbr_box_dev(b->nb, NULL, NULL, NULL, NULL);
+    }
+    b->mtk_late = 0;
+    CUDA_CHECK(gpu_wait_stream(b->st));
+    return 0;
+}
+
+/* MTK_MOVE: B(h) D(h) A(dt) D(h), the box moved and checked on the device at each D(h). */
+static int move(backend *b, const mtk_par *par)
+{
+    const double rc = b->nb->radius - b->nb->skin, skin = b->nb->skin;
+    float4 *posf = b->dbl ? NULL : b->d_posf;
+    if (gpu_kick(b, par->h) != 0)
+        return -1;
+    for (int k = 0; k < 2; k++) {
+        if (k == 1 && gpu_motion_drift_dev(b->d_pos, b->d_vel, posf, b->n, 2.0 * par->h,
+                                           &b->d_mtk->box, b->threads, b->st) != 0)
+            return -1;
+        if (gpu_mtk_box_move(b->d_mtk, par, par->step, b->d_boxr, rc, skin, b->st) != 0 ||
+            gpu_motion_rescale_dev(b->d_pos, posf, b->n, b->d_mtk->map, &b->d_mtk->box,
+                                   b->threads, b->st) != 0)
+            return -1;
+    }
     return 0;
 }
 
@@ -121,18 +265,19 @@ int gpu_mtk(backend *b, int phase, const mtk_par *par, mtk_state *st)
     }
     if (phase == MTK_PULL)
         return pull(b, st);
-    if (phase == MTK_PUSH) {
-        memcpy(b->h_mtk, st, sizeof *st);
-        CUDA_CHECK(cudaMemcpyAsync(b->d_mtk, b->h_mtk, sizeof *st, cudaMemcpyHostToDevice, b->st));
-        CUDA_CHECK(cudaStreamSynchronize(b->st));
-        return 0;
-    }
+    if (phase == MTK_PUSH)
+        return push(b, par, st);
+    if (read_late(b) != 0)
+        return -1;
+    if (phase == MTK_MOVE)
+        return move(b, par);
     mtk_mass ms;
     memcpy(ms.m, b->mass, sizeof ms.m);
     ms.nt = b->ntypes > 1 ? b->ntypes : 1;
     const int iso = par->coupling == CFG_COUPLE_ISO;
     double *v2;
     if (phase == MTK_BEGIN) { /* NHC(h) Omega(h) V(h) */
+        count_waits(b);
         if (kinetic_sums(b, 1, &v2) != 0)
             return -1;
         mtk_chain_kernel<<<1, 1, 0, b->st>>>(b->d_mtk, *par, ms, v2, 0);
@@ -145,7 +290,7 @@ int gpu_mtk(backend *b, int phase, const mtk_par *par, mtk_state *st)
         TB_LAUNCH_CHECK("mtk_omega_kernel");
         mtk_vmap_kernel<<<blocks(b), b->threads, 0, b->st>>>(b->d_vel, b->n, b->d_mtk);
         TB_LAUNCH_CHECK("mtk_vmap_kernel");
-        return pull(b, st);
+        return b->box_dev ? 1 : pull(b, st);
     }
     /* MTK_END: F B(h) V(h) Omega(h) NHC(h) */
     b->spec_step = 0;
@@ -168,5 +313,11 @@ int gpu_mtk(backend *b, int phase, const mtk_par *par, mtk_state *st)
     TB_LAUNCH_CHECK("mtk_chain_end_kernel");
     mtk_scale_kernel<<<blocks(b), b->threads, 0, b->st>>>(b->d_vel, b->n, b->d_mtk);
     TB_LAUNCH_CHECK("mtk_scale_kernel");
+    if (b->box_dev) { /* the state, to be read late */
+        CUDA_CHECK(cudaMemcpyAsync(b->h_mtk_late, b->d_mtk, sizeof *b->h_mtk_late,
+                                   cudaMemcpyDeviceToHost, b->st));
+        CUDA_CHECK(cudaEventRecord(b->ev_mtk, b->st));
+        b->mtk_late = 1;
+    }
     return 0;
 }

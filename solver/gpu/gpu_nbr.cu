@@ -89,6 +89,7 @@ struct nbr_args {
     int b0;                 /* block b takes anchor perm[b0 + b] (this rank's range) */
     int pdbl;               /* float kernels of mixed precision: the pairs in double */
     unsigned long long *stats;
+    const tb_box_d *dbox;   /* a box that moves on the device (gpu_nbr_box_dev), else NULL */
 };
 
 template <typename R> __host__ __device__ constexpr int nbr_entry_bytes()
@@ -134,7 +135,7 @@ static __device__ __forceinline__ bool nbr_tri(const R dj[3], R a, R nah, R r5a,
  * 2J and 2J + 1 against tile Q, one load and one update of entry k's sums for both), the
  * diagonal tiles Q = 2J in 16 steps instead of 32, pot_atm_list, and the ATM energy from
  * Euler's relation E = (1/9) sum_q d_q . F_q. */
-template <typename K, bool STATS, int VAR>
+template <typename K, bool STATS, int VAR, bool MOV = false>
 __global__ void __launch_bounds__(NBR_NT) nbr_kernel(gpu_args a, nbr_args q)
 {
     typedef typename atm_family<K>::R R;
@@ -157,6 +158,13 @@ __global__ void __launch_bounds__(NBR_NT) nbr_kernel(gpu_args a, nbr_args q)
     const tb_double4 xi = a.posd[i];
     const int ti = TYP ? gpu_type_of(xi.w) : 0; /* the anchor's species */
     const int *row = q.idx + q.off[blockIdx.x], cnt = q.off[blockIdx.x + 1] - q.off[blockIdx.x];
+    __shared__ tb_box_d sbox; /* MOV: the box that moves on the device, read once a block */
+    if (MOV) {
+        if (tid == 0)
+            sbox = *q.dbox;
+        __syncthreads();
+    }
+    const tb_box_d *qbox = MOV ? &sbox : &q.box;
 
     /* entries: ATM partners, then LJ-only partners, order kept */
     int m = 0, ma = 0;
@@ -172,7 +180,7 @@ __global__ void __launch_bounds__(NBR_NT) nbr_kernel(gpu_args a, nbr_args q)
                 if (TYP)
                     tt = gpu_type_of(xt.w);
                 double e[3] = {xt.x - xi.x, xt.y - xi.y, xt.z - xi.z};
-                box_min_image_d(&q.box, e);
+                box_min_image_d(qbox, e);
                 dx = e[0];
                 dy = e[1];
                 dz = e[2];
@@ -398,7 +406,7 @@ __global__ void __launch_bounds__(NBR_NT) nbr_kernel(gpu_args a, nbr_args q)
         if (sizeof(R) < sizeof(double) && q.pdbl) { /* mixed: the pair in double (O(m) of it) */
             const tb_double4 xt = a.posd[tix[p]];
             const double x0[3] = {xi.x, xi.y, xi.z}, x1[3] = {xt.x, xt.y, xt.z};
-            const double r2 = nbr_separation(&q.box, x0, x1, dw);
+            const double r2 = nbr_separation(qbox, x0, x1, dw);
             const pot_lj_pair_d *pr = TYP ? a.kd.tab->lj + POT_PAIR(ti, sty[p]) : NULL;
             if (r2 < (TYP ? pr->rc2 : a.kd.lj_rc2)) {
                 double pi[3] = {0, 0, 0}, pj[3] = {0, 0, 0};
@@ -472,6 +480,20 @@ static int nbr_launch_v(gpu_nbr *b, const gpu_args *a, const nbr_args &q, int sm
                                     cudaFuncAttributeMaxDynamicSharedMemorySize, smem));
     if (b->a_hi <= b->a_lo)
         return 0; /* no anchors for this rank */
+    if constexpr (VAR == 1 && !STATS) { /* the instances a moving box takes (gpu_mtk.cu) */
+        if (q.dbox) {
+            CUDA_CHECK(cudaFuncSetAttribute(
+                nbr_kernel<typename atm_kernel_arg<R, TYP>::type, STATS, VAR, true>,
+                cudaFuncAttributeMaxDynamicSharedMemorySize, smem));
+            nbr_kernel<typename atm_kernel_arg<R, TYP>::type, STATS, VAR, true>
+                <<<b->a_hi - b->a_lo, NBR_NT, smem, st>>>(*a, q);
+            TB_LAUNCH_CHECK("nbr_kernel");
+            return 0;
+        }
+    }
+    if (q.dbox)
+        return tb_error(NULL, 0, "internal: a box that moves on the device with the lists' "
+                                 "counters or TB_NBR_KERNEL=0");
     nbr_kernel<typename atm_kernel_arg<R, TYP>::type, STATS, VAR>
         <<<b->a_hi - b->a_lo, NBR_NT, smem, st>>>(*a, q);
     TB_LAUNCH_CHECK("nbr_kernel");
@@ -491,6 +513,11 @@ static int nbr_launch_t(gpu_nbr *b, const gpu_args *a, const nbr_args &q, cudaSt
                          : nbr_launch_v<R, STATS, TYP, 0>(b, a, q, smem, st);
 }
 
+int gpu_nbr_moving_ok(void)
+{
+    return nbr_variant() == 1;
+}
+
 int gpu_nbr_forces(gpu_nbr *b, const gpu_args *a, const pot_params *pp, int dbl, int pdbl,
                    int stats, cudaStream_t st)
 {
@@ -501,6 +528,7 @@ int gpu_nbr_forces(gpu_nbr *b, const gpu_args *a, const pot_params *pp, int dbl,
     q.off = b->d_roff;
     q.idx = b->d_idx;
     q.box = b->box;
+    q.dbox = b->d_box;
     q.rca2 = pp->atm_on ? pp->d.atm_rc2 : -1.0;
     q.rcl2 = pp->lj_on ? pp->d.lj_rc2 : -1.0; /* several species: the largest pair's */
     const int nt = pp->d.ntypes;

@@ -328,6 +328,9 @@ int gpu_nbr_build(gpu_nbr *b, const tb_double4 *pos, cudaStream_t st)
             CUDA_CHECK(cudaEventCreate(&ev[k]));
         CUDA_CHECK(cudaEventRecord(ev[0], st));
     }
+    if (b->d_box && b->box_read(b->box_ctx) != 0) /* a box that moves on the device: the cells
+                                                     of the box now (brought back: a wait) */
+        return -1;
     double lo[3] = {0, 0, 0}, hi[3] = {0, 0, 0};
     if (b->box.pbc != TB_BOX_PERIODIC_ALL && /* the open axes' extent */
         cells_extent(pos, n, b->d_part, lo, hi, st) != 0)
@@ -355,7 +358,7 @@ int gpu_nbr_build(gpu_nbr *b, const tb_double4 *pos, cudaStream_t st)
                                                                  (int)cells, b->d_meta + 6);
         TB_LAUNCH_CHECK("nbr_union_kernel");
         CUDA_CHECK(cudaMemcpyAsync(&ucap, b->d_meta + 6, sizeof(int), cudaMemcpyDeviceToHost, st));
-        CUDA_CHECK(cudaStreamSynchronize(st));
+        CUDA_CHECK(gpu_wait_stream(st));
         smem = 24 * (size_t)ucap + 4 * (size_t)nbr_pow2(ucap);
         fast = smem + 1024 <= (size_t)b->smem_max; /* 1 KiB: the kernel's static arrays */
         /* anchor slots per block: the mean cell's anchors and a margin, 8 .. 256 */
@@ -421,7 +424,7 @@ int gpu_nbr_build(gpu_nbr *b, const tb_double4 *pos, cudaStream_t st)
     TB_LAUNCH_CHECK("nbr_cut_kernel");
     int meta[6];
     CUDA_CHECK(cudaMemcpyAsync(meta, b->d_meta, sizeof meta, cudaMemcpyDeviceToHost, st));
-    CUDA_CHECK(cudaStreamSynchronize(st));
+    CUDA_CHECK(gpu_wait_stream(st));
     const int total = meta[5], maxrow = meta[4], a0 = meta[0], m = meta[1] - meta[0];
     const int held = meta[3] - meta[2];
     if (total < 0)
@@ -465,6 +468,8 @@ int gpu_nbr_build(gpu_nbr *b, const tb_double4 *pos, cudaStream_t st)
     CUDA_CHECK(cudaMemcpyAsync(b->d_xref, pos, (size_t)n * sizeof(tb_double4),
                                cudaMemcpyDeviceToDevice, st));
     b->box_ref = b->box;
+    if (b->d_box && gpu_box_ref(b->d_box, b->d_boxr, b->radius - b->skin, b->skin, st) != 0)
+        return -1;
     b->entries = total;
     b->max_row = maxrow;
     b->a_lo = a0;
@@ -474,7 +479,7 @@ int gpu_nbr_build(gpu_nbr *b, const tb_double4 *pos, cudaStream_t st)
     if (phases) {
         float ms[5];
         CUDA_CHECK(cudaEventRecord(ev[5], st));
-        CUDA_CHECK(cudaEventSynchronize(ev[5]));
+        CUDA_CHECK(gpu_wait_event(ev[5]));
         for (int k = 0; k < 5; k++)
             CUDA_CHECK(cudaEventElapsedTime(&ms[k], ev[k], ev[k + 1]));
         unsigned long long h = 0;
@@ -482,7 +487,7 @@ int gpu_nbr_build(gpu_nbr *b, const tb_double4 *pos, cudaStream_t st)
         nbr_hash_kernel<<<256, 256, 0, st>>>(b->d_idx, held, b->d_stats2);
         TB_LAUNCH_CHECK("nbr_hash_kernel");
         CUDA_CHECK(cudaMemcpyAsync(&h, b->d_stats2, sizeof h, cudaMemcpyDeviceToHost, st));
-        CUDA_CHECK(cudaStreamSynchronize(st));
+        CUDA_CHECK(gpu_wait_stream(st));
         fprintf(stderr, "nbr build %lld (%s, n %d, cells %lld, candidates <= %d, block %d): "
                         "cells %.3f count %.3f scan %.3f fill %.3f sort %.3f total %.3f ms; "
                         "entries %d, rows hash %016llx\n",
@@ -583,6 +588,15 @@ void gpu_nbr_move_box(gpu_nbr *b, const tb_box_d *box)
     b->box = *box;
 }
 
+void gpu_nbr_box_dev(gpu_nbr *b, const tb_box_d *dbox, gpu_box_rec *r,
+                     int (*read)(void *ctx), void *ctx)
+{
+    b->d_box = dbox;
+    b->d_boxr = r;
+    b->box_read = read;
+    b->box_ctx = ctx;
+}
+
 unsigned long long *gpu_nbr_counters(gpu_nbr *b)
 {
     return b->d_stats;
@@ -592,7 +606,7 @@ int gpu_nbr_stats(gpu_nbr *b, gpu_nbr_info *info, cudaStream_t st)
 {
     unsigned long long s[2];
     CUDA_CHECK(cudaMemcpyAsync(s, b->d_stats, sizeof s, cudaMemcpyDeviceToHost, st));
-    CUDA_CHECK(cudaStreamSynchronize(st));
+    CUDA_CHECK(gpu_wait_stream(st));
     info->slots = (long long)s[0];
     info->hits = (long long)s[1];
     info->builds = b->builds;

@@ -10,6 +10,11 @@ struct gpu_nbr {
     int n;
     tb_box_d box; /* the box (box.h); the lists work in double whatever the precision */
     tb_box_d box_ref; /* the box at the last build (nbr.h: a box that moves) */
+    const tb_box_d *d_box;  /* a box that moves on the device (gpu_nbr_box_dev), else NULL */
+    gpu_box_rec *d_boxr;    /* what the skin test reads of it (gpu_internal.h) */
+    int (*box_read)(void *ctx); /* the backend brings it back into box at a build (and
+                                   checks it: a fault stops the run) */
+    void *box_ctx;
     double radius, skin;
     nbr_grid g;
     int *d_key, *d_key2, *d_seq, *d_perm; /* [n] */

@@ -71,6 +71,32 @@ __global__ void nbr_stale_stretch_kernel(const tb_double4 *pos, const tb_double4
     nbr_flag_or(nbr_bits(moved2, lim2, i, n, pos, s), flag);
 }
 
+/* The test of a box that moves on the device (gpu_nbr_box_dev): the box now and r (the map
+ * from the lists' box, the bound) read from device memory; nbr_stale_kernel's arithmetic when
+ * the box did not move, nbr_stale_stretch_kernel's when it did; a negative bound (the box
+ * stretched beyond what the test bounds) sets NBR_STALE: the lists are built at these
+ * positions, as the host path builds them before its evaluation. */
+__global__ void nbr_stale_dev_kernel(const tb_double4 *pos, const tb_double4 *xref, int n,
+                                     const tb_box_d *box, const gpu_box_rec *r, gpu_nbr_soon s,
+                                     unsigned *flag)
+{
+    const int i = blockIdx.x * blockDim.x + threadIdx.x;
+    const double lim2 = r->lim2;
+    double moved2 = 0.0;
+    if (i < n) {
+        const tb_double4 p = pos[i], q = xref[i];
+        if (r->moved) {
+            const double x[3] = {p.x, p.y, p.z}, xr[3] = {q.x, q.y, q.z};
+            moved2 = nbr_stretch_moved2(box, r->m, x, xr);
+        } else {
+            double d[3] = {p.x - q.x, p.y - q.y, p.z - q.z};
+            box_min_image_d(box, d);
+            moved2 = d[0] * d[0] + d[1] * d[1] + d[2] * d[2];
+        }
+    }
+    nbr_flag_or(lim2 < 0.0 ? (i < n ? NBR_STALE : 0u) : nbr_bits(moved2, lim2, i, n, pos, s), flag);
+}
+
 /* The test into d_flag (zeroed first): 0 launched, 1 when the box stretched beyond what a skin
  * test bounds (the lists must be built now), -1 on an error (reported). */
 static int nbr_test_launch(gpu_nbr *b, const tb_double4 *pos, const gpu_nbr_soon *s,
@@ -79,6 +105,12 @@ static int nbr_test_launch(gpu_nbr *b, const tb_double4 *pos, const gpu_nbr_soon
     const int T = 256, grid = (b->n + T - 1) / T;
     double m[6];
     CUDA_CHECK(cudaMemsetAsync(b->d_flag, 0, sizeof(unsigned), st));
+    if (b->d_box) {
+        nbr_stale_dev_kernel<<<grid, T, 0, st>>>(pos, b->d_xref, b->n, b->d_box, b->d_boxr, *s,
+                                                 b->d_flag);
+        TB_LAUNCH_CHECK("nbr_stale_dev_kernel");
+        return 0;
+    }
     if (nbr_stretch(&b->box, &b->box_ref, m)) {
         const double lim = nbr_stretch_limit(m, b->radius - b->skin, b->skin);
         gpu_map6 mm;
@@ -115,7 +147,7 @@ static int nbr_update(gpu_nbr *b, const tb_double4 *pos, const gpu_nbr_soon *s, 
         if (r == 0) {
             CUDA_CHECK(cudaMemcpyAsync(b->h_flag, b->d_flag, sizeof(unsigned),
                                        cudaMemcpyDeviceToHost, st));
-            CUDA_CHECK(cudaStreamSynchronize(st));
+            CUDA_CHECK(gpu_wait_stream(st));
             *bits = *(volatile unsigned *)b->h_flag;
             if (!(*bits & NBR_STALE))
                 return 0;
@@ -157,7 +189,7 @@ int gpu_nbr_test_start(gpu_nbr *b, const tb_double4 *pos, const gpu_nbr_soon *s,
 
 int gpu_nbr_test_read(gpu_nbr *b, unsigned *flag)
 {
-    CUDA_CHECK(cudaEventSynchronize(b->ev_flag));
+    CUDA_CHECK(gpu_wait_event(b->ev_flag));
     *flag = *(volatile unsigned *)b->h_flag;
     return 0;
 }

@@ -62,24 +62,13 @@ typedef struct baro_tail {
     double om[5];
 } baro_tail;
 
-/* The first tilt of b beyond LAMMPS's skew limits (0 xy, 1 xz, 2 yz: |xy|, |xz| <= lx/2,
- * |yz| <= ly/2, as the config's system.box.tilt), or -1. */
-static int tilt_beyond(const tb_box_d *b)
-{
-    const double t[3] = {b->xy, b->xz, b->yz}, lim[3] = {b->l[0], b->l[0], b->l[1]};
-    for (int k = 0; k < 3; k++)
-        if (fabs(t[k]) > 0.5 * lim[k] * (1 + 1e-14))
-            return k;
-    return -1;
-}
-
 int baro_create(baro **out, const sim_config *c, const sim_state *s)
 {
     *out = NULL;
     if (!c->integrator.barostat.enabled)
         return 0;
-    if (c->integrator.barostat.coupling == CFG_COUPLE_TRI && tilt_beyond(&s->box) >= 0) {
-        const int k = tilt_beyond(&s->box);
+    if (c->integrator.barostat.coupling == CFG_COUPLE_TRI && mtk_tilt_beyond(&s->box) >= 0) {
+        const int k = mtk_tilt_beyond(&s->box);
         tb_error(c->path, 0, "integrator.barostat.coupling: tri needs the box within LAMMPS's "
                              "skew limits |xy|, |xz| <= lx/2, |yz| <= ly/2 (got %s = %g)",
                  (const char *[]){"xy", "xz", "yz"}[k], (double[]){s->box.xy, s->box.xz, s->box.yz}[k]);
@@ -228,6 +217,9 @@ void baro_mtk_get(const baro *p, mtk_state *s, mtk_par *par)
     par->nktv2p = p->nktv2p;
     par->period_p = p->period;
     par->vol = box_volume_d(&p->box);
+    par->v0 = p->v0;
+    par->range = p->range;
+    s->box = p->box;
 }
 
 int baro_mtk_prev(baro *p, const backend_ops *ops, backend *b)
@@ -247,6 +239,8 @@ void baro_mtk_set(baro *p, const mtk_state *s)
     p->p_last = s->p_last;
     memcpy(p->w_prev, s->w_prev, sizeof p->w_prev);
     memcpy(p->map, s->map, sizeof p->map);
+    if (s->box_dev) /* the backend moved the box (MTK_MOVE) */
+        p->box = s->box;
 }
 
 /* The stretch mu of one rescale at pressure tensor diagonal pd[3] and scalar P. */
@@ -281,26 +275,29 @@ static int virial_before(baro *p, const backend_ops *ops, backend *b, double w[6
 /* Whether the box nb after a stretch can be used: not exploded (volume beyond 1e6 times the
  * starting one, or not finite), not collapsed (half its smallest width below the widest
  * cutoff). 0, or -1 with the message naming the step. */
-static int box_check(const baro *p, const tb_box_d *nb, long step)
+int baro_box_fault(int fault, const tb_box_d *nb, long step, double v0, double range)
 {
     const double vol1 = box_volume_d(nb), half = box_half_width_d(nb);
-    if (!isfinite(vol1) || !(vol1 > 0.0) || vol1 > 1e6 * p->v0)
+    if (fault == 1)
         return tb_error(NULL, 0, "step %ld: the barostat's box exploded (volume %g, %g at the "
                                  "start): check integrator.barostat.pressure, compressibility "
-                                 "and period", step + 1, vol1, p->v0);
-    if (half < p->range)
+                                 "and period", step + 1, vol1, v0);
+    if (fault == 2)
         return tb_error(NULL, 0, "step %ld: the barostat's box collapsed: half its smallest "
                                  "width, %g, is below the widest cutoff, %g (volume %g, %g at "
-                                 "the start)", step + 1, half, p->range, vol1, p->v0);
-    const int k = p->coupling == CFG_COUPLE_TRI ? tilt_beyond(nb) : -1;
-    if (k >= 0) /* LAMMPS would flip the box (fix npt flip yes); tribody keeps one cell */
-        return tb_error(NULL, 0, "step %ld: the barostat's box tilted beyond LAMMPS's skew limit: "
-                                 "%s = %g, beyond half of %s = %g (a sheared liquid or solid; "
-                                 "tribody does not flip the box)", step + 1,
-                        (const char *[]){"xy", "xz", "yz"}[k],
-                        (double[]){nb->xy, nb->xz, nb->yz}[k], k == 2 ? "ly" : "lx",
-                        k == 2 ? nb->l[1] : nb->l[0]);
-    return 0;
+                                 "the start)", step + 1, half, range, vol1, v0);
+    const int k = fault - 3; /* LAMMPS would flip the box (fix npt flip yes); tribody keeps one cell */
+    return tb_error(NULL, 0, "step %ld: the barostat's box tilted beyond LAMMPS's skew limit: "
+                             "%s = %g, beyond half of %s = %g (a sheared liquid or solid; "
+                             "tribody does not flip the box)", step + 1,
+                    (const char *[]){"xy", "xz", "yz"}[k], (double[]){nb->xy, nb->xz, nb->yz}[k],
+                    k == 2 ? "ly" : "lx", k == 2 ? nb->l[1] : nb->l[0]);
+}
+
+static int box_check(const baro *p, const tb_box_d *nb, long step)
+{
+    const int f = mtk_box_fault(nb, p->coupling, p->v0, p->range);
+    return f ? baro_box_fault(f, nb, step, p->v0, p->range) : 0;
 }
 
 int baro_begin(baro *p, const backend_ops *ops, backend *b, long step, double kT)

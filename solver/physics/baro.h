@@ -99,6 +99,9 @@ int baro_mtk_dilate(baro *p, const backend_ops *ops, backend *b, double h, long 
 int baro_mtk_apply(baro *p, const backend_ops *ops, backend *b, long step);
 void baro_mtk_get(const baro *p, mtk_state *s, mtk_par *par);
 void baro_mtk_set(baro *p, const mtk_state *s);
+/* The message (tb_error's line, returned) of a moved box's fault f (mtk_body.h's mtk_box_fault)
+ * at step: the host path's check and the backend's late record (gpu_mtk.cu) say it alike. */
+int baro_box_fault(int f, const tb_box_d *nb, long step, double v0, double range);
 int baro_mtk_prev(baro *p, const backend_ops *ops, backend *b);
 
 /* The barostat's energy P0 V + W [energy] (P0 of the last rescale's step); MTK's above. */

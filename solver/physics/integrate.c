@@ -243,6 +243,7 @@ static void mtk_par_of(const integ *g, long step, mtk_par *par, mtk_state *st)
     par->kT = g->boltz * integ_target(g, step);
     par->h = 0.5 * g->dt;
     par->p0 = baro_target(g->baro, step);
+    par->step = step;
 }
 
 /* This struct's and the barostat's state from the backend's. */
@@ -272,10 +273,11 @@ static int mtk_push(integ *g, const backend_ops *ops, backend *b, long step)
     return 0;
 }
 
-/* mtk_step on the backend: the same splitting, NHC(h) Omega(h) V(h) in MTK_BEGIN (one wait:
- * the box map comes back, with the state), B(h) D(h) A(dt) D(h) from here (the box moved on
- * the host, checked there: a box that collapses stops the run), F B(h) V(h) Omega(h) NHC(h) in
- * MTK_END (no wait). */
+/* mtk_step on the backend: the same splitting, NHC(h) Omega(h) V(h) in MTK_BEGIN, then
+ * either the state comes back (MTK_BEGIN answers 0: one wait, for the box map) and B(h) D(h)
+ * A(dt) D(h) go from here (the box moved on the host, checked there: a box that collapses
+ * stops the run), or the backend moves the box itself (it answers 1: MTK_MOVE, no wait; the
+ * box's fault is read late, by the backend); F B(h) V(h) Omega(h) NHC(h) in MTK_END (no wait). */
 static int mtk_step_dev(integ *g, const backend_ops *ops, backend *b, long step)
 {
     baro *p = g->baro;
@@ -284,14 +286,22 @@ static int mtk_step_dev(integ *g, const backend_ops *ops, backend *b, long step)
     if (!g->pushed && mtk_push(g, ops, b, step) != 0)
         return -1;
     mtk_par_of(g, step, &par, &st);
-    if (ops->virial_next(b, 1) || ops->mtk(b, MTK_BEGIN, &par, &st))
+    if (ops->virial_next(b, 1))
         return -1;
-    mtk_take(g, &st);
-    g->stale = 0;
-    if (ops->kick(b, par.h) || baro_mtk_apply(p, ops, b, step) || ops->drift(b, g->dt) ||
-        baro_mtk_apply(p, ops, b, step))
+    const int on_dev = ops->mtk(b, MTK_BEGIN, &par, &st);
+    if (on_dev < 0)
         return -1;
-    mtk_par_of(g, step, &par, &st); /* the volume after the dilations */
+    if (on_dev) { /* the box moves on the backend too: nothing came back */
+        if (ops->mtk(b, MTK_MOVE, &par, NULL) != 0)
+            return -1;
+    } else {
+        mtk_take(g, &st);
+        g->stale = 0;
+        if (ops->kick(b, par.h) || baro_mtk_apply(p, ops, b, step) || ops->drift(b, g->dt) ||
+            baro_mtk_apply(p, ops, b, step))
+            return -1;
+        mtk_par_of(g, step, &par, &st); /* the volume after the dilations */
+    }
     if (ops->mtk(b, MTK_END, &par, NULL) != 0)
         return -1;
     g->stale = 1;

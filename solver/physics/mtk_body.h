@@ -9,6 +9,7 @@
 #include <math.h>
 
 #include "config/config.h"
+#include "solver/box.h"
 #include "solver/mtk_state.h"
 
 /* ---- the Nose-Hoover chain (Martyna, Tuckerman, Klein 1996; integrate.h) ---- */
@@ -193,6 +194,49 @@ TB_HOSTDEV static inline double mtk_kinetic_sum(int coupling, int nt, const doub
     return k[0] + k[1] + k[2];
 }
 
+/* ---- the box (box.h) under the barostat ---- */
+
+/* The first tilt of b beyond LAMMPS's skew limits (0 xy, 1 xz, 2 yz: |xy|, |xz| <= lx/2,
+ * |yz| <= ly/2, as the config's system.box.tilt), or -1. */
+TB_HOSTDEV static inline int mtk_tilt_beyond(const tb_box_d *b)
+{
+    const double t[3] = {b->xy, b->xz, b->yz}, lim[3] = {b->l[0], b->l[0], b->l[1]};
+    for (int k = 0; k < 3; k++)
+        if (fabs(t[k]) > 0.5 * lim[k] * (1 + 1e-14))
+            return k;
+    return -1;
+}
+
+/* Whether a moved box stops the run (baro.c's box_check says why): 0 no; 1 it exploded (its
+ * volume not finite, not > 0, or beyond 1e6 v0); 2 it collapsed (half its smallest width
+ * below the widest cutoff, range); 3 + k its tilt k beyond the skew limit (tri only). */
+TB_HOSTDEV static inline int mtk_box_fault(const tb_box_d *nb, int coupling, double v0, double range)
+{
+    const double vol1 = box_volume_d(nb), half = box_half_width_d(nb);
+    if (!isfinite(vol1) || !(vol1 > 0.0) || vol1 > 1e6 * v0)
+        return 1;
+    if (half < range)
+        return 2;
+    const int k = coupling == CFG_COUPLE_TRI ? mtk_tilt_beyond(nb) : -1;
+    return k >= 0 ? 3 + k : 0;
+}
+
+/* One dilation's box on the state (box_dev): s->box mapped by s->map (box_deform_d), its
+ * first fault kept with the step (the box is moved all the same: the run stops when the
+ * fault is read). */
+TB_HOSTDEV static inline void mtk_box_move(mtk_state *s, const mtk_par *p, long step)
+{
+    tb_box_d nb = s->box;
+    box_deform_d(&nb, s->map);
+    const int f = mtk_box_fault(&nb, p->coupling, p->v0, p->range);
+    if (f && !s->fault) {
+        s->fault = f;
+        s->fault_step = step;
+        s->fault_box = nb;
+    }
+    s->box = nb;
+}
+
 /* The step's half kick of the strain rates on the state s (the virial w, the kinetic sums v2 of
  * mtk_kinetic_sum), then the half step's maps: MTK's Omega(h) and the maps of V(h) and D(h). */
 TB_HOSTDEV static inline void mtk_state_omega(mtk_state *s, const mtk_par *p, int nt,
@@ -203,7 +247,7 @@ TB_HOSTDEV static inline void mtk_state_omega(mtk_state *s, const mtk_par *p, in
     s->K = mtk_kinetic_sum(p->coupling, nt, mass, v2, k);
     s->p_last = p->p0;
     mtk_omega_kick(s->om, &s->w_mass, p->coupling, p->n, p->nktv2p, p->period_p, p->kT, p->p0,
-                   p->vol, p->h, w, k, s->K);
+                   s->box_dev ? box_volume_d(&s->box) : p->vol, p->h, w, k, s->K);
     mtk_vmap(s->om, p->coupling, p->n, p->h, s->vm);
     mtk_box_map(s->om, p->coupling, p->h, s->map);
 }
