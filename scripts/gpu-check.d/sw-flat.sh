@@ -5,13 +5,15 @@
 #   · bench --sw, mixed, n 1e5, 3e5, 1e6, 1e7: the default; TB_TIMERS_SYNC=1 (the bench's timers
 #     read at every step, the host waiting each step as before); TB_STEP_FUSE=0 (the skin test's
 #     memset and copies, the accumulators' memsets as before); both (the code before, in this
-#     binary); prev. us per atom-step and the most / the least over n for each
+#     binary); TB_SW_GRID=2 (the SW kernel not persistent); prev. us per atom-step and the most /
+#     the least over n for each
 #   · a real `tribody run` of the 97336-atom crystal (300 NVE steps, thermo every 100): ms per
 #     step against the bench's, new and prev
 #   · bitwise: deterministic evaluations (sw_si, sw_gan, sw_mw, the 97336-atom crystal; double and
 #     mixed) and 200-step deterministic runs of the crystal (thermo and checkpoint), prev = new;
 #     the same runs with TB_NBR_SPEC=2 (every rebuild through a rollback: the v the test kernel
-#     keeps) and TB_STEP_FUSE=0, and a 200-step liquid run (ATM, n 4000) with TB_NBR_SPEC=2
+#     keeps), TB_STEP_FUSE=0 and TB_SW_GRID=2 (several rounds of blocks), and a 200-step liquid
+#     run (ATM, n 4000) with TB_NBR_SPEC=2
 #   · bench --liquid (the ATM liquid; the timers' change is shared step code): prev and new at
 #     32768 and 1e5, mixed
 # GPU_CHECK_BACKEND=cpu: a dry run of the logic without a GPU (small n, few steps).
@@ -23,7 +25,7 @@ abs() { case $1 in /*) echo "$1" ;; *) echo "$D/$1" ;; esac; }
 if [ "$BE" = cpu ]; then NS=512,4096; M=8; ST=20; RS=20; DS=10; CPUF=--cpu; LQ=2048; LS=2
 else NS=1e5,3e5,1e6,1e7; M=23; ST=300; RS=300; DS=200; CPUF=; LQ="32768 100000"; LS=100; fi
 say "== bench --sw on $BE, mixed, n $NS, $ST steps: us per atom-step by switch"
-variants="new:: sync:TB_TIMERS_SYNC=1 unfused:TB_STEP_FUSE=0 before:TB_TIMERS_SYNC=1,TB_STEP_FUSE=0"
+variants="new:: sync:TB_TIMERS_SYNC=1 unfused:TB_STEP_FUSE=0 before:TB_TIMERS_SYNC=1,TB_STEP_FUSE=0 grid2:TB_SW_GRID=2"
 [ -n "$P" ] && variants="$variants prev::"
 for v in $variants; do
   tag=${v%%:*}; envs=${v#*:}; envs=${envs%:}; bin=$B; [ "$tag" = prev ] && bin=$P
@@ -115,7 +117,7 @@ for p in double mixed; do
   if [ -s "$W/ckd_new.tbck" ] && cmp -s "$W/ckd_prev.tbck" "$W/ckd_new.tbck" && cmp -s "$W/thd_prev.csv" "$W/thd_new.csv"; then
     say "PASS: $DS-step deterministic NVE run of $n atoms ($p, lists $b): thermo and checkpoint prev = new byte for byte"
   else say "FAIL: $DS-step deterministic run of $n atoms ($p): prev and new differ ($(tail -n 1 "$W/rd_new.txt"))"; fi
-  for sw in TB_NBR_SPEC=2 TB_STEP_FUSE=0; do
+  for sw in TB_NBR_SPEC=2 TB_STEP_FUSE=0 TB_SW_GRID=2; do
     ( cd "$W" && rm -f thx.csv* ckx.tbck* && env $sw "$(abs "$B")" run si.cfg --set solver.precision=$p \
         --set solver.deterministic=true --set integrator.steps=$DS --set output.thermo=\"thx.csv\" \
         --set output.thermo_every=5 --set output.checkpoint=\"ckx.tbck\" >rx.txt 2>&1 )
