@@ -26,8 +26,9 @@ typedef struct backend backend;
 
 /* What a backend reports about its force path (bench, validate, tests). */
 /* Per-rank timers (bench, docs/scaling.md): seconds accumulated since info() was last called
- * with BACKEND_TIMERS. GPU: CUDA events around each phase on the stream (kernels only; the
- * backend then waits for each evaluation's events, a few us per step); CPU: the wall clock. */
+ * with BACKEND_TIMERS. GPU: CUDA events around each phase on the stream (kernels only; a
+ * compute waits for its evaluation's events, advance() reads each step's GPU_TSLOTS steps late
+ * and all at its end, so the host does not wait per step); CPU: the wall clock. */
 typedef struct backend_times {
     double force;      /* the force kernels (triplets, pairs, anchors) of this rank's share */
     double sum;        /* the sum of the shares over the ranks (NCCL / MPI) */

@@ -5,7 +5,7 @@
   BE=${GPU_CHECK_BACKEND:-gpu}
   if [ "$BE" = cpu ]; then NS=512,4096; NM=4096; BSTEPS=50; CSTEPS=10000; CPUF=--cpu; else
     NS=1e5,3e5,1e6,1e7; NM=1e6; BSTEPS=300; CSTEPS=100000; CPUF=; fi
-  P=${TB_PREV:-build/tribody-prev} # the binary before a change, when there: its mixed row beside
+  P=${TB_PREV:-build/tribody-prev} # the binary before a change, when there: its rows beside
   say "== centres per block (solver.threads 32, 96, 128, 160, 256): deterministic evaluations bitwise equal"
   for case in sw_si sw_gan sw_mw; do
     for p in double mixed; do
@@ -32,8 +32,8 @@
     --csv "$W/swbd.csv" 2>&1 | tee "$W/swbd.txt" | grep -E '^ +[0-9]+ (mixed|double)' | sed 's/$/  (deterministic)/' | tee -a "$S"
   : >"$W/swbp.csv"
   if [ -x "$P" ]; then
-    "$P" bench --sw $CPUF --n $NS --precisions mixed --steps $BSTEPS --csv "$W/swbp.csv" >"$W/swbp.txt" 2>&1
-    grep -E '^ +[0-9]+ mixed' "$W/swbp.txt" | sed 's/$/  (before: '"$P"')/' | tee -a "$S"
+    "$P" bench --sw $CPUF --n $NS --precisions mixed,double --steps $BSTEPS --csv "$W/swbp.csv" >"$W/swbp.txt" 2>&1
+    grep -E '^ +[0-9]+ (mixed|double)' "$W/swbp.txt" | sed 's/$/  (before: '"$P"')/' | tee -a "$S"
   fi
   python3 - "$W/swb.csv" "$W/swbd.csv" "$BE" "$W/swbp.csv" <<'PY' | tee -a "$S"
 import csv, math, sys
@@ -60,11 +60,15 @@ for p in ("mixed", "double"):  # issue 24: flat from 1e5 to 1e7, within 15 % (th
         print("%s: sw bench %s: cost per atom-step, the most / the least over n = %.2f (flat: <= 1.15; %s)" %
               ("PASS" if ratio <= 1.15 or not gpu else "FAIL", p, ratio,
                ", ".join("%d: %.4g us" % (n, us[n]) for n in sorted(us))))
-old = {int(r["n"]): float(r["us_per_atom_step"]) for r in prev}
-if old:
-    new = {int(r["n"]): float(r["us_per_atom_step"]) for r in plain if r["precision"] == "mixed"}
-    print("before -> after, mixed, us per atom-step: " + ", ".join(
-        "%d: %.4g -> %.4g (%.2fx)" % (n, old[n], new[n], old[n] / new[n]) for n in sorted(old) if n in new))
+for p in ("mixed", "double"):  # the binary before, beside: its flatness and the per-n ratio
+    old = {int(r["n"]): float(r["us_per_atom_step"]) for r in prev if r["precision"] == p}
+    if not old:
+        continue
+    new = {int(r["n"]): float(r["us_per_atom_step"]) for r in plain if r["precision"] == p}
+    print("before -> after, %s, us per atom-step: " % p + ", ".join(
+        "%d: %.4g -> %.4g (%.2fx)" % (n, old[n], new[n], old[n] / new[n]) for n in sorted(old) if n in new) +
+        "; most / least before %.2f, after %.2f" % (max(old.values()) / min(old.values()),
+                                                   max(new.values()) / min(new.values()) if new else float("nan")))
 for r in plain:
     if float(r["gpu_gib"]) > 0:
         print("memory: n %s %s holds %.3f GiB of GPU memory (%.0f bytes per atom)" % (

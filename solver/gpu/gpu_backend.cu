@@ -150,9 +150,10 @@ static void gpu_destroy(backend *b)
         cudaFreeHost(b->h_stage);
     else
         free(b->h_stage);
-    for (int e = 0; e < 8; e++)
-        if (b->ev[e])
-            cudaEventDestroy(b->ev[e]);
+    for (int k = 0; k < GPU_TSLOTS; k++)
+        for (int e = 0; e < 8; e++)
+            if (b->ev[k][e])
+                cudaEventDestroy(b->ev[k][e]);
     if (b->st)
         cudaStreamDestroy(b->st);
     map3d_plan_free(&b->p3);
@@ -505,27 +506,18 @@ int gpu_forces(backend *b)
     b->vir_valid = vir;
     b->tm.virials += b->timing && vir;
     const int flags = (b->cut ? GPU_ATM_CUT : 0) | (vir ? GPU_ATM_VIRIAL : 0) | GPU_ATM_TYPES(b->ntypes);
-    const size_t n = (size_t)b->n;
     if (tb_mpi_fault())
         return -1;
     b->computed = 1;
     if (b->timing)
-        CUDA_CHECK(cudaEventRecord(b->ev[0], b->st));
+        CUDA_CHECK(cudaEventRecord(b->ev[b->tslot][0], b->st));
     /* the lists first, on their own, so that the timers see them apart */
     if (gpu_spec_lists(b) != 0)
         return -1;
     if (b->timing)
-        CUDA_CHECK(cudaEventRecord(b->ev[1], b->st));
-    CUDA_CHECK(cudaMemsetAsync(b->d_energy, 0, 2 * sizeof(double), b->st));
-    CUDA_CHECK(cudaMemsetAsync(b->d_virial, 0, 6 * sizeof(double), b->st));
-    switch (b->args.mode) {
-    case ACC_DOUBLE: CUDA_CHECK(cudaMemsetAsync(b->d_acc, 0, 4 * n * sizeof(double), b->st)); break;
-    case ACC_FLOAT: CUDA_CHECK(cudaMemsetAsync(b->d_acc_f, 0, 4 * n * sizeof(float), b->st)); break;
-    default:
-        CUDA_CHECK(cudaMemsetAsync(b->d_fix, 0, 8 * n * sizeof(unsigned long long), b->st));
-        CUDA_CHECK(cudaMemsetAsync(b->d_efix, 0, 4 * sizeof(unsigned long long), b->st));
-        CUDA_CHECK(cudaMemsetAsync(b->d_vfix, 0, 12 * sizeof(unsigned long long), b->st));
-    }
+        CUDA_CHECK(cudaEventRecord(b->ev[b->tslot][1], b->st));
+    if (gpu_acc_zero(b) != 0)
+        return -1;
     if (b->cull) {
         if (b->pp.sw_on ? gpu_sw_forces(b->nb, &b->args, &b->pp, b->dbl, b->threads_cfg, b->st) != 0
                         : gpu_nbr_forces(b->nb, &b->args, &b->pp, b->dbl, b->pdbl, b->stats,
@@ -543,43 +535,67 @@ int gpu_forces(backend *b)
             return -1;
     }
     if (b->timing)
-        CUDA_CHECK(cudaEventRecord(b->ev[2], b->st));
+        CUDA_CHECK(cudaEventRecord(b->ev[b->tslot][2], b->st));
     if (gpu_reduce(b, b->stats) != 0)
         return -1;
     if (b->timing)
-        CUDA_CHECK(cudaEventRecord(b->ev[3], b->st));
+        CUDA_CHECK(cudaEventRecord(b->ev[b->tslot][3], b->st));
     finalize_kernel<<<blocks_for(b->n, b->threads), b->threads, 0, b->st>>>(b->args, b->d_force);
     TB_LAUNCH_CHECK("finalize_kernel");
     return 0;
 }
 
-/* Milliseconds between events e0 and e1 (both done), into *acc as seconds. */
-static int gpu_elapsed(const backend *b, int e0, int e1, double *acc)
+/* Milliseconds between events e0 and e1 of slot k (both done), into *acc as seconds. */
+static int gpu_elapsed(const backend *b, int k, int e0, int e1, double *acc)
 {
     float ms = 0.0f;
-    CUDA_CHECK(cudaEventElapsedTime(&ms, b->ev[e0], b->ev[e1]));
+    CUDA_CHECK(cudaEventElapsedTime(&ms, b->ev[k][e0], b->ev[k][e1]));
     *acc += 1e-3 * (double)ms;
     return 0;
 }
 
-/* The timers of the evaluation just recorded (and of its step's kicks when step): waits for
- * its last event, then adds the phases (bench only: a few us per evaluation). */
-static int gpu_time_read(backend *b, int step)
+/* The timers of the evaluation in slot k (and of its step's kicks when step): waits for its
+ * last event, then adds the phases (bench only). */
+static int gpu_time_add(backend *b, int k, int step)
 {
-    if (!b->timing)
-        return 0;
-    CUDA_CHECK(gpu_wait_event(b->ev[step ? 7 : 3]));
-    if (gpu_elapsed(b, 0, 1, &b->tm.lists) != 0 || gpu_elapsed(b, 1, 2, &b->tm.force) != 0 ||
-        gpu_elapsed(b, 2, 3, &b->tm.sum) != 0)
+    CUDA_CHECK(gpu_wait_event(b->ev[k][step ? 7 : 3]));
+    if (gpu_elapsed(b, k, 0, 1, &b->tm.lists) != 0 || gpu_elapsed(b, k, 1, 2, &b->tm.force) != 0 ||
+        gpu_elapsed(b, k, 2, 3, &b->tm.sum) != 0)
         return -1;
     b->tm.evals++;
     if (step) {
-        if (gpu_elapsed(b, 4, 5, &b->tm.integrate) != 0 ||
-            gpu_elapsed(b, 6, 7, &b->tm.integrate) != 0)
+        if (gpu_elapsed(b, k, 4, 5, &b->tm.integrate) != 0 ||
+            gpu_elapsed(b, k, 6, 7, &b->tm.integrate) != 0)
             return -1;
         b->tm.steps++;
     }
     return 0;
+}
+
+/* The steps' timers are read GPU_TSLOTS steps late: a step of advance() records its 8 events
+ * into slot tslot and moves on; the slot is read (its events long done) when the ring comes
+ * round to it, and every slot at the end of advance(). Before (TB_TIMERS_SYNC=1, kept for
+ * before/after measurements in one binary) the host waited for each step's last event, so
+ * with the timers on (bench) the GPU idled at every step while the host queued the next
+ * step's first kernels: ~40 us per step at 10^5 atoms of Stillinger-Weber silicon, a cost a
+ * run (which never waits per step) does not have (docs/performance-runs.md). */
+static int gpu_time_free(backend *b, int all)
+{
+    while (b->tqueued > (all ? 0 : GPU_TSLOTS - 1)) {
+        const int k = (b->tslot - b->tqueued + GPU_TSLOTS) % GPU_TSLOTS;
+        b->tqueued--;
+        if (gpu_time_add(b, k, 1) != 0)
+            return -1;
+    }
+    return 0;
+}
+
+/* The end of a timed step: its slot queued (read at once under TB_TIMERS_SYNC=1). */
+static int gpu_time_step(backend *b)
+{
+    b->tqueued++;
+    b->tslot = (b->tslot + 1) % GPU_TSLOTS;
+    return gpu_time_free(b, b->tsync);
 }
 
 static int gpu_compute(backend *b)
@@ -590,7 +606,7 @@ static int gpu_compute(backend *b)
         return -1;
     GPU_SETTLE(b); /* its own test: read once queued, before the wait for the forces */
     CUDA_CHECK(gpu_wait_stream(b->st));
-    return gpu_time_read(b, 0);
+    return b->timing ? gpu_time_add(b, b->tslot, 0) : 0;
 }
 
 /* x / m for each species (one species: x / mass[0], the expression of before). */
@@ -607,28 +623,33 @@ static int gpu_advance(backend *b, long nsteps)
     const gpu_per_type h = gpu_over_mass(b, 0.5 * b->dt);
     const int typed = b->ntypes > 1;
     for (long s = 0; s < nsteps; s++) {
+        /* the slot this step records into read first: a rollback below records into it */
+        if (b->timing && gpu_time_free(b, 0) != 0)
+            return -1;
         GPU_SETTLE(b); /* the previous step's test, read while the GPU runs its forces */
         if (b->timing)
-            CUDA_CHECK(cudaEventRecord(b->ev[4], b->st));
+            CUDA_CHECK(cudaEventRecord(b->ev[b->tslot][4], b->st));
         if (gpu_motion_kick_drift(b->d_pos, b->d_vel, b->d_force, b->dbl ? NULL : b->d_posf, b->n,
                                   typed, &h, b->dt, &b->pp.d.box, b->threads, b->st) != 0)
             return -1;
         if (b->timing)
-            CUDA_CHECK(cudaEventRecord(b->ev[5], b->st));
+            CUDA_CHECK(cudaEventRecord(b->ev[b->tslot][5], b->st));
         b->spec_step = 1;
         if (gpu_forces(b) != 0)
             return -1;
         b->spec_step = 0;
         if (b->timing)
-            CUDA_CHECK(cudaEventRecord(b->ev[6], b->st));
+            CUDA_CHECK(cudaEventRecord(b->ev[b->tslot][6], b->st));
         if (gpu_motion_kick(b->d_vel, b->d_force, b->d_pos, b->n, typed, &h, b->threads, b->st) != 0)
             return -1;
         if (b->timing) {
-            CUDA_CHECK(cudaEventRecord(b->ev[7], b->st));
-            if (gpu_time_read(b, 1) != 0)
+            CUDA_CHECK(cudaEventRecord(b->ev[b->tslot][7], b->st));
+            if (gpu_time_step(b) != 0)
                 return -1;
         }
     }
+    if (b->timing && gpu_time_free(b, 1) != 0) /* the timers of the steps still in flight */
+        return -1;
     /* a run that reads the finiteness checks a step late (check_finite_late) neither waits
      * here nor settles the last step's skin test (gpu_spec.cu): the late check does both,
      * reading the test while the GPU runs the step's forces, and an asynchronous fault is
@@ -725,9 +746,12 @@ static int gpu_info(backend *b, backend_info *out, int counting)
                                    split_triplets_before(b->n, b->rho, b->args.w_lo));
     }
     if (counting & BACKEND_TIMERS) {
-        for (int e = 0; e < 8; e++)
-            if (!b->ev[e])
-                CUDA_CHECK(cudaEventCreate(&b->ev[e]));
+        for (int k = 0; k < GPU_TSLOTS; k++)
+            for (int e = 0; e < 8; e++)
+                if (!b->ev[k][e])
+                    CUDA_CHECK(cudaEventCreate(&b->ev[k][e]));
+        const char *e = getenv("TB_TIMERS_SYNC");
+        b->tsync = e && e[0] == '1' && !e[1];
         memset(&b->tm, 0, sizeof b->tm);
         b->timing = 1;
     }

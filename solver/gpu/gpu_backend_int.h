@@ -10,6 +10,8 @@
 #include "solver/gpu/gpu_internal.h"
 #include "solver/physics/pot.h"
 
+#define GPU_TSLOTS 8 /* steps whose timers may be in flight (gpu_backend.cu, gpu_time_*) */
+
 struct backend {
     int n;
     double mass[TB_TYPES_MAX], dt; /* each species' internal mass; the box: pp.d.box (box.h) */
@@ -75,7 +77,12 @@ struct backend {
     int nranks;        /* ranks summing their shares (gpu_comm) */
     int timing;        /* per-rank timers on (info with BACKEND_TIMERS, bench) */
     backend_times tm;  /* their sums */
-    cudaEvent_t ev[8]; /* evaluation: 0 lists 1 force 2 sum 3; step: 4 drift 5, 6 kick 7 */
+    /* the timers' events, a ring of GPU_TSLOTS steps read GPU_TSLOTS steps late (gpu_backend.cu
+     * gpu_time_*): evaluation 0 lists 1 force 2 sum 3; step: 4 drift 5, 6 kick 7 */
+    cudaEvent_t ev[GPU_TSLOTS][8];
+    int tslot;         /* the slot the next evaluation records into */
+    int tqueued;       /* steps recorded and not read yet: the slots before tslot */
+    int tsync;         /* TB_TIMERS_SYNC=1: read every step at its end (the waits of before) */
     /* the speculative skin test (gpu_spec.cu) */
     int spec;          /* TB_NBR_SPEC: 0 wait, 1 speculate, 2 speculate ignoring the early bit */
     int spec_step;     /* the evaluation is gpu_advance's: a rollback restores v, kicks again */
@@ -109,6 +116,9 @@ gpu_per_type gpu_over_mass(const backend *b, double x);
  * evaluation back and does it again on new lists: every operation calls it first;
  * gpu_spec_report prints the counts (TB_NBR_SPEC set). */
 int gpu_spec_init(backend *b);
+/* gpu_backend_ext.cu: zeroes the accumulators of an evaluation on the stream (gpu_step_fuse:
+ * one kernel). 0 or -1. */
+int gpu_acc_zero(backend *b);
 #define GPU_SETTLE(b)                                                                              \
     do {                                                                                           \
         if (gpu_spec_settle(b) != 0)                                                               \

@@ -225,6 +225,10 @@ typedef struct gpu_nbr_soon {
     double v2;
     gpu_per_type f2;
     int typed;
+    /* the speculative test only: vsave[i] = vsrc[i] when vsave (a step's v_{s-1/2}, kept for a
+     * rollback: one kernel with the test rather than a copy after it) */
+    const tb_double4 *vsrc;
+    tb_double4 *vsave;
 } gpu_nbr_soon;
 /* The staleness check and, when stale, the build, alone (so that the backend can time it),
  * the host waiting for the test; the next gpu_nbr_forces then skips its own check. *bits: the
@@ -235,6 +239,10 @@ int gpu_nbr_refresh(gpu_nbr *b, const tb_double4 *pos, const gpu_nbr_soon *s, un
  * next gpu_nbr_forces runs on the lists as they are. 0 queued; 1 when it cannot speculate (no
  * lists yet, or a box stretched beyond what the test bounds: gpu_nbr_refresh builds now); -1. */
 int gpu_nbr_test_start(gpu_nbr *b, const tb_double4 *pos, const gpu_nbr_soon *s, cudaStream_t st);
+/* 1 (default): that test is one kernel, its flag written into the pinned word by the kernel,
+ * s->vsave copied by it, and gpu_forces zeroes its accumulators in one kernel; TB_STEP_FUSE=0:
+ * a memset, the kernel, two copies, and a memset per accumulator (before). */
+int gpu_step_fuse(void);
 /* Waits for that test's flag (NBR_STALE 1: the lists were stale at pos; NBR_SOON 2: they may
  * be at the next step). 0 or -1. */
 int gpu_nbr_test_read(gpu_nbr *b, unsigned *flag);

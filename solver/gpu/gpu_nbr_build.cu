@@ -518,6 +518,7 @@ void gpu_nbr_destroy(gpu_nbr *b)
     cudaFree(b->d_xref);
     cudaFree(b->d_part);
     cudaFree(b->d_flag);
+    cudaFree(b->d_pub);
     if (b->h_flag)
         cudaFreeHost(b->h_flag);
     if (b->ev_flag)
@@ -544,7 +545,10 @@ static int nbr_alloc(gpu_nbr *b)
     CUDA_CHECK(cudaMalloc(&b->d_xref, n * sizeof(tb_double4)));
     CUDA_CHECK(cudaMalloc(&b->d_part, 6 * CELLS_BBOX_BLOCKS * sizeof(double)));
     CUDA_CHECK(cudaMalloc(&b->d_flag, sizeof(unsigned)));
-    CUDA_CHECK(cudaMallocHost(&b->h_flag, sizeof(unsigned)));
+    CUDA_CHECK(cudaHostAlloc(&b->h_flag, sizeof(unsigned), cudaHostAllocMapped));
+    CUDA_CHECK(cudaHostGetDevicePointer((void **)&b->h_flag_dev, b->h_flag, 0));
+    CUDA_CHECK(cudaMalloc(&b->d_pub, 2 * sizeof(unsigned)));
+    CUDA_CHECK(cudaMemset(b->d_pub, 0, 2 * sizeof(unsigned)));
     CUDA_CHECK(cudaEventCreateWithFlags(&b->ev_flag, cudaEventDisableTiming));
     CUDA_CHECK(cudaMalloc(&b->d_roff, (n + 1) * sizeof(int)));
     CUDA_CHECK(cudaMalloc(&b->d_meta, 8 * sizeof(int)));

@@ -34,6 +34,9 @@ struct gpu_nbr {
     double *d_part;                       /* [256 * 6] bounding-box partials */
     unsigned *d_flag;                     /* skin test: NBR_STALE, NBR_SOON bits */
     unsigned *h_flag;                     /* its pinned host copy (the speculative test) */
+    unsigned *h_flag_dev;                 /* h_flag as the device writes it (mapped) */
+    unsigned *d_pub;                      /* [2] the speculative test's flag and its blocks
+                                             done: 0 between tests (gpu_nbr_stale.cu) */
     cudaEvent_t ev_flag;                  /* recorded behind that copy */
     unsigned long long *d_stats;          /* [3]: entry-pair slots, triplets that counted,
                                              the rows' checksum (d_stats2, TB_NBR_PHASES) */

@@ -11,6 +11,7 @@
  *     its own test instead of rolling back (docs/gpu.md, "A step's waits").
  * The builds themselves: gpu_nbr_build.cu. */
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "common/check.h"
@@ -34,16 +35,41 @@ __device__ __forceinline__ unsigned nbr_bits(double moved2, double lim2, int i, 
     return f;
 }
 
-/* One atomic per warp (every lane reaches the reduction: no early return). */
-__device__ __forceinline__ void nbr_flag_or(unsigned f, unsigned *flag)
+/* One atomic per warp (every lane reaches the reduction: no early return). PUB (the
+ * speculative test): flag is d_pub, zero before the test; the last block to end moves the
+ * flag into the host's pinned word (hflag, mapped) and zeroes d_pub for the next test, so the
+ * test is one kernel, without a memset before it or a copy after it (2 of a step's ~12 stream
+ * operations at 10^5 atoms, docs/gpu.md). Every thread reaches it (no early return). */
+template <bool PUB>
+__device__ __forceinline__ void nbr_flag_or(unsigned f, unsigned *flag, unsigned *hflag)
 {
     f = __reduce_or_sync(0xffffffffu, f);
     if ((threadIdx.x & 31) == 0 && f)
         atomicOr(flag, f);
+    if (!PUB)
+        return;
+    __syncthreads(); /* the block's atomics issued */
+    if (threadIdx.x == 0) {
+        __threadfence();
+        if (atomicAdd(flag + 1, 1u) == gridDim.x - 1) { /* every block's atomics done */
+            *(volatile unsigned *)hflag = atomicExch(flag, 0u);
+            flag[1] = 0u;
+            __threadfence_system();
+        }
+    }
 }
 
+/* The rollback's copy of v (s.vsave, the speculative test of a step). */
+__device__ __forceinline__ void nbr_vsave(int i, int n, const gpu_nbr_soon &s)
+{
+    if (s.vsave && i < n)
+        s.vsave[i] = s.vsrc[i];
+}
+
+template <bool PUB>
 __global__ void nbr_stale_kernel(const tb_double4 *pos, const tb_double4 *xref, int n,
-                                 tb_box_d box, double lim2, gpu_nbr_soon s, unsigned *flag)
+                                 tb_box_d box, double lim2, gpu_nbr_soon s, unsigned *flag,
+                                 unsigned *hflag)
 {
     const int i = blockIdx.x * blockDim.x + threadIdx.x;
     double moved2 = 0.0;
@@ -53,13 +79,15 @@ __global__ void nbr_stale_kernel(const tb_double4 *pos, const tb_double4 *xref, 
         box_min_image_d(&box, d);
         moved2 = d[0] * d[0] + d[1] * d[1] + d[2] * d[2];
     }
-    nbr_flag_or(nbr_bits(moved2, lim2, i, n, pos, s), flag);
+    nbr_vsave(i, n, s);
+    nbr_flag_or<PUB>(nbr_bits(moved2, lim2, i, n, pos, s), flag, hflag);
 }
 
 /* nbr_stale_kernel in a box stretched by m since the build (nbr.h). */
+template <bool PUB>
 __global__ void nbr_stale_stretch_kernel(const tb_double4 *pos, const tb_double4 *xref, int n,
                                          tb_box_d box, gpu_map6 m, double lim2, gpu_nbr_soon s,
-                                         unsigned *flag)
+                                         unsigned *flag, unsigned *hflag)
 {
     const int i = blockIdx.x * blockDim.x + threadIdx.x;
     double moved2 = 0.0;
@@ -68,7 +96,8 @@ __global__ void nbr_stale_stretch_kernel(const tb_double4 *pos, const tb_double4
         const double x[3] = {p.x, p.y, p.z}, xr[3] = {r.x, r.y, r.z};
         moved2 = nbr_stretch_moved2(&box, m.m, x, xr);
     }
-    nbr_flag_or(nbr_bits(moved2, lim2, i, n, pos, s), flag);
+    nbr_vsave(i, n, s);
+    nbr_flag_or<PUB>(nbr_bits(moved2, lim2, i, n, pos, s), flag, hflag);
 }
 
 /* The test of a box that moves on the device (gpu_nbr_box_dev): the box now and r (the map
@@ -76,9 +105,10 @@ __global__ void nbr_stale_stretch_kernel(const tb_double4 *pos, const tb_double4
  * the box did not move, nbr_stale_stretch_kernel's when it did; a negative bound (the box
  * stretched beyond what the test bounds) sets NBR_STALE: the lists are built at these
  * positions, as the host path builds them before its evaluation. */
+template <bool PUB>
 __global__ void nbr_stale_dev_kernel(const tb_double4 *pos, const tb_double4 *xref, int n,
                                      const tb_box_d *box, const gpu_box_rec *r, gpu_nbr_soon s,
-                                     unsigned *flag)
+                                     unsigned *flag, unsigned *hflag)
 {
     const int i = blockIdx.x * blockDim.x + threadIdx.x;
     const double lim2 = r->lim2;
@@ -94,20 +124,27 @@ __global__ void nbr_stale_dev_kernel(const tb_double4 *pos, const tb_double4 *xr
             moved2 = d[0] * d[0] + d[1] * d[1] + d[2] * d[2];
         }
     }
-    nbr_flag_or(lim2 < 0.0 ? (i < n ? NBR_STALE : 0u) : nbr_bits(moved2, lim2, i, n, pos, s), flag);
+    nbr_vsave(i, n, s);
+    nbr_flag_or<PUB>(lim2 < 0.0 ? (i < n ? NBR_STALE : 0u) : nbr_bits(moved2, lim2, i, n, pos, s),
+                     flag, hflag);
 }
 
-/* The test into d_flag (zeroed first): 0 launched, 1 when the box stretched beyond what a skin
- * test bounds (the lists must be built now), -1 on an error (reported). */
-static int nbr_test_launch(gpu_nbr *b, const tb_double4 *pos, const gpu_nbr_soon *s,
+/* The test into d_flag (zeroed first; pub: into d_pub and the host's pinned word, PUB
+ * above): 0 launched, 1 when the box stretched beyond what a skin test bounds (the lists must
+ * be built now; nothing launched), -1 on an error (reported). TB_STEP_FUSE=0 in the environment:
+ * the speculative test as before (a memset, the test, a copy of the flag; and a copy of v), for
+ * before/after measurements in one binary. */
+static int nbr_test_launch(gpu_nbr *b, const tb_double4 *pos, const gpu_nbr_soon *s, int pub,
                            cudaStream_t st)
 {
     const int T = 256, grid = (b->n + T - 1) / T;
     double m[6];
-    CUDA_CHECK(cudaMemsetAsync(b->d_flag, 0, sizeof(unsigned), st));
+    unsigned *flag = pub ? b->d_pub : b->d_flag;
+    if (!pub)
+        CUDA_CHECK(cudaMemsetAsync(b->d_flag, 0, sizeof(unsigned), st));
     if (b->d_box) {
-        nbr_stale_dev_kernel<<<grid, T, 0, st>>>(pos, b->d_xref, b->n, b->d_box, b->d_boxr, *s,
-                                                 b->d_flag);
+        (pub ? nbr_stale_dev_kernel<true> : nbr_stale_dev_kernel<false>)<<<grid, T, 0, st>>>(
+            pos, b->d_xref, b->n, b->d_box, b->d_boxr, *s, flag, b->h_flag_dev);
         TB_LAUNCH_CHECK("nbr_stale_dev_kernel");
         return 0;
     }
@@ -119,15 +156,25 @@ static int nbr_test_launch(gpu_nbr *b, const tb_double4 *pos, const gpu_nbr_soon
         memset(&mm, 0, sizeof mm);
         for (int a = 0; a < 6; a++)
             mm.m[a] = m[a];
-        nbr_stale_stretch_kernel<<<grid, T, 0, st>>>(pos, b->d_xref, b->n, b->box, mm, lim * lim,
-                                                     *s, b->d_flag);
+        (pub ? nbr_stale_stretch_kernel<true> : nbr_stale_stretch_kernel<false>)<<<grid, T, 0, st>>>(
+            pos, b->d_xref, b->n, b->box, mm, lim * lim, *s, flag, b->h_flag_dev);
         TB_LAUNCH_CHECK("nbr_stale_stretch_kernel");
     } else {
-        nbr_stale_kernel<<<grid, T, 0, st>>>(pos, b->d_xref, b->n, b->box,
-                                             0.25 * b->skin * b->skin, *s, b->d_flag);
+        (pub ? nbr_stale_kernel<true> : nbr_stale_kernel<false>)<<<grid, T, 0, st>>>(
+            pos, b->d_xref, b->n, b->box, 0.25 * b->skin * b->skin, *s, flag, b->h_flag_dev);
         TB_LAUNCH_CHECK("nbr_stale_kernel");
     }
     return 0;
+}
+
+int gpu_step_fuse(void)
+{
+    static int pub = -1;
+    if (pub < 0) {
+        const char *e = getenv("TB_STEP_FUSE");
+        pub = !(e && e[0] == '0' && !e[1]);
+    }
+    return pub;
 }
 
 /* The waiting test: rebuilds when no list exists or a particle moved more than skin/2 since
@@ -141,7 +188,9 @@ static int nbr_update(gpu_nbr *b, const tb_double4 *pos, const gpu_nbr_soon *s, 
         return 0;
     }
     if (b->builds > 0) {
-        const int r = nbr_test_launch(b, pos, s, st);
+        gpu_nbr_soon w = *s; /* the waiting test copies no v */
+        w.vsave = NULL;
+        const int r = nbr_test_launch(b, pos, &w, 0, st);
         if (r < 0)
             return -1;
         if (r == 0) {
@@ -178,11 +227,20 @@ int gpu_nbr_test_start(gpu_nbr *b, const tb_double4 *pos, const gpu_nbr_soon *s,
 {
     if (b->builds == 0)
         return 1;
-    const int r = nbr_test_launch(b, pos, s, st);
+    const int pub = gpu_step_fuse();
+    gpu_nbr_soon w = *s;
+    if (!pub)
+        w.vsave = NULL;
+    const int r = nbr_test_launch(b, pos, &w, pub, st);
     if (r != 0)
         return r;
-    CUDA_CHECK(cudaMemcpyAsync(b->h_flag, b->d_flag, sizeof(unsigned), cudaMemcpyDeviceToHost, st));
+    if (!pub)
+        CUDA_CHECK(cudaMemcpyAsync(b->h_flag, b->d_flag, sizeof(unsigned), cudaMemcpyDeviceToHost,
+                                   st));
     CUDA_CHECK(cudaEventRecord(b->ev_flag, st));
+    if (!pub && s->vsave)
+        CUDA_CHECK(cudaMemcpyAsync(s->vsave, s->vsrc, (size_t)b->n * sizeof(tb_double4),
+                                   cudaMemcpyDeviceToDevice, st));
     b->fresh = 1; /* the forces run on the lists as they are */
     return 0;
 }

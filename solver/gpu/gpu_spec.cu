@@ -56,17 +56,17 @@ int gpu_spec_lists(backend *b)
         s.typed = b->ntypes > 1;
     }
     if (b->spec && !b->spec_wait) {
+        if (b->spec_step) { /* v_{s-1/2}: the step's kick comes after the forces; the test
+                               copies it when it runs (gpu_nbr_test_start) */
+            if (!b->d_vel_spec)
+                CUDA_CHECK(cudaMalloc(&b->d_vel_spec, (size_t)b->n * sizeof(tb_double4)));
+            s.vsrc = b->d_vel;
+            s.vsave = b->d_vel_spec;
+        }
         const int r = gpu_nbr_test_start(b->nb, b->d_pos, &s, b->st);
         if (r < 0)
             return -1;
         if (r == 0) {
-            if (b->spec_step) { /* v_{s-1/2}: the step's kick comes after the forces */
-                const size_t bytes = (size_t)b->n * sizeof(tb_double4);
-                if (!b->d_vel_spec)
-                    CUDA_CHECK(cudaMalloc(&b->d_vel_spec, bytes));
-                CUDA_CHECK(cudaMemcpyAsync(b->d_vel_spec, b->d_vel, bytes,
-                                           cudaMemcpyDeviceToDevice, b->st));
-            }
             b->spec_pending = b->spec_step ? 2 : 1;
             b->spec_evals++;
             return 0;

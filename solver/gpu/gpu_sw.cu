@@ -374,7 +374,11 @@ template <typename R> static int sw_launch(gpu_nbr *b, const gpu_args *a, const 
     long long grid = (long long)b->sw_sms * (cap > 0 && cap < b->sw_res ? cap : b->sw_res);
     const long long need = (q.count + gpb - 1) / gpb;
     grid = need < grid ? need : grid;
-    if (sw_env("TB_SW_GRID", 1) && grid < need) { /* a full wave: r blocks on every SM */
+    if (sw_env("TB_SW_GRID", 1) == 2) /* a measurement: one centre per group, every block the
+                                           centres need, the hardware's scheduler filling SMs
+                                           as blocks end (docs/gpu.md) */
+        grid = need;
+    else if (sw_env("TB_SW_GRID", 1) && grid < need) { /* a full wave: r blocks on every SM */
         const long long most = (q.count + grid * gpb - 1) / (grid * gpb); /* k */
         const long long per_sm = most * gpb * b->sw_sms;
         grid = (long long)b->sw_sms * ((q.count + per_sm - 1) / per_sm);

@@ -1,0 +1,149 @@
+# scripts/gpu-check.d/sw-flat.sh — scripts/gpu-check's mode `sw-flat`: Stillinger-Weber's cost per atom
+# from 1e5 to 1e7 atoms (issue 24, branch h24flat), the switches of one binary beside each other and
+# the binary before (build/tribody-prev, or $TB_PREV), in one call. Sourced by scripts/gpu-check (B,
+# W, S, OUT, say in scope).
+#   · bench --sw, mixed, n 1e5, 3e5, 1e6, 1e7: the default; TB_TIMERS_SYNC=1 (the bench's timers
+#     read at every step, the host waiting each step as before); TB_STEP_FUSE=0 (the skin test's
+#     memset and copies, the accumulators' memsets as before); both (the code before, in this
+#     binary); TB_SW_GRID=2 (the SW kernel not persistent); prev. us per atom-step and the most /
+#     the least over n for each
+#   · a real `tribody run` of the 97336-atom crystal (300 NVE steps, thermo every 100): ms per
+#     step against the bench's, new and prev
+#   · bitwise: deterministic evaluations (sw_si, sw_gan, sw_mw, the 97336-atom crystal; double and
+#     mixed) and 200-step deterministic runs of the crystal (thermo and checkpoint), prev = new;
+#     the same runs with TB_NBR_SPEC=2 (every rebuild through a rollback: the v the test kernel
+#     keeps), TB_STEP_FUSE=0 and TB_SW_GRID=2 (several rounds of blocks), and a 200-step liquid
+#     run (ATM, n 4000) with TB_NBR_SPEC=2
+#   · bench --liquid (the ATM liquid; the timers' change is shared step code): prev and new at
+#     32768 and 1e5, mixed
+# GPU_CHECK_BACKEND=cpu: a dry run of the logic without a GPU (small n, few steps).
+BE=${GPU_CHECK_BACKEND:-gpu}
+P=${TB_PREV:-build/tribody-prev}
+[ -x "$P" ] || { say "FAIL: no $P (the binary before the change)"; P=""; }
+D=$(pwd)
+abs() { case $1 in /*) echo "$1" ;; *) echo "$D/$1" ;; esac; }
+if [ "$BE" = cpu ]; then NS=512,4096; M=8; ST=20; RS=20; DS=10; CPUF=--cpu; LQ=2048; LS=2
+else NS=1e5,3e5,1e6,1e7; M=23; ST=300; RS=300; DS=200; CPUF=; LQ="32768 100000"; LS=100; fi
+say "== bench --sw on $BE, mixed, n $NS, $ST steps: us per atom-step by switch"
+variants="new:: sync:TB_TIMERS_SYNC=1 unfused:TB_STEP_FUSE=0 before:TB_TIMERS_SYNC=1,TB_STEP_FUSE=0 grid2:TB_SW_GRID=2"
+[ -n "$P" ] && variants="$variants prev::"
+for v in $variants; do
+  tag=${v%%:*}; envs=${v#*:}; envs=${envs%:}; bin=$B; [ "$tag" = prev ] && bin=$P
+  env $(echo "$envs" | tr ',' ' ') "$bin" bench --sw $CPUF --n $NS --precisions mixed --steps $ST \
+    --csv "$W/flat_$tag.csv" >"$W/flat_$tag.txt" 2>&1 || say "FAIL: bench --sw ($tag): $(tail -n 1 "$W/flat_$tag.txt")"
+done
+python3 - "$W" $variants <<'PY' | tee -a "$S"
+import csv, os, sys
+w = sys.argv[1]
+for v in sys.argv[2:]:
+    tag = v.split(":")[0]
+    f = os.path.join(w, "flat_%s.csv" % tag)
+    if not os.path.exists(f):
+        continue
+    rows = [r for r in csv.DictReader(l for l in open(f) if not l.startswith("#"))]
+    us = {int(r["n"]): float(r["us_per_atom_step"]) for r in rows}
+    if us:
+        print("%-7s %s  most/least %.3f  (%s)" % (tag, "  ".join("%d: %.5f" % (n, us[n]) for n in sorted(us)),
+              max(us.values()) / min(us.values()), v.split(":", 1)[1].strip(":") or "default"))
+PY
+for tag in new sync unfused before prev; do # the per-phase line of the smallest point (ms per step)
+  [ -f "$W/flat_$tag.txt" ] && awk -v t=$tag '/ms per step:/ { getline; printf "%-7s smallest n, ms per step: wall %s force %s sum %s integr %s lists %s other %s\n", t, $2, $3, $4, $5, $6, $7; exit }' "$W/flat_$tag.txt" | tee -a "$S"
+done
+# the crystal of bench --sw as a LAMMPS data file: m^3 cells of a = 5.431 A
+python3 - $M >"$W/si.data" <<'PY'
+import sys
+A, M = 5.431, int(sys.argv[1])
+B = [(0, 0, 0), (0, .5, .5), (.5, 0, .5), (.5, .5, 0), (.25, .25, .25), (.25, .75, .75), (.75, .25, .75), (.75, .75, .25)]
+print("# diamond silicon %d^3 cells (sw-flat.sh)\n\n%d atoms\n1 atom types\n" % (M, 8 * M ** 3))
+for ax in "xyz":
+    print("0 %.10g %slo %shi" % (M * A, ax, ax))
+print("\nMasses\n\n1 28.0855\n\nAtoms # atomic\n")
+i = 0
+for cx in range(M):
+    for cy in range(M):
+        for cz in range(M):
+            for (u, v, q) in B:
+                i += 1
+                print("%d 1 %.10g %.10g %.10g" % (i, (cx + u) * A, (cy + v) * A, (cz + q) * A))
+PY
+cat >"$W/si.cfg" <<CFG
+units = "metal";
+system = { species = ( { name = "Si"; mass = 28.0855; } ); boundary = "periodic"; seed = 3;
+  init = { type = "lammps"; file = "$W/si.data"; temperature = 2000.0; }; };
+potential = { sw = { file = "$D/examples/Si.sw"; }; };
+integrator = { type = "nve"; dt = 0.001; steps = $RS; };
+solver = { backend = "$BE"; };
+output = { thermo = ""; thermo_every = 100; trajectory = ""; checkpoint = ""; };
+CFG
+n=$((8 * M * M * M))
+say "== a run of the $n-atom crystal, $RS NVE steps (thermo every 100), against bench --sw's step (mixed)"
+for bin in $P "$B"; do
+  tag=$([ "$bin" = "$B" ] && echo new || echo prev)
+  ( cd "$W" && "$(abs "$bin")" run si.cfg --set solver.precision=mixed --set output.thermo=\"thr_$tag.csv\" >run_$tag.txt 2>&1 )
+  python3 - "$W/run_$tag.txt" "$W/flat_$tag.csv" $RS $n $tag <<'PY' | tee -a "$S"
+import csv, re, sys
+txt = open(sys.argv[1]).read(); k = int(sys.argv[3]); n = int(sys.argv[4])
+m = re.search(r'in ([0-9.e+-]+) s', txt); b = re.search(r'built (\d+) times', txt)
+bench = [r for r in csv.DictReader(l for l in open(sys.argv[2]) if not l.startswith("#")) if int(r["n"]) == n]
+if not m:
+    print("FAIL: run %s: %s" % (sys.argv[5], txt.strip().splitlines()[-1:] )); sys.exit()
+ms = 1e3 * float(m.group(1)) / k
+bs = float(bench[0]["step_ms"]) if bench else float("nan")
+print("%-5s run %.4f ms/step (%.5f us/atom-step, lists built %s times), bench %.4f ms/step: run / bench %.3f" % (
+      sys.argv[5], ms, 1e3 * ms / n, b.group(1) if b else "?", bs, ms / bs))
+PY
+done
+say "== bitwise, deterministic: evaluations and $DS-step runs of the crystal, prev = new"
+same=0; tot=0
+for p in double mixed; do
+  for c in tests/lammps/sw_si.cfg tests/lammps/sw_gan.cfg tests/lammps/sw_mw.cfg "$W/si.cfg"; do
+    for bin in $P "$B"; do
+      tag=$([ "$bin" = "$B" ] && echo new || echo prev); rm -f "$W/bw_$tag.xyz"
+      "$bin" eval "$c" --set solver.backend=$BE --set solver.precision=$p --set solver.deterministic=true \
+        -o "$W/bw_$tag.xyz" >"$W/bw_$tag.txt" 2>&1
+    done
+    tot=$((tot + 1)); [ -s "$W/bw_new.xyz" ] && cmp -s "$W/bw_prev.xyz" "$W/bw_new.xyz" && same=$((same + 1))
+  done
+done
+say "$([ $same = $tot ] && echo PASS || echo FAIL): deterministic evaluations prev = new bit for bit: $same of $tot (sw_si, sw_gan, sw_mw, the $n-atom crystal; double, mixed)"
+for p in double mixed; do
+  for bin in $P "$B"; do
+    tag=$([ "$bin" = "$B" ] && echo new || echo prev)
+    ( cd "$W" && rm -f thd_$tag.csv* ckd_$tag.tbck* && "$(abs "$bin")" run si.cfg --set solver.precision=$p \
+        --set solver.deterministic=true --set integrator.steps=$DS --set output.thermo=\"thd_$tag.csv\" \
+        --set output.thermo_every=5 --set output.checkpoint=\"ckd_$tag.tbck\" >rd_$tag.txt 2>&1 )
+  done
+  b=$(grep -o 'built [0-9]* times' "$W/rd_new.txt" | head -n 1)
+  if [ -s "$W/ckd_new.tbck" ] && cmp -s "$W/ckd_prev.tbck" "$W/ckd_new.tbck" && cmp -s "$W/thd_prev.csv" "$W/thd_new.csv"; then
+    say "PASS: $DS-step deterministic NVE run of $n atoms ($p, lists $b): thermo and checkpoint prev = new byte for byte"
+  else say "FAIL: $DS-step deterministic run of $n atoms ($p): prev and new differ ($(tail -n 1 "$W/rd_new.txt"))"; fi
+  for sw in TB_NBR_SPEC=2 TB_STEP_FUSE=0 TB_SW_GRID=2; do
+    ( cd "$W" && rm -f thx.csv* ckx.tbck* && env $sw "$(abs "$B")" run si.cfg --set solver.precision=$p \
+        --set solver.deterministic=true --set integrator.steps=$DS --set output.thermo=\"thx.csv\" \
+        --set output.thermo_every=5 --set output.checkpoint=\"ckx.tbck\" >rx.txt 2>&1 )
+    if [ -s "$W/ckx.tbck" ] && cmp -s "$W/ckd_prev.tbck" "$W/ckx.tbck" && cmp -s "$W/thd_prev.csv" "$W/thx.csv"; then
+      say "PASS: the same run with $sw ($(grep -o '[0-9]* rollbacks' "$W/rx.txt" || echo 'no spec report')): prev = new byte for byte"
+    else say "FAIL: the same run with $sw differs from prev ($(tail -n 1 "$W/rx.txt"))"; fi
+  done
+done
+lq="$D/examples/liquid.cfg"; nl=4000; [ "$BE" = cpu ] && nl=2048
+l4k="--set system.particles=$nl --set system.box=$(python3 -c "print(repr(($nl / 0.8) ** (1 / 3)))") --set solver.backend=$BE --set solver.deterministic=true --set integrator.steps=$DS --set solver.precision=mixed"
+for bin in $P "$B"; do
+  tag=$([ "$bin" = "$B" ] && echo new || echo prev)
+  ( cd "$W" && rm -f thl_$tag.csv* ckl_$tag.tbck* && TB_NBR_SPEC=$([ $tag = new ] && echo 2 || echo 1) "$(abs "$bin")" run "$lq" $l4k \
+      --set output.thermo=\"thl_$tag.csv\" --set output.thermo_every=5 --set output.trajectory=\"\" \
+      --set output.checkpoint=\"ckl_$tag.tbck\" >rl_$tag.txt 2>&1 )
+done
+if [ -s "$W/ckl_new.tbck" ] && cmp -s "$W/ckl_prev.tbck" "$W/ckl_new.tbck" && cmp -s "$W/thl_prev.csv" "$W/thl_new.csv"; then
+  say "PASS: liquid n=$nl mixed deterministic $DS steps, new with TB_NBR_SPEC=2 ($(grep -o '[0-9]* rollbacks' "$W/rl_new.txt")) = prev byte for byte"
+else say "FAIL: liquid n=$nl: new (TB_NBR_SPEC=2) and prev differ ($(tail -n 1 "$W/rl_new.txt"))"; fi
+say "== bench --liquid (ATM liquid; shared step code), mixed, $LS steps: prev and new"
+for nl in $LQ; do
+  for bin in $P "$B"; do
+    tag=$([ "$bin" = "$B" ] && echo new || echo prev)
+    "$bin" bench --liquid $CPUF --n $nl --precisions mixed --steps $LS --repeat 3 >"$W/liq_${tag}_$nl.txt" 2>&1
+    awk -v t=$tag -v n=$nl '$1 == n && $2 == "mixed" { printf "%-5s liquid n %s mixed: %s ms/step, %s ms/force\n", t, n, $3, $5; exit }' \
+      "$W/liq_${tag}_$nl.txt" | tee -a "$S"
+  done
+done
+rm -f "$W"/*.xyz "$W"/*.tbck* "$W"/si.data # the logs stay small (the device brings back 16 MiB a file)
