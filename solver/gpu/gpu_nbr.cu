@@ -42,6 +42,7 @@
 
 #define NBR_NT 128
 #define NBR_NW (NBR_NT / 32)
+#define NBR_SCRATCH 64 /* doubles: block_sum's 32, nbr_block_sums' 12 values x NBR_NW warps */
 
 /* ---- forces ------------------------------------------------------------------------ */
 
@@ -88,6 +89,7 @@ struct nbr_args {
     int cap;                /* entries the shared arrays hold (a multiple of 32) */
     int b0;                 /* block b takes anchor perm[b0 + b] (this rank's range) */
     int pdbl;               /* float kernels of mixed precision: the pairs in double */
+    int wd, ws;             /* VAR >= 2: the weights of a two-j and of a diagonal step */
     unsigned long long *stats;
 };
 
@@ -99,7 +101,7 @@ template <typename R> __host__ __device__ constexpr int nbr_entry_bytes()
  * byte each). */
 template <typename R> static int nbr_smem_bytes(int cap, int nt)
 {
-    return cap * nbr_entry_bytes<R>() + 32 * (int)sizeof(double) + 8 * (int)sizeof(int) +
+    return cap * nbr_entry_bytes<R>() + NBR_SCRATCH * (int)sizeof(double) + 8 * (int)sizeof(int) +
            (nt > 1 ? cap * (nt * (int)sizeof(R) + 1) +
                          nt * (int)sizeof(typename atm_real<R>::lj_pair)
                    : 0);
@@ -129,13 +131,125 @@ static __device__ __forceinline__ bool nbr_tri(const R dj[3], R a, R nah, R r5a,
     return ok;
 }
 
+/* VAR >= 2's filter: one sweep of the row (one position load and one minimum image per entry,
+ * where the two passes of VAR 0 and 1 did both twice) keeps the ATM partners in ent and the
+ * LJ-only ones, in the order met, in a staging area (the warps' sums, zeroed after), then moves
+ * those behind the ATM partners: the same entries in the same order as the two passes. */
+template <typename R, bool TYP, typename V>
+static __device__ __forceinline__ void nbr_filter1(const gpu_args &a, const nbr_args &q,
+                                                   const tb_double4 &xi, int i, const int *row,
+                                                   int cnt, V *ent, int *tix, unsigned char *sty,
+                                                   V *stage, int *wcount, int &m, int &ma)
+{
+    const int tid = threadIdx.x, lane = tid & 31, warp = tid >> 5;
+    int *st = (int *)(stage + q.cap); /* [cap] (t, type) pairs beside stage's [cap] entries */
+    int ml = 0;
+    for (int c0 = 0; c0 < cnt; c0 += NBR_NT) {
+        const int r = c0 + tid;
+        bool ka = false, kl = false;
+        int t = 0, tt = 0;
+        double e[3] = {0, 0, 0};
+        if (r < cnt) {
+            t = row[r];
+            const tb_double4 xt = a.posd[t];
+            if (TYP)
+                tt = gpu_type_of(xt.w);
+            e[0] = xt.x - xi.x;
+            e[1] = xt.y - xi.y;
+            e[2] = xt.z - xi.z;
+            box_min_image_d(&q.box, e);
+            const double r2 = e[0] * e[0] + e[1] * e[1] + e[2] * e[2];
+            const bool aft = nbr_after(e[0], e[1], e[2], i, t), atm = r2 <= q.rca2;
+            ka = atm && aft;
+            kl = !atm && r2 < q.rcl2 && aft;
+        }
+        const unsigned ba = __ballot_sync(0xffffffffu, ka), bl = __ballot_sync(0xffffffffu, kl);
+        if (lane == 0) {
+            wcount[warp] = __popc(ba);
+            wcount[NBR_NW + warp] = __popc(bl);
+        }
+        __syncthreads();
+        int pa = ma, pl = ml, ta = 0, tl = 0;
+        for (int w = 0; w < NBR_NW; w++) {
+            pa += w < warp ? wcount[w] : 0;
+            pl += w < warp ? wcount[NBR_NW + w] : 0;
+            ta += wcount[w];
+            tl += wcount[NBR_NW + w];
+        }
+        if (ka || kl) {
+            const unsigned below = (1u << lane) - 1u;
+            V v;
+            v.x = (R)e[0];
+            v.y = (R)e[1];
+            v.z = (R)e[2];
+            v.w = v.x * v.x + v.y * v.y + v.z * v.z;
+            if (ka) {
+                const int p = pa + __popc(ba & below);
+                ent[p] = v;
+                tix[p] = t;
+                if (TYP)
+                    sty[p] = (unsigned char)tt;
+            } else {
+                const int p = pl + __popc(bl & below);
+                stage[p] = v;
+                st[2 * p] = t;
+                st[2 * p + 1] = tt;
+            }
+        }
+        ma += ta;
+        ml += tl;
+        __syncthreads();
+    }
+    for (int p = tid; p < ml; p += NBR_NT) {
+        ent[ma + p] = stage[p];
+        tix[ma + p] = st[2 * p];
+        if (TYP)
+            sty[ma + p] = (unsigned char)st[2 * p + 1];
+    }
+    m = ma + ml;
+    __syncthreads(); /* the staging area is zeroed next */
+}
+
+/* The block's sums of N doubles at once: block_sum's order for each (the warps' shuffle tree,
+ * then the warps in order), so the same bits, with one barrier instead of two per value. */
+template <int N>
+static __device__ __forceinline__ void nbr_block_sums(double v[N], double *scratch)
+{
+    const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
+    static_assert(N * NBR_NW <= NBR_SCRATCH, "nbr_block_sums: scratch too small");
+#pragma unroll
+    for (int c = 0; c < N; c++) {
+        for (int o = 16; o > 0; o >>= 1)
+            v[c] += __shfl_xor_sync(0xffffffffu, v[c], o);
+        if (lane == 0)
+            scratch[c * NBR_NW + warp] = v[c];
+    }
+    __syncthreads();
+#pragma unroll
+    for (int c = 0; c < N; c++) {
+        v[c] = 0.0;
+        for (int w = 0; w < NBR_NW; w++) /* fixed order: deterministic */
+            v[c] += scratch[c * NBR_NW + w];
+    }
+}
+
+/* Blocks per multiprocessor the kernel is built for (0: not given): VAR 3 is VAR 2 held to
+ * 64 registers (float: 8 blocks of 128 threads; ptxas spills 16-20 bytes) or 96 (double: 5
+ * blocks, 44 bytes), for occupancy; the others take what they need (float 72-80 registers:
+ * 6-7 blocks, double 120-128: 4). */
+template <typename R, int VAR> __host__ __device__ constexpr int nbr_min_blocks()
+{
+    return VAR == 3 ? (sizeof(R) == sizeof(float) ? 8 : 5) : 0;
+}
+
 /* VAR 0: the tile loop of 2026-11-22 (one j per lane, pot_atm_set, the energy per triplet);
  * VAR 1 (the default since 2026-11-24, TB_NBR_KERNEL=0 selects VAR 0): two j per lane (tiles
  * 2J and 2J + 1 against tile Q, one load and one update of entry k's sums for both), the
  * diagonal tiles Q = 2J in 16 steps instead of 32, pot_atm_list, and the ATM energy from
  * Euler's relation E = (1/9) sum_q d_q . F_q. */
 template <typename K, bool STATS, int VAR>
-__global__ void __launch_bounds__(NBR_NT) nbr_kernel(gpu_args a, nbr_args q)
+__global__ void __launch_bounds__(NBR_NT, nbr_min_blocks<typename atm_family<K>::R, VAR>())
+    nbr_kernel(gpu_args a, nbr_args q)
 {
     typedef typename atm_family<K>::R R;
     constexpr bool TYP = atm_family<K>::TYP;
@@ -143,8 +257,8 @@ __global__ void __launch_bounds__(NBR_NT) nbr_kernel(gpu_args a, nbr_args q)
     extern __shared__ __align__(16) unsigned char smem_raw[];
     V *ent = (V *)smem_raw;            /* [cap]: d_q, |d_q|^2 */
     V *acc = ent + q.cap;              /* [NW][cap]: V_q, S_q per warp */
-    double *scratch = (double *)(acc + NBR_NW * q.cap); /* [32] */
-    int *wcount = (int *)(scratch + 32);                /* [8] */
+    double *scratch = (double *)(acc + NBR_NW * q.cap); /* [NBR_SCRATCH] */
+    int *wcount = (int *)(scratch + NBR_SCRATCH);       /* [8] */
     int *tix = wcount + 8;                              /* [cap] */
     typedef typename atm_real<R>::lj_pair LP;
     const int nt = TYP ? a.kf.ntypes : 0;
@@ -158,9 +272,11 @@ __global__ void __launch_bounds__(NBR_NT) nbr_kernel(gpu_args a, nbr_args q)
     const int ti = TYP ? gpu_type_of(xi.w) : 0; /* the anchor's species */
     const int *row = q.idx + q.off[blockIdx.x], cnt = q.off[blockIdx.x + 1] - q.off[blockIdx.x];
 
-    /* entries: ATM partners, then LJ-only partners, order kept */
+    /* entries: ATM partners, then LJ-only partners, order kept (VAR >= 2: one sweep, nbr_filter1) */
     int m = 0, ma = 0;
-    for (int pass = 0; pass < 2; pass++) {
+    if (VAR >= 2)
+        nbr_filter1<R, TYP>(a, q, xi, i, row, cnt, ent, tix, sty, acc, wcount, m, ma);
+    for (int pass = 0; VAR < 2 && pass < 2; pass++) {
         for (int c0 = 0; c0 < cnt; c0 += NBR_NT) {
             const int r = c0 + tid;
             bool keep = false;
@@ -318,6 +434,95 @@ __global__ void __launch_bounds__(NBR_NT) nbr_kernel(gpu_args a, nbr_args q)
             }
         }
     }
+    if (VAR >= 2) {
+        /* VAR 1's items and steps, each warp a contiguous run of them: the triangle's steps in
+         * item order weigh q.wd (a step of a two-j item) or q.ws (of a diagonal one), and warp w
+         * takes the steps that start in [w W / 4, (w + 1) W / 4) of their total W, so an item may
+         * be shared by two warps (each adds its part of the j sums to its own array). The split
+         * depends on ma alone: deterministic. */
+        const R rc2 = kc.atm_rc2, rct6 = kc.atm_rct6;
+        const int nd = (mb / 2) * ((mb + 1) / 2), ns = (mb + 1) / 2; /* two-j, diagonal items */
+        const int W = 32 * q.wd * nd + 16 * q.ws * ns;
+        const int lo = W * warp / NBR_NW, hi = W * (warp + 1) / NBR_NW;
+        int c0 = 0;
+        for (int Q = 0; Q < mb && c0 < hi; Q++) {
+            for (int J = 0; 2 * J <= Q && c0 < hi; J++) {
+                const bool dual = 2 * J + 1 <= Q;
+                const int wt = dual ? q.wd : q.ws, n = dual ? 32 : 16;
+                const int t0 = lo > c0 ? (lo - c0 + wt - 1) / wt : 0;
+                const int t1 = min(n, (hi - c0 + wt - 1) / wt);
+                c0 += n * wt;
+                if (t0 >= t1)
+                    continue;
+                const int j1 = 64 * J + lane, j2 = j1 + 32;
+                const V e1 = ent[j1];
+                const R d1[3] = {e1.x, e1.y, e1.z}, nah1 = (R)-0.5 * e1.w;
+                const R r51 = atm_real<R>::five_over(e1.w);
+                const R *nrow1 = nuk + (TYP && j1 < ma ? sty[j1] : 0) * q.cap;
+                R A1 = 0, f1[3] = {0, 0, 0};
+                if (dual) {
+                    const V e2 = ent[j2];
+                    const R d2[3] = {e2.x, e2.y, e2.z}, nah2 = (R)-0.5 * e2.w;
+                    const R r52 = atm_real<R>::five_over(e2.w);
+                    const R *nrow2 = nuk + (TYP && j2 < ma ? sty[j2] : 0) * q.cap;
+                    R A2 = 0, f2[3] = {0, 0, 0};
+#pragma unroll 2
+                    for (int s = t0; s < t1; s++) {
+                        const int k = 32 * Q + ((lane + s) & 31);
+                        const V ek = ent[k];
+                        const bool kin = k < ma;
+                        R ka[3], kb[3], ga, gb;
+                        const bool o1 = nbr_tri(d1, e1.w, nah1, r51, ek, kin, rc2, rct6,
+                                                TYP ? nrow1[k] : (R)1, A1, f1, ka, &ga);
+                        const bool o2 = nbr_tri(d2, e2.w, nah2, r52, ek, kin && j2 < k, rc2,
+                                                rct6, TYP ? nrow2[k] : (R)1, A2, f2, kb, &gb);
+                        if (STATS)
+                            hits += (unsigned)o1 + (unsigned)o2;
+                        V vk = accw[k];
+                        vk.x -= ka[0] + kb[0];
+                        vk.y -= ka[1] + kb[1];
+                        vk.z -= ka[2] + kb[2];
+                        vk.w -= ga + gb;
+                        accw[k] = vk;
+                        __syncwarp();
+                    }
+                    V v2 = accw[j2];
+                    v2.x += f2[0];
+                    v2.y += f2[1];
+                    v2.z += f2[2];
+                    v2.w -= A2;
+                    accw[j2] = v2;
+                } else { /* the diagonal tile: VAR 1's s = 1..16 are steps 0..15 */
+                    const bool jin = j1 < ma;
+#pragma unroll 4
+                    for (int s = t0 + 1; s <= t1; s++) {
+                        const int k = 32 * Q + ((lane + s) & 31);
+                        const V ek = ent[k];
+                        R ka[3], ga;
+                        const bool pre = jin && k < ma && (s < 16 || lane < 16);
+                        const bool o1 = nbr_tri(d1, e1.w, nah1, r51, ek, pre, rc2, rct6,
+                                                TYP ? nrow1[k] : (R)1, A1, f1, ka, &ga);
+                        if (STATS)
+                            hits += o1;
+                        V vk = accw[k];
+                        vk.x -= ka[0];
+                        vk.y -= ka[1];
+                        vk.z -= ka[2];
+                        vk.w -= ga;
+                        accw[k] = vk;
+                        __syncwarp();
+                    }
+                }
+                V v1 = accw[j1];
+                v1.x += f1[0];
+                v1.y += f1[1];
+                v1.z += f1[2];
+                v1.w -= A1;
+                accw[j1] = v1;
+                __syncwarp();
+            }
+        }
+    }
     for (long long w = warp; VAR == 0 && w < n_tiles; w += NBR_NW) {
         const int Q = map2d_lambda2d_row(w), P = (int)(w - map3d_tri(Q));
         const int j = 32 * P + lane;
@@ -373,7 +578,7 @@ __global__ void __launch_bounds__(NBR_NT) nbr_kernel(gpu_args a, nbr_args q)
     /* forces of the entries, pairs, the anchor's force, virial */
     /* VAR 1: pot_atm_list's g = dE/dr^2 / (-(3/2) nu 5^(-5/2)), so F = 2 dE/dr^2 sums take
      * -3 nu 5^(-5/2) = -3 nu / (25 sqrt 5) */
-    const double scale = (VAR == 1 ? -3.0 / (25.0 * 2.2360679774997896964) : 0.75) *
+    const double scale = (VAR >= 1 ? -3.0 / (25.0 * 2.2360679774997896964) : 0.75) *
                          (TYP ? 1.0 : (double)kc.nu);
     double fi[3] = {0, 0, 0}, ep = 0, vir[6] = {0, 0, 0, 0, 0, 0}, ea = 0;
     for (int p = tid; p < m; p += NBR_NT) {
@@ -392,7 +597,7 @@ __global__ void __launch_bounds__(NBR_NT) nbr_kernel(gpu_args a, nbr_args q)
             f[0] = scale * (double)(sx + sw * dv[0]);
             f[1] = scale * (double)(sy + sw * dv[1]);
             f[2] = scale * (double)(sz + sw * dv[2]);
-            if (VAR == 1) /* Euler: 9 E = sum_q d_q . F_q of the ATM forces */
+            if (VAR >= 1) /* Euler: 9 E = sum_q d_q . F_q of the ATM forces */
                 ea += dw[0] * f[0] + dw[1] * f[1] + dw[2] * f[2];
         }
         if (sizeof(R) < sizeof(double) && q.pdbl) { /* mixed: the pair in double (O(m) of it) */
@@ -427,17 +632,31 @@ __global__ void __launch_bounds__(NBR_NT) nbr_kernel(gpu_args a, nbr_args q)
         vir[4] += 0.5 * (dw[0] * f[2] + dw[2] * f[0]);
         vir[5] += 0.5 * (dw[1] * f[2] + dw[2] * f[1]);
     }
-    for (int c = 0; c < 3; c++)
-        fi[c] = block_sum(fi[c], scratch);
-    for (int c = 0; c < 6; c++)
-        vir[c] = block_sum(vir[c], scratch);
-    const double et = block_sum(VAR == 1 ? ea : e_thread, scratch), eps = block_sum(ep, scratch);
-    double hsum = 0.0;
-    if (STATS)
-        hsum = block_sum((double)hits, scratch);
+    double et, eps, hsum = 0.0;
+    if (VAR >= 2) { /* the same sums in one barrier */
+        double v[12] = {fi[0], fi[1], fi[2], vir[0], vir[1], vir[2], vir[3], vir[4], vir[5],
+                        ea, ep, (double)hits};
+        nbr_block_sums<STATS ? 12 : 11>(v, scratch);
+        for (int c = 0; c < 3; c++)
+            fi[c] = v[c];
+        for (int c = 0; c < 6; c++)
+            vir[c] = v[3 + c];
+        et = v[9];
+        eps = v[10];
+        hsum = v[11];
+    } else {
+        for (int c = 0; c < 3; c++)
+            fi[c] = block_sum(fi[c], scratch);
+        for (int c = 0; c < 6; c++)
+            vir[c] = block_sum(vir[c], scratch);
+        et = block_sum(VAR == 1 ? ea : e_thread, scratch);
+        eps = block_sum(ep, scratch);
+        if (STATS)
+            hsum = block_sum((double)hits, scratch);
+    }
     if (tid == 0) {
         add_force(a, i, fi[0], fi[1], fi[2]);
-        add_energy(a, 0, VAR == 1 ? et / 9.0 : (TYP ? 1.0 : (double)kc.nu) * et);
+        add_energy(a, 0, VAR >= 1 ? et / 9.0 : (TYP ? 1.0 : (double)kc.nu) * et);
         add_energy(a, 1, eps);
         for (int c = 0; c < 6; c++) {
             add_virial(a, c, vir[c]);
@@ -446,21 +665,31 @@ __global__ void __launch_bounds__(NBR_NT) nbr_kernel(gpu_args a, nbr_args q)
             /* slots launched: 1024 per tile; VAR 1 walks the (mb + 1) / 2 diagonal tiles
              * Q = 2J in 512 */
             atomicAdd(q.stats, (unsigned long long)n_tiles * 1024ull -
-                                   (VAR == 1 ? (unsigned long long)((mb + 1) / 2) * 512ull : 0ull));
+                                   (VAR >= 1 ? (unsigned long long)((mb + 1) / 2) * 512ull : 0ull));
             atomicAdd(q.stats + 1, (unsigned long long)hsum);
         }
     }
 }
 
-/* The tile loop: VAR 1 unless the environment sets TB_NBR_KERNEL=0 (the loop of 2026-11-22,
- * kept for before/after measurements in one run). */
-static int nbr_variant(void)
+/* The tile loop: TB_NBR_KERNEL in the environment, 0 (the loop of 2026-11-22), 1 (of
+ * 2026-11-24), 2 (the default: VAR 1's steps split evenly among the warps, one-sweep filter,
+ * one-barrier sums) or 3 (VAR 2 for 8 blocks per multiprocessor), kept for before/after
+ * measurements in one run. TB_NBR_DEAL = "wd:ws" sets VAR 2's step weights (default 5:2). */
+static int nbr_variant(int *wd, int *ws)
 {
-    static int v = -1;
+    static int v = -1, d = 5, s = 2;
     if (v < 0) {
         const char *e = getenv("TB_NBR_KERNEL");
-        v = e && strcmp(e, "0") == 0 ? 0 : 1;
+        v = e && e[0] >= '0' && e[0] <= '3' && e[1] == 0 ? e[0] - '0' : 2;
+        const char *w = getenv("TB_NBR_DEAL");
+        int a = 0, b = 0;
+        if (w && sscanf(w, "%d:%d", &a, &b) == 2 && a > 0 && b > 0 && a <= 64 && b <= 64) {
+            d = a;
+            s = b;
+        }
     }
+    *wd = d;
+    *ws = s;
     return v;
 }
 
@@ -487,8 +716,17 @@ static int nbr_launch_t(gpu_nbr *b, const gpu_args *a, const nbr_args &q, cudaSt
                                  "more than the GPU's %d: lower the cutoffs or solver.skin, or "
                                  "use solver.precision = \"mixed\" (half the bytes of double)",
                         b->max_row, smem, b->smem_max);
-    return nbr_variant() ? nbr_launch_v<R, STATS, TYP, 1>(b, a, q, smem, st)
-                         : nbr_launch_v<R, STATS, TYP, 0>(b, a, q, smem, st);
+    nbr_args qv = q;
+    switch (nbr_variant(&qv.wd, &qv.ws)) {
+    case 0:
+        return nbr_launch_v<R, STATS, TYP, 0>(b, a, qv, smem, st);
+    case 1:
+        return nbr_launch_v<R, STATS, TYP, 1>(b, a, qv, smem, st);
+    case 3:
+        return nbr_launch_v<R, STATS, TYP, 3>(b, a, qv, smem, st);
+    default:
+        return nbr_launch_v<R, STATS, TYP, 2>(b, a, qv, smem, st);
+    }
 }
 
 int gpu_nbr_forces(gpu_nbr *b, const gpu_args *a, const pot_params *pp, int dbl, int pdbl,
