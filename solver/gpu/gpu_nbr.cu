@@ -107,14 +107,14 @@ template <typename R> static int nbr_smem_bytes(int cap, int nt)
                    : 0);
 }
 
-/* One triplet (anchor, j, k) of the default tile loop (VAR 1): the lane's j (dj, a = |dj|^2,
+/* One triplet (anchor, j, k) of the tile loops of VAR >= 1: the lane's j (dj, a = |dj|^2,
  * nah = -a/2, r5a = 5/a) and entry k (ek: d_k, c); pre = j < k < m_atm. Adds ga to A and
- * gb d_jk to fj (j's sums), and gives k's share: kf = gb d_jk, *kg = gc (pot_atm_list's
- * scaling, times w). */
-template <typename R, typename V>
+ * gb d_jk to fj (j's sums), and gives k's share: kf = gb d_jk (FMA: kf = d_jk and *kb = gb, for
+ * nbr_k_add's fused multiply-adds), *kg = gc (pot_atm_list's scaling, times w). */
+template <typename R, typename V, bool FMA>
 static __device__ __forceinline__ bool nbr_tri(const R dj[3], R a, R nah, R r5a, const V &ek,
                                                bool pre, R rc2, R rct6, R w, R &A, R fj[3],
-                                               R kf[3], R *kg)
+                                               R kf[3], R *kg, R *kb = nullptr)
 {
     const R djk[3] = {ek.x - dj[0], ek.y - dj[1], ek.z - dj[2]};
     const R b = djk[0] * djk[0] + djk[1] * djk[1] + djk[2] * djk[2];
@@ -125,10 +125,46 @@ static __device__ __forceinline__ bool nbr_tri(const R dj[3], R a, R nah, R r5a,
     A += ga;
     for (int x = 0; x < 3; x++) {
         fj[x] = atm_real<R>::fma(gb, djk[x], fj[x]);
-        kf[x] = gb * djk[x];
+        kf[x] = FMA ? djk[x] : gb * djk[x];
     }
     *kg = gc;
+    if (FMA)
+        *kb = gb;
     return ok;
+}
+
+/* Entry k's sums take one or two triplets' shares (nbr_tri's kf, kg; FMA: kf = d_jk, kb = gb):
+ * VAR 1 and 5 as -(kf1 + kf2), the others by fused multiply-adds, one instruction less per
+ * coordinate and pair of triplets. */
+template <typename R, typename V, bool FMA>
+static __device__ __forceinline__ void nbr_k_add(V &vk, const R k1[3], R g1, R b1,
+                                                 const R k2[3], R g2, R b2)
+{
+    if (FMA) {
+        vk.x = atm_real<R>::fma(-b2, k2[0], atm_real<R>::fma(-b1, k1[0], vk.x));
+        vk.y = atm_real<R>::fma(-b2, k2[1], atm_real<R>::fma(-b1, k1[1], vk.y));
+        vk.z = atm_real<R>::fma(-b2, k2[2], atm_real<R>::fma(-b1, k1[2], vk.z));
+        vk.w = (vk.w - g1) - g2;
+    } else {
+        vk.x -= k1[0] + k2[0];
+        vk.y -= k1[1] + k2[1];
+        vk.z -= k1[2] + k2[2];
+        vk.w -= g1 + g2;
+    }
+}
+template <typename R, typename V, bool FMA>
+static __device__ __forceinline__ void nbr_k_add(V &vk, const R k1[3], R g1, R b1)
+{
+    if (FMA) {
+        vk.x = atm_real<R>::fma(-b1, k1[0], vk.x);
+        vk.y = atm_real<R>::fma(-b1, k1[1], vk.y);
+        vk.z = atm_real<R>::fma(-b1, k1[2], vk.z);
+    } else {
+        vk.x -= k1[0];
+        vk.y -= k1[1];
+        vk.z -= k1[2];
+    }
+    vk.w -= g1;
 }
 
 /* VAR >= 2's filter: one sweep of the row (one position load and one minimum image per entry,
@@ -241,6 +277,10 @@ template <typename R, int VAR> __host__ __device__ constexpr int nbr_min_blocks(
 {
     return VAR == 3 ? (sizeof(R) == sizeof(float) ? 8 : 5) : 0;
 }
+/* VAR 4 deals the steps evenly (weighted) instead of the items round-robin; VAR 5 sums entry
+ * k's shares as VAR 1 does, the others by fused multiply-adds (nbr_k_add). */
+__host__ __device__ constexpr bool nbr_even_deal(int var) { return var == 4; }
+__host__ __device__ constexpr bool nbr_fma_k(int var) { return var >= 2 && var != 5; }
 
 /* VAR 0: the tile loop of 2026-11-22 (one j per lane, pot_atm_set, the energy per triplet);
  * VAR 1 (the default since 2026-11-24, TB_NBR_KERNEL=0 selects VAR 0): two j per lane (tiles
@@ -380,9 +420,9 @@ __global__ void __launch_bounds__(NBR_NT, nbr_min_blocks<typename atm_family<K>:
                         const V ek = ent[k];
                         const bool kin = k < ma;
                         R ka[3], kb[3], ga, gb;
-                        const bool o1 = nbr_tri(d1, e1.w, nah1, r51, ek, kin, rc2, rct6,
+                        const bool o1 = nbr_tri<R, V, false>(d1, e1.w, nah1, r51, ek, kin, rc2, rct6,
                                                 TYP ? nrow1[k] : (R)1, A1, f1, ka, &ga);
-                        const bool o2 = nbr_tri(d2, e2.w, nah2, r52, ek, kin && j2 < k, rc2,
+                        const bool o2 = nbr_tri<R, V, false>(d2, e2.w, nah2, r52, ek, kin && j2 < k, rc2,
                                                 rct6, TYP ? nrow2[k] : (R)1, A2, f2, kb, &gb);
                         if (STATS)
                             hits += (unsigned)o1 + (unsigned)o2;
@@ -411,7 +451,7 @@ __global__ void __launch_bounds__(NBR_NT, nbr_min_blocks<typename atm_family<K>:
                         const V ek = ent[k];
                         R ka[3], ga;
                         const bool pre = jin && k < ma && (s < 16 || lane < 16);
-                        const bool o1 = nbr_tri(d1, e1.w, nah1, r51, ek, pre, rc2, rct6,
+                        const bool o1 = nbr_tri<R, V, false>(d1, e1.w, nah1, r51, ek, pre, rc2, rct6,
                                                 TYP ? nrow1[k] : (R)1, A1, f1, ka, &ga);
                         if (STATS)
                             hits += o1;
@@ -435,24 +475,29 @@ __global__ void __launch_bounds__(NBR_NT, nbr_min_blocks<typename atm_family<K>:
         }
     }
     if (VAR >= 2) {
-        /* VAR 1's items and steps, each warp a contiguous run of them: the triangle's steps in
-         * item order weigh q.wd (a step of a two-j item) or q.ws (of a diagonal one), and warp w
-         * takes the steps that start in [w W / 4, (w + 1) W / 4) of their total W, so an item may
-         * be shared by two warps (each adds its part of the j sums to its own array). The split
-         * depends on ma alone: deterministic. */
+        /* VAR 1's items (J, Q) and steps. Dealt round-robin, or (VAR 4, measured and slower:
+         * docs/gpu.md) each warp a contiguous run of the steps: those of weight q.wd (two-j
+         * items) and q.ws (diagonal ones) that start in [w W / 4, (w + 1) W / 4) of their total
+         * W, an item's j sums then shared by two warps' arrays. Either deal depends on ma alone:
+         * deterministic. */
+        constexpr bool EVEN = nbr_even_deal(VAR), FMA = nbr_fma_k(VAR);
         const R rc2 = kc.atm_rc2, rct6 = kc.atm_rct6;
         const int nd = (mb / 2) * ((mb + 1) / 2), ns = (mb + 1) / 2; /* two-j, diagonal items */
-        const int W = 32 * q.wd * nd + 16 * q.ws * ns;
-        const int lo = W * warp / NBR_NW, hi = W * (warp + 1) / NBR_NW;
-        int c0 = 0;
+        const int W = EVEN ? 32 * q.wd * nd + 16 * q.ws * ns : 0;
+        const int lo = W * warp / NBR_NW, hi = EVEN ? W * (warp + 1) / NBR_NW : 1;
+        int c0 = 0, item = 0;
         for (int Q = 0; Q < mb && c0 < hi; Q++) {
-            for (int J = 0; 2 * J <= Q && c0 < hi; J++) {
+            for (int J = 0; 2 * J <= Q && c0 < hi; J++, item++) {
                 const bool dual = 2 * J + 1 <= Q;
-                const int wt = dual ? q.wd : q.ws, n = dual ? 32 : 16;
-                const int t0 = lo > c0 ? (lo - c0 + wt - 1) / wt : 0;
-                const int t1 = min(n, (hi - c0 + wt - 1) / wt);
-                c0 += n * wt;
-                if (t0 >= t1)
+                int t0 = 0, t1 = dual ? 32 : 16;
+                if (EVEN) {
+                    const int wt = dual ? q.wd : q.ws;
+                    t0 = lo > c0 ? (lo - c0 + wt - 1) / wt : 0;
+                    t1 = min(t1, (hi - c0 + wt - 1) / wt);
+                    c0 += (dual ? 32 : 16) * wt;
+                    if (t0 >= t1)
+                        continue;
+                } else if ((item & (NBR_NW - 1)) != warp)
                     continue;
                 const int j1 = 64 * J + lane, j2 = j1 + 32;
                 const V e1 = ent[j1];
@@ -467,22 +512,21 @@ __global__ void __launch_bounds__(NBR_NT, nbr_min_blocks<typename atm_family<K>:
                     const R *nrow2 = nuk + (TYP && j2 < ma ? sty[j2] : 0) * q.cap;
                     R A2 = 0, f2[3] = {0, 0, 0};
 #pragma unroll 2
-                    for (int s = t0; s < t1; s++) {
+                    for (int s = EVEN ? t0 : 0; s < (EVEN ? t1 : 32); s++) {
                         const int k = 32 * Q + ((lane + s) & 31);
                         const V ek = ent[k];
                         const bool kin = k < ma;
-                        R ka[3], kb[3], ga, gb;
-                        const bool o1 = nbr_tri(d1, e1.w, nah1, r51, ek, kin, rc2, rct6,
-                                                TYP ? nrow1[k] : (R)1, A1, f1, ka, &ga);
-                        const bool o2 = nbr_tri(d2, e2.w, nah2, r52, ek, kin && j2 < k, rc2,
-                                                rct6, TYP ? nrow2[k] : (R)1, A2, f2, kb, &gb);
+                        R ka[3], kb[3], ga, gb, b1 = 0, b2 = 0;
+                        const bool o1 = nbr_tri<R, V, FMA>(d1, e1.w, nah1, r51, ek, kin, rc2, rct6,
+                                                           TYP ? nrow1[k] : (R)1, A1, f1, ka, &ga,
+                                                           &b1);
+                        const bool o2 = nbr_tri<R, V, FMA>(d2, e2.w, nah2, r52, ek, kin && j2 < k,
+                                                           rc2, rct6, TYP ? nrow2[k] : (R)1, A2,
+                                                           f2, kb, &gb, &b2);
                         if (STATS)
                             hits += (unsigned)o1 + (unsigned)o2;
                         V vk = accw[k];
-                        vk.x -= ka[0] + kb[0];
-                        vk.y -= ka[1] + kb[1];
-                        vk.z -= ka[2] + kb[2];
-                        vk.w -= ga + gb;
+                        nbr_k_add<R, V, FMA>(vk, ka, ga, b1, kb, gb, b2);
                         accw[k] = vk;
                         __syncwarp();
                     }
@@ -495,20 +539,18 @@ __global__ void __launch_bounds__(NBR_NT, nbr_min_blocks<typename atm_family<K>:
                 } else { /* the diagonal tile: VAR 1's s = 1..16 are steps 0..15 */
                     const bool jin = j1 < ma;
 #pragma unroll 4
-                    for (int s = t0 + 1; s <= t1; s++) {
+                    for (int s = (EVEN ? t0 : 0) + 1; s <= (EVEN ? t1 : 16); s++) {
                         const int k = 32 * Q + ((lane + s) & 31);
                         const V ek = ent[k];
-                        R ka[3], ga;
+                        R ka[3], ga, b1 = 0;
                         const bool pre = jin && k < ma && (s < 16 || lane < 16);
-                        const bool o1 = nbr_tri(d1, e1.w, nah1, r51, ek, pre, rc2, rct6,
-                                                TYP ? nrow1[k] : (R)1, A1, f1, ka, &ga);
+                        const bool o1 = nbr_tri<R, V, FMA>(d1, e1.w, nah1, r51, ek, pre, rc2, rct6,
+                                                           TYP ? nrow1[k] : (R)1, A1, f1, ka, &ga,
+                                                           &b1);
                         if (STATS)
                             hits += o1;
                         V vk = accw[k];
-                        vk.x -= ka[0];
-                        vk.y -= ka[1];
-                        vk.z -= ka[2];
-                        vk.w -= ga;
+                        nbr_k_add<R, V, FMA>(vk, ka, ga, b1);
                         accw[k] = vk;
                         __syncwarp();
                     }
@@ -672,15 +714,16 @@ __global__ void __launch_bounds__(NBR_NT, nbr_min_blocks<typename atm_family<K>:
 }
 
 /* The tile loop: TB_NBR_KERNEL in the environment, 0 (the loop of 2026-11-22), 1 (of
- * 2026-11-24), 2 (the default: VAR 1's steps split evenly among the warps, one-sweep filter,
- * one-barrier sums) or 3 (VAR 2 for 8 blocks per multiprocessor), kept for before/after
- * measurements in one run. TB_NBR_DEAL = "wd:ws" sets VAR 2's step weights (default 5:2). */
+ * 2026-11-24), 2 (the default: VAR 1's deal, one-sweep filter, one-barrier sums, k sums by
+ * FMA), 3 (VAR 2 for 8 blocks per multiprocessor), 4 (VAR 2 with the steps dealt evenly) or 5
+ * (VAR 2 without the FMA k sums), kept for before/after measurements in one run.
+ * TB_NBR_DEAL = "wd:ws" sets VAR 4's step weights (default 5:2). */
 static int nbr_variant(int *wd, int *ws)
 {
     static int v = -1, d = 5, s = 2;
     if (v < 0) {
         const char *e = getenv("TB_NBR_KERNEL");
-        v = e && e[0] >= '0' && e[0] <= '3' && e[1] == 0 ? e[0] - '0' : 2;
+        v = e && e[0] >= '0' && e[0] <= '5' && e[1] == 0 ? e[0] - '0' : 2;
         const char *w = getenv("TB_NBR_DEAL");
         int a = 0, b = 0;
         if (w && sscanf(w, "%d:%d", &a, &b) == 2 && a > 0 && b > 0 && a <= 64 && b <= 64) {
@@ -724,6 +767,10 @@ static int nbr_launch_t(gpu_nbr *b, const gpu_args *a, const nbr_args &q, cudaSt
         return nbr_launch_v<R, STATS, TYP, 1>(b, a, qv, smem, st);
     case 3:
         return nbr_launch_v<R, STATS, TYP, 3>(b, a, qv, smem, st);
+    case 4:
+        return nbr_launch_v<R, STATS, TYP, 4>(b, a, qv, smem, st);
+    case 5:
+        return nbr_launch_v<R, STATS, TYP, 5>(b, a, qv, smem, st);
     default:
         return nbr_launch_v<R, STATS, TYP, 2>(b, a, qv, smem, st);
     }
