@@ -108,10 +108,11 @@ template <typename R> static int nbr_smem_bytes(int cap, int nt)
 }
 
 /* One triplet (anchor, j, k) of the tile loops of VAR >= 1: the lane's j (dj, a = |dj|^2,
- * nah = -a/2, r5a = 5/a) and entry k (ek: d_k, c); pre = j < k < m_atm. Adds ga to A and
+ * nah = -a/2, r5a = 5/a) and entry k (ek: d_k, c); pre = j < k < m_atm (TRI = false: no
+ * cutoff_triple test, for VAR 6). Adds ga to A and
  * gb d_jk to fj (j's sums), and gives k's share: kf = gb d_jk (FMA: kf = d_jk and *kb = gb, for
  * nbr_k_add's fused multiply-adds), *kg = gc (pot_atm_list's scaling, times w). */
-template <typename R, typename V, bool FMA>
+template <typename R, typename V, bool FMA, bool TRI = true>
 static __device__ __forceinline__ bool nbr_tri(const R dj[3], R a, R nah, R r5a, const V &ek,
                                                bool pre, R rc2, R rct6, R w, R &A, R fj[3],
                                                R kf[3], R *kg, R *kb = nullptr)
@@ -119,7 +120,7 @@ static __device__ __forceinline__ bool nbr_tri(const R dj[3], R a, R nah, R r5a,
     const R djk[3] = {ek.x - dj[0], ek.y - dj[1], ek.z - dj[2]};
     const R b = djk[0] * djk[0] + djk[1] * djk[1] + djk[2] * djk[2];
     const R bc = b * ek.w, abc = a * bc;
-    const bool ok = pre && b <= rc2 && abc <= rct6;
+    const bool ok = pre && b <= rc2 && (!TRI || abc <= rct6);
     R ga, gb, gc;
     nbr_real<R>::list(a, nah, r5a, b, ek.w, abc, w, ok, &ga, &gb, &gc);
     A += ga;
@@ -278,7 +279,8 @@ template <typename R, int VAR> __host__ __device__ constexpr int nbr_min_blocks(
     return VAR == 3 ? (sizeof(R) == sizeof(float) ? 8 : 5) : 0;
 }
 /* VAR 4 deals the steps evenly (weighted) instead of the items round-robin; VAR 5 sums entry
- * k's shares as VAR 1 does, the others by fused multiply-adds (nbr_k_add). */
+ * k's shares as VAR 1 does, the others by fused multiply-adds (nbr_k_add); VAR 6 is VAR 2
+ * without the cutoff_triple test, for when it cannot fail (nbr_launch_t). */
 __host__ __device__ constexpr bool nbr_even_deal(int var) { return var == 4; }
 __host__ __device__ constexpr bool nbr_fma_k(int var) { return var >= 2 && var != 5; }
 
@@ -480,7 +482,7 @@ __global__ void __launch_bounds__(NBR_NT, nbr_min_blocks<typename atm_family<K>:
          * items) and q.ws (diagonal ones) that start in [w W / 4, (w + 1) W / 4) of their total
          * W, an item's j sums then shared by two warps' arrays. Either deal depends on ma alone:
          * deterministic. */
-        constexpr bool EVEN = nbr_even_deal(VAR), FMA = nbr_fma_k(VAR);
+        constexpr bool EVEN = nbr_even_deal(VAR), FMA = nbr_fma_k(VAR), TRI = VAR != 6;
         const R rc2 = kc.atm_rc2, rct6 = kc.atm_rct6;
         const int nd = (mb / 2) * ((mb + 1) / 2), ns = (mb + 1) / 2; /* two-j, diagonal items */
         const int W = EVEN ? 32 * q.wd * nd + 16 * q.ws * ns : 0;
@@ -517,10 +519,10 @@ __global__ void __launch_bounds__(NBR_NT, nbr_min_blocks<typename atm_family<K>:
                         const V ek = ent[k];
                         const bool kin = k < ma;
                         R ka[3], kb[3], ga, gb, b1 = 0, b2 = 0;
-                        const bool o1 = nbr_tri<R, V, FMA>(d1, e1.w, nah1, r51, ek, kin, rc2, rct6,
+                        const bool o1 = nbr_tri<R, V, FMA, TRI>(d1, e1.w, nah1, r51, ek, kin, rc2, rct6,
                                                            TYP ? nrow1[k] : (R)1, A1, f1, ka, &ga,
                                                            &b1);
-                        const bool o2 = nbr_tri<R, V, FMA>(d2, e2.w, nah2, r52, ek, kin && j2 < k,
+                        const bool o2 = nbr_tri<R, V, FMA, TRI>(d2, e2.w, nah2, r52, ek, kin && j2 < k,
                                                            rc2, rct6, TYP ? nrow2[k] : (R)1, A2,
                                                            f2, kb, &gb, &b2);
                         if (STATS)
@@ -544,7 +546,7 @@ __global__ void __launch_bounds__(NBR_NT, nbr_min_blocks<typename atm_family<K>:
                         const V ek = ent[k];
                         R ka[3], ga, b1 = 0;
                         const bool pre = jin && k < ma && (s < 16 || lane < 16);
-                        const bool o1 = nbr_tri<R, V, FMA>(d1, e1.w, nah1, r51, ek, pre, rc2, rct6,
+                        const bool o1 = nbr_tri<R, V, FMA, TRI>(d1, e1.w, nah1, r51, ek, pre, rc2, rct6,
                                                            TYP ? nrow1[k] : (R)1, A1, f1, ka, &ga,
                                                            &b1);
                         if (STATS)
@@ -714,16 +716,17 @@ __global__ void __launch_bounds__(NBR_NT, nbr_min_blocks<typename atm_family<K>:
 }
 
 /* The tile loop: TB_NBR_KERNEL in the environment, 0 (the loop of 2026-11-22), 1 (of
- * 2026-11-24), 2 (the default: VAR 1's deal, one-sweep filter, one-barrier sums, k sums by
- * FMA), 3 (VAR 2 for 8 blocks per multiprocessor), 4 (VAR 2 with the steps dealt evenly) or 5
- * (VAR 2 without the FMA k sums), kept for before/after measurements in one run.
- * TB_NBR_DEAL = "wd:ws" sets VAR 4's step weights (default 5:2). */
+ * 2026-11-24), 2 (VAR 1's deal, one-sweep filter, one-barrier sums, k sums by FMA), 3 (VAR 2
+ * for 8 blocks per multiprocessor), 4 (VAR 2 with the steps dealt evenly), 5 (VAR 2 without
+ * the FMA k sums) or 6 (VAR 2 without the cutoff_triple test, taken only where it cannot fail),
+ * kept for before/after measurements in one run; unset (-1): nbr_launch_t's choice, the
+ * fastest measured (docs/gpu.md). TB_NBR_DEAL = "wd:ws" sets VAR 4's step weights (5:2). */
 static int nbr_variant(int *wd, int *ws)
 {
-    static int v = -1, d = 5, s = 2;
-    if (v < 0) {
+    static int v = -2, d = 5, s = 2;
+    if (v == -2) {
         const char *e = getenv("TB_NBR_KERNEL");
-        v = e && e[0] >= '0' && e[0] <= '5' && e[1] == 0 ? e[0] - '0' : 2;
+        v = e && e[0] >= '0' && e[0] <= '6' && e[1] == 0 ? e[0] - '0' : -1;
         const char *w = getenv("TB_NBR_DEAL");
         int a = 0, b = 0;
         if (w && sscanf(w, "%d:%d", &a, &b) == 2 && a > 0 && b > 0 && a <= 64 && b <= 64) {
@@ -760,7 +763,15 @@ static int nbr_launch_t(gpu_nbr *b, const gpu_args *a, const nbr_args &q, cudaSt
                                  "use solver.precision = \"mixed\" (half the bytes of double)",
                         b->max_row, smem, b->smem_max);
     nbr_args qv = q;
-    switch (nbr_variant(&qv.wd, &qv.ws)) {
+    int v = nbr_variant(&qv.wd, &qv.ws);
+    if (v < 0) /* measured on an H200: VAR 2 (6) in float, VAR 1 in double (docs/gpu.md) */
+        v = sizeof(R) == sizeof(double) ? 1 : 6;
+    /* the cutoff_triple test cannot fail when cutoff_triple^6 is well above rc^6 (unset: 1e300):
+     * a, b, c <= rc^2 then give abc <= rc^6, whatever the rounding */
+    const double rc2 = q.rca2 > 0 ? q.rca2 : 0.0;
+    if (v == 6 && !(a->kd.atm_rct6 >= 2.0 * rc2 * rc2 * rc2))
+        v = 2;
+    switch (v) {
     case 0:
         return nbr_launch_v<R, STATS, TYP, 0>(b, a, qv, smem, st);
     case 1:
@@ -771,6 +782,8 @@ static int nbr_launch_t(gpu_nbr *b, const gpu_args *a, const nbr_args &q, cudaSt
         return nbr_launch_v<R, STATS, TYP, 4>(b, a, qv, smem, st);
     case 5:
         return nbr_launch_v<R, STATS, TYP, 5>(b, a, qv, smem, st);
+    case 6:
+        return nbr_launch_v<R, STATS, TYP, 6>(b, a, qv, smem, st);
     default:
         return nbr_launch_v<R, STATS, TYP, 2>(b, a, qv, smem, st);
     }
