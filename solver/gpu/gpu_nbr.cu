@@ -63,6 +63,12 @@ template <> struct nbr_real<float> {
     {
         pot_atm_list_f(a, nah, r5a, b, c, abc, w, ok, ga, gb, gc);
     }
+    static __device__ __forceinline__ void list_v(float a, float nah, float r5a, float b, float c,
+                                                  float abc, float w, int ok, float *v, float *ha,
+                                                  float *hb, float *hc)
+    {
+        pot_atm_list_v_f(a, nah, r5a, b, c, abc, w, ok, v, ha, hb, hc);
+    }
 };
 template <> struct nbr_real<double> {
     typedef tb_double4 V;
@@ -80,6 +86,12 @@ template <> struct nbr_real<double> {
     {
         pot_atm_list_d(a, nah, r5a, b, c, abc, w, ok, ga, gb, gc);
     }
+    static __device__ __forceinline__ void list_v(double a, double nah, double r5a, double b,
+                                                  double c, double abc, double w, int ok,
+                                                  double *v, double *ha, double *hb, double *hc)
+    {
+        pot_atm_list_v_d(a, nah, r5a, b, c, abc, w, ok, v, ha, hb, hc);
+    }
 };
 
 struct nbr_args {
@@ -89,7 +101,6 @@ struct nbr_args {
     int cap;                /* entries the shared arrays hold (a multiple of 32) */
     int b0;                 /* block b takes anchor perm[b0 + b] (this rank's range) */
     int pdbl;               /* float kernels of mixed precision: the pairs in double */
-    int wd, ws;             /* VAR >= 2: the weights of a two-j and of a diagonal step */
     unsigned long long *stats;
 };
 
@@ -107,182 +118,79 @@ template <typename R> static int nbr_smem_bytes(int cap, int nt)
                    : 0);
 }
 
-/* One triplet (anchor, j, k) of the tile loops of VAR >= 1: the lane's j (dj, a = |dj|^2,
- * nah = -a/2, r5a = 5/a) and entry k (ek: d_k, c); pre = j < k < m_atm (TRI = false: no
- * cutoff_triple test, for VAR 6). Adds ga to A and
- * gb d_jk to fj (j's sums), and gives k's share: kf = gb d_jk (FMA: kf = d_jk and *kb = gb, for
- * nbr_k_add's fused multiply-adds), *kg = gc (pot_atm_list's scaling, times w). */
-template <typename R, typename V, bool FMA, bool TRI = true>
+/* One triplet (anchor, j, k) of VAR 1's tile loop: the lane's j (dj, a = |dj|^2, nah = -a/2,
+ * r5a = 5/a) and entry k (ek: d_k, c); pre = j < k < m_atm. Adds ga to A and gb d_jk to fj
+ * (j's sums), and gives k's share: kf = gb d_jk, *kg = gc (pot_atm_list's scaling, times w). */
+template <typename R, typename V>
 static __device__ __forceinline__ bool nbr_tri(const R dj[3], R a, R nah, R r5a, const V &ek,
                                                bool pre, R rc2, R rct6, R w, R &A, R fj[3],
-                                               R kf[3], R *kg, R *kb = nullptr)
+                                               R kf[3], R *kg)
 {
     const R djk[3] = {ek.x - dj[0], ek.y - dj[1], ek.z - dj[2]};
     const R b = djk[0] * djk[0] + djk[1] * djk[1] + djk[2] * djk[2];
     const R bc = b * ek.w, abc = a * bc;
-    const bool ok = pre && b <= rc2 && (!TRI || abc <= rct6);
+    const bool ok = pre && b <= rc2 && abc <= rct6;
     R ga, gb, gc;
     nbr_real<R>::list(a, nah, r5a, b, ek.w, abc, w, ok, &ga, &gb, &gc);
     A += ga;
     for (int x = 0; x < 3; x++) {
         fj[x] = atm_real<R>::fma(gb, djk[x], fj[x]);
-        kf[x] = FMA ? djk[x] : gb * djk[x];
+        kf[x] = gb * djk[x];
     }
     *kg = gc;
-    if (FMA)
-        *kb = gb;
     return ok;
 }
 
-/* Entry k's sums take one or two triplets' shares (nbr_tri's kf, kg; FMA: kf = d_jk, kb = gb):
- * VAR 1 and 5 as -(kf1 + kf2), the others by fused multiply-adds, one instruction less per
- * coordinate and pair of triplets. */
-template <typename R, typename V, bool FMA>
-static __device__ __forceinline__ void nbr_k_add(V &vk, const R k1[3], R g1, R b1,
-                                                 const R k2[3], R g2, R b2)
+/* Entry k's share of one triplet in VAR >= 2: d_jk, gb and gc (VF: gc = v hc, hc kept), added
+ * by fused multiply-adds (VAR 1: -(gb1 d_jk1 + gb2 d_jk2), one instruction more per coordinate
+ * and pair of triplets). */
+template <typename R> struct nbr_share {
+    R d[3], gb, hc, v;
+    __device__ __forceinline__ void add(typename nbr_real<R>::V &vk) const
+    {
+        vk.x = atm_real<R>::fma(-gb, d[0], vk.x);
+        vk.y = atm_real<R>::fma(-gb, d[1], vk.y);
+        vk.z = atm_real<R>::fma(-gb, d[2], vk.z);
+        vk.w = atm_real<R>::fma(-v, hc, vk.w);
+    }
+};
+
+/* nbr_tri for VAR >= 2: TRI = false leaves out the cutoff_triple test (VAR 6, 7: where it
+ * cannot fail); VF (VAR 7, 8) takes pot_atm_list_v, whose factor v the sums' FMAs take (A,
+ * entry k's w) and which forms 5/b, 5/c from mp u^2 a: three multiplies fewer per triplet. */
+template <typename R, typename V, bool TRI, bool VF>
+static __device__ __forceinline__ bool nbr_tri2(const R dj[3], R a, R nah, R r5a, const V &ek,
+                                                bool pre, R rc2, R rct6, R w, R &A, R fj[3],
+                                                nbr_share<R> &ks)
 {
-    if (FMA) {
-        vk.x = atm_real<R>::fma(-b2, k2[0], atm_real<R>::fma(-b1, k1[0], vk.x));
-        vk.y = atm_real<R>::fma(-b2, k2[1], atm_real<R>::fma(-b1, k1[1], vk.y));
-        vk.z = atm_real<R>::fma(-b2, k2[2], atm_real<R>::fma(-b1, k1[2], vk.z));
-        vk.w = (vk.w - g1) - g2;
+    ks.d[0] = ek.x - dj[0];
+    ks.d[1] = ek.y - dj[1];
+    ks.d[2] = ek.z - dj[2];
+    const R b = ks.d[0] * ks.d[0] + ks.d[1] * ks.d[1] + ks.d[2] * ks.d[2];
+    const R bc = b * ek.w, abc = a * bc;
+    const bool ok = pre && b <= rc2 && (!TRI || abc <= rct6);
+    if (VF) {
+        R ha;
+        nbr_real<R>::list_v(a, nah, r5a, b, ek.w, abc, w, ok, &ks.v, &ha, &ks.gb, &ks.hc);
+        A = atm_real<R>::fma(ks.v, ha, A);
+        ks.gb *= ks.v;
     } else {
-        vk.x -= k1[0] + k2[0];
-        vk.y -= k1[1] + k2[1];
-        vk.z -= k1[2] + k2[2];
-        vk.w -= g1 + g2;
+        R ga;
+        nbr_real<R>::list(a, nah, r5a, b, ek.w, abc, w, ok, &ga, &ks.gb, &ks.hc);
+        ks.v = (R)1;
+        A += ga;
     }
-}
-template <typename R, typename V, bool FMA>
-static __device__ __forceinline__ void nbr_k_add(V &vk, const R k1[3], R g1, R b1)
-{
-    if (FMA) {
-        vk.x = atm_real<R>::fma(-b1, k1[0], vk.x);
-        vk.y = atm_real<R>::fma(-b1, k1[1], vk.y);
-        vk.z = atm_real<R>::fma(-b1, k1[2], vk.z);
-    } else {
-        vk.x -= k1[0];
-        vk.y -= k1[1];
-        vk.z -= k1[2];
-    }
-    vk.w -= g1;
+    for (int x = 0; x < 3; x++)
+        fj[x] = atm_real<R>::fma(ks.gb, ks.d[x], fj[x]);
+    return ok;
 }
 
-/* VAR >= 2's filter: one sweep of the row (one position load and one minimum image per entry,
- * where the two passes of VAR 0 and 1 did both twice) keeps the ATM partners in ent and the
- * LJ-only ones, in the order met, in a staging area (the warps' sums, zeroed after), then moves
- * those behind the ATM partners: the same entries in the same order as the two passes. */
-template <typename R, bool TYP, typename V>
-static __device__ __forceinline__ void nbr_filter1(const gpu_args &a, const nbr_args &q,
-                                                   const tb_double4 &xi, int i, const int *row,
-                                                   int cnt, V *ent, int *tix, unsigned char *sty,
-                                                   V *stage, int *wcount, int &m, int &ma)
-{
-    const int tid = threadIdx.x, lane = tid & 31, warp = tid >> 5;
-    int *st = (int *)(stage + q.cap); /* [cap] (t, type) pairs beside stage's [cap] entries */
-    int ml = 0;
-    for (int c0 = 0; c0 < cnt; c0 += NBR_NT) {
-        const int r = c0 + tid;
-        bool ka = false, kl = false;
-        int t = 0, tt = 0;
-        double e[3] = {0, 0, 0};
-        if (r < cnt) {
-            t = row[r];
-            const tb_double4 xt = a.posd[t];
-            if (TYP)
-                tt = gpu_type_of(xt.w);
-            e[0] = xt.x - xi.x;
-            e[1] = xt.y - xi.y;
-            e[2] = xt.z - xi.z;
-            box_min_image_d(&q.box, e);
-            const double r2 = e[0] * e[0] + e[1] * e[1] + e[2] * e[2];
-            const bool aft = nbr_after(e[0], e[1], e[2], i, t), atm = r2 <= q.rca2;
-            ka = atm && aft;
-            kl = !atm && r2 < q.rcl2 && aft;
-        }
-        const unsigned ba = __ballot_sync(0xffffffffu, ka), bl = __ballot_sync(0xffffffffu, kl);
-        if (lane == 0) {
-            wcount[warp] = __popc(ba);
-            wcount[NBR_NW + warp] = __popc(bl);
-        }
-        __syncthreads();
-        int pa = ma, pl = ml, ta = 0, tl = 0;
-        for (int w = 0; w < NBR_NW; w++) {
-            pa += w < warp ? wcount[w] : 0;
-            pl += w < warp ? wcount[NBR_NW + w] : 0;
-            ta += wcount[w];
-            tl += wcount[NBR_NW + w];
-        }
-        if (ka || kl) {
-            const unsigned below = (1u << lane) - 1u;
-            V v;
-            v.x = (R)e[0];
-            v.y = (R)e[1];
-            v.z = (R)e[2];
-            v.w = v.x * v.x + v.y * v.y + v.z * v.z;
-            if (ka) {
-                const int p = pa + __popc(ba & below);
-                ent[p] = v;
-                tix[p] = t;
-                if (TYP)
-                    sty[p] = (unsigned char)tt;
-            } else {
-                const int p = pl + __popc(bl & below);
-                stage[p] = v;
-                st[2 * p] = t;
-                st[2 * p + 1] = tt;
-            }
-        }
-        ma += ta;
-        ml += tl;
-        __syncthreads();
-    }
-    for (int p = tid; p < ml; p += NBR_NT) {
-        ent[ma + p] = stage[p];
-        tix[ma + p] = st[2 * p];
-        if (TYP)
-            sty[ma + p] = (unsigned char)st[2 * p + 1];
-    }
-    m = ma + ml;
-    __syncthreads(); /* the staging area is zeroed next */
-}
+#include "solver/gpu/gpu_nbr_parts.cuh"
 
-/* The block's sums of N doubles at once: block_sum's order for each (the warps' shuffle tree,
- * then the warps in order), so the same bits, with one barrier instead of two per value. */
-template <int N>
-static __device__ __forceinline__ void nbr_block_sums(double v[N], double *scratch)
-{
-    const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
-    static_assert(N * NBR_NW <= NBR_SCRATCH, "nbr_block_sums: scratch too small");
-#pragma unroll
-    for (int c = 0; c < N; c++) {
-        for (int o = 16; o > 0; o >>= 1)
-            v[c] += __shfl_xor_sync(0xffffffffu, v[c], o);
-        if (lane == 0)
-            scratch[c * NBR_NW + warp] = v[c];
-    }
-    __syncthreads();
-#pragma unroll
-    for (int c = 0; c < N; c++) {
-        v[c] = 0.0;
-        for (int w = 0; w < NBR_NW; w++) /* fixed order: deterministic */
-            v[c] += scratch[c * NBR_NW + w];
-    }
-}
-
-/* Blocks per multiprocessor the kernel is built for (0: not given): VAR 3 is VAR 2 held to
- * 64 registers (float: 8 blocks of 128 threads; ptxas spills 16-20 bytes) or 96 (double: 5
- * blocks, 44 bytes), for occupancy; the others take what they need (float 72-80 registers:
- * 6-7 blocks, double 120-128: 4). */
-template <typename R, int VAR> __host__ __device__ constexpr int nbr_min_blocks()
-{
-    return VAR == 3 ? (sizeof(R) == sizeof(float) ? 8 : 5) : 0;
-}
-/* VAR 4 deals the steps evenly (weighted) instead of the items round-robin; VAR 5 sums entry
- * k's shares as VAR 1 does, the others by fused multiply-adds (nbr_k_add); VAR 6 is VAR 2
- * without the cutoff_triple test, for when it cannot fail (nbr_launch_t). */
-__host__ __device__ constexpr bool nbr_even_deal(int var) { return var == 4; }
-__host__ __device__ constexpr bool nbr_fma_k(int var) { return var >= 2 && var != 5; }
+/* What VAR >= 2 take (docs/gpu.md): 2 the cutoff_triple test and pot_atm_list; 6 no test (where
+ * it cannot fail: nbr_launch_t); 7 no test and pot_atm_list_v; 8 the test and pot_atm_list_v. */
+__host__ __device__ constexpr bool nbr_tri_test(int var) { return var != 6 && var != 7; }
+__host__ __device__ constexpr bool nbr_vfold(int var) { return var == 7 || var == 8; }
 
 /* VAR 0: the tile loop of 2026-11-22 (one j per lane, pot_atm_set, the energy per triplet);
  * VAR 1 (the default since 2026-11-24, TB_NBR_KERNEL=0 selects VAR 0): two j per lane (tiles
@@ -290,8 +198,7 @@ __host__ __device__ constexpr bool nbr_fma_k(int var) { return var >= 2 && var !
  * diagonal tiles Q = 2J in 16 steps instead of 32, pot_atm_list, and the ATM energy from
  * Euler's relation E = (1/9) sum_q d_q . F_q. */
 template <typename K, bool STATS, int VAR>
-__global__ void __launch_bounds__(NBR_NT, nbr_min_blocks<typename atm_family<K>::R, VAR>())
-    nbr_kernel(gpu_args a, nbr_args q)
+__global__ void __launch_bounds__(NBR_NT) nbr_kernel(gpu_args a, nbr_args q)
 {
     typedef typename atm_family<K>::R R;
     constexpr bool TYP = atm_family<K>::TYP;
@@ -422,9 +329,9 @@ __global__ void __launch_bounds__(NBR_NT, nbr_min_blocks<typename atm_family<K>:
                         const V ek = ent[k];
                         const bool kin = k < ma;
                         R ka[3], kb[3], ga, gb;
-                        const bool o1 = nbr_tri<R, V, false>(d1, e1.w, nah1, r51, ek, kin, rc2, rct6,
+                        const bool o1 = nbr_tri(d1, e1.w, nah1, r51, ek, kin, rc2, rct6,
                                                 TYP ? nrow1[k] : (R)1, A1, f1, ka, &ga);
-                        const bool o2 = nbr_tri<R, V, false>(d2, e2.w, nah2, r52, ek, kin && j2 < k, rc2,
+                        const bool o2 = nbr_tri(d2, e2.w, nah2, r52, ek, kin && j2 < k, rc2,
                                                 rct6, TYP ? nrow2[k] : (R)1, A2, f2, kb, &gb);
                         if (STATS)
                             hits += (unsigned)o1 + (unsigned)o2;
@@ -453,7 +360,7 @@ __global__ void __launch_bounds__(NBR_NT, nbr_min_blocks<typename atm_family<K>:
                         const V ek = ent[k];
                         R ka[3], ga;
                         const bool pre = jin && k < ma && (s < 16 || lane < 16);
-                        const bool o1 = nbr_tri<R, V, false>(d1, e1.w, nah1, r51, ek, pre, rc2, rct6,
+                        const bool o1 = nbr_tri(d1, e1.w, nah1, r51, ek, pre, rc2, rct6,
                                                 TYP ? nrow1[k] : (R)1, A1, f1, ka, &ga);
                         if (STATS)
                             hits += o1;
@@ -477,30 +384,16 @@ __global__ void __launch_bounds__(NBR_NT, nbr_min_blocks<typename atm_family<K>:
         }
     }
     if (VAR >= 2) {
-        /* VAR 1's items (J, Q) and steps. Dealt round-robin, or (VAR 4, measured and slower:
-         * docs/gpu.md) each warp a contiguous run of the steps: those of weight q.wd (two-j
-         * items) and q.ws (diagonal ones) that start in [w W / 4, (w + 1) W / 4) of their total
-         * W, an item's j sums then shared by two warps' arrays. Either deal depends on ma alone:
-         * deterministic. */
-        constexpr bool EVEN = nbr_even_deal(VAR), FMA = nbr_fma_k(VAR), TRI = VAR != 6;
+        /* VAR 1's items (J, Q) and steps, dealt round-robin (an even deal of the steps was
+         * slower: docs/gpu.md) */
+        constexpr bool TRI = nbr_tri_test(VAR), VF = nbr_vfold(VAR);
         const R rc2 = kc.atm_rc2, rct6 = kc.atm_rct6;
-        const int nd = (mb / 2) * ((mb + 1) / 2), ns = (mb + 1) / 2; /* two-j, diagonal items */
-        const int W = EVEN ? 32 * q.wd * nd + 16 * q.ws * ns : 0;
-        const int lo = W * warp / NBR_NW, hi = EVEN ? W * (warp + 1) / NBR_NW : 1;
-        int c0 = 0, item = 0;
-        for (int Q = 0; Q < mb && c0 < hi; Q++) {
-            for (int J = 0; 2 * J <= Q && c0 < hi; J++, item++) {
-                const bool dual = 2 * J + 1 <= Q;
-                int t0 = 0, t1 = dual ? 32 : 16;
-                if (EVEN) {
-                    const int wt = dual ? q.wd : q.ws;
-                    t0 = lo > c0 ? (lo - c0 + wt - 1) / wt : 0;
-                    t1 = min(t1, (hi - c0 + wt - 1) / wt);
-                    c0 += (dual ? 32 : 16) * wt;
-                    if (t0 >= t1)
-                        continue;
-                } else if ((item & (NBR_NW - 1)) != warp)
+        int item = 0;
+        for (int Q = 0; Q < mb; Q++) {
+            for (int J = 0; 2 * J <= Q; J++, item++) {
+                if ((item & (NBR_NW - 1)) != warp)
                     continue;
+                const bool dual = 2 * J + 1 <= Q;
                 const int j1 = 64 * J + lane, j2 = j1 + 32;
                 const V e1 = ent[j1];
                 const R d1[3] = {e1.x, e1.y, e1.z}, nah1 = (R)-0.5 * e1.w;
@@ -514,21 +407,22 @@ __global__ void __launch_bounds__(NBR_NT, nbr_min_blocks<typename atm_family<K>:
                     const R *nrow2 = nuk + (TYP && j2 < ma ? sty[j2] : 0) * q.cap;
                     R A2 = 0, f2[3] = {0, 0, 0};
 #pragma unroll 2
-                    for (int s = EVEN ? t0 : 0; s < (EVEN ? t1 : 32); s++) {
+                    for (int s = 0; s < 32; s++) {
                         const int k = 32 * Q + ((lane + s) & 31);
                         const V ek = ent[k];
                         const bool kin = k < ma;
-                        R ka[3], kb[3], ga, gb, b1 = 0, b2 = 0;
-                        const bool o1 = nbr_tri<R, V, FMA, TRI>(d1, e1.w, nah1, r51, ek, kin, rc2, rct6,
-                                                           TYP ? nrow1[k] : (R)1, A1, f1, ka, &ga,
-                                                           &b1);
-                        const bool o2 = nbr_tri<R, V, FMA, TRI>(d2, e2.w, nah2, r52, ek, kin && j2 < k,
-                                                           rc2, rct6, TYP ? nrow2[k] : (R)1, A2,
-                                                           f2, kb, &gb, &b2);
+                        nbr_share<R> k1, k2;
+                        const bool o1 = nbr_tri2<R, V, TRI, VF>(d1, e1.w, nah1, r51, ek, kin, rc2,
+                                                                rct6, TYP ? nrow1[k] : (R)1, A1,
+                                                                f1, k1);
+                        const bool o2 = nbr_tri2<R, V, TRI, VF>(d2, e2.w, nah2, r52, ek,
+                                                                kin && j2 < k, rc2, rct6,
+                                                                TYP ? nrow2[k] : (R)1, A2, f2, k2);
                         if (STATS)
                             hits += (unsigned)o1 + (unsigned)o2;
                         V vk = accw[k];
-                        nbr_k_add<R, V, FMA>(vk, ka, ga, b1, kb, gb, b2);
+                        k1.add(vk);
+                        k2.add(vk);
                         accw[k] = vk;
                         __syncwarp();
                     }
@@ -538,21 +432,21 @@ __global__ void __launch_bounds__(NBR_NT, nbr_min_blocks<typename atm_family<K>:
                     v2.z += f2[2];
                     v2.w -= A2;
                     accw[j2] = v2;
-                } else { /* the diagonal tile: VAR 1's s = 1..16 are steps 0..15 */
+                } else { /* the diagonal tile Q = 2J: as VAR 1 */
                     const bool jin = j1 < ma;
 #pragma unroll 4
-                    for (int s = (EVEN ? t0 : 0) + 1; s <= (EVEN ? t1 : 16); s++) {
+                    for (int s = 1; s <= 16; s++) {
                         const int k = 32 * Q + ((lane + s) & 31);
                         const V ek = ent[k];
-                        R ka[3], ga, b1 = 0;
                         const bool pre = jin && k < ma && (s < 16 || lane < 16);
-                        const bool o1 = nbr_tri<R, V, FMA, TRI>(d1, e1.w, nah1, r51, ek, pre, rc2, rct6,
-                                                           TYP ? nrow1[k] : (R)1, A1, f1, ka, &ga,
-                                                           &b1);
+                        nbr_share<R> k1;
+                        const bool o1 = nbr_tri2<R, V, TRI, VF>(d1, e1.w, nah1, r51, ek, pre, rc2,
+                                                                rct6, TYP ? nrow1[k] : (R)1, A1,
+                                                                f1, k1);
                         if (STATS)
                             hits += o1;
                         V vk = accw[k];
-                        nbr_k_add<R, V, FMA>(vk, ka, ga, b1);
+                        k1.add(vk);
                         accw[k] = vk;
                         __syncwarp();
                     }
@@ -716,26 +610,16 @@ __global__ void __launch_bounds__(NBR_NT, nbr_min_blocks<typename atm_family<K>:
 }
 
 /* The tile loop: TB_NBR_KERNEL in the environment, 0 (the loop of 2026-11-22), 1 (of
- * 2026-11-24), 2 (VAR 1's deal, one-sweep filter, one-barrier sums, k sums by FMA), 3 (VAR 2
- * for 8 blocks per multiprocessor), 4 (VAR 2 with the steps dealt evenly), 5 (VAR 2 without
- * the FMA k sums) or 6 (VAR 2 without the cutoff_triple test, taken only where it cannot fail),
- * kept for before/after measurements in one run; unset (-1): nbr_launch_t's choice, the
- * fastest measured (docs/gpu.md). TB_NBR_DEAL = "wd:ws" sets VAR 4's step weights (5:2). */
-static int nbr_variant(int *wd, int *ws)
+ * 2026-11-24), 2, 6, 7, 8 (VAR 1's deal with the one-sweep filter, the one-barrier sums and
+ * entry k's sums by FMA; nbr_tri_test, nbr_vfold), kept for before/after measurements in one
+ * run; unset (-1): nbr_launch_t's choice, the fastest measured (docs/gpu.md). */
+static int nbr_variant(void)
 {
-    static int v = -2, d = 5, s = 2;
+    static int v = -2;
     if (v == -2) {
         const char *e = getenv("TB_NBR_KERNEL");
-        v = e && e[0] >= '0' && e[0] <= '6' && e[1] == 0 ? e[0] - '0' : -1;
-        const char *w = getenv("TB_NBR_DEAL");
-        int a = 0, b = 0;
-        if (w && sscanf(w, "%d:%d", &a, &b) == 2 && a > 0 && b > 0 && a <= 64 && b <= 64) {
-            d = a;
-            s = b;
-        }
+        v = e && strchr("012678", e[0]) && e[0] && e[1] == 0 ? e[0] - '0' : -1;
     }
-    *wd = d;
-    *ws = s;
     return v;
 }
 
@@ -762,30 +646,27 @@ static int nbr_launch_t(gpu_nbr *b, const gpu_args *a, const nbr_args &q, cudaSt
                                  "more than the GPU's %d: lower the cutoffs or solver.skin, or "
                                  "use solver.precision = \"mixed\" (half the bytes of double)",
                         b->max_row, smem, b->smem_max);
-    nbr_args qv = q;
-    int v = nbr_variant(&qv.wd, &qv.ws);
-    if (v < 0) /* measured on an H200: VAR 2 (6) in float, VAR 1 in double (docs/gpu.md) */
-        v = sizeof(R) == sizeof(double) ? 1 : 6;
-    /* the cutoff_triple test cannot fail when cutoff_triple^6 is well above rc^6 (unset: 1e300):
+    int v = nbr_variant();
+    if (v < 0) /* measured on an H200 (docs/gpu.md) */
+        v = sizeof(R) == sizeof(double) ? 1 : 7;
+    /* the cutoff_triple test cannot fail when cutoff_triple^6 is well above rc^6 (unset: 3e38):
      * a, b, c <= rc^2 then give abc <= rc^6, whatever the rounding */
     const double rc2 = q.rca2 > 0 ? q.rca2 : 0.0;
-    if (v == 6 && !(a->kd.atm_rct6 >= 2.0 * rc2 * rc2 * rc2))
-        v = 2;
+    if ((v == 6 || v == 7) && !(a->kd.atm_rct6 >= 2.0 * rc2 * rc2 * rc2))
+        v = v == 6 ? 2 : 8;
     switch (v) {
     case 0:
-        return nbr_launch_v<R, STATS, TYP, 0>(b, a, qv, smem, st);
+        return nbr_launch_v<R, STATS, TYP, 0>(b, a, q, smem, st);
     case 1:
-        return nbr_launch_v<R, STATS, TYP, 1>(b, a, qv, smem, st);
-    case 3:
-        return nbr_launch_v<R, STATS, TYP, 3>(b, a, qv, smem, st);
-    case 4:
-        return nbr_launch_v<R, STATS, TYP, 4>(b, a, qv, smem, st);
-    case 5:
-        return nbr_launch_v<R, STATS, TYP, 5>(b, a, qv, smem, st);
+        return nbr_launch_v<R, STATS, TYP, 1>(b, a, q, smem, st);
     case 6:
-        return nbr_launch_v<R, STATS, TYP, 6>(b, a, qv, smem, st);
+        return nbr_launch_v<R, STATS, TYP, 6>(b, a, q, smem, st);
+    case 7:
+        return nbr_launch_v<R, STATS, TYP, 7>(b, a, q, smem, st);
+    case 8:
+        return nbr_launch_v<R, STATS, TYP, 8>(b, a, q, smem, st);
     default:
-        return nbr_launch_v<R, STATS, TYP, 2>(b, a, qv, smem, st);
+        return nbr_launch_v<R, STATS, TYP, 2>(b, a, q, smem, st);
     }
 }
 
