@@ -5,13 +5,17 @@
  * read neighbouring particles). Its 128 threads filter the row at the current positions into
  * shared memory (separations formed in double, stored in R; the ATM partners first, order
  * kept by a ballot compaction), then the 4 warps share the 32 x 32 tiles (P, Q) of the
- * entry-pair triangle. Default loop (VAR 1, docs/gpu.md): items (J, Q), 2J <= Q, dealt
+ * entry-pair triangle. VAR 1's loop (docs/gpu.md): items (J, Q), 2J <= Q, dealt
  * round-robin; lane l holds j1 = 64 J + l and j2 = j1 + 32 and visits k = 32 Q + ((l + s) mod
  * 32), s = 0..31 (the diagonal tiles Q = 2J: l against l + s, s = 1..16): at each step the 32
  * lanes touch 32 different k, so each warp keeps the k-side sums in its own shared array
  * without atomics, and one 16-byte load and one update of entry k serve two triplets. Per
  * triplet: its 3 sides, pot_atm_list (no energy: E = (1/9) sum_q d_q . F_q at the end), 4 FMAs
- * into the k sums and 4 into the j sums. The loop before it (VAR 0, TB_NBR_KERNEL=0): tile w =
+ * into the k sums and 4 into the j sums. The default since 2026-11-25 (VAR 7; 8 where
+ * cutoff_triple can cut) walks the same items and steps after a one-sweep filter
+ * (gpu_nbr_parts.cuh), adds entry k's shares by FMAs, takes pot_atm_list_v (its factor v
+ * folded into the sums' FMAs) and leaves out the cutoff_triple test where it cannot fail: 7-9 %
+ * less time in mixed precision, 1-2 % in double. The loop before VAR 1 (VAR 0): tile w =
  * warp, warp + 4, ... placed by lambda2d, one j per lane, pot_atm_set and the energy per
  * triplet. At the end each entry's force F_q = 0.75 nu (V_q + S_q d_q) (VAR 1: -3 nu 5^(-5/2)
  * (V_q + S_q d_q)) (+ its LJ pair force; in mixed precision
@@ -155,8 +159,8 @@ template <typename R> struct nbr_share {
     }
 };
 
-/* nbr_tri for VAR >= 2: TRI = false leaves out the cutoff_triple test (VAR 6, 7: where it
- * cannot fail); VF (VAR 7, 8) takes pot_atm_list_v, whose factor v the sums' FMAs take (A,
+/* nbr_tri for VAR >= 2: TRI = false leaves out the cutoff_triple test (VAR 7: where it cannot
+ * fail); VF (VAR 7, 8) takes pot_atm_list_v, whose factor v the sums' FMAs take (A,
  * entry k's w) and which forms 5/b, 5/c from mp u^2 a: three multiplies fewer per triplet. */
 template <typename R, typename V, bool TRI, bool VF>
 static __device__ __forceinline__ bool nbr_tri2(const R dj[3], R a, R nah, R r5a, const V &ek,
@@ -187,9 +191,10 @@ static __device__ __forceinline__ bool nbr_tri2(const R dj[3], R a, R nah, R r5a
 
 #include "solver/gpu/gpu_nbr_parts.cuh"
 
-/* What VAR >= 2 take (docs/gpu.md): 2 the cutoff_triple test and pot_atm_list; 6 no test (where
- * it cannot fail: nbr_launch_t); 7 no test and pot_atm_list_v; 8 the test and pot_atm_list_v. */
-__host__ __device__ constexpr bool nbr_tri_test(int var) { return var != 6 && var != 7; }
+/* What VAR >= 2 take (docs/gpu.md): 2 the cutoff_triple test and pot_atm_list; 7 (the
+ * default) pot_atm_list_v and no test (taken where it cannot fail: nbr_launch_t); 8 the same
+ * with the test. */
+__host__ __device__ constexpr bool nbr_tri_test(int var) { return var != 7; }
 __host__ __device__ constexpr bool nbr_vfold(int var) { return var == 7 || var == 8; }
 
 /* VAR 0: the tile loop of 2026-11-22 (one j per lane, pot_atm_set, the energy per triplet);
@@ -610,15 +615,15 @@ __global__ void __launch_bounds__(NBR_NT) nbr_kernel(gpu_args a, nbr_args q)
 }
 
 /* The tile loop: TB_NBR_KERNEL in the environment, 0 (the loop of 2026-11-22), 1 (of
- * 2026-11-24), 2, 6, 7, 8 (VAR 1's deal with the one-sweep filter, the one-barrier sums and
- * entry k's sums by FMA; nbr_tri_test, nbr_vfold), kept for before/after measurements in one
- * run; unset (-1): nbr_launch_t's choice, the fastest measured (docs/gpu.md). */
+ * 2026-11-24), 2, 7, 8 (of 2026-11-25: VAR 1's deal with the one-sweep filter, the
+ * one-barrier sums and entry k's sums by FMA; nbr_tri_test, nbr_vfold), kept for before/after
+ * measurements in one run; unset (-1): VAR 7, or 8 where cutoff_triple can cut (nbr_launch_t). */
 static int nbr_variant(void)
 {
     static int v = -2;
     if (v == -2) {
         const char *e = getenv("TB_NBR_KERNEL");
-        v = e && strchr("012678", e[0]) && e[0] && e[1] == 0 ? e[0] - '0' : -1;
+        v = e && e[0] && strchr("01278", e[0]) && e[1] == 0 ? e[0] - '0' : -1;
     }
     return v;
 }
@@ -647,20 +652,18 @@ static int nbr_launch_t(gpu_nbr *b, const gpu_args *a, const nbr_args &q, cudaSt
                                  "use solver.precision = \"mixed\" (half the bytes of double)",
                         b->max_row, smem, b->smem_max);
     int v = nbr_variant();
-    if (v < 0) /* measured on an H200 (docs/gpu.md) */
-        v = sizeof(R) == sizeof(double) ? 1 : 7;
+    if (v < 0) /* the fastest measured, float and double (H200, docs/gpu.md) */
+        v = 7;
     /* the cutoff_triple test cannot fail when cutoff_triple^6 is well above rc^6 (unset: 3e38):
      * a, b, c <= rc^2 then give abc <= rc^6, whatever the rounding */
     const double rc2 = q.rca2 > 0 ? q.rca2 : 0.0;
-    if ((v == 6 || v == 7) && !(a->kd.atm_rct6 >= 2.0 * rc2 * rc2 * rc2))
-        v = v == 6 ? 2 : 8;
+    if (v == 7 && !(a->kd.atm_rct6 >= 2.0 * rc2 * rc2 * rc2))
+        v = 8;
     switch (v) {
     case 0:
         return nbr_launch_v<R, STATS, TYP, 0>(b, a, q, smem, st);
     case 1:
         return nbr_launch_v<R, STATS, TYP, 1>(b, a, q, smem, st);
-    case 6:
-        return nbr_launch_v<R, STATS, TYP, 6>(b, a, q, smem, st);
     case 7:
         return nbr_launch_v<R, STATS, TYP, 7>(b, a, q, smem, st);
     case 8:
