@@ -5,13 +5,17 @@
  * read neighbouring particles). Its 128 threads filter the row at the current positions into
  * shared memory (separations formed in double, stored in R; the ATM partners first, order
  * kept by a ballot compaction), then the 4 warps share the 32 x 32 tiles (P, Q) of the
- * entry-pair triangle. Default loop (VAR 1, docs/gpu.md): items (J, Q), 2J <= Q, dealt
+ * entry-pair triangle. VAR 1's loop (docs/gpu.md): items (J, Q), 2J <= Q, dealt
  * round-robin; lane l holds j1 = 64 J + l and j2 = j1 + 32 and visits k = 32 Q + ((l + s) mod
  * 32), s = 0..31 (the diagonal tiles Q = 2J: l against l + s, s = 1..16): at each step the 32
  * lanes touch 32 different k, so each warp keeps the k-side sums in its own shared array
  * without atomics, and one 16-byte load and one update of entry k serve two triplets. Per
  * triplet: its 3 sides, pot_atm_list (no energy: E = (1/9) sum_q d_q . F_q at the end), 4 FMAs
- * into the k sums and 4 into the j sums. The loop before it (VAR 0, TB_NBR_KERNEL=0): tile w =
+ * into the k sums and 4 into the j sums. The default since 2026-11-25 (VAR 7; 8 where
+ * cutoff_triple can cut) walks the same items and steps after a one-sweep filter
+ * (gpu_nbr_parts.cuh), adds entry k's shares by FMAs, takes pot_atm_list_v (its factor v
+ * folded into the sums' FMAs) and leaves out the cutoff_triple test where it cannot fail: 7-9 %
+ * less time in mixed precision, 1-2 % in double. The loop before VAR 1 (VAR 0): tile w =
  * warp, warp + 4, ... placed by lambda2d, one j per lane, pot_atm_set and the energy per
  * triplet. At the end each entry's force F_q = 0.75 nu (V_q + S_q d_q) (VAR 1: -3 nu 5^(-5/2)
  * (V_q + S_q d_q)) (+ its LJ pair force; in mixed precision
@@ -42,6 +46,7 @@
 
 #define NBR_NT 128
 #define NBR_NW (NBR_NT / 32)
+#define NBR_SCRATCH 64 /* doubles: block_sum's 32, nbr_block_sums' 12 values x NBR_NW warps */
 
 /* ---- forces ------------------------------------------------------------------------ */
 
@@ -62,6 +67,12 @@ template <> struct nbr_real<float> {
     {
         pot_atm_list_f(a, nah, r5a, b, c, abc, w, ok, ga, gb, gc);
     }
+    static __device__ __forceinline__ void list_v(float a, float nah, float r5a, float b, float c,
+                                                  float abc, float w, int ok, float *v, float *ha,
+                                                  float *hb, float *hc)
+    {
+        pot_atm_list_v_f(a, nah, r5a, b, c, abc, w, ok, v, ha, hb, hc);
+    }
 };
 template <> struct nbr_real<double> {
     typedef tb_double4 V;
@@ -78,6 +89,12 @@ template <> struct nbr_real<double> {
                                                 double *ga, double *gb, double *gc)
     {
         pot_atm_list_d(a, nah, r5a, b, c, abc, w, ok, ga, gb, gc);
+    }
+    static __device__ __forceinline__ void list_v(double a, double nah, double r5a, double b,
+                                                  double c, double abc, double w, int ok,
+                                                  double *v, double *ha, double *hb, double *hc)
+    {
+        pot_atm_list_v_d(a, nah, r5a, b, c, abc, w, ok, v, ha, hb, hc);
     }
 };
 
@@ -100,16 +117,15 @@ template <typename R> __host__ __device__ constexpr int nbr_entry_bytes()
  * byte each). */
 template <typename R> static int nbr_smem_bytes(int cap, int nt)
 {
-    return cap * nbr_entry_bytes<R>() + 32 * (int)sizeof(double) + 8 * (int)sizeof(int) +
+    return cap * nbr_entry_bytes<R>() + NBR_SCRATCH * (int)sizeof(double) + 8 * (int)sizeof(int) +
            (nt > 1 ? cap * (nt * (int)sizeof(R) + 1) +
                          nt * (int)sizeof(typename atm_real<R>::lj_pair)
                    : 0);
 }
 
-/* One triplet (anchor, j, k) of the default tile loop (VAR 1): the lane's j (dj, a = |dj|^2,
- * nah = -a/2, r5a = 5/a) and entry k (ek: d_k, c); pre = j < k < m_atm. Adds ga to A and
- * gb d_jk to fj (j's sums), and gives k's share: kf = gb d_jk, *kg = gc (pot_atm_list's
- * scaling, times w). */
+/* One triplet (anchor, j, k) of VAR 1's tile loop: the lane's j (dj, a = |dj|^2, nah = -a/2,
+ * r5a = 5/a) and entry k (ek: d_k, c); pre = j < k < m_atm. Adds ga to A and gb d_jk to fj
+ * (j's sums), and gives k's share: kf = gb d_jk, *kg = gc (pot_atm_list's scaling, times w). */
 template <typename R, typename V>
 static __device__ __forceinline__ bool nbr_tri(const R dj[3], R a, R nah, R r5a, const V &ek,
                                                bool pre, R rc2, R rct6, R w, R &A, R fj[3],
@@ -130,6 +146,58 @@ static __device__ __forceinline__ bool nbr_tri(const R dj[3], R a, R nah, R r5a,
     return ok;
 }
 
+/* Entry k's share of one triplet in VAR >= 2: d_jk, gb and gc (VF: gc = v hc, hc kept), added
+ * by fused multiply-adds (VAR 1: -(gb1 d_jk1 + gb2 d_jk2), one instruction more per coordinate
+ * and pair of triplets). */
+template <typename R> struct nbr_share {
+    R d[3], gb, hc, v;
+    __device__ __forceinline__ void add(typename nbr_real<R>::V &vk) const
+    {
+        vk.x = atm_real<R>::fma(-gb, d[0], vk.x);
+        vk.y = atm_real<R>::fma(-gb, d[1], vk.y);
+        vk.z = atm_real<R>::fma(-gb, d[2], vk.z);
+        vk.w = atm_real<R>::fma(-v, hc, vk.w);
+    }
+};
+
+/* nbr_tri for VAR >= 2: TRI = false leaves out the cutoff_triple test (VAR 7: where it cannot
+ * fail); VF (VAR 7, 8) takes pot_atm_list_v, whose factor v the sums' FMAs take (A,
+ * entry k's w) and which forms 5/b, 5/c from mp u^2 a: three multiplies fewer per triplet. */
+template <typename R, typename V, bool TRI, bool VF>
+static __device__ __forceinline__ bool nbr_tri2(const R dj[3], R a, R nah, R r5a, const V &ek,
+                                                bool pre, R rc2, R rct6, R w, R &A, R fj[3],
+                                                nbr_share<R> &ks)
+{
+    ks.d[0] = ek.x - dj[0];
+    ks.d[1] = ek.y - dj[1];
+    ks.d[2] = ek.z - dj[2];
+    const R b = ks.d[0] * ks.d[0] + ks.d[1] * ks.d[1] + ks.d[2] * ks.d[2];
+    const R bc = b * ek.w, abc = a * bc;
+    const bool ok = pre && b <= rc2 && (!TRI || abc <= rct6);
+    if (VF) {
+        R ha;
+        nbr_real<R>::list_v(a, nah, r5a, b, ek.w, abc, w, ok, &ks.v, &ha, &ks.gb, &ks.hc);
+        A = atm_real<R>::fma(ks.v, ha, A);
+        ks.gb *= ks.v;
+    } else {
+        R ga;
+        nbr_real<R>::list(a, nah, r5a, b, ek.w, abc, w, ok, &ga, &ks.gb, &ks.hc);
+        ks.v = (R)1;
+        A += ga;
+    }
+    for (int x = 0; x < 3; x++)
+        fj[x] = atm_real<R>::fma(ks.gb, ks.d[x], fj[x]);
+    return ok;
+}
+
+#include "solver/gpu/gpu_nbr_parts.cuh"
+
+/* What VAR >= 2 take (docs/gpu.md): 2 the cutoff_triple test and pot_atm_list; 7 (the
+ * default) pot_atm_list_v and no test (taken where it cannot fail: nbr_launch_t); 8 the same
+ * with the test. */
+__host__ __device__ constexpr bool nbr_tri_test(int var) { return var != 7; }
+__host__ __device__ constexpr bool nbr_vfold(int var) { return var == 7 || var == 8; }
+
 /* VAR 0: the tile loop of 2026-11-22 (one j per lane, pot_atm_set, the energy per triplet);
  * VAR 1 (the default since 2026-11-24, TB_NBR_KERNEL=0 selects VAR 0): two j per lane (tiles
  * 2J and 2J + 1 against tile Q, one load and one update of entry k's sums for both), the
@@ -144,8 +212,8 @@ __global__ void __launch_bounds__(NBR_NT) nbr_kernel(gpu_args a, nbr_args q)
     extern __shared__ __align__(16) unsigned char smem_raw[];
     V *ent = (V *)smem_raw;            /* [cap]: d_q, |d_q|^2 */
     V *acc = ent + q.cap;              /* [NW][cap]: V_q, S_q per warp */
-    double *scratch = (double *)(acc + NBR_NW * q.cap); /* [32] */
-    int *wcount = (int *)(scratch + 32);                /* [8] */
+    double *scratch = (double *)(acc + NBR_NW * q.cap); /* [NBR_SCRATCH] */
+    int *wcount = (int *)(scratch + NBR_SCRATCH);       /* [8] */
     int *tix = wcount + 8;                              /* [cap] */
     typedef typename atm_real<R>::lj_pair LP;
     const int nt = TYP ? a.kf.ntypes : 0;
@@ -166,9 +234,11 @@ __global__ void __launch_bounds__(NBR_NT) nbr_kernel(gpu_args a, nbr_args q)
     }
     const tb_box_d *qbox = MOV ? &sbox : &q.box;
 
-    /* entries: ATM partners, then LJ-only partners, order kept */
+    /* entries: ATM partners, then LJ-only partners, order kept (VAR >= 2: one sweep, nbr_filter1) */
     int m = 0, ma = 0;
-    for (int pass = 0; pass < 2; pass++) {
+    if (VAR >= 2)
+        nbr_filter1<R, TYP>(a, q, xi, i, row, cnt, ent, tix, sty, acc, wcount, m, ma);
+    for (int pass = 0; VAR < 2 && pass < 2; pass++) {
         for (int c0 = 0; c0 < cnt; c0 += NBR_NT) {
             const int r = c0 + tid;
             bool keep = false;
@@ -326,6 +396,84 @@ __global__ void __launch_bounds__(NBR_NT) nbr_kernel(gpu_args a, nbr_args q)
             }
         }
     }
+    if (VAR >= 2) {
+        /* VAR 1's items (J, Q) and steps, dealt round-robin (an even deal of the steps was
+         * slower: docs/gpu.md) */
+        constexpr bool TRI = nbr_tri_test(VAR), VF = nbr_vfold(VAR);
+        const R rc2 = kc.atm_rc2, rct6 = kc.atm_rct6;
+        int item = 0;
+        for (int Q = 0; Q < mb; Q++) {
+            for (int J = 0; 2 * J <= Q; J++, item++) {
+                if ((item & (NBR_NW - 1)) != warp)
+                    continue;
+                const bool dual = 2 * J + 1 <= Q;
+                const int j1 = 64 * J + lane, j2 = j1 + 32;
+                const V e1 = ent[j1];
+                const R d1[3] = {e1.x, e1.y, e1.z}, nah1 = (R)-0.5 * e1.w;
+                const R r51 = atm_real<R>::five_over(e1.w);
+                const R *nrow1 = nuk + (TYP && j1 < ma ? sty[j1] : 0) * q.cap;
+                R A1 = 0, f1[3] = {0, 0, 0};
+                if (dual) {
+                    const V e2 = ent[j2];
+                    const R d2[3] = {e2.x, e2.y, e2.z}, nah2 = (R)-0.5 * e2.w;
+                    const R r52 = atm_real<R>::five_over(e2.w);
+                    const R *nrow2 = nuk + (TYP && j2 < ma ? sty[j2] : 0) * q.cap;
+                    R A2 = 0, f2[3] = {0, 0, 0};
+#pragma unroll 2
+                    for (int s = 0; s < 32; s++) {
+                        const int k = 32 * Q + ((lane + s) & 31);
+                        const V ek = ent[k];
+                        const bool kin = k < ma;
+                        nbr_share<R> k1, k2;
+                        const bool o1 = nbr_tri2<R, V, TRI, VF>(d1, e1.w, nah1, r51, ek, kin, rc2,
+                                                                rct6, TYP ? nrow1[k] : (R)1, A1,
+                                                                f1, k1);
+                        const bool o2 = nbr_tri2<R, V, TRI, VF>(d2, e2.w, nah2, r52, ek,
+                                                                kin && j2 < k, rc2, rct6,
+                                                                TYP ? nrow2[k] : (R)1, A2, f2, k2);
+                        if (STATS)
+                            hits += (unsigned)o1 + (unsigned)o2;
+                        V vk = accw[k];
+                        k1.add(vk);
+                        k2.add(vk);
+                        accw[k] = vk;
+                        __syncwarp();
+                    }
+                    V v2 = accw[j2];
+                    v2.x += f2[0];
+                    v2.y += f2[1];
+                    v2.z += f2[2];
+                    v2.w -= A2;
+                    accw[j2] = v2;
+                } else { /* the diagonal tile Q = 2J: as VAR 1 */
+                    const bool jin = j1 < ma;
+#pragma unroll 4
+                    for (int s = 1; s <= 16; s++) {
+                        const int k = 32 * Q + ((lane + s) & 31);
+                        const V ek = ent[k];
+                        const bool pre = jin && k < ma && (s < 16 || lane < 16);
+                        nbr_share<R> k1;
+                        const bool o1 = nbr_tri2<R, V, TRI, VF>(d1, e1.w, nah1, r51, ek, pre, rc2,
+                                                                rct6, TYP ? nrow1[k] : (R)1, A1,
+                                                                f1, k1);
+                        if (STATS)
+                            hits += o1;
+                        V vk = accw[k];
+                        k1.add(vk);
+                        accw[k] = vk;
+                        __syncwarp();
+                    }
+                }
+                V v1 = accw[j1];
+                v1.x += f1[0];
+                v1.y += f1[1];
+                v1.z += f1[2];
+                v1.w -= A1;
+                accw[j1] = v1;
+                __syncwarp();
+            }
+        }
+    }
     for (long long w = warp; VAR == 0 && w < n_tiles; w += NBR_NW) {
         const int Q = map2d_lambda2d_row(w), P = (int)(w - map3d_tri(Q));
         const int j = 32 * P + lane;
@@ -381,7 +529,7 @@ __global__ void __launch_bounds__(NBR_NT) nbr_kernel(gpu_args a, nbr_args q)
     /* forces of the entries, pairs, the anchor's force, virial */
     /* VAR 1: pot_atm_list's g = dE/dr^2 / (-(3/2) nu 5^(-5/2)), so F = 2 dE/dr^2 sums take
      * -3 nu 5^(-5/2) = -3 nu / (25 sqrt 5) */
-    const double scale = (VAR == 1 ? -3.0 / (25.0 * 2.2360679774997896964) : 0.75) *
+    const double scale = (VAR >= 1 ? -3.0 / (25.0 * 2.2360679774997896964) : 0.75) *
                          (TYP ? 1.0 : (double)kc.nu);
     double fi[3] = {0, 0, 0}, ep = 0, vir[6] = {0, 0, 0, 0, 0, 0}, ea = 0;
     for (int p = tid; p < m; p += NBR_NT) {
@@ -400,7 +548,7 @@ __global__ void __launch_bounds__(NBR_NT) nbr_kernel(gpu_args a, nbr_args q)
             f[0] = scale * (double)(sx + sw * dv[0]);
             f[1] = scale * (double)(sy + sw * dv[1]);
             f[2] = scale * (double)(sz + sw * dv[2]);
-            if (VAR == 1) /* Euler: 9 E = sum_q d_q . F_q of the ATM forces */
+            if (VAR >= 1) /* Euler: 9 E = sum_q d_q . F_q of the ATM forces */
                 ea += dw[0] * f[0] + dw[1] * f[1] + dw[2] * f[2];
         }
         if (sizeof(R) < sizeof(double) && q.pdbl) { /* mixed: the pair in double (O(m) of it) */
@@ -435,17 +583,31 @@ __global__ void __launch_bounds__(NBR_NT) nbr_kernel(gpu_args a, nbr_args q)
         vir[4] += 0.5 * (dw[0] * f[2] + dw[2] * f[0]);
         vir[5] += 0.5 * (dw[1] * f[2] + dw[2] * f[1]);
     }
-    for (int c = 0; c < 3; c++)
-        fi[c] = block_sum(fi[c], scratch);
-    for (int c = 0; c < 6; c++)
-        vir[c] = block_sum(vir[c], scratch);
-    const double et = block_sum(VAR == 1 ? ea : e_thread, scratch), eps = block_sum(ep, scratch);
-    double hsum = 0.0;
-    if (STATS)
-        hsum = block_sum((double)hits, scratch);
+    double et, eps, hsum = 0.0;
+    if (VAR >= 2) { /* the same sums in one barrier */
+        double v[12] = {fi[0], fi[1], fi[2], vir[0], vir[1], vir[2], vir[3], vir[4], vir[5],
+                        ea, ep, (double)hits};
+        nbr_block_sums<STATS ? 12 : 11>(v, scratch);
+        for (int c = 0; c < 3; c++)
+            fi[c] = v[c];
+        for (int c = 0; c < 6; c++)
+            vir[c] = v[3 + c];
+        et = v[9];
+        eps = v[10];
+        hsum = v[11];
+    } else {
+        for (int c = 0; c < 3; c++)
+            fi[c] = block_sum(fi[c], scratch);
+        for (int c = 0; c < 6; c++)
+            vir[c] = block_sum(vir[c], scratch);
+        et = block_sum(VAR == 1 ? ea : e_thread, scratch);
+        eps = block_sum(ep, scratch);
+        if (STATS)
+            hsum = block_sum((double)hits, scratch);
+    }
     if (tid == 0) {
         add_force(a, i, fi[0], fi[1], fi[2]);
-        add_energy(a, 0, VAR == 1 ? et / 9.0 : (TYP ? 1.0 : (double)kc.nu) * et);
+        add_energy(a, 0, VAR >= 1 ? et / 9.0 : (TYP ? 1.0 : (double)kc.nu) * et);
         add_energy(a, 1, eps);
         for (int c = 0; c < 6; c++) {
             add_virial(a, c, vir[c]);
@@ -454,20 +616,22 @@ __global__ void __launch_bounds__(NBR_NT) nbr_kernel(gpu_args a, nbr_args q)
             /* slots launched: 1024 per tile; VAR 1 walks the (mb + 1) / 2 diagonal tiles
              * Q = 2J in 512 */
             atomicAdd(q.stats, (unsigned long long)n_tiles * 1024ull -
-                                   (VAR == 1 ? (unsigned long long)((mb + 1) / 2) * 512ull : 0ull));
+                                   (VAR >= 1 ? (unsigned long long)((mb + 1) / 2) * 512ull : 0ull));
             atomicAdd(q.stats + 1, (unsigned long long)hsum);
         }
     }
 }
 
-/* The tile loop: VAR 1 unless the environment sets TB_NBR_KERNEL=0 (the loop of 2026-11-22,
- * kept for before/after measurements in one run). */
+/* The tile loop: TB_NBR_KERNEL in the environment, 0 (the loop of 2026-11-22), 1 (of
+ * 2026-11-24), 2, 7, 8 (of 2026-11-25: VAR 1's deal with the one-sweep filter, the
+ * one-barrier sums and entry k's sums by FMA; nbr_tri_test, nbr_vfold), kept for before/after
+ * measurements in one run; unset (-1): VAR 7, or 8 where cutoff_triple can cut (nbr_launch_t). */
 static int nbr_variant(void)
 {
-    static int v = -1;
-    if (v < 0) {
+    static int v = -2;
+    if (v == -2) {
         const char *e = getenv("TB_NBR_KERNEL");
-        v = e && strcmp(e, "0") == 0 ? 0 : 1;
+        v = e && e[0] && strchr("01278", e[0]) && e[1] == 0 ? e[0] - '0' : -1;
     }
     return v;
 }
@@ -509,8 +673,26 @@ static int nbr_launch_t(gpu_nbr *b, const gpu_args *a, const nbr_args &q, cudaSt
                                  "more than the GPU's %d: lower the cutoffs or solver.skin, or "
                                  "use solver.precision = \"mixed\" (half the bytes of double)",
                         b->max_row, smem, b->smem_max);
-    return nbr_variant() ? nbr_launch_v<R, STATS, TYP, 1>(b, a, q, smem, st)
-                         : nbr_launch_v<R, STATS, TYP, 0>(b, a, q, smem, st);
+    int v = nbr_variant();
+    if (v < 0) /* the fastest measured, float and double (H200, docs/gpu.md) */
+        v = 7;
+    /* the cutoff_triple test cannot fail when cutoff_triple^6 is well above rc^6 (unset: 3e38):
+     * a, b, c <= rc^2 then give abc <= rc^6, whatever the rounding */
+    const double rc2 = q.rca2 > 0 ? q.rca2 : 0.0;
+    if (v == 7 && !(a->kd.atm_rct6 >= 2.0 * rc2 * rc2 * rc2))
+        v = 8;
+    switch (v) {
+    case 0:
+        return nbr_launch_v<R, STATS, TYP, 0>(b, a, q, smem, st);
+    case 1:
+        return nbr_launch_v<R, STATS, TYP, 1>(b, a, q, smem, st);
+    case 7:
+        return nbr_launch_v<R, STATS, TYP, 7>(b, a, q, smem, st);
+    case 8:
+        return nbr_launch_v<R, STATS, TYP, 8>(b, a, q, smem, st);
+    default:
+        return nbr_launch_v<R, STATS, TYP, 2>(b, a, q, smem, st);
+    }
 }
 
 int gpu_nbr_moving_ok(void)
