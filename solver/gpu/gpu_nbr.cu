@@ -237,7 +237,7 @@ __global__ void __launch_bounds__(NBR_NT) nbr_kernel(gpu_args a, nbr_args q)
     /* entries: ATM partners, then LJ-only partners, order kept (VAR >= 2: one sweep, nbr_filter1) */
     int m = 0, ma = 0;
     if (VAR >= 2)
-        nbr_filter1<R, TYP>(a, q, xi, i, row, cnt, ent, tix, sty, acc, wcount, m, ma);
+        nbr_filter1<R, TYP>(a, q, qbox, xi, i, row, cnt, ent, tix, sty, acc, wcount, m, ma);
     for (int pass = 0; VAR < 2 && pass < 2; pass++) {
         for (int c0 = 0; c0 < cnt; c0 += NBR_NT) {
             const int r = c0 + tid;
@@ -644,7 +644,8 @@ static int nbr_launch_v(gpu_nbr *b, const gpu_args *a, const nbr_args &q, int sm
                                     cudaFuncAttributeMaxDynamicSharedMemorySize, smem));
     if (b->a_hi <= b->a_lo)
         return 0; /* no anchors for this rank */
-    if constexpr (VAR == 1 && !STATS) { /* the instances a moving box takes (gpu_mtk.cu) */
+    if constexpr ((VAR == 1 || VAR == 7 || VAR == 8) && !STATS) { /* the instances a moving
+                                                                     box takes (gpu_mtk.cu) */
         if (q.dbox) {
             CUDA_CHECK(cudaFuncSetAttribute(
                 nbr_kernel<typename atm_kernel_arg<R, TYP>::type, STATS, VAR, true>,
@@ -657,7 +658,7 @@ static int nbr_launch_v(gpu_nbr *b, const gpu_args *a, const nbr_args &q, int sm
     }
     if (q.dbox)
         return tb_error(NULL, 0, "internal: a box that moves on the device with the lists' "
-                                 "counters or TB_NBR_KERNEL=0");
+                                 "counters or TB_NBR_KERNEL=0 or 2");
     nbr_kernel<typename atm_kernel_arg<R, TYP>::type, STATS, VAR>
         <<<b->a_hi - b->a_lo, NBR_NT, smem, st>>>(*a, q);
     TB_LAUNCH_CHECK("nbr_kernel");
@@ -697,7 +698,8 @@ static int nbr_launch_t(gpu_nbr *b, const gpu_args *a, const nbr_args &q, cudaSt
 
 int gpu_nbr_moving_ok(void)
 {
-    return nbr_variant() == 1;
+    const int v = nbr_variant();
+    return v < 0 || v == 1 || v == 7 || v == 8;
 }
 
 int gpu_nbr_forces(gpu_nbr *b, const gpu_args *a, const pot_params *pp, int dbl, int pdbl,

@@ -8,10 +8,12 @@
 /* VAR >= 2's filter: one sweep of the row (one position load and one minimum image per entry,
  * where the two passes of VAR 0 and 1 did both twice) keeps the ATM partners in ent and the
  * LJ-only ones, in the order met, in a staging area (the warps' sums, zeroed after), then moves
- * those behind the ATM partners: the same entries in the same order as the two passes. */
+ * those behind the ATM partners: the same entries in the same order as the two passes. box:
+ * q.box, or the kernel's copy of a box that moves on the device. */
 template <typename R, bool TYP, typename V>
 static __device__ __forceinline__ void nbr_filter1(const gpu_args &a, const nbr_args &q,
-                                                   const tb_double4 &xi, int i, const int *row,
+                                                   const tb_box_d *box, const tb_double4 &xi,
+                                                   int i, const int *row,
                                                    int cnt, V *ent, int *tix, unsigned char *sty,
                                                    V *stage, int *wcount, int &m, int &ma)
 {
@@ -31,7 +33,7 @@ static __device__ __forceinline__ void nbr_filter1(const gpu_args &a, const nbr_
             e[0] = xt.x - xi.x;
             e[1] = xt.y - xi.y;
             e[2] = xt.z - xi.z;
-            box_min_image_d(&q.box, e);
+            box_min_image_d(box, e);
             const double r2 = e[0] * e[0] + e[1] * e[1] + e[2] * e[2];
             const bool aft = nbr_after(e[0], e[1], e[2], i, t), atm = r2 <= q.rca2;
             ka = atm && aft;
