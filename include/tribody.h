@@ -37,7 +37,9 @@
 extern "C" {
 #endif
 
-#define TRIBODY_API_VERSION 2 /* 2: tribody_virial per term, tribody_timings */
+#include <stddef.h>
+
+#define TRIBODY_API_VERSION 3 /* 2: tribody_virial per term, tribody_timings; 3: the host passes */
 
 enum { TRIBODY_OK = 0, TRIBODY_ERUNTIME = 1, TRIBODY_EINPUT = 2 };
 
@@ -137,6 +139,15 @@ double tribody_species_mass(const tribody *t, int i);
 /* The largest cutoff of the terms that run (the neighbour list's radius less its skin);
  * 0 when some running term has none (all pairs, all triplets). */
 double tribody_cutoff(const tribody *t);
+
+/* Host passes for bindings, on the threads of the library's own passes (see "Threads"; they
+ * touch no handle and take no lock): whether the `bytes` bytes at a and at b are the same (1)
+ * or not (0), and a copy of `bytes` bytes from src to dst (not overlapping). A binding's change
+ * check and snapshot of the positions and its copies of the results are one pass each over
+ * 3n doubles; a single thread's pass costs 0.05-0.08 ms at n = 32768 on an H200 machine
+ * (tribody.ase's calculator: docs/library.md). */
+int tribody_same_bytes(const void *a, const void *b, size_t bytes);
+void tribody_copy_bytes(void *dst, const void *src, size_t bytes);
 
 /* The message of this thread's last failed call ("" when none). */
 const char *tribody_last_error(void);

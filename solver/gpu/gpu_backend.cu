@@ -660,7 +660,7 @@ static int gpu_results(backend *b, sim_state *s)
             return -1;
     }
     /* the forces' copy queued with the energies' and the virial's: one wait for them all */
-    if (gpu_download3_start(b, b->d_force) != 0)
+    if (gpu_download3_start(b, s->force, b->d_force) != 0)
         return -1;
     if (!b->computed) {
         CUDA_CHECK(cudaStreamSynchronize(b->st));
@@ -746,4 +746,5 @@ const backend_ops gpu_backend_ops = {"gpu",       gpu_create, gpu_compute, gpu_a
                                      gpu_kinetic, gpu_info, gpu_virial_next, gpu_check_finite,
                                      gpu_put, gpu_rdf,
                                      gpu_virial,  gpu_kinetic_axes, gpu_rescale,
-                                     gpu_check_finite_late, gpu_results, gpu_mtk};
+                                     gpu_check_finite_late, gpu_results, gpu_mtk,
+                                     gpu_host_alloc, gpu_host_free};

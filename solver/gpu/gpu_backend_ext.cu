@@ -83,7 +83,9 @@ int gpu_rescale(backend *b, const double m[6], const double vm[6])
 
 /* Host interleaved [3n] doubles to the xyz lanes of device double4 [n] (and back), the fourth
  * lane kept: one whole-array copy of the 3n doubles through the staging buffer (pinned when it
- * can be) and d_h3, and a kernel that scatters them into the lanes (gathers them out of them).
+ * can be) and d_h3, and a kernel that scatters them into the lanes (gathers them out of them);
+ * a host array that is page-locked itself (the library's positions and forces: gpu_host_alloc)
+ * is copied from and to directly, without the staging copy.
  * A 2D copy of 24-byte rows to or from pageable memory goes row by row (about 40 ms for the
  * positions, velocities and forces of 32768 particles on an H200), and a copy of the whole
  * double4 array needs the fourth lane read back first; this moves 24 bytes a particle once.
@@ -109,34 +111,69 @@ __global__ void gather3_kernel(double *h3, const tb_double4 *d, int n)
     }
 }
 
+/* Whether h is page-locked host memory (cudaHostAlloc'ed or registered): a copy from or to it
+ * runs at the link's speed without the staging buffer. */
+static int host_locked(const void *h)
+{
+    cudaPointerAttributes a;
+    if (cudaPointerGetAttributes(&a, h) != cudaSuccess) {
+        (void)cudaGetLastError(); /* not sticky: an address CUDA does not know is pageable */
+        return 0;
+    }
+    return a.type == cudaMemoryTypeHost;
+}
+
+void *gpu_host_alloc(size_t bytes)
+{
+    void *p = NULL;
+    if (cudaHostAlloc(&p, bytes, cudaHostAllocPortable) != cudaSuccess) {
+        (void)cudaGetLastError(); /* not sticky: the caller keeps its pageable memory */
+        return NULL;
+    }
+    return p;
+}
+
+void gpu_host_free(void *p)
+{
+    if (p)
+        cudaFreeHost(p);
+}
+
 int gpu_upload3(backend *b, tb_double4 *d, const double *h)
 {
     const size_t bytes = 3 * (size_t)b->n * sizeof(double);
-    sim_copy_doubles(b->h_stage, h, 3 * (size_t)b->n);
-    CUDA_CHECK(cudaMemcpyAsync(b->d_h3, b->h_stage, bytes, cudaMemcpyHostToDevice, b->st));
+    const double *from = h;
+    if (!host_locked(h)) {
+        sim_copy_doubles(b->h_stage, h, 3 * (size_t)b->n);
+        from = b->h_stage;
+    }
+    CUDA_CHECK(cudaMemcpyAsync(b->d_h3, from, bytes, cudaMemcpyHostToDevice, b->st));
     scatter3_kernel<<<(b->n + 255) / 256, 256, 0, b->st>>>(d, b->d_h3, b->n);
     TB_LAUNCH_CHECK("scatter3_kernel");
     CUDA_CHECK(cudaStreamSynchronize(b->st));
     return 0;
 }
 
-int gpu_download3_start(backend *b, const tb_double4 *d)
+int gpu_download3_start(backend *b, double *h, const tb_double4 *d)
 {
     const size_t bytes = 3 * (size_t)b->n * sizeof(double);
+    b->h_direct = host_locked(h);
     gather3_kernel<<<(b->n + 255) / 256, 256, 0, b->st>>>(b->d_h3, d, b->n);
     TB_LAUNCH_CHECK("gather3_kernel");
-    CUDA_CHECK(cudaMemcpyAsync(b->h_stage, b->d_h3, bytes, cudaMemcpyDeviceToHost, b->st));
+    CUDA_CHECK(cudaMemcpyAsync(b->h_direct ? h : b->h_stage, b->d_h3, bytes,
+                               cudaMemcpyDeviceToHost, b->st));
     return 0;
 }
 
 void gpu_download3_finish(backend *b, double *h)
 {
-    sim_copy_doubles(h, b->h_stage, 3 * (size_t)b->n);
+    if (!b->h_direct)
+        sim_copy_doubles(h, b->h_stage, 3 * (size_t)b->n);
 }
 
 int gpu_download3(backend *b, double *h, const tb_double4 *d)
 {
-    if (gpu_download3_start(b, d) != 0)
+    if (gpu_download3_start(b, h, d) != 0)
         return -1;
     CUDA_CHECK(cudaStreamSynchronize(b->st));
     gpu_download3_finish(b, h);
