@@ -292,38 +292,16 @@ __global__ void nbr_hash_kernel(const int *idx, long long held, unsigned long lo
 
 static int grid_for(int n, int threads) { return (n + threads - 1) / threads; }
 
-/* Device buffer *p of at least `need` elements of size sz (grown by a quarter). */
+/* Device buffer *p of at least `need` elements (gpu_cells.cuh's growth, with the lists' hint). */
 template <typename T> static int grow(T **p, long long *cap, long long need, const char *what)
 {
-    if (need <= *cap)
-        return 0;
-    const long long c = need + need / 4 + 64;
-    cudaFree(*p);
-    *p = NULL;
-    *cap = 0;
-    if (cudaMalloc((void **)p, (size_t)c * sizeof(T)) != cudaSuccess) {
-        cudaGetLastError();
-        return tb_error(NULL, 0, "out of GPU memory for %lld %s (%zu bytes): lower solver.skin or "
-                                 "the cutoffs, or use fewer particles", c, what,
-                        (size_t)c * sizeof(T));
-    }
-    *cap = c;
-    return 0;
+    return cells_grow(p, cap, need, what,
+                      "lower solver.skin or the cutoffs, or use fewer particles");
 }
 
-/* cub's temporary storage: never left NULL, since cub reads a NULL d_temp_storage as a size
- * query and would then silently do nothing (a call that needs 0 bytes, as on 0 items). */
 static int tmp_fit(gpu_nbr *b, size_t bytes)
 {
-    if (b->d_tmp && bytes <= b->tmp_bytes)
-        return 0;
-    bytes = bytes > 256 ? bytes : 256;
-    cudaFree(b->d_tmp);
-    b->d_tmp = NULL;
-    b->tmp_bytes = 0;
-    CUDA_CHECK(cudaMalloc(&b->d_tmp, bytes));
-    b->tmp_bytes = bytes;
-    return 0;
+    return cells_tmp_fit(&b->d_tmp, &b->tmp_bytes, bytes);
 }
 
 /* Environment switches, read once: TB_NBR_BUILD=0 selects the build before the one above (a
@@ -351,21 +329,9 @@ int gpu_nbr_build(gpu_nbr *b, const tb_double4 *pos, cudaStream_t st)
         CUDA_CHECK(cudaEventRecord(ev[0], st));
     }
     double lo[3] = {0, 0, 0}, hi[3] = {0, 0, 0};
-    if (b->box.pbc != TB_BOX_PERIODIC_ALL) { /* the open axes' extent */
-        double part[256 * 6];
-        cells_bbox_kernel<<<256, 256, 0, st>>>(pos, n, b->d_part);
-        TB_LAUNCH_CHECK("cells_bbox_kernel");
-        CUDA_CHECK(cudaMemcpyAsync(part, b->d_part, sizeof part, cudaMemcpyDeviceToHost, st));
-        CUDA_CHECK(cudaStreamSynchronize(st));
-        for (int d = 0; d < 3; d++) {
-            lo[d] = part[d];
-            hi[d] = part[3 + d];
-            for (int k = 1; k < 256; k++) {
-                lo[d] = fmin(lo[d], part[6 * k + d]);
-                hi[d] = fmax(hi[d], part[6 * k + 3 + d]);
-            }
-        }
-    }
+    if (b->box.pbc != TB_BOX_PERIODIC_ALL && /* the open axes' extent */
+        cells_extent(pos, n, b->d_part, lo, hi, st) != 0)
+        return -1;
     nbr_grid_make(&b->g, &b->box, lo, hi, b->radius, 2LL * n + 64);
     const long long cells = (long long)b->g.nc[0] * b->g.nc[1] * b->g.nc[2];
     long long cap_s = b->cells_cap, cap_e = b->cells_cap;
@@ -373,21 +339,10 @@ int gpu_nbr_build(gpu_nbr *b, const tb_double4 *pos, cudaStream_t st)
         grow(&b->d_end, &cap_e, cells, "neighbour cells") != 0)
         return -1;
     b->cells_cap = cap_s < cap_e ? cap_s : cap_e;
-    int bits = 1;
-    while ((1LL << bits) < cells)
-        bits++;
-
-    cells_key_kernel<<<grid_for(n, T), T, 0, st>>>(pos, n, b->g, b->d_key, b->d_seq);
-    TB_LAUNCH_CHECK("cells_key_kernel");
-    size_t need = 0;
-    CUDA_CHECK(cub::DeviceRadixSort::SortPairs(NULL, need, b->d_key, b->d_key2, b->d_seq, b->d_perm,
-                                               n, 0, bits, st));
-    if (tmp_fit(b, need) != 0)
+    const cells_sort_bufs sb = {b->d_key, b->d_key2, b->d_seq, b->d_perm,
+                                b->d_start, b->d_end, &b->d_tmp, &b->tmp_bytes};
+    if (cells_sort(pos, n, &b->g, cells, &sb, st) != 0)
         return -1;
-    CUDA_CHECK(cub::DeviceRadixSort::SortPairs(b->d_tmp, need, b->d_key, b->d_key2, b->d_seq,
-                                               b->d_perm, n, 0, bits, st));
-    CUDA_CHECK(cudaMemsetAsync(b->d_start, 0, (size_t)cells * sizeof(int), st));
-    CUDA_CHECK(cudaMemsetAsync(b->d_end, 0, (size_t)cells * sizeof(int), st));
     nbr_range_kernel<<<grid_for(n, T), T, 0, st>>>(b->d_key2, n, b->d_start, b->d_end);
     TB_LAUNCH_CHECK("nbr_range_kernel");
 
@@ -440,6 +395,7 @@ int gpu_nbr_build(gpu_nbr *b, const tb_double4 *pos, cudaStream_t st)
     }
     if (phases)
         CUDA_CHECK(cudaEventRecord(ev[2], st));
+    size_t need = 0;
     CUDA_CHECK(cub::DeviceScan::ExclusiveSum(NULL, need, b->d_cnt, b->d_off, n + 1, st));
     if (tmp_fit(b, need) != 0)
         return -1;
@@ -581,7 +537,7 @@ static int nbr_alloc(gpu_nbr *b)
     CUDA_CHECK(cudaMalloc(&b->d_cnt, (n + 1) * sizeof(int)));
     CUDA_CHECK(cudaMalloc(&b->d_off, (n + 1) * sizeof(int)));
     CUDA_CHECK(cudaMalloc(&b->d_xref, n * sizeof(tb_double4)));
-    CUDA_CHECK(cudaMalloc(&b->d_part, 256 * 6 * sizeof(double)));
+    CUDA_CHECK(cudaMalloc(&b->d_part, 6 * CELLS_BBOX_BLOCKS * sizeof(double)));
     CUDA_CHECK(cudaMalloc(&b->d_flag, sizeof(unsigned)));
     CUDA_CHECK(cudaMallocHost(&b->h_flag, sizeof(unsigned)));
     CUDA_CHECK(cudaEventCreateWithFlags(&b->ev_flag, cudaEventDisableTiming));

@@ -39,13 +39,12 @@ struct gpu_rdf_work {
     long long n_cap;
     int *d_start, *d_end; /* [cells] */
     long long cells_cap;
-    double *d_part; /* [6 RDF_BBOX_BLOCKS] the extent's partial reductions */
+    double *d_part; /* [6 CELLS_BBOX_BLOCKS] the extent's partial reductions */
     void *d_tmp;
     size_t tmp_bytes;
     int blocks; /* of the cell count: a few per multiprocessor */
 };
 
-#define RDF_BBOX_BLOCKS 128
 
 /* ---- all pairs ------------------------------------------------------------------------ */
 
@@ -180,54 +179,7 @@ __global__ void __launch_bounds__(RDF_CELL_THREADS)
 /* Device buffer *p of at least `need` elements (grown by a quarter); *cap its elements. */
 template <typename T> static int grow(T **p, long long *cap, long long need, const char *what)
 {
-    if (need <= *cap)
-        return 0;
-    const long long c = need + need / 4 + 64;
-    cudaFree(*p);
-    *p = NULL;
-    *cap = 0;
-    if (cudaMalloc((void **)p, (size_t)c * sizeof(T)) != cudaSuccess) {
-        cudaGetLastError();
-        return tb_error(NULL, 0, "out of GPU memory for %lld %s of output.rdf (%zu bytes)", c,
-                        what, (size_t)c * sizeof(T));
-    }
-    *cap = c;
-    return 0;
-}
-
-static int tmp_fit(gpu_rdf_work *w, size_t bytes)
-{
-    if (w->d_tmp && bytes <= w->tmp_bytes)
-        return 0;
-    bytes = bytes > 256 ? bytes : 256; /* never NULL: cub reads NULL as a size query */
-    cudaFree(w->d_tmp);
-    w->d_tmp = NULL;
-    w->tmp_bytes = 0;
-    CUDA_CHECK(cudaMalloc(&w->d_tmp, bytes));
-    w->tmp_bytes = bytes;
-    return 0;
-}
-
-/* The positions' bounding box (exact: min and max), for the open axes' cells. */
-static int extent(gpu_rdf_work *w, const tb_double4 *pos, int n, double lo[3], double hi[3],
-                  cudaStream_t st)
-{
-    double part[6 * RDF_BBOX_BLOCKS];
-    if (!w->d_part)
-        CUDA_CHECK(cudaMalloc(&w->d_part, sizeof part));
-    cells_bbox_kernel<<<RDF_BBOX_BLOCKS, 256, 0, st>>>(pos, n, w->d_part);
-    TB_LAUNCH_CHECK("cells_bbox_kernel");
-    CUDA_CHECK(cudaMemcpyAsync(part, w->d_part, sizeof part, cudaMemcpyDeviceToHost, st));
-    CUDA_CHECK(cudaStreamSynchronize(st));
-    for (int d = 0; d < 3; d++) {
-        lo[d] = part[d];
-        hi[d] = part[3 + d];
-        for (int k = 1; k < RDF_BBOX_BLOCKS; k++) {
-            lo[d] = fmin(lo[d], part[6 * k + d]);
-            hi[d] = fmax(hi[d], part[6 * k + 3 + d]);
-        }
-    }
-    return 0;
+    return cells_grow(p, cap, need, what, "lower output.rdf's r_max or use fewer particles");
 }
 
 static int count_cells(gpu_rdf_work *w, const tb_double4 *pos, int n, int typed,
@@ -251,20 +203,10 @@ static int count_cells(gpu_rdf_work *w, const tb_double4 *pos, int n, int typed,
     if (grow(&w->d_start, &s1, cells, "cells") != 0 || grow(&w->d_end, &s2, cells, "cells") != 0)
         return -1;
     w->cells_cap = s1 < s2 ? s1 : s2;
-    int bits = 1;
-    while ((1LL << bits) < cells)
-        bits++;
-    cells_key_kernel<<<nb, T, 0, st>>>(pos, n, *g, w->d_key, w->d_seq);
-    TB_LAUNCH_CHECK("cells_key_kernel");
-    size_t need = 0;
-    CUDA_CHECK(cub::DeviceRadixSort::SortPairs(NULL, need, w->d_key, w->d_key2, w->d_seq, w->d_perm,
-                                               n, 0, bits, st));
-    if (tmp_fit(w, need) != 0)
+    const cells_sort_bufs sb = {w->d_key, w->d_key2, w->d_seq, w->d_perm,
+                                w->d_start, w->d_end, &w->d_tmp, &w->tmp_bytes};
+    if (cells_sort(pos, n, g, cells, &sb, st) != 0)
         return -1;
-    CUDA_CHECK(cub::DeviceRadixSort::SortPairs(w->d_tmp, need, w->d_key, w->d_key2, w->d_seq,
-                                               w->d_perm, n, 0, bits, st));
-    CUDA_CHECK(cudaMemsetAsync(w->d_start, 0, (size_t)cells * sizeof(int), st));
-    CUDA_CHECK(cudaMemsetAsync(w->d_end, 0, (size_t)cells * sizeof(int), st));
     rdf_range_kernel<<<nb, T, 0, st>>>(w->d_key2, w->d_perm, pos, n, w->d_start, w->d_end, w->d_spos);
     TB_LAUNCH_CHECK("rdf_range_kernel");
     if (!w->blocks) {
@@ -339,7 +281,9 @@ int gpu_rdf_count(const tb_double4 *pos, int n, int typed, const tb_box_d *box, 
         w->counts_len = len;
     }
     CUDA_CHECK(cudaMemsetAsync(w->d_counts, 0, bytes, st));
-    if (box->pbc != TB_BOX_PERIODIC_ALL && extent(w, pos, n, lo, hi, st) != 0)
+    if (box->pbc != TB_BOX_PERIODIC_ALL && !w->d_part)
+        CUDA_CHECK(cudaMalloc(&w->d_part, 6 * CELLS_BBOX_BLOCKS * sizeof(double)));
+    if (box->pbc != TB_BOX_PERIODIC_ALL && cells_extent(pos, n, w->d_part, lo, hi, st) != 0)
         return -1;
     if (rdf_plan(s, box, lo, hi, n, &g)) {
         if (count_cells(w, pos, n, typed, &g, s, st) != 0)
