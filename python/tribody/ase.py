@@ -54,13 +54,19 @@ def _flat(a, b):
             a.flags.c_contiguous and b.flags.c_contiguous)
 
 
+_PASS = 65536  # bytes from which an array goes through the library's passes
+
+
 def _same(a, b):
-    """a and b of one shape and equal: bit for bit in the library's threaded pass
-    (tribody_same_bytes) when both are C-contiguous of one dtype, element for element
+    """a and b of one shape and equal: bit for bit when both are C-contiguous of one dtype
+    (from _PASS bytes in the library's threaded pass, tribody_same_bytes; below it by their
+    bytes, a tenth of a numpy comparison's cost for a cell or pbc), element for element
     otherwise (NaN never equal). Bit for bit, a -0.0 replacing 0.0 is a change (an evaluation
     more); a NaN position never reaches a kept snapshot of a calculation (the library refuses
     it)."""
     if _flat(a, b):
+        if a.nbytes < _PASS:
+            return a.tobytes() == b.tobytes()
         return bool(_L.tribody_same_bytes(a.ctypes.data, b.ctypes.data, a.nbytes))
     return a.shape == np.shape(b) and bool((a == b).all())
 
@@ -68,15 +74,15 @@ def _same(a, b):
 def _copyto(dst, src):
     """np.copyto(dst, src), in the library's threaded pass (tribody_copy_bytes) when both are
     C-contiguous of one shape and dtype."""
-    if _flat(dst, src):
+    if _flat(dst, src) and dst.nbytes >= _PASS:
         _L.tribody_copy_bytes(dst.ctypes.data, src.ctypes.data, dst.nbytes)
     else:
-        np.copyto(dst, src)
+        dst[...] = src
 
 
 def _copy(a):
     """a.copy() for a C-contiguous array, in the library's threaded pass."""
-    if not a.flags.c_contiguous:
+    if not a.flags.c_contiguous or a.nbytes < _PASS:
         return a.copy()
     b = np.empty_like(a)
     _L.tribody_copy_bytes(b.ctypes.data, a.ctypes.data, a.nbytes)
@@ -171,8 +177,8 @@ class TribodyCalculator(Calculator):
             if not _same(self._z, z):
                 _copyto(self._z, z)
                 self._zv += 1
-            np.copyto(self._cell, atoms.cell.array)
-            np.copyto(self._pbc, atoms.pbc)
+            self._cell[...] = atoms.cell.array
+            self._pbc[...] = atoms.pbc
         else:
             self._x = np.array(x, dtype=np.float64, order="C")
             self._z = np.array(z)
@@ -232,12 +238,12 @@ class TribodyCalculator(Calculator):
         """(q or None, box[9] or None, periodic[3], positions in the frame) of the last atoms
         set; q None: no rotation (no periodic axis, or a cell already in LAMMPS's frame)."""
         pbc, pos = self._pbc, self._x
-        if not pbc.any():
+        if pbc.tobytes() == b"\0\0\0":  # no periodic axis (pbc.any(), without numpy's call)
             return None, None, pbc, pos
         cell = self._cell
         # the frame of the last cell again when the cell is the same (an MD step, an
         # optimiser's step): lammps_frame tries 27 bases, a few ms of small numpy calls
-        if self._frame is None or not np.array_equal(cell, self._frame[0]):
+        if self._frame is None or not _same(cell, self._frame[0]):
             if abs(np.linalg.det(cell)) < 1e-12 * max(1.0, np.abs(cell).max()) ** 3:
                 raise TribodyInputError("TribodyCalculator: periodic axes %s need a cell of three "
                                         "independent vectors (got %s)" % (pbc.tolist(), cell.tolist()), 2)
@@ -273,22 +279,21 @@ class TribodyCalculator(Calculator):
         q, box, pbc, pos = self._geometry()
         # the atomic numbers, not the symbols: the same key without n Python strings
         numbers = self._z
-        if (self._t is None or self._zv != self._key[0] or
-                not np.array_equal(pbc, self._key[1])):
+        if self._t is None or self._zv != self._key[0] or pbc.tobytes() != self._key[1]:
             if self._t is not None:
                 self._t.close()
                 self._t = None
             species = self._species(numbers, self._names())
             self._t = self._make(species, box, pbc, pos)
-            self._key = (self._zv, pbc.copy())
+            self._k = _TO_EV[self._t.units]
+            self._key = (self._zv, pbc.tobytes())
             self._box = box
         else:
-            if box is not None and not np.array_equal(box, self._box):
+            if box is not None and not _same(box, self._box):
                 self._t.set_box(box)
                 self._box = box
             self._t.set_positions(pos)
-        t = self._t
-        k = _TO_EV[t.units]
+        t, k = self._t, self._k
         e = t.energy() * k
         f = self._out("forces", pos.shape)
         if q is None:
