@@ -112,7 +112,10 @@ int tribody_pressure(tribody *t, double *p);
  * new positions and velocities (set_*); their upload to the backend; the evaluation; the
  * download of the forces, energies and virial; the finiteness checks; the copy of the forces
  * into the caller's array (tribody_forces). *evals (may be NULL): the evaluations made. On the
- * GPU each phase waits for its copies and kernels, so the phases do not overlap. */
+ * GPU each phase waits for its copies and kernels, so the phases do not overlap, but for two
+ * that are queued behind the next one's wait: the upload of the positions (the library keeps
+ * them in page-locked memory: the copy runs first in the evaluation's phase) and the
+ * finiteness check (queued with the download; its phase reads the result). */
 #define TRIBODY_TIMINGS 6
 int tribody_timings(tribody *t, double *sec, long long *evals);
 

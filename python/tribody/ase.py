@@ -143,6 +143,7 @@ class TribodyCalculator(Calculator):
         self._frame = None  # (cell, q, box6, q is the identity) of the last cell seen
         self._bufs = {"": np.empty(0)}  # results' arrays, reused (_out); "": its probe
         self._raw = None  # the forces in LAMMPS's frame of a rotated cell
+        self._checked = None  # get_property's system_changes, handed to calculate
 
     # ---- the state of the last calculation ------------------------------------------
     # ASE's Calculator keeps `self.atoms = atoms.copy()` (every array, info, constraints:
@@ -166,15 +167,22 @@ class TribodyCalculator(Calculator):
     @atoms.setter
     def atoms(self, atoms):
         # Calculator.__init__ and reset() set None; calculate() sets the atoms computed
+        self._keep(atoms, all_changes)
+
+    def _keep(self, atoms, changes):
+        """The snapshot of atoms (None: none); changes: what differs from the arrays kept
+        (all_changes, unless get_property has just compared them: then the positions and
+        numbers that check_state found equal are not copied or compared again)."""
         if atoms is None:
             self._snap_valid = False
             return
         x, z = atoms.arrays["positions"], atoms.arrays["numbers"]
         if getattr(self, "_x", None) is not None and self._x.shape == x.shape:
-            _copyto(self._x, x)
+            if "positions" in changes:
+                _copyto(self._x, x)
             # numbers change rarely: compared (one read of each) rather than copied, and their
             # version (_zv) is the handle's key, not a third comparison in calculate
-            if not _same(self._z, z):
+            if "numbers" in changes and not _same(self._z, z):
                 _copyto(self._z, z)
                 self._zv += 1
             self._cell[...] = atoms.cell.array
@@ -271,11 +279,15 @@ class TribodyCalculator(Calculator):
         return b
 
     def calculate(self, atoms=None, properties=("energy",), system_changes=all_changes):
-        # Calculator.calculate would keep atoms.copy(): the setter keeps the four arrays
+        # Calculator.calculate would keep atoms.copy(): _keep keeps the four arrays
         if atoms is not None:
-            self.atoms = atoms
+            # system_changes of our get_property's own check_state (the same list) are what
+            # differs from the snapshot; any other caller's are not trusted (all_changes)
+            trusted = system_changes is getattr(self, "_checked", None)
+            self._keep(atoms, system_changes if trusted else all_changes)
         elif not self._snap_valid:
             raise ValueError("TribodyCalculator: no atoms to compute (calculate(atoms))")
+        self._checked = None
         q, box, pbc, pos = self._geometry()
         # the atomic numbers, not the symbols: the same key without n Python strings
         numbers = self._z
@@ -343,6 +355,7 @@ class TribodyCalculator(Calculator):
         if name not in self.results:
             if not allow_calculation:
                 return None
+            self._checked = system_changes  # calculate trusts this list alone (_keep)
             self.calculate(atoms, [name], system_changes)
         if name not in self.results:
             from ase.calculators.calculator import PropertyNotImplementedError

@@ -89,7 +89,9 @@ int gpu_rescale(backend *b, const double m[6], const double vm[6])
  * A 2D copy of 24-byte rows to or from pageable memory goes row by row (about 40 ms for the
  * positions, velocities and forces of 32768 particles on an H200), and a copy of the whole
  * double4 array needs the fourth lane read back first; this moves 24 bytes a particle once.
- * Both return with the copy done (the stage is reused). */
+ * Through the stage both return with the copy done (the stage is reused); an upload from
+ * page-locked memory returns with the copy queued (the caller does not write it before its
+ * next wait: gpu_put). */
 __global__ void scatter3_kernel(tb_double4 *d, const double *h3, int n)
 {
     const int i = blockIdx.x * blockDim.x + threadIdx.x;
@@ -142,15 +144,14 @@ void gpu_host_free(void *p)
 int gpu_upload3(backend *b, tb_double4 *d, const double *h)
 {
     const size_t bytes = 3 * (size_t)b->n * sizeof(double);
-    const double *from = h;
-    if (!host_locked(h)) {
+    const int locked = host_locked(h);
+    if (!locked)
         sim_copy_doubles(b->h_stage, h, 3 * (size_t)b->n);
-        from = b->h_stage;
-    }
-    CUDA_CHECK(cudaMemcpyAsync(b->d_h3, from, bytes, cudaMemcpyHostToDevice, b->st));
+    CUDA_CHECK(cudaMemcpyAsync(b->d_h3, locked ? h : b->h_stage, bytes, cudaMemcpyHostToDevice, b->st));
     scatter3_kernel<<<(b->n + 255) / 256, 256, 0, b->st>>>(d, b->d_h3, b->n);
     TB_LAUNCH_CHECK("scatter3_kernel");
-    CUDA_CHECK(cudaStreamSynchronize(b->st));
+    if (!locked) /* the staging is reused: the copy out of it done before it is */
+        CUDA_CHECK(cudaStreamSynchronize(b->st));
     return 0;
 }
 
@@ -191,7 +192,9 @@ int gpu_put(backend *b, const sim_state *s, int what)
         return -1;
     if ((what & BACKEND_PUT_VEL) && gpu_upload3(b, b->d_vel, s->vel) != 0)
         return -1;
-    CUDA_CHECK(cudaStreamSynchronize(b->st));
+    /* no wait: what follows runs on the same stream, and page-locked sources (the library's
+     * positions: solver/lib/engine.c) are not written before the next evaluation's wait */
+    b->fin_early = 0;
     return 0;
 }
 
@@ -260,7 +263,11 @@ int gpu_check_finite(backend *b, long step, tb_nonfinite *nf)
 {
     GPU_SETTLE(b);
     b->fin_pending = 0; /* the record is cumulative: this read covers the pending one too */
-    if (gpu_finite_start(b, step) != 0)
+    /* results() queued the check of the state it returned (fin_early: nothing changed since;
+     * the library's evaluations ask step 0): its record is read, no second launch */
+    const int queued = b->fin_early && step == 0;
+    b->fin_early = 0;
+    if (!queued && gpu_finite_start(b, step) != 0)
         return -1;
     return gpu_finite_read(b->h_finite + b->fin_slot, b->ev_fin[b->fin_slot], &nf->step,
                            &nf->term, &nf->particle);
@@ -274,6 +281,7 @@ int gpu_check_finite_late(backend *b, long step, tb_nonfinite *nf)
     GPU_SETTLE(b);
     const int prev = b->fin_slot, had = b->fin_pending;
     b->async = 1;
+    b->fin_early = 0;
     if (gpu_finite_start(b, step) != 0)
         return -1;
     b->fin_pending = 1;

@@ -56,6 +56,10 @@ struct backend {
     cudaEvent_t ev_fin[2];    /* each copy's event */
     int fin_slot;             /* the slot of the last check launched */
     int fin_pending;          /* check_finite_late launched one the host has not read yet */
+    int fin_early;            /* results() launched the check of the state it returned before
+                               * its one wait: check_finite(step 0) only reads it; put and any
+                               * force evaluation drop it (gpu_results) */
+    double *h_res;            /* [8] pinned: the two energies and the virial of results() */
     int async;                /* the caller reads the checks late: advance() does not wait */
     double *h_stage;          /* [4n] host staging of upload3 / download3: pinned when it can be */
     double *d_h3;             /* [3n] their device side: host-order xyz, scattered / gathered */
@@ -123,6 +127,9 @@ int gpu_drift(backend *b, double h);
 int gpu_scale(backend *b, double c);
 int gpu_ostep(backend *b, double c1, const double *c2, const double *xi);
 int gpu_check_finite(backend *b, long step, tb_nonfinite *nf);
+/* Queues the finiteness check of the state after `step` into the next slot of the pinned
+ * record (gpu_finite.cu); gpu_check_finite reads it. */
+int gpu_finite_start(backend *b, long step);
 int gpu_check_finite_late(backend *b, long step, tb_nonfinite *nf);
 /* backend_ops.host_alloc / host_free: page-locked host memory (cudaHostAlloc, portable). */
 void *gpu_host_alloc(size_t bytes);

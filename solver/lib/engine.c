@@ -219,7 +219,9 @@ int engine_compute(tb_engine *e, const char *what)
         return 0;
     /* The host's positions and velocities are the backend's (uploaded now, or fetched after
      * the last run): only the results come back. Each phase waits for its copies and kernels
-     * (put, compute, results and check_finite synchronize), so the timers see them apart. */
+     * (compute, results and check_finite synchronize), so the timers see them apart; on the
+     * GPU, put of page-locked positions (engine_pin) and the finiteness check are queued
+     * behind the next phase's wait (include/tribody.h, tribody_timings). */
     double t = engine_now(), t1;
     if (e->put && e->ops->put(e->b, &e->s, e->put) != 0)
         return TB_EXIT_RUNTIME;
