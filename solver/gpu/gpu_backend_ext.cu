@@ -186,6 +186,13 @@ int gpu_put(backend *b, const sim_state *s, int what)
 {
     GPU_SETTLE(b);
     CUDA_CHECK(cudaSetDevice(b->dev));
+    /* new positions after a non-finite evaluation (the library's refused state): the record,
+     * which keeps the first bad step, starts again, or every later check would report it */
+    if ((what & BACKEND_PUT_POS) && b->fin_bad) {
+        if (gpu_finite_reset(b->d_finite, b->st) != 0)
+            return -1;
+        b->fin_bad = 0;
+    }
     if ((what & BACKEND_PUT_POS) &&
         (gpu_upload3(b, b->d_pos, s->pos) != 0 ||
          gpu_motion_to_float(b->d_pos, b->d_posf, b->n, b->threads, b->st) != 0))
@@ -269,8 +276,11 @@ int gpu_check_finite(backend *b, long step, tb_nonfinite *nf)
     b->fin_early = 0;
     if (!queued && gpu_finite_start(b, step) != 0)
         return -1;
-    return gpu_finite_read(b->h_finite + b->fin_slot, b->ev_fin[b->fin_slot], &nf->step,
-                           &nf->term, &nf->particle);
+    if (gpu_finite_read(b->h_finite + b->fin_slot, b->ev_fin[b->fin_slot], &nf->step, &nf->term,
+                        &nf->particle) != 0)
+        return -1;
+    b->fin_bad |= nf->step >= 0;
+    return 0;
 }
 
 /* check_finite_late (backend.h): launches the check of `step` and returns the record as of

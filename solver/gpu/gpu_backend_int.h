@@ -60,6 +60,8 @@ struct backend {
                                * its one wait: check_finite(step 0) only reads it; put and any
                                * force evaluation drop it (gpu_results) */
     double *h_res;            /* [8] pinned: the two energies and the virial of results() */
+    int fin_bad;              /* check_finite read a non-finite value: the record keeps it (a
+                               * run's first bad step) until put brings new positions */
     int async;                /* the caller reads the checks late: advance() does not wait */
     double *h_stage;          /* [4n] host staging of upload3 / download3: pinned when it can be */
     double *d_h3;             /* [3n] their device side: host-order xyz, scattered / gathered */
