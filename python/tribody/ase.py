@@ -32,13 +32,14 @@ it (ASE's get_forces hands out copies). Python's cost of an ASE force call at n 
 ms here, 0.3-0.6 ms on an H200 machine (scripts/profile-ase-call; 1.5 and 0.5-0.9 ms with ASE's
 Atoms.copy: docs/performance-runs.md).
 """
+import ctypes
 import sys
 
 import numpy as np
 from ase.calculators.calculator import Calculator, all_changes
 from ase import units as ase_units
 
-from . import Tribody, TribodyInputError, _lib
+from . import Tribody, TribodyInputError, _check, _lib
 
 __all__ = ["TribodyCalculator", "lammps_frame"]
 
@@ -144,6 +145,13 @@ class TribodyCalculator(Calculator):
         self._bufs = {"": np.empty(0)}  # results' arrays, reused (_out); "": its probe
         self._raw = None  # the forces in LAMMPS's frame of a rotated cell
         self._checked = None  # get_property's system_changes, handed to calculate
+        # the library's calls of a force evaluation made directly (_evaluate): the positions'
+        # pointer while they are the same array, the energy's and the virial's buffers
+        self._xp = None
+        self._ebuf = ctypes.c_double()
+        self._eref = ctypes.byref(self._ebuf)
+        self._w = np.zeros(6)
+        self._wp = self._w.ctypes.data_as(_lib._pd)
 
     # ---- the state of the last calculation ------------------------------------------
     # ASE's Calculator keeps `self.atoms = atoms.copy()` (every array, info, constraints:
@@ -263,6 +271,14 @@ class TribodyCalculator(Calculator):
         # a zero), without an (n, 3) x (3, 3) product, ~1 ms at n = 32768
         return (None if ident else q), box.copy(), pbc, (pos if ident else pos @ q)
 
+    def _set_positions(self, pos):
+        """Tribody.set_positions(pos) for the calculator's own positions (the snapshot, or its
+        rotation into the frame: C-contiguous float64 (n, 3)), the pointer kept while pos is the
+        same array."""
+        if self._xp is None or self._xp[0] is not pos:
+            self._xp = (pos, pos.ctypes.data_as(_lib._pd))
+        _check(_L.tribody_set_positions(self._t._h, self._xp[1]))
+
     def _out(self, name, shape):
         """The array results[name] is written into: the last calculation's when nothing but
         the calculator holds it, else a new one. ASE's get_property hands out copies; a caller
@@ -304,23 +320,27 @@ class TribodyCalculator(Calculator):
             if box is not None and not _same(box, self._box):
                 self._t.set_box(box)
                 self._box = box
-            self._t.set_positions(pos)
-        t, k = self._t, self._k
-        e = t.energy() * k
+            self._set_positions(pos)
+        h, k = self._t._h, self._k
+        # the library's calls themselves: Tribody's wrappers check and convert arrays that are
+        # the calculator's own here (C-contiguous float64 of the handle's shape)
+        _check(_L.tribody_energy(h, 0, self._eref))
+        e = self._ebuf.value * k
         f = self._out("forces", pos.shape)
         if q is None:
-            t.forces(out=f)
+            _check(_L.tribody_forces(h, f.ctypes.data_as(_lib._pd)))
         else:  # the frame's forces into a private array, rotated back into f
             if self._raw is None or self._raw.shape != f.shape:
                 self._raw = np.empty_like(f)
-            np.matmul(t.forces(out=self._raw), q.T, out=f)
+            np.matmul(self._t.forces(out=self._raw), q.T, out=f)
         if k != 1.0:
             f *= k
         self.results["energy"] = e
         self.results["free_energy"] = e
         self.results["forces"] = f
         if box is not None and pbc.all():
-            w = t.virial() * k
+            _check(_L.tribody_virial(h, 0, self._wp))
+            w = self._w * k
             V = box[0] * box[1] * box[2]
             if q is None:  # -W / V in Voigt order (xx yy zz yz xz xy; W: xx yy zz xy xz yz),
                 # six Python floats: the 3x3 numpy path's small calls cost more than the numbers
