@@ -28,9 +28,12 @@ the positions, numbers, cell and pbc of the last calculation alone, refilled in 
 of any of them (bit for bit) evaluates again; initial charges and magmoms are ignored
 (ignored_changes: the potential does not use them). `calc.atoms` is a new Atoms of those four
 at each access. results["forces"] is reused by the next calculation unless someone else holds
-it (ASE's get_forces hands out copies). Python's cost of an ASE force call at n = 32768: 0.09
-ms here, 0.3-0.6 ms on an H200 machine (scripts/profile-ase-call; 1.5 and 0.5-0.9 ms with ASE's
-Atoms.copy: docs/performance-runs.md).
+it (ASE's get_forces hands out copies). The passes over (n, 3) arrays (the change check, the
+snapshot, the copy get_property hands out) are the library's threaded ones (tribody_same_bytes,
+tribody_copy_bytes), and the force call's library calls are made directly, not through
+Tribody's converting wrappers. ASE's, the calculator's and ctypes' Python in an ASE force call
+at n = 32768 on an H200 machine: 0.20-0.27 ms (0.43-0.57 before; scripts/bench-library's split,
+docs/performance-runs.md, "The ASE force call against bench").
 """
 import ctypes
 import sys

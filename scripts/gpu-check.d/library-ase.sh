@@ -8,9 +8,11 @@
 # tribody package: python/ of its checkout), then of this one (build/libtribody.so or
 # TRIBODY_LIB, python/); without TB_PREV_LIB this build alone. bench-library's own `tribody
 # bench --liquid` (binary $B) in each run is the reference; the summary keeps, per run, bench's
-# ms/force, the API and ASE force calls' totals and ratios (goal <= 1.2), the ASE call's
-# rest split (the caller's set_positions, check_state, calculate's Python, tribody's phases,
-# get_forces' copy) and the host passes (numpy against the library's threads). About 2-3 min.
+# ms/force, the API and ASE force calls' totals and ratios (goal <= 1.2; and the overhead on
+# bench's own evaluation, "(bench + overhead) / bench": bench's state evaluates 7-9 % slower
+# than the API's), the ASE call's rest split (the caller's set_positions, check_state,
+# calculate's Python, tribody's phases, get_forces' copy) and the host passes (numpy against
+# the library's threads); then one RATIO line per build and precision. About 20 s on an H200.
 # ASE from the machine, else from build/carry/ase.tar.xz (TB_CARRY: another folder;
 # scripts/carry-library ase). TB_LIBDIR: a folder of the shared libraries the library needs
 # (libconfig, GSL, libgomp) put on LD_LIBRARY_PATH. GPU_CHECK_BACKEND=cpu: a dry run at N = 2048.
@@ -34,7 +36,7 @@
         TRIBODY_LIB=$lib timeout 120 python3 scripts/bench-library --n $NB --backend $BE --precision $p \
           --repeat $RB --bin "$B" --python "$py" >"$f" 2>&1
         say "== $v, $p, series $s: scripts/bench-library --n $NB --backend $BE --precision $p --repeat $RB (rc $?)"
-        grep -E '^\| `tribody bench --liquid` ms/force \| [0-9.]+ ms|^\| \*\*total|^\| \*\*(API|ASE) force call / bench|^\| (set_positions|upload|evaluate \(|download|finiteness|copy of|Python)' "$f" |
+        grep -E '^\| `tribody bench --liquid` ms/force \| [0-9.]+ ms|^\| \*\*total|^\| \*\*(API|ASE) force call / bench|^\| \*\*\(bench \+|^\| (set_positions|upload|evaluate \(|download|finiteness|copy of|Python)' "$f" |
           while read -r l; do say "$l"; done
         sed -n '/^| ASE force call, the rest split/,/^$/p; /^| host pass over/,$p' "$f" | grep '^|' | grep -v -- '---' |
           while read -r l; do say "$l"; done
@@ -47,7 +49,8 @@
     for p in mixed double; do
       r=$(grep -h '^| \*\*ASE force call / bench' "$W"/bench_${p}_*_$v.txt 2>/dev/null | sed 's/.*\*\*\([0-9.]*\)\*\*.*/\1/' | tr '\n' ' ')
       a=$(grep -h '^| \*\*API force call / bench' "$W"/bench_${p}_*_$v.txt 2>/dev/null | sed 's/.*\*\*\([0-9.]*\)\*\*.*/\1/' | tr '\n' ' ')
-      say "RATIO $v $p: ASE/bench ${r:-n/a}; API/bench ${a:-n/a}"
+      o=$(grep -h '^| \*\*(bench + ASE' "$W"/bench_${p}_*_$v.txt 2>/dev/null | sed 's/.*\*\*\([0-9.]*\)\*\*.*/\1/' | tr '\n' ' ')
+      say "RATIO $v $p: ASE/bench ${r:-n/a}; API/bench ${a:-n/a}; (bench + the ASE call's overhead)/bench ${o:-n/a}"
     done
   done
   rm -rf "$W/carry"
