@@ -148,6 +148,13 @@ typedef struct backend_ops {
      * MTK_PULL: *st = the state (waits), with the box when the backend moves it (st->box_dev).
      * par: the step's numbers (mtk_state.h). 0 or -1. */
     int (*mtk)(backend *b, int phase, const mtk_par *par, mtk_state *st);
+    /* Host memory the backend copies to and from without a staging copy (the GPU: page-locked,
+     * cudaHostAlloc), for a caller's arrays that go up and come back at every evaluation (the
+     * library's positions and forces: solver/lib/engine.c); NULL when it cannot be had, and
+     * for a backend with no such memory (both NULL: the CPU). put, results and fetch take any
+     * host memory; this only saves a pass. host_free(NULL) does nothing. */
+    void *(*host_alloc)(size_t bytes);
+    void (*host_free)(void *p);
 } backend_ops;
 
 /* put()'s `what`. */

@@ -53,15 +53,37 @@ int sim_host_threads(void)
 #endif
 }
 
-void sim_copy_doubles(double *dst, const double *src, size_t count)
+enum { HOST_CHUNK = 65536 }; /* bytes per piece of a threaded host pass */
+
+void sim_copy_bytes(void *dst, const void *src, size_t bytes)
 {
-    enum { CHUNK = 8192 }; /* doubles per piece: 64 KiB */
-    const long pieces = (long)((count + CHUNK - 1) / CHUNK);
+    const long pieces = (long)((bytes + HOST_CHUNK - 1) / HOST_CHUNK);
 #pragma omp parallel for schedule(static) num_threads(sim_host_threads()) if (pieces >= 4)
     for (long k = 0; k < pieces; k++) {
-        const size_t at = (size_t)k * CHUNK;
-        memcpy(dst + at, src + at, (count - at < CHUNK ? count - at : CHUNK) * sizeof *dst);
+        const size_t at = (size_t)k * HOST_CHUNK;
+        memcpy((char *)dst + at, (const char *)src + at, bytes - at < HOST_CHUNK ? bytes - at : HOST_CHUNK);
     }
+}
+
+int sim_same_bytes(const void *a, const void *b, size_t bytes)
+{
+    const long pieces = (long)((bytes + HOST_CHUNK - 1) / HOST_CHUNK);
+    int same = 1;
+    /* each piece's memcmp stops at its first difference: a changed array (every position
+     * moved) costs a few bytes a piece */
+#pragma omp parallel for schedule(static) num_threads(sim_host_threads()) if (pieces >= 4) \
+    reduction(& : same)
+    for (long k = 0; k < pieces; k++) {
+        const size_t at = (size_t)k * HOST_CHUNK;
+        same &= memcmp((const char *)a + at, (const char *)b + at,
+                       bytes - at < HOST_CHUNK ? bytes - at : HOST_CHUNK) == 0;
+    }
+    return same;
+}
+
+void sim_copy_doubles(double *dst, const double *src, size_t count)
+{
+    sim_copy_bytes(dst, src, count * sizeof *dst);
 }
 
 /* Sums of v^2 per species (one species: the single sum of before, in the same order). */

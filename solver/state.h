@@ -59,6 +59,10 @@ void sim_state_free(sim_state *s);
  * library's copies of positions and forces between its arrays, the GPU's pinned staging and
  * the caller's (a single thread's memcpy of n = 32768 particles costs 0.05-0.08 ms). */
 void sim_copy_doubles(double *dst, const double *src, size_t count);
+/* The same pass over bytes (sim_copy_doubles is one); and whether a and b hold the same
+ * bytes (1) or not (0), compared on the same threads (the library's tribody_same_bytes). */
+void sim_copy_bytes(void *dst, const void *src, size_t bytes);
+int sim_same_bytes(const void *a, const void *b, size_t bytes);
 /* The threads of such a host pass: at most SIM_HOST_THREADS (4: a copy of 0.75 MiB is bound
  * by memory, and each thread more is one more chance that the pass waits for a thread the
  * system has descheduled: on an H200 machine's 16 cores, 16 threads cost 0.3-0.4 ms per pass

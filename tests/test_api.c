@@ -350,6 +350,41 @@ static void test_errors(void)
              "a call that succeeds clears the message; the API version is the header's");
 }
 
+/* The host passes for bindings: a copy of 1 MiB + 5 bytes (16 pieces and a tail, on two
+ * threads) lands byte for byte; the comparison sees one byte changed in the last piece, in
+ * the first, and in the tail, a -0.0 against 0.0 (bitwise: differ), and no change. */
+static void test_host_passes(void)
+{
+    enum { BYTES = (1 << 20) + 5 };
+    unsigned char *a = malloc(BYTES), *b = malloc(BYTES);
+    if (!a || !b) {
+        gsl_test(1, "host passes: malloc");
+        free(a);
+        free(b);
+        return;
+    }
+    for (size_t i = 0; i < BYTES; i++)
+        a[i] = (unsigned char)(i * 2654435761u >> 13);
+    memset(b, 0, BYTES);
+    tribody_copy_bytes(b, a, BYTES);
+    gsl_test(memcmp(a, b, BYTES) != 0, "host passes: tribody_copy_bytes of %d bytes byte for byte", BYTES);
+    int same = tribody_same_bytes(a, b, BYTES), diff[3];
+    const size_t at[3] = {BYTES - 6 - 65536 * 3, 1, BYTES - 2};
+    for (int k = 0; k < 3; k++) {
+        b[at[k]] ^= 0x10;
+        diff[k] = tribody_same_bytes(a, b, BYTES);
+        b[at[k]] ^= 0x10;
+    }
+    const double z[2] = {0.0, 1.5}, mz[2] = {-0.0, 1.5};
+    gsl_test(same != 1 || diff[0] != 0 || diff[1] != 0 || diff[2] != 0 ||
+                 tribody_same_bytes(z, mz, sizeof z) != 0 || tribody_same_bytes(a, b, 0) != 1,
+             "host passes: tribody_same_bytes: equal 1 (got %d), one byte changed at %zu, %zu, "
+             "%zu: 0 (got %d %d %d), -0.0 against 0.0: 0, no bytes: 1", same, at[0], at[1], at[2],
+             diff[0], diff[1], diff[2]);
+    free(a);
+    free(b);
+}
+
 int main(void)
 {
     tb_test_init();
@@ -362,6 +397,7 @@ int main(void)
     test_eval_same("tests/lammps/slab_ppf.cfg");
     TB_TEST_RUN(test_set_same);
     TB_TEST_RUN(test_run_same);
+    TB_TEST_RUN(test_host_passes);
     tb_test_system("rm -rf '%s'", g_dir);
     return tb_test_done();
 }

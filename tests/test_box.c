@@ -232,7 +232,10 @@ static void test_cube_bitwise(void)
 
 /* sim_place on periodic boxes (orthorhombic with lo != 0, one axis open, tilted): every
  * position bit for bit box_wrap_d's and the far-face clamp's, for positions inside (the fast
- * path), a hair below the far face (t / l rounding to 1), on the faces, and outside. */
+ * path), a hair below the far face (t / l rounding to 1), on the faces, and outside; the fifth
+ * box (orthorhombic, periodic everywhere) has those only at every 997th particle, so most of
+ * sim_place_from's blocks take its vectorized pass (init.c, place_block_quick) and some go
+ * back to the particle loop. */
 static void test_place_bitwise(void)
 {
     gsl_rng *r = gsl_rng_alloc(gsl_rng_mt19937);
@@ -246,12 +249,12 @@ static void test_place_bitwise(void)
         gsl_test(1, "box: sim_state_alloc");
         return;
     }
-    for (int k = 0; k < 4; k++) {
-        const double l[3] = {34.470955040510134, 7.3, 0.1 + k}, lo[3] = {-17.2, 0.3, k ? 3.1 : 0};
+    for (int k = 0; k < 5; k++) {
+        const double l[3] = {34.470955040510134, 7.3, 0.1 + k % 4}, lo[3] = {-17.2, 0.3, k % 4 ? 3.1 : 0};
         const int per[3] = {1, k != 2, 1};
         s.box = box_make_d(l, k == 3 ? 0.7 : 0.0, 0.0, k == 3 ? -0.4 : 0.0, lo, per);
         for (int i = 0; i < 3 * N; i++) {
-            const int a = i % 3, c = (i / 3) % 8;
+            const int a = i % 3, c = k < 4 || (i / 3) % 997 == 0 ? (i / 3) % 8 : 0;
             const double L = l[a];
             double x = lo[a] + uni(r, 0, L); /* inside */
             if (c == 1) /* a hair below the far face */
@@ -291,6 +294,17 @@ static void test_place_bitwise(void)
              "coordinate)", tried, diff_from, bad);
     /* open boundaries (shifted by the bounding box's centre), and the first non-finite
      * coordinate found: index 3 * 77 + 1 before a later infinity, NaN and inf alike */
+    /* a periodic box's blocks (place_block_quick) find the first non-finite coordinate too */
+    const double lp[3] = {10, 10, 10}, lop[3] = {0, 0, 0};
+    const int perp[3] = {1, 1, 1};
+    s.box = box_make_d(lp, 0.0, 0.0, 0.0, lop, perp);
+    for (int i = 0; i < 3 * N; i++)
+        src[i] = uni(r, 0, 10);
+    src[3 * 3000] = INFINITY;
+    src[3 * 700 + 2] = NAN;
+    const long first = sim_place_from(&s, src, from);
+    gsl_test(first != 3 * 700 + 2, "box: sim_place_from in a periodic box: the first non-finite "
+             "coordinate %d (got %ld)", 3 * 700 + 2, first);
     s.box = box_cube_d(0.0);
     for (int i = 0; i < 3 * N; i++)
         s.pos[i] = src[i] = 1e3 + uni(r, 0, 20);

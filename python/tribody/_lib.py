@@ -71,9 +71,11 @@ _PROTOS = {
     "tribody_last_error": (_s, []),
     "tribody_set_verbose": (None, [_i]),
     "tribody_timings": (_i, [_h, _pd, ctypes.POINTER(ctypes.c_longlong)]),
+    "tribody_same_bytes": (_i, [_h, _h, ctypes.c_size_t]),
+    "tribody_copy_bytes": (None, [_h, _h, ctypes.c_size_t]),
 }
 
-API_VERSION = 2  # 2: per-term virials (tribody_virial's term), tribody_timings
+API_VERSION = 3  # 2: per-term virials (tribody_virial's term), tribody_timings; 3: host passes
 lib.tribody_api_version.restype = _i
 if lib.tribody_api_version() != API_VERSION:
     raise ImportError("tribody: %s implements API version %d, this package wants %d: rebuild "

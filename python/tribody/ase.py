@@ -28,27 +28,69 @@ the positions, numbers, cell and pbc of the last calculation alone, refilled in 
 of any of them (bit for bit) evaluates again; initial charges and magmoms are ignored
 (ignored_changes: the potential does not use them). `calc.atoms` is a new Atoms of those four
 at each access. results["forces"] is reused by the next calculation unless someone else holds
-it (ASE's get_forces hands out copies). Python's cost of an ASE force call at n = 32768: 0.09
-ms here, 0.3-0.6 ms on an H200 machine (scripts/profile-ase-call; 1.5 and 0.5-0.9 ms with ASE's
-Atoms.copy: docs/performance-runs.md).
+it (ASE's get_forces hands out copies). The passes over (n, 3) arrays (the change check, the
+snapshot, the copy get_property hands out) are the library's threaded ones (tribody_same_bytes,
+tribody_copy_bytes), and the force call's library calls are made directly, not through
+Tribody's converting wrappers. ASE's, the calculator's and ctypes' Python in an ASE force call
+at n = 32768 on an H200 machine: 0.20-0.27 ms (0.43-0.57 before; scripts/bench-library's split,
+docs/performance-runs.md, "The ASE force call against bench").
 """
+import ctypes
 import sys
 
 import numpy as np
 from ase.calculators.calculator import Calculator, all_changes
 from ase import units as ase_units
 
-from . import Tribody, TribodyInputError
+from . import Tribody, TribodyInputError, _check, _lib
 
 __all__ = ["TribodyCalculator", "lammps_frame"]
 
 _TO_EV = {"metal": 1.0, "real": ase_units.kcal / ase_units.mol}
 
 
+_L = _lib.lib
+
+
+def _flat(a, b):
+    """a and b C-contiguous arrays of one shape and dtype (the library's passes take them)."""
+    return (type(b) is np.ndarray and a.shape == b.shape and a.dtype == b.dtype and
+            a.flags.c_contiguous and b.flags.c_contiguous)
+
+
+_PASS = 65536  # bytes from which an array goes through the library's passes
+
+
 def _same(a, b):
-    """a and b of one shape and equal element for element (NaN never equal: a NaN position
-    is always a change, and the library then refuses it)."""
+    """a and b of one shape and equal: bit for bit when both are C-contiguous of one dtype
+    (from _PASS bytes in the library's threaded pass, tribody_same_bytes; below it by their
+    bytes, a tenth of a numpy comparison's cost for a cell or pbc), element for element
+    otherwise (NaN never equal). Bit for bit, a -0.0 replacing 0.0 is a change (an evaluation
+    more); a NaN position never reaches a kept snapshot of a calculation (the library refuses
+    it)."""
+    if _flat(a, b):
+        if a.nbytes < _PASS:
+            return a.tobytes() == b.tobytes()
+        return bool(_L.tribody_same_bytes(a.ctypes.data, b.ctypes.data, a.nbytes))
     return a.shape == np.shape(b) and bool((a == b).all())
+
+
+def _copyto(dst, src):
+    """np.copyto(dst, src), in the library's threaded pass (tribody_copy_bytes) when both are
+    C-contiguous of one shape and dtype."""
+    if _flat(dst, src) and dst.nbytes >= _PASS:
+        _L.tribody_copy_bytes(dst.ctypes.data, src.ctypes.data, dst.nbytes)
+    else:
+        dst[...] = src
+
+
+def _copy(a):
+    """a.copy() for a C-contiguous array, in the library's threaded pass."""
+    if not a.flags.c_contiguous or a.nbytes < _PASS:
+        return a.copy()
+    b = np.empty_like(a)
+    _L.tribody_copy_bytes(b.ctypes.data, a.ctypes.data, a.nbytes)
+    return b
 
 
 def _widths(a, b, c):
@@ -105,6 +147,14 @@ class TribodyCalculator(Calculator):
         self._frame = None  # (cell, q, box6, q is the identity) of the last cell seen
         self._bufs = {"": np.empty(0)}  # results' arrays, reused (_out); "": its probe
         self._raw = None  # the forces in LAMMPS's frame of a rotated cell
+        self._checked = None  # get_property's system_changes, handed to calculate
+        # the library's calls of a force evaluation made directly (_evaluate): the positions'
+        # pointer while they are the same array, the energy's and the virial's buffers
+        self._xp = None
+        self._ebuf = ctypes.c_double()
+        self._eref = ctypes.byref(self._ebuf)
+        self._w = np.zeros(6)
+        self._wp = self._w.ctypes.data_as(_lib._pd)
 
     # ---- the state of the last calculation ------------------------------------------
     # ASE's Calculator keeps `self.atoms = atoms.copy()` (every array, info, constraints:
@@ -128,19 +178,26 @@ class TribodyCalculator(Calculator):
     @atoms.setter
     def atoms(self, atoms):
         # Calculator.__init__ and reset() set None; calculate() sets the atoms computed
+        self._keep(atoms, all_changes)
+
+    def _keep(self, atoms, changes):
+        """The snapshot of atoms (None: none); changes: what differs from the arrays kept
+        (all_changes, unless get_property has just compared them: then the positions and
+        numbers that check_state found equal are not copied or compared again)."""
         if atoms is None:
             self._snap_valid = False
             return
         x, z = atoms.arrays["positions"], atoms.arrays["numbers"]
         if getattr(self, "_x", None) is not None and self._x.shape == x.shape:
-            np.copyto(self._x, x)
+            if "positions" in changes:
+                _copyto(self._x, x)
             # numbers change rarely: compared (one read of each) rather than copied, and their
             # version (_zv) is the handle's key, not a third comparison in calculate
-            if not _same(self._z, z):
-                np.copyto(self._z, z)
+            if "numbers" in changes and not _same(self._z, z):
+                _copyto(self._z, z)
                 self._zv += 1
-            np.copyto(self._cell, atoms.cell.array)
-            np.copyto(self._pbc, atoms.pbc)
+            self._cell[...] = atoms.cell.array
+            self._pbc[...] = atoms.pbc
         else:
             self._x = np.array(x, dtype=np.float64, order="C")
             self._z = np.array(z)
@@ -200,12 +257,12 @@ class TribodyCalculator(Calculator):
         """(q or None, box[9] or None, periodic[3], positions in the frame) of the last atoms
         set; q None: no rotation (no periodic axis, or a cell already in LAMMPS's frame)."""
         pbc, pos = self._pbc, self._x
-        if not pbc.any():
+        if pbc.tobytes() == b"\0\0\0":  # no periodic axis (pbc.any(), without numpy's call)
             return None, None, pbc, pos
         cell = self._cell
         # the frame of the last cell again when the cell is the same (an MD step, an
         # optimiser's step): lammps_frame tries 27 bases, a few ms of small numpy calls
-        if self._frame is None or not np.array_equal(cell, self._frame[0]):
+        if self._frame is None or not _same(cell, self._frame[0]):
             if abs(np.linalg.det(cell)) < 1e-12 * max(1.0, np.abs(cell).max()) ** 3:
                 raise TribodyInputError("TribodyCalculator: periodic axes %s need a cell of three "
                                         "independent vectors (got %s)" % (pbc.tolist(), cell.tolist()), 2)
@@ -216,6 +273,14 @@ class TribodyCalculator(Calculator):
         # a cell already in LAMMPS's frame (q the identity): x q is x itself (up to the sign of
         # a zero), without an (n, 3) x (3, 3) product, ~1 ms at n = 32768
         return (None if ident else q), box.copy(), pbc, (pos if ident else pos @ q)
+
+    def _set_positions(self, pos):
+        """Tribody.set_positions(pos) for the calculator's own positions (the snapshot, or its
+        rotation into the frame: C-contiguous float64 (n, 3)), the pointer kept while pos is the
+        same array."""
+        if self._xp is None or self._xp[0] is not pos:
+            self._xp = (pos, pos.ctypes.data_as(_lib._pd))
+        _check(_L.tribody_set_positions(self._t._h, self._xp[1]))
 
     def _out(self, name, shape):
         """The array results[name] is written into: the last calculation's when nothing but
@@ -233,53 +298,93 @@ class TribodyCalculator(Calculator):
         return b
 
     def calculate(self, atoms=None, properties=("energy",), system_changes=all_changes):
-        # Calculator.calculate would keep atoms.copy(): the setter keeps the four arrays
+        # Calculator.calculate would keep atoms.copy(): _keep keeps the four arrays
         if atoms is not None:
-            self.atoms = atoms
+            # system_changes of our get_property's own check_state (the same list) are what
+            # differs from the snapshot; any other caller's are not trusted (all_changes)
+            trusted = system_changes is getattr(self, "_checked", None)
+            self._keep(atoms, system_changes if trusted else all_changes)
         elif not self._snap_valid:
             raise ValueError("TribodyCalculator: no atoms to compute (calculate(atoms))")
+        self._checked = None
         q, box, pbc, pos = self._geometry()
         # the atomic numbers, not the symbols: the same key without n Python strings
         numbers = self._z
-        if (self._t is None or self._zv != self._key[0] or
-                not np.array_equal(pbc, self._key[1])):
+        if self._t is None or self._zv != self._key[0] or pbc.tobytes() != self._key[1]:
             if self._t is not None:
                 self._t.close()
                 self._t = None
             species = self._species(numbers, self._names())
             self._t = self._make(species, box, pbc, pos)
-            self._key = (self._zv, pbc.copy())
+            self._k = _TO_EV[self._t.units]
+            self._key = (self._zv, pbc.tobytes())
             self._box = box
         else:
-            if box is not None and not np.array_equal(box, self._box):
+            if box is not None and not _same(box, self._box):
                 self._t.set_box(box)
                 self._box = box
-            self._t.set_positions(pos)
-        t = self._t
-        k = _TO_EV[t.units]
-        e = t.energy() * k
+            self._set_positions(pos)
+        h, k = self._t._h, self._k
+        # the library's calls themselves: Tribody's wrappers check and convert arrays that are
+        # the calculator's own here (C-contiguous float64 of the handle's shape)
+        _check(_L.tribody_energy(h, 0, self._eref))
+        e = self._ebuf.value * k
         f = self._out("forces", pos.shape)
         if q is None:
-            t.forces(out=f)
+            _check(_L.tribody_forces(h, f.ctypes.data_as(_lib._pd)))
         else:  # the frame's forces into a private array, rotated back into f
             if self._raw is None or self._raw.shape != f.shape:
                 self._raw = np.empty_like(f)
-            np.matmul(t.forces(out=self._raw), q.T, out=f)
+            np.matmul(self._t.forces(out=self._raw), q.T, out=f)
         if k != 1.0:
             f *= k
         self.results["energy"] = e
         self.results["free_energy"] = e
         self.results["forces"] = f
         if box is not None and pbc.all():
-            w = t.virial() * k
-            W = np.array([[w[0], w[3], w[4]], [w[3], w[1], w[5]], [w[4], w[5], w[2]]])
+            _check(_L.tribody_virial(h, 0, self._wp))
+            w = self._w * k
             V = box[0] * box[1] * box[2]
-            s = -W / V if q is None else q @ (-W / V) @ q.T
-            self.results["stress"] = np.array([s[0, 0], s[1, 1], s[2, 2], s[1, 2], s[0, 2], s[0, 1]])
+            if q is None:  # -W / V in Voigt order (xx yy zz yz xz xy; W: xx yy zz xy xz yz),
+                # six Python floats: the 3x3 numpy path's small calls cost more than the numbers
+                w = w.tolist()
+                self.results["stress"] = np.array([-w[0] / V, -w[1] / V, -w[2] / V, -w[5] / V,
+                                                   -w[4] / V, -w[3] / V])
+            else:
+                W = np.array([[w[0], w[3], w[4]], [w[3], w[1], w[5]], [w[4], w[5], w[2]]])
+                s = q @ (-W / V) @ q.T
+                self.results["stress"] = np.array([s[0, 0], s[1, 1], s[2, 2], s[1, 2], s[0, 2],
+                                                   s[0, 1]])
         elif "stress" in properties:
             from ase.calculators.calculator import PropertyNotImplementedError
             raise PropertyNotImplementedError("TribodyCalculator: stress needs a cell periodic "
                                               "along all three axes")
+
+    def get_property(self, name, atoms=None, allow_calculation=True):
+        """ASE's Calculator.get_property (3.22: check_state, reset on a change, calculate, a
+        copy of an array result for the caller), with the copy made by the library's threaded
+        pass (_copy): a single thread's copy of the forces costs 0.05-0.08 ms at n = 32768 on
+        an H200 machine, a sixth of the goal's overhead (docs/library.md)."""
+        if name not in self.implemented_properties:
+            from ase.calculators.calculator import PropertyNotImplementedError
+            raise PropertyNotImplementedError("{} property not implemented".format(name))
+        if atoms is None:
+            atoms = self.atoms
+            system_changes = []
+        else:
+            system_changes = self.check_state(atoms)
+            if system_changes:
+                self.reset()
+        if name not in self.results:
+            if not allow_calculation:
+                return None
+            self._checked = system_changes  # calculate trusts this list alone (_keep)
+            self.calculate(atoms, [name], system_changes)
+        if name not in self.results:
+            from ase.calculators.calculator import PropertyNotImplementedError
+            raise PropertyNotImplementedError("{} not present in this calculation".format(name))
+        result = self.results[name]
+        return _copy(result) if isinstance(result, np.ndarray) else result
 
     def _names(self):
         """The configuration's species names (a handle of three distant particles asks it)."""

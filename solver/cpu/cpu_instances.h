@@ -7,17 +7,10 @@
  * TB_CPU_TEMPLATE2, TB_CPU_TEMPLATE3 for more headers instantiated alongside), then include this file; it
  * undefines both at the end. No include guard on purpose.
  *
- * TB_SIMD_CLONES, for the vectorized bodies: on x86-64 GCC a function built for AVX-512, AVX2
- * and the baseline and picked at load time (an ifunc), so the binary stays portable; elsewhere
- * one build. The files that use it are compiled with -fno-math-errno (Makefile), without which
- * sqrt cannot run in SIMD lanes. */
-#ifndef TB_SIMD_CLONES
-#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
-#define TB_SIMD_CLONES __attribute__((target_clones("avx512f", "avx2", "default")))
-#else
-#define TB_SIMD_CLONES
-#endif
-#endif
+ * TB_SIMD_CLONES (common/simd.h), for the vectorized bodies: AVX-512, AVX2 and baseline clones
+ * picked at load time. The files that use it are compiled with -fno-math-errno (Makefile),
+ * without which sqrt cannot run in SIMD lanes. */
+#include "common/simd.h"
 
 #define TB_REAL double
 #define TB_ACC double

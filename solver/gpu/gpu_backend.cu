@@ -142,6 +142,8 @@ static void gpu_destroy(backend *b)
     cudaFree(b->d_finite);
     if (b->h_finite)
         cudaFreeHost(b->h_finite);
+    if (b->h_res)
+        cudaFreeHost(b->h_res);
     for (int e = 0; e < 2; e++)
         if (b->ev_fin[e])
             cudaEventDestroy(b->ev_fin[e]);
@@ -366,6 +368,7 @@ static int gpu_alloc(backend *b)
     CUDA_CHECK(cudaMalloc(&b->d_vfix, 12 * sizeof(unsigned long long)));
     CUDA_CHECK(cudaMalloc(&b->d_finite, sizeof(gpu_finite_rec)));
     CUDA_CHECK(cudaMallocHost(&b->h_finite, 2 * sizeof(gpu_finite_rec)));
+    CUDA_CHECK(cudaMallocHost(&b->h_res, 8 * sizeof(double)));
     for (int e = 0; e < 2; e++)
         CUDA_CHECK(cudaEventCreateWithFlags(&b->ev_fin[e], cudaEventDisableTiming));
     CUDA_CHECK(cudaMalloc(&b->d_h3, 3 * n * sizeof(double)));
@@ -502,6 +505,7 @@ static int gpu_create(backend **out, const sim_config *c, const sim_state *s)
 int gpu_forces(backend *b)
 {
     b->spec_countdown = b->vir_countdown; /* a rollback decides the virial again the same way */
+    b->fin_early = 0; /* a check results() launched is of the forces before these */
     const int vir = backend_virial_due(&b->vir_countdown);
     b->vir_valid = vir;
     b->tm.virials += b->timing && vir;
@@ -673,7 +677,12 @@ int gpu_virial_fixed(backend *b, double w[6])
     return 0;
 }
 
-static int gpu_results(backend *b, sim_state *s)
+/* results(), and fetch()'s first part (early 0): with early, the finiteness check of the state
+ * returned is queued before the one wait, so that the engine's check_finite right after
+ * (engine_compute) only reads its record (fin_early); fetch's caller checks a step of a run,
+ * which the record must name, so fetch queues none. The energies and the virial come back
+ * through pinned memory (h_res), so every copy is queued behind that one wait. */
+static int results(backend *b, sim_state *s, int early)
 {
     GPU_SETTLE(b);
     if (b->computed && !b->vir_valid && !b->cull && b->pp.atm_on) {
@@ -684,7 +693,7 @@ static int gpu_results(backend *b, sim_state *s)
             return -1;
     }
     /* the forces' copy queued with the energies' and the virial's: one wait for them all */
-    if (gpu_download3_start(b, b->d_force) != 0)
+    if (gpu_download3_start(b, s->force, b->d_force) != 0)
         return -1;
     if (!b->computed) {
         CUDA_CHECK(gpu_wait_stream(b->st));
@@ -699,21 +708,32 @@ static int gpu_results(backend *b, sim_state *s)
         s->e_triplet = (double)(long long)ef[0] / TB_FIX_HI + (double)(long long)ef[1] / (TB_FIX_HI * TB_FIX_LO);
         s->e_pair = (double)(long long)ef[2] / TB_FIX_HI + (double)(long long)ef[3] / (TB_FIX_HI * TB_FIX_LO);
     } else {
-        double e[2];
-        CUDA_CHECK(cudaMemcpyAsync(e, b->d_energy, sizeof e, cudaMemcpyDeviceToHost, b->st));
-        CUDA_CHECK(cudaMemcpyAsync(s->virial, b->d_virial, 6 * sizeof(double),
+        CUDA_CHECK(cudaMemcpyAsync(b->h_res, b->d_energy, 2 * sizeof(double),
                                    cudaMemcpyDeviceToHost, b->st));
+        CUDA_CHECK(cudaMemcpyAsync(b->h_res + 2, b->d_virial, 6 * sizeof(double),
+                                   cudaMemcpyDeviceToHost, b->st));
+        if (early) {
+            if (gpu_finite_start(b, 0) != 0)
+                return -1;
+            b->fin_early = 1;
+        }
         CUDA_CHECK(gpu_wait_stream(b->st));
-        s->e_triplet = e[0];
-        s->e_pair = e[1];
+        s->e_triplet = b->h_res[0];
+        s->e_pair = b->h_res[1];
+        memcpy(s->virial, b->h_res + 2, 6 * sizeof(double));
     }
     gpu_download3_finish(b, s->force); /* every branch above waited for the stream */
     return 0;
 }
 
+static int gpu_results(backend *b, sim_state *s)
+{
+    return results(b, s, 1);
+}
+
 static int gpu_fetch(backend *b, sim_state *s)
 {
-    if (gpu_results(b, s) != 0)
+    if (results(b, s, 0) != 0)
         return -1;
     s->box = b->pp.d.box;
     if (gpu_download3(b, s->pos, b->d_pos) != 0 || gpu_download3(b, s->vel, b->d_vel) != 0)
@@ -773,4 +793,5 @@ const backend_ops gpu_backend_ops = {"gpu",       gpu_create, gpu_compute, gpu_a
                                      gpu_kinetic, gpu_info, gpu_virial_next, gpu_check_finite,
                                      gpu_put, gpu_rdf,
                                      gpu_virial,  gpu_kinetic_axes, gpu_rescale,
-                                     gpu_check_finite_late, gpu_results, gpu_mtk};
+                                     gpu_check_finite_late, gpu_results, gpu_mtk,
+                                     gpu_host_alloc, gpu_host_free};

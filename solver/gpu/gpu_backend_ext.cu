@@ -84,11 +84,15 @@ int gpu_rescale(backend *b, const double m[6], const double vm[6])
 
 /* Host interleaved [3n] doubles to the xyz lanes of device double4 [n] (and back), the fourth
  * lane kept: one whole-array copy of the 3n doubles through the staging buffer (pinned when it
- * can be) and d_h3, and a kernel that scatters them into the lanes (gathers them out of them).
+ * can be) and d_h3, and a kernel that scatters them into the lanes (gathers them out of them);
+ * a host array that is page-locked itself (the library's positions and forces: gpu_host_alloc)
+ * is copied from and to directly, without the staging copy.
  * A 2D copy of 24-byte rows to or from pageable memory goes row by row (about 40 ms for the
  * positions, velocities and forces of 32768 particles on an H200), and a copy of the whole
  * double4 array needs the fourth lane read back first; this moves 24 bytes a particle once.
- * Both return with the copy done (the stage is reused). */
+ * Through the stage both return with the copy done (the stage is reused); an upload from
+ * page-locked memory returns with the copy queued (the caller does not write it before its
+ * next wait: gpu_put). */
 __global__ void scatter3_kernel(tb_double4 *d, const double *h3, int n)
 {
     const int i = blockIdx.x * blockDim.x + threadIdx.x;
@@ -110,34 +114,68 @@ __global__ void gather3_kernel(double *h3, const tb_double4 *d, int n)
     }
 }
 
+/* Whether h is page-locked host memory (cudaHostAlloc'ed or registered): a copy from or to it
+ * runs at the link's speed without the staging buffer. */
+static int host_locked(const void *h)
+{
+    cudaPointerAttributes a;
+    if (cudaPointerGetAttributes(&a, h) != cudaSuccess) {
+        (void)cudaGetLastError(); /* not sticky: an address CUDA does not know is pageable */
+        return 0;
+    }
+    return a.type == cudaMemoryTypeHost;
+}
+
+void *gpu_host_alloc(size_t bytes)
+{
+    void *p = NULL;
+    if (cudaHostAlloc(&p, bytes, cudaHostAllocPortable) != cudaSuccess) {
+        (void)cudaGetLastError(); /* not sticky: the caller keeps its pageable memory */
+        return NULL;
+    }
+    return p;
+}
+
+void gpu_host_free(void *p)
+{
+    if (p)
+        cudaFreeHost(p);
+}
+
 int gpu_upload3(backend *b, tb_double4 *d, const double *h)
 {
     const size_t bytes = 3 * (size_t)b->n * sizeof(double);
-    sim_copy_doubles(b->h_stage, h, 3 * (size_t)b->n);
-    CUDA_CHECK(cudaMemcpyAsync(b->d_h3, b->h_stage, bytes, cudaMemcpyHostToDevice, b->st));
+    const int locked = host_locked(h);
+    if (!locked)
+        sim_copy_doubles(b->h_stage, h, 3 * (size_t)b->n);
+    CUDA_CHECK(cudaMemcpyAsync(b->d_h3, locked ? h : b->h_stage, bytes, cudaMemcpyHostToDevice, b->st));
     scatter3_kernel<<<(b->n + 255) / 256, 256, 0, b->st>>>(d, b->d_h3, b->n);
     TB_LAUNCH_CHECK("scatter3_kernel");
-    CUDA_CHECK(gpu_wait_stream(b->st));
+    if (!locked) /* the staging is reused: the copy out of it done before it is */
+        CUDA_CHECK(gpu_wait_stream(b->st));
     return 0;
 }
 
-int gpu_download3_start(backend *b, const tb_double4 *d)
+int gpu_download3_start(backend *b, double *h, const tb_double4 *d)
 {
     const size_t bytes = 3 * (size_t)b->n * sizeof(double);
+    b->h_direct = host_locked(h);
     gather3_kernel<<<(b->n + 255) / 256, 256, 0, b->st>>>(b->d_h3, d, b->n);
     TB_LAUNCH_CHECK("gather3_kernel");
-    CUDA_CHECK(cudaMemcpyAsync(b->h_stage, b->d_h3, bytes, cudaMemcpyDeviceToHost, b->st));
+    CUDA_CHECK(cudaMemcpyAsync(b->h_direct ? h : b->h_stage, b->d_h3, bytes,
+                               cudaMemcpyDeviceToHost, b->st));
     return 0;
 }
 
 void gpu_download3_finish(backend *b, double *h)
 {
-    sim_copy_doubles(h, b->h_stage, 3 * (size_t)b->n);
+    if (!b->h_direct)
+        sim_copy_doubles(h, b->h_stage, 3 * (size_t)b->n);
 }
 
 int gpu_download3(backend *b, double *h, const tb_double4 *d)
 {
-    if (gpu_download3_start(b, d) != 0)
+    if (gpu_download3_start(b, h, d) != 0)
         return -1;
     CUDA_CHECK(gpu_wait_stream(b->st));
     gpu_download3_finish(b, h);
@@ -149,13 +187,22 @@ int gpu_put(backend *b, const sim_state *s, int what)
 {
     GPU_SETTLE(b);
     CUDA_CHECK(cudaSetDevice(b->dev));
+    /* new positions after a non-finite evaluation (the library's refused state): the record,
+     * which keeps the first bad step, starts again, or every later check would report it */
+    if ((what & BACKEND_PUT_POS) && b->fin_bad) {
+        if (gpu_finite_reset(b->d_finite, b->st) != 0)
+            return -1;
+        b->fin_bad = 0;
+    }
     if ((what & BACKEND_PUT_POS) &&
         (gpu_upload3(b, b->d_pos, s->pos) != 0 ||
          gpu_motion_to_float(b->d_pos, b->d_posf, b->n, b->threads, b->st) != 0))
         return -1;
     if ((what & BACKEND_PUT_VEL) && gpu_upload3(b, b->d_vel, s->vel) != 0)
         return -1;
-    CUDA_CHECK(gpu_wait_stream(b->st));
+    /* no wait: what follows runs on the same stream, and page-locked sources (the library's
+     * positions: solver/lib/engine.c) are not written before the next evaluation's wait */
+    b->fin_early = 0;
     return 0;
 }
 
@@ -224,10 +271,17 @@ int gpu_check_finite(backend *b, long step, tb_nonfinite *nf)
 {
     GPU_SETTLE(b);
     b->fin_pending = 0; /* the record is cumulative: this read covers the pending one too */
-    if (gpu_finite_start(b, step) != 0)
+    /* results() queued the check of the state it returned (fin_early: nothing changed since;
+     * the library's evaluations ask step 0): its record is read, no second launch */
+    const int queued = b->fin_early && step == 0;
+    b->fin_early = 0;
+    if (!queued && gpu_finite_start(b, step) != 0)
         return -1;
-    return gpu_finite_read(b->h_finite + b->fin_slot, b->ev_fin[b->fin_slot], &nf->step,
-                           &nf->term, &nf->particle);
+    if (gpu_finite_read(b->h_finite + b->fin_slot, b->ev_fin[b->fin_slot], &nf->step, &nf->term,
+                        &nf->particle) != 0)
+        return -1;
+    b->fin_bad |= nf->step >= 0;
+    return 0;
 }
 
 /* check_finite_late (backend.h): launches the check of `step` and returns the record as of
@@ -238,6 +292,7 @@ int gpu_check_finite_late(backend *b, long step, tb_nonfinite *nf)
     GPU_SETTLE(b);
     const int prev = b->fin_slot, had = b->fin_pending;
     b->async = 1;
+    b->fin_early = 0;
     if (gpu_finite_start(b, step) != 0)
         return -1;
     b->fin_pending = 1;

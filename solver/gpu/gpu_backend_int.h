@@ -69,10 +69,18 @@ struct backend {
     cudaEvent_t ev_fin[2];    /* each copy's event */
     int fin_slot;             /* the slot of the last check launched */
     int fin_pending;          /* check_finite_late launched one the host has not read yet */
+    int fin_early;            /* results() launched the check of the state it returned before
+                               * its one wait: check_finite(step 0) only reads it; put and any
+                               * force evaluation drop it (gpu_results) */
+    double *h_res;            /* [8] pinned: the two energies and the virial of results() */
+    int fin_bad;              /* check_finite read a non-finite value: the record keeps it (a
+                               * run's first bad step) until put brings new positions */
     int async;                /* the caller reads the checks late: advance() does not wait */
     double *h_stage;          /* [4n] host staging of upload3 / download3: pinned when it can be */
     double *d_h3;             /* [3n] their device side: host-order xyz, scattered / gathered */
     int stage_pinned;
+    int h_direct;             /* the download in flight goes straight into the caller's
+                               * page-locked array (gpu_download3_start), not the staging */
     int dev;           /* this rank's device */
     int nranks;        /* ranks summing their shares (gpu_comm) */
     int timing;        /* per-rank timers on (info with BACKEND_TIMERS, bench) */
@@ -98,9 +106,10 @@ struct backend {
  * (the fourth lane, the species, kept), and back. */
 int gpu_upload3(backend *b, tb_double4 *d, const double *h);
 int gpu_download3(backend *b, double *h, const tb_double4 *d);
-/* gpu_download3 in two parts around the caller's own wait for the stream: the gather and the
- * copy into the pinned staging queued; then, after a synchronization, the copy out of it. */
-int gpu_download3_start(backend *b, const tb_double4 *d);
+/* gpu_download3 into h in two parts around the caller's own wait for the stream: the gather
+ * and the copy into the pinned staging (or into h itself, when h is page-locked) queued; then,
+ * after a synchronization, the copy out of the staging. */
+int gpu_download3_start(backend *b, double *h, const tb_double4 *d);
 void gpu_download3_finish(backend *b, double *h);
 /* The fixed-point virial words as doubles (synchronizes the stream). */
 int gpu_virial_fixed(backend *b, double w[6]);
@@ -142,6 +151,12 @@ int gpu_drift(backend *b, double h);
 int gpu_scale(backend *b, double c);
 int gpu_ostep(backend *b, double c1, const double *c2, const double *xi);
 int gpu_check_finite(backend *b, long step, tb_nonfinite *nf);
+/* Queues the finiteness check of the state after `step` into the next slot of the pinned
+ * record (gpu_finite.cu); gpu_check_finite reads it. */
+int gpu_finite_start(backend *b, long step);
 int gpu_check_finite_late(backend *b, long step, tb_nonfinite *nf);
+/* backend_ops.host_alloc / host_free: page-locked host memory (cudaHostAlloc, portable). */
+void *gpu_host_alloc(size_t bytes);
+void gpu_host_free(void *p);
 
 #endif

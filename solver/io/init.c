@@ -16,6 +16,7 @@
 
 #include "common/check.h"
 #include "common/phase.h"
+#include "common/simd.h"
 #include "solver/box.h"
 #include "config/units.h"
 #include "solver/io/init.h"
@@ -259,7 +260,64 @@ static void bounding_box(const sim_state *s, double lo[3], double hi[3])
     }
 }
 
-enum { PLACE_THREADED = 8192 };
+enum { PLACE_THREADED = 8192, PLACE_BLOCK = 256 };
+
+/* place's loop body for particle i of src into dst (see there); the first non-finite
+ * coordinate's index into *bad when it is smaller. */
+static inline void place_one(const tb_box_d *box, const double lim[3], const double hi[3],
+                             int quick, int check, const double *y, double *x, long i, long *bad)
+{
+    if (check && !(isfinite(y[0]) & isfinite(y[1]) & isfinite(y[2]))) {
+        const long k = 3L * i + (isfinite(y[0]) ? isfinite(y[1]) ? 2 : 1 : 0);
+        *bad = k < *bad ? k : *bad;
+        return;
+    }
+    const double t0 = y[0] - box->lo[0], t1 = y[1] - box->lo[1], t2 = y[2] - box->lo[2];
+    if (quick & (t0 >= 0) & (t0 < lim[0]) & (t1 >= 0) & (t1 < lim[1]) & (t2 >= 0) & (t2 < lim[2])) {
+        x[0] = t0 + box->lo[0];
+        x[1] = t1 + box->lo[1];
+        x[2] = t2 + box->lo[2];
+    } else {
+        if (x != y)
+            memcpy(x, y, 3 * sizeof *x);
+        box_wrap_d(box, x);
+    }
+    for (int a = 0; a < 3 && !box->tilted; a++)
+        if (box->pbc >> a & 1 && (x[a] >= hi[a] || x[a] < box->lo[a]))
+            x[a] = box->lo[a];
+}
+
+/* The quick case of a whole block of m particles from src into another array dst, in one
+ * loop the compiler vectorizes (the coordinates as a flat array against lo, lim, hi repeated
+ * per particle): x = (y - lo) + lo where every coordinate is finite, inside [0, lim) after
+ * the shift and lands in [lo, hi); 0 when one is not, and the block is placed again by
+ * place_one, which gives every other particle the same bits (the library's set_positions pays
+ * this pass on every call: place_one alone is scalar, 0.13 ms at n = 32768). */
+TB_SIMD_CLONES static int place_block_quick(const double *restrict y, double *restrict x, int m,
+                             const double *restrict lo3, const double *restrict lim3,
+                             const double *restrict hi3)
+{
+    /* the coordinates that are not so, counted (exactly) in doubles, which vectorize; eight
+     * counts side by side: one would be a chain of dependent additions */
+    double out[8] = {0};
+    const long K = 3L * m;
+    long k = 0;
+    for (; k + 8 <= K; k += 8)
+        for (int j = 0; j < 8; j++) {
+            const double t = y[k + j] - lo3[k + j], v = t + lo3[k + j];
+            out[j] += ((t >= 0.0) & (t < lim3[k + j]) & (v >= lo3[k + j]) & (v < hi3[k + j])) ? 0.0 : 1.0;
+            x[k + j] = v;
+        }
+    for (; k < K; k++) {
+        const double t = y[k] - lo3[k], v = t + lo3[k];
+        out[0] += ((t >= 0.0) & (t < lim3[k]) & (v >= lo3[k]) & (v < hi3[k])) ? 0.0 : 1.0;
+        x[k] = v;
+    }
+    double all = 0.0;
+    for (int j = 0; j < 8; j++)
+        all += out[j];
+    return all == 0.0;
+}
 
 /* sim_place of src into dst (the same array or another): the first non-finite coordinate's
  * index when check asks (dst then partly written), else -1. */
@@ -274,40 +332,33 @@ static long place(sim_state *s, const double *src, double *dst, int check)
          * positions and boxes go through box_wrap; tests/test_box.c holds the two to the same
          * bits. Then rounding can land on the far face itself: clamped to lo. In a tilted box a
          * Cartesian coordinate outside [lo, lo + l) is no sign of that, and the minimum image
-         * takes a fraction a hair off [0, 1) as it is. */
+         * takes a fraction a hair off [0, 1) as it is. From another array, blocks of
+         * PLACE_BLOCK particles go through place_block_quick first. */
         double lim[3], hi[3];
         for (int a = 0; a < 3; a++) {
             lim[a] = box.l[a] * (1.0 - 0x1p-50);
             hi[a] = box.lo[a] + box.l[a];
         }
         const int quick = !box.tilted && (box.pbc & 7) == 7;
+        double lo3[3 * PLACE_BLOCK], lim3[3 * PLACE_BLOCK], hi3[3 * PLACE_BLOCK];
+        for (int k = 0; quick && k < 3 * PLACE_BLOCK; k++) {
+            lo3[k] = box.lo[k % 3];
+            lim3[k] = lim[k % 3];
+            hi3[k] = hi[k % 3];
+        }
+        const int blocks = quick && dst != src;
+        const long nb = (s->n + PLACE_BLOCK - 1) / PLACE_BLOCK;
         long bad = LONG_MAX; /* the first non-finite coordinate: the least over the threads */
         /* the library's pass on OpenMP's threads from PLACE_THREADED particles (each particle
          * alone: the same bits on any number of threads; sim_host_threads: a few) */
 #pragma omp parallel for schedule(static) reduction(min : bad) num_threads(sim_host_threads()) \
     if (check && s->n >= PLACE_THREADED)
-        for (int i = 0; i < s->n; i++) {
-            const double *y = src + 3 * i;
-            double *x = dst + 3 * i;
-            if (check && !(isfinite(y[0]) & isfinite(y[1]) & isfinite(y[2]))) {
-                const long k = 3L * i + (isfinite(y[0]) ? isfinite(y[1]) ? 2 : 1 : 0);
-                bad = k < bad ? k : bad;
+        for (long q = 0; q < nb; q++) {
+            const long i0 = q * PLACE_BLOCK, i1 = i0 + PLACE_BLOCK < s->n ? i0 + PLACE_BLOCK : s->n;
+            if (blocks && place_block_quick(src + 3 * i0, dst + 3 * i0, (int)(i1 - i0), lo3, lim3, hi3))
                 continue;
-            }
-            const double t0 = y[0] - box.lo[0], t1 = y[1] - box.lo[1], t2 = y[2] - box.lo[2];
-            if (quick & (t0 >= 0) & (t0 < lim[0]) & (t1 >= 0) & (t1 < lim[1]) & (t2 >= 0) &
-                (t2 < lim[2])) {
-                x[0] = t0 + box.lo[0];
-                x[1] = t1 + box.lo[1];
-                x[2] = t2 + box.lo[2];
-            } else {
-                if (x != y)
-                    memcpy(x, y, 3 * sizeof *x);
-                box_wrap_d(&box, x);
-            }
-            for (int a = 0; a < 3 && !box.tilted; a++)
-                if (box.pbc >> a & 1 && (x[a] >= hi[a] || x[a] < box.lo[a]))
-                    x[a] = box.lo[a];
+            for (long i = i0; i < i1; i++)
+                place_one(&box, lim, hi, quick, check, src + 3 * i, dst + 3 * i, i, &bad);
         }
         return bad == LONG_MAX ? -1 : bad;
     }

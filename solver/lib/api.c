@@ -337,6 +337,17 @@ int tribody_box(const tribody *t, double *box, int *periodic)
     return 0;
 }
 
+int tribody_same_bytes(const void *a, const void *b, size_t bytes)
+{
+    return a && b ? sim_same_bytes(a, b, bytes) : bytes == 0;
+}
+
+void tribody_copy_bytes(void *dst, const void *src, size_t bytes)
+{
+    if (dst && src)
+        sim_copy_bytes(dst, src, bytes);
+}
+
 double tribody_cutoff(const tribody *t)
 {
     int all_cut = 0;

@@ -47,6 +47,12 @@ typedef struct tb_engine {
     sim_state ts;
     double *spare;          /* [3n]: set_positions places new positions here, then swaps it
                              * with s.pos (one pass; a refusal leaves s.pos as it was) */
+    /* the backend's host memory (backend_ops.host_alloc: page-locked on the GPU) for s.pos,
+     * spare and s.force, taken at engine_start when it offers it: the positions go up and the
+     * forces come down without a staging copy; heap[] keeps the arrays they replaced, given
+     * back to the state at engine_free */
+    int pinned;
+    double *heap[3];
     double kin[7];          /* sim_kinetic_sums of s.vel, for the checks of each evaluation */
     int kin_ok;             /* 1: kin is of the current s.vel */
     double tm[ENGINE_PHASES]; /* wall seconds of each phase since engine_config */
