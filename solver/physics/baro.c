@@ -356,6 +356,11 @@ int baro_keep(baro *p, const backend_ops *ops, backend *b)
     return 0;
 }
 
+void baro_kept(baro *p)
+{
+    p->have_prev = 1;
+}
+
 int baro_save(const baro *p, unsigned char **buf, size_t *len)
 {
     baro_blob hd;

@@ -71,6 +71,8 @@ int baro_keep(baro *p, const backend_ops *ops, backend *b);
  * baro_mtk_get hands to the backend (par->xi); the stretch, the box and the work are then the
  * backend's (crescale_body.h), brought back by baro_mtk_set. */
 int baro_noise(baro *p, long step);
+/* The backend kept the virial for the next rescale (CRS_KEEP): as baro_keep says. */
+void baro_kept(baro *p);
 
 /* MTK (Martyna, Tobias, Klein 1994 with Shinoda, Shiga, Mikami 2004's splitting, as LAMMPS's
  * fix npt without a barostat chain, pchain 0), iso, aniso and tri, with the Nose-Hoover chain

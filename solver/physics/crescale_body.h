@@ -39,8 +39,9 @@ TB_HOSTDEV static inline void crescale_mu(int coupling, double f, double p0, dou
 
 /* The work of the rescale by mu from volume vol to vol1 at the kinetic tensor k before it:
  * W -= dK + P0 dV, dK = sum_a K_a (1 / mu_a^2 - 1) exactly. */
-TB_HOSTDEV static inline void crescale_work_move(double *work, const double k[6], const double mu[3],
-                                                 double p0, double vol, double vol1, double nktv2p)
+TB_HOSTDEV static inline void crescale_work_move(double *work, const double k[6],
+                                                 const double mu[3], double p0, double vol,
+                                                 double vol1, double nktv2p)
 {
     double dK = 0.0;
     for (int a = 0; a < 3; a++)
@@ -64,7 +65,8 @@ TB_HOSTDEV static inline void crescale_work_end(double *work, const double mu[3]
 
 /* CRS_BEGIN: mu from the kept virial and the kinetic tensor now; the box map (mu on the
  * diagonal, box_deform_d) and the velocities' (1 / mu: baro.c's rescale) set. */
-TB_HOSTDEV static inline void crescale_state_begin(mtk_state *s, const mtk_par *p, const double k[6])
+TB_HOSTDEV static inline void crescale_state_begin(mtk_state *s, const mtk_par *p,
+                                                   const double k[6])
 {
     double mu[3];
     for (int c = 0; c < 6; c++)
