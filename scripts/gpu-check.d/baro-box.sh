@@ -221,10 +221,13 @@ if [[ "$parts" == *" crs-agree "* ]]; then
       for v in dev host cpu; do
         be=$BE; [ $v = cpu ] && be=cpu
         dv=1; [ $v = dev ] || dv=0
-        ( cd "$W" && rm -f thermo.csv* ck.tbck* && TB_CRESCALE_DEV=$dv "$Bb" run crs_$ty.cfg --set solver.backend=$be \
+        ( cd "$W" && rm -f thermo.csv* ck.tbck* && TB_WAITS=$dv TB_CRESCALE_DEV=$dv "$Bb" run crs_$ty.cfg --set solver.backend=$be \
             --set solver.deterministic=true --set integrator.barostat.coupling=\"$cp\" >crs_${k}_$v.txt 2>&1
           cp thermo.csv cth_${k}_$v.csv; cp ck.tbck cck_${k}_$v.tbck ) || say "FAIL: c-rescale $k $v: $(tail -n 1 "$W/crs_${k}_$v.txt")"
       done
+      if [ "$BE" = gpu ] && ! grep -q "box on the device: [0-9]* C-rescale rescales" "$W/crs_${k}_dev.txt"; then
+        say "FAIL: c-rescale $ty $cp: TB_CRESCALE_DEV=1 did not take the device path (no TB_WAITS line for C-rescale's rescales)"
+      fi
       if cmp -s "$W/cth_${k}_dev.csv" "$W/cth_${k}_host.csv" && cmp -s "$W/cck_${k}_dev.tbck" "$W/cck_${k}_host.tbck"; then
         say "PASS: c-rescale $ty $cp: box on the device = the host path, thermo and checkpoint bitwise"
       else say "c-rescale $ty $cp: box on the device not bitwise the host path (thermo $(cmp -s "$W/cth_${k}_dev.csv" "$W/cth_${k}_host.csv" && echo same || echo differs)): the rows:"
@@ -261,13 +264,14 @@ if [[ "$parts" == *" crs-mpi "* ]]; then
     IFS=: read -r ty cp <<<"$tc"
     crscfg $ty
     for r in 1 2; do
-      l=env; [ $r = 2 ] && l="env TRIBODY_SHARE_GPUS=1 OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 mpirun -q --bind-to none -np 2"
-      ( cd "$W" && rm -f th_m$r.csv ck_m$r.tbck && TB_CRESCALE_DEV=1 $l "$Bb" run crs_$ty.cfg --set solver.backend=$BE \
+      l=env; [ $r = 2 ] && l="env TRIBODY_SHARE_GPUS=1 OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 mpirun -q --bind-to none -x TB_CRESCALE_DEV -x TB_WAITS -np 2"
+      ( cd "$W" && rm -f th_m$r.csv ck_m$r.tbck && TB_WAITS=1 TB_CRESCALE_DEV=1 $l "$Bb" run crs_$ty.cfg --set solver.backend=$BE \
           --set solver.deterministic=true --set integrator.barostat.coupling=\"$cp\" \
           --set output.checkpoint=\"ck_m$r.tbck\" --set output.thermo=\"th_m$r.csv\" >crm${r}_$ty.txt 2>&1 )
     done
+    dp=$(grep -c "box on the device: [0-9]* C-rescale rescales" "$W/crm2_$ty.txt")
     if [ -s "$W/ck_m1.tbck" ] && cmp -s "$W/ck_m1.tbck" "$W/ck_m2.tbck" && cmp -s "$W/th_m1.csv" "$W/th_m2.csv"; then
-      say "PASS: c-rescale $ty $cp box on the device: 2 ranks = 1 rank, checkpoint and thermo bitwise"
+      say "PASS: c-rescale $ty $cp box on the device: 2 ranks = 1 rank, checkpoint and thermo bitwise (ranks that reported the device path: $dp of 2)"
     else say "FAIL: c-rescale $ty $cp 2 ranks differ from 1 ($(tail -n 1 "$W/crm2_$ty.txt"))"; fi
   done
 fi
