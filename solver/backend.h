@@ -151,8 +151,11 @@ typedef struct backend_ops {
      *   virial and the kinetic tensor, the noise par->xi; CRS_EVAL: in place of the step's
      *   evaluation, the box, positions and velocities stretched, the forces and virial, the
      *   work's terms (the host's box copies set before it returns, the fault checked);
-     *   CRS_KEEP: the last evaluation's virial kept for the next rescale. No wait but the
-     *   push's. par: the step's numbers (mtk_state.h). 0 or -1. */
+     *   CRS_KEEP: the last evaluation's virial kept for the next rescale; CRS_NHC_BEGIN,
+     *   CRS_NHC_END: Nose-Hoover's half steps of the chain held there (the kinetic energy
+     *   reduced, the velocities scaled; _END its energy too); CRS_FORCES: an evaluation that
+     *   does not rescale, without compute's wait. No wait but the push's. par: the step's
+     *   numbers (mtk_state.h). 0 or -1. */
     int (*mtk)(backend *b, int phase, const mtk_par *par, mtk_state *st);
 } backend_ops;
 

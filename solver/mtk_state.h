@@ -52,6 +52,7 @@ typedef struct mtk_par {
 
 /* backend.h's mtk phases (CRS_*: C-rescale's, integrate.c's crs_step_dev). */
 enum { MTK_PUSH = 0, MTK_BEGIN = 1, MTK_END = 2, MTK_PULL = 3, MTK_MOVE = 4, CRS_PUSH = 5,
-       CRS_BEGIN = 6, CRS_EVAL = 7, CRS_KEEP = 8 };
+       CRS_BEGIN = 6, CRS_EVAL = 7, CRS_KEEP = 8, CRS_NHC_BEGIN = 9, CRS_NHC_END = 10,
+       CRS_FORCES = 11 };
 
 #endif

@@ -10,8 +10,8 @@
  * volume of the backend's box at each kick, the host's box brought back by integ_sync); and
  * the box's fault check (mtk_box_fault, mtk_box_move) on hand-made boxes. C-rescale's phases
  * (CRS_*: integrate.c's crs_step_dev, gpu_mtk.cu's CRS path with TB_CRESCALE_DEV=1) emulated
- * the same way, from crescale_body.h: bitwise the host path (baro.c) for nve, Langevin and
- * Nose-Hoover, iso and aniso, every 3 steps, 60 steps, with integ_lazy and through a restart
+ * the same way, from crescale_body.h (Nose-Hoover's chain on the backend too, mtk_state_chain):
+ * bitwise the host path (baro.c, integrate.c) for nve, Langevin and Nose-Hoover, iso and aniso, every 3 steps, 60 steps, with integ_lazy and through a restart
  * at step 26 (a step that rescales from the virial kept by step 25: in the checkpoint's block). */
 #include <math.h>
 #include <stdio.h>
@@ -31,13 +31,22 @@
 /* The "device" state of the emulated backend (one run at a time holds it); emu_box: the box
  * moves there too (MTK_BEGIN answers 1, MTK_MOVE: gpu_mtk.cu's path on the lists). */
 static mtk_state dev;
-static int pushes, pulls, emu_box, moves, evals;
+static int pushes, pulls, emu_box, moves, evals, chains;
 
 /* gpu_mtk.cu's CRS phases on the CPU backend's primitives (the box on the "device"). */
 static int emu_crs(backend *b, int phase, const mtk_par *par)
 {
     const backend_ops *o = &cpu_backend_ops;
-    double k[6], w[6];
+    double k[6], w[6], K;
+    if (phase == CRS_FORCES)
+        return o->compute(b);
+    if (phase == CRS_NHC_BEGIN || phase == CRS_NHC_END) {
+        if (o->kinetic(b, &K) != 0)
+            return -1;
+        chains++;
+        mtk_state_chain(&dev, par, K, phase == CRS_NHC_END);
+        return o->scale(b, dev.scale);
+    }
     if (phase == CRS_KEEP) {
         if (o->virial(b, w) != 0)
             return -1;
@@ -279,7 +288,7 @@ static void test_crs(int type, int coupling, const char *name)
     c.integrator.barostat.every = 3;
     if (type == CFG_INTEG_NVE)
         c.integrator.temperature = c.integrator.temperature_end = 0.0;
-    pushes = evals = 0;
+    pushes = evals = chains = 0;
     int bad = run_open(&h, &c) != 0 || steps(&h, &cpu_backend_ops, 0, 60, 0) != 0;
     setenv("TB_CRESCALE_DEV", "1", 1);
     bad = bad || run_open(&d, &c) != 0 || steps(&d, &emu_ops, 0, 60, 0) != 0;
@@ -289,8 +298,9 @@ static void test_crs(int type, int coupling, const char *name)
              h.s.box.l[0], integ_bath(d.g), integ_bath(h.g));
     gsl_test(h.s.box.l[0] == c.system.box || integ_bath(h.g) == 0.0, "c-rescale %s: the box "
              "moved (%.17g), the work done (%.17g)", name, h.s.box.l[0], integ_bath(h.g));
-    gsl_test(pushes != 1 || evals != 20, "c-rescale %s: one push, 20 rescales on the backend "
-             "(%d, %d)", name, pushes, evals);
+    gsl_test(pushes != 1 || evals != 20 || (type == CFG_INTEG_NOSE_HOOVER && chains != 120),
+             "c-rescale %s: one push, 20 rescales on the backend, nose-hoover's chain there (%d, %d, "
+             "%d half steps)", name, pushes, evals, chains);
     /* lazy, and a restart at step 26: it rescales from the virial step 25 kept (in the block) */
     bad = run_open(&l, &c) != 0;
     if (!bad)

@@ -20,8 +20,9 @@
 #      host path's (TB_BARO_BOX=0).
 #   C-rescale's box on the device (TB_CRESCALE_DEV=1: integrate.c's crs_step_dev, gpu_mtk.cu's CRS
 #   phases; off by default) against its host path (TB_CRESCALE_DEV unset, the same binary):
-#   crs-waits: TB_WAITS=1, liquid n = 32768 mixed, nve + c-rescale iso every step, 200 steps: the
-#      rescales without a stream synchronization (all but the fetched ones, builds, early waits);
+#   crs-waits: TB_WAITS=1, liquid n = 32768 mixed, nve and nose-hoover + c-rescale iso every step,
+#      200 steps: the steps without a stream synchronization (all but the fetched ones, builds,
+#      early waits);
 #   crs-agree: baro.cfg, 200 steps, double, deterministic, nve / langevin / nose-hoover x iso /
 #      aniso (every 10): device vs host path (bitwise, or within 1e-12: exp on the device and
 #      glibc's may differ in the last bit) and vs the CPU (1e-10); 200 = 79 + restart + 121 on the
@@ -190,27 +191,29 @@ if [[ "$parts" == *" cost "* ]]; then
 fi
 if [[ "$parts" == *" crs-waits "* ]]; then
   n=32768; [ "$BE" = gpu ] || n=600
-  say "== host waits per c-rescale step (TB_WAITS=1, TB_NBR_SPEC=1), liquid n = $n mixed, nve + c-rescale iso every step, 200 steps, thermo every 100 ($BE)"
-  TB_WAITS=1 TB_NBR_SPEC=1 TB_CRESCALE_DEV=1 crsrun "$Bb" $n 200 nve iso 1 cw
-  f="$W/lq_cw.txt"
-  say "c-rescale waits: $(grep 'host waits' "$f" | sed 's/.*TB_WAITS=1), //'); $(grep 'skin test' "$f" | sed 's/.*): //') $(grep -i error "$f" | head -n 1)"
-  if [ "$BE" = gpu ]; then
-    python3 - "$f" <<'PY' | tee -a "$S"
+  say "== host waits per c-rescale step (TB_WAITS=1, TB_NBR_SPEC=1), liquid n = $n mixed, nve and nose-hoover + c-rescale iso every step, 200 steps, thermo every 100 ($BE)"
+  for ty in nve nose-hoover; do
+    TB_WAITS=1 TB_NBR_SPEC=1 TB_CRESCALE_DEV=1 crsrun "$Bb" $n 200 $ty iso 1 cw_$ty
+    f="$W/lq_cw_$ty.txt"
+    say "c-rescale $ty waits: $(grep 'host waits' "$f" | sed 's/.*TB_WAITS=1), //'); $(grep 'skin test' "$f" | sed 's/.*): //') $(grep -i error "$f" | head -n 1)"
+    [ "$BE" = gpu ] || continue
+    python3 - "$f" "$ty" <<'PY' | tee -a "$S"
 import re, sys
 t = open(sys.argv[1]).read()
 w = re.search(r'box on the device: (\d+) C-rescale rescales after the first, (\d+) without a stream', t)
 k = re.search(r'(\d+) waits asked by the early bit, (\d+) list builds', t)
 if not w or not k:
-    print('FAIL: c-rescale box on the device: no counts'); sys.exit()
+    print('FAIL: c-rescale %s box on the device: no counts' % sys.argv[2]); sys.exit()
 steps, zero, early, builds = int(w.group(1)), int(w.group(2)), int(k.group(1)), int(k.group(2))
 ok = steps - zero <= 2 + early + builds
-print('%s: c-rescale iso (nve, every step) box on the device: %d of %d steps without a stream '
+print('%s: c-rescale iso (%s, every step) box on the device: %d of %d steps without a stream '
       'synchronization; the %d others are at most the fetched steps (2), the list builds (%d) and '
       'the early bit\'s waits (%d). The host path waits at least 4 times a rescale (kinetic tensor '
-      'twice, the evaluation, the virial) and once more on the step before (the kept virial)' % (
-      'PASS' if ok else 'FAIL', zero, steps, steps - zero, builds, early))
+      'twice, the evaluation, the virial), once more on the step before (the kept virial), and '
+      'nose-hoover 3 times a step (the chain\'s kinetic energy twice, the evaluation)' % (
+      'PASS' if ok else 'FAIL', sys.argv[2], zero, steps, steps - zero, builds, early))
 PY
-  fi
+  done
 fi
 if [[ "$parts" == *" crs-agree "* ]]; then
   say "== c-rescale, box on the device (TB_CRESCALE_DEV=1) vs the host path and the CPU: baro.cfg, 200 steps, double, deterministic, every 10"

@@ -314,12 +314,38 @@ static int crs_eval(backend *b, const mtk_par *par)
     return crs_virial(b, 1);
 }
 
+/* CRS_NHC_BEGIN / _END: MTK_BEGIN's chain half step (mtk_chain_kernel), the velocities
+ * scaled by its factor from device memory. */
+static int crs_chain(backend *b, const mtk_par *par, int end)
+{
+    mtk_mass ms;
+    double *v2;
+    memcpy(ms.m, b->mass, sizeof ms.m);
+    ms.nt = b->ntypes > 1 ? b->ntypes : 1;
+    if (kinetic_sums(b, 1, &v2) != 0)
+        return -1;
+    mtk_chain_kernel<<<1, 1, 0, b->st>>>(b->d_mtk, *par, ms, v2, end);
+    TB_LAUNCH_CHECK("mtk_chain_kernel");
+    mtk_scale_kernel<<<blocks(b), b->threads, 0, b->st>>>(b->d_vel, b->n, b->d_mtk);
+    TB_LAUNCH_CHECK("mtk_scale_kernel");
+    return 0;
+}
+
 static int crs(backend *b, int phase, const mtk_par *par)
 {
     if (phase == CRS_KEEP)
         return crs_virial(b, 0);
     if (phase == CRS_EVAL)
         return crs_eval(b, par);
+    if (phase == CRS_NHC_BEGIN || phase == CRS_NHC_END)
+        return crs_chain(b, par, phase == CRS_NHC_END);
+    if (phase == CRS_FORCES) { /* compute's evaluation without its wait (MTK_END's) */
+        b->spec_step = 0;
+        if (gpu_forces(b) != 0)
+            return -1;
+        GPU_SETTLE(b);
+        return 0;
+    }
     double *v2; /* CRS_BEGIN */
     count_waits(b);
     return kinetic_sums(b, 0, &v2) != 0 ||

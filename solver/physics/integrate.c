@@ -130,8 +130,8 @@ static int crs_eval_dev(integ *g, const backend_ops *ops, backend *b, long step)
 static int evaluate(integ *g, const backend_ops *ops, backend *b, long step)
 {
     const int due = baro_due(g->baro, step);
-    if (due && g->dev == 1) /* C-rescale on the backend: stretch, forces and work there */
-        return crs_eval_dev(g, ops, b, step);
+    if (g->dev == 1) /* C-rescale on the backend: stretch, forces and work there; no wait */
+        return due ? crs_eval_dev(g, ops, b, step) : ops->mtk(b, CRS_FORCES, NULL, NULL);
     if (due && baro_rescale(g->baro, ops, b, step) != 0)
         return -1;
     if (ops->compute(b) != 0)
@@ -336,9 +336,9 @@ int integ_sync(integ *g, const backend_ops *ops, backend *b)
         return 0;
     if (ops->mtk(b, MTK_PULL, NULL, &st) != 0)
         return -1;
-    if (baro_is_mtk(g->baro))
+    if (baro_is_mtk(g->baro) || g->type == CFG_INTEG_NOSE_HOOVER)
         mtk_take(g, &st);
-    else /* C-rescale: the chain, if any, stays the host's */
+    else /* C-rescale with nve or Langevin: the bath's energy is the host's */
         baro_mtk_set(g->baro, &st);
     g->stale = 0;
     return 0;
@@ -399,6 +399,9 @@ static int crs_push(integ *g, const backend_ops *ops, backend *b, long step)
     if (baro_due(g->baro, step) && baro_mtk_prev(g->baro, ops, b) != 0)
         return -1;
     crs_par_of(g, step, &par, &st);
+    memcpy(st.eta, g->eta, sizeof st.eta); /* Nose-Hoover's chain goes with it */
+    memcpy(st.veta, g->veta, sizeof st.veta);
+    st.e_bath = g->e_bath;
     const int rc = ops->mtk(b, CRS_PUSH, &par, &st);
     if (rc < 0)
         return -1;
@@ -416,10 +419,25 @@ static int crs_eval_dev(integ *g, const backend_ops *ops, backend *b, long step)
     return ops->mtk(b, CRS_EVAL, &par, NULL);
 }
 
+/* nh_step with the chain on the backend (mtk_body.h's mtk_state_chain, as MTK's): no wait. */
+static int nh_step_dev(integ *g, const backend_ops *ops, backend *b, long step)
+{
+    mtk_state st;
+    mtk_par par;
+    const double h = 0.5 * g->dt;
+    crs_par_of(g, step, &par, &st);
+    g->stale = 1;
+    return ops->mtk(b, CRS_NHC_BEGIN, &par, NULL) || ops->kick(b, h) || ops->drift(b, g->dt) ||
+                   evaluate(g, ops, b, step) || ops->kick(b, h) ||
+                   ops->mtk(b, CRS_NHC_END, &par, NULL)
+               ? -1 : 0;
+}
+
 /* baro_step with the barostat's state on the backend: the noise drawn here (baro_noise), mu
  * from the pressure at the step's start (CRS_BEGIN), the stretch, forces and work in the step's
- * evaluation (CRS_EVAL), the virial kept there (CRS_KEEP): no wait. The thermostat's steps
- * are the host's (langevin_step, nh_step: their kinetic energies come back). */
+ * evaluation (CRS_EVAL; the others: CRS_FORCES), the virial kept there (CRS_KEEP), Nose-Hoover's
+ * chain held there too (nh_step_dev): no wait. Langevin's step is the host's (its kinetic
+ * energies come back for the bath's heat, its noise goes up). */
 static int crs_step_dev(integ *g, const backend_ops *ops, backend *b, long step)
 {
     baro *p = g->baro;
@@ -446,7 +464,7 @@ static int crs_step_dev(integ *g, const backend_ops *ops, backend *b, long step)
                         evaluate(g, ops, b, step) || ops->kick(b, 0.5 * g->dt);
     else
         rc = g->type == CFG_INTEG_LANGEVIN ? langevin_step(g, ops, b, step)
-                                           : nh_step(g, ops, b, step);
+                                           : nh_step_dev(g, ops, b, step);
     if (rc != 0)
         return -1;
     if (baro_due(p, step + 1)) {
