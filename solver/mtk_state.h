@@ -1,7 +1,8 @@
 /* mtk_state.h — the plain numbers of an MTK step (physics/baro.h) with its Nose-Hoover chain
- * (physics/integrate.h), or of C-rescale's rescales, that a backend may hold during a run (backend.h's `mtk`: the GPU keeps
- * them on the device, so a step needs no host round trip for its pressure and its chain), and
- * the parameters of one call. The arithmetic over them: physics/mtk_body.h. */
+ * (physics/integrate.h), or of C-rescale's rescales, that a backend may hold during a run
+ * (backend.h's `mtk`: the GPU keeps them on the device, so a step needs no host round trip for
+ * its pressure and its chain), and the parameters of one call. The arithmetic over them:
+ * physics/mtk_body.h, physics/crescale_body.h. */
 #ifndef TB_MTK_STATE_H
 #define TB_MTK_STATE_H
 
