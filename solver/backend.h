@@ -146,7 +146,17 @@ typedef struct backend_ops {
      * MTK_END: after B(h) D(h) A(dt) D(h): the force evaluation (its virial summed),
      *   B(h) V(h) Omega(h) NHC(h), the virial kept for the next step; nothing comes back;
      * MTK_PULL: *st = the state (waits), with the box when the backend moves it (st->box_dev).
-     * par: the step's numbers (mtk_state.h). 0 or -1. */
+     * C-rescale (baro.h; integrate.c's crs_step_dev, physics/crescale_body.h), the box on the
+     * backend: CRS_PUSH: as MTK_PUSH, answering 1, or 0 when the backend cannot move the box
+     *   (the host path is then taken); CRS_BEGIN: at a rescale's step start, mu from the kept
+     *   virial and the kinetic tensor, the noise par->xi; CRS_EVAL: in place of the step's
+     *   evaluation, the box, positions and velocities stretched, the forces and virial, the
+     *   work's terms (the host's box copies set before it returns, the fault checked);
+     *   CRS_KEEP: the last evaluation's virial kept for the next rescale; CRS_NHC_BEGIN,
+     *   CRS_NHC_END: Nose-Hoover's half steps of the chain held there (the kinetic energy
+     *   reduced, the velocities scaled; _END its energy too); CRS_FORCES: an evaluation that
+     *   does not rescale, without compute's wait. No wait but the push's. par: the step's
+     *   numbers (mtk_state.h). 0 or -1. */
     int (*mtk)(backend *b, int phase, const mtk_par *par, mtk_state *st);
     /* Host memory the backend copies to and from without a staging copy (the GPU: page-locked,
      * cudaHostAlloc), for a caller's arrays that go up and come back at every evaluation (the

@@ -1,7 +1,8 @@
 /* mtk_state.h — the plain numbers of an MTK step (physics/baro.h) with its Nose-Hoover chain
- * (physics/integrate.h) that a backend may hold during a run (backend.h's `mtk`: the GPU keeps
- * them on the device, so a step needs no host round trip for its pressure and its chain), and
- * the parameters of one call. The arithmetic over them: physics/mtk_body.h. */
+ * (physics/integrate.h), or of C-rescale's rescales, that a backend may hold during a run
+ * (backend.h's `mtk`: the GPU keeps them on the device, so a step needs no host round trip for
+ * its pressure and its chain), and the parameters of one call. The arithmetic over them:
+ * physics/mtk_body.h, physics/crescale_body.h. */
 #ifndef TB_MTK_STATE_H
 #define TB_MTK_STATE_H
 
@@ -30,6 +31,10 @@ typedef struct mtk_state {
     int fault;         /* 0, or mtk_box_fault's code of the first bad box */
     long fault_step;   /* its step */
     tb_box_d fault_box; /* and that box */
+    /* C-rescale (physics/crescale_body.h; the CRS phases): the stretch mu is map[0..2], 1/mu
+     * vm[0..2]; the work W of baro.h and the virial the rescale's pressure came from. */
+    double work;
+    double w_old[6];
 } mtk_state;
 
 /* One call's parameters (by value to the device). */
@@ -42,9 +47,13 @@ typedef struct mtk_par {
     double vol;        /* the box's volume at the kick (box_dev: the state's box's) */
     double v0, range;  /* the box's first volume and the widest cutoff (mtk_box_fault) */
     long step;         /* the step (a box's fault names it) */
+    double cr_f;       /* C-rescale: beta dt_P / tau_P (kT < 0: the kinetic temperature) */
+    double xi[3];      /* C-rescale: the rescale's standard normals, drawn by the host */
 } mtk_par;
 
-/* backend.h's mtk phases. */
-enum { MTK_PUSH = 0, MTK_BEGIN = 1, MTK_END = 2, MTK_PULL = 3, MTK_MOVE = 4 };
+/* backend.h's mtk phases (CRS_*: C-rescale's, integrate.c's crs_step_dev). */
+enum { MTK_PUSH = 0, MTK_BEGIN = 1, MTK_END = 2, MTK_PULL = 3, MTK_MOVE = 4, CRS_PUSH = 5,
+       CRS_BEGIN = 6, CRS_EVAL = 7, CRS_KEEP = 8, CRS_NHC_BEGIN = 9, CRS_NHC_END = 10,
+       CRS_FORCES = 11 };
 
 #endif

@@ -3,8 +3,8 @@
  * the cutoffs of 2.0 leave room for the box to breathe (half width >= 2.0). CPU backend, double
  * precision, integrator `type` with c-rescale `coupling` (P0 = 1, period 0.5, beta 0.1, every
  * 5); each test then sets what it varies. */
-#ifndef TB_BARO_H
-#define TB_BARO_H
+#ifndef TB_TESTS_BARO_H
+#define TB_TESTS_BARO_H
 
 #include <math.h>
 #include <stdio.h>

@@ -8,7 +8,11 @@
  * aniso and tri, with and without integ_lazy, and through a checkpoint's blocks at step 60;
  * the same with the box moved by the backend (MTK_MOVE, gpu_mtk.cu's path on the lists: the
  * volume of the backend's box at each kick, the host's box brought back by integ_sync); and
- * the box's fault check (mtk_box_fault, mtk_box_move) on hand-made boxes. */
+ * the box's fault check (mtk_box_fault, mtk_box_move) on hand-made boxes. C-rescale's phases
+ * (CRS_*: integrate.c's crs_step_dev, gpu_mtk.cu's CRS path with TB_CRESCALE_DEV=1) emulated
+ * the same way, from crescale_body.h (Nose-Hoover's chain on the backend too, mtk_state_chain):
+ * bitwise the host path (baro.c, integrate.c) for nve, Langevin and Nose-Hoover, iso and aniso, every 3 steps, 60 steps, with integ_lazy and through a restart
+ * at step 26 (a step that rescales from the virial kept by step 25: in the checkpoint's block). */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -17,6 +21,8 @@
 #include "config/config.h"
 #include "solver/backend.h"
 #include "solver/io/init.h"
+#include "solver/physics/baro.h"
+#include "solver/physics/crescale_body.h"
 #include "solver/physics/integrate.h"
 #include "solver/physics/mtk_body.h"
 #include "tests/tb_baro.h"
@@ -25,7 +31,43 @@
 /* The "device" state of the emulated backend (one run at a time holds it); emu_box: the box
  * moves there too (MTK_BEGIN answers 1, MTK_MOVE: gpu_mtk.cu's path on the lists). */
 static mtk_state dev;
-static int pushes, pulls, emu_box, moves;
+static int pushes, pulls, emu_box, moves, evals, chains;
+
+/* gpu_mtk.cu's CRS phases on the CPU backend's primitives (the box on the "device"). */
+static int emu_crs(backend *b, int phase, const mtk_par *par)
+{
+    const backend_ops *o = &cpu_backend_ops;
+    double k[6], w[6], K;
+    if (phase == CRS_FORCES)
+        return o->compute(b);
+    if (phase == CRS_NHC_BEGIN || phase == CRS_NHC_END) {
+        if (o->kinetic(b, &K) != 0)
+            return -1;
+        chains++;
+        mtk_state_chain(&dev, par, K, phase == CRS_NHC_END);
+        return o->scale(b, dev.scale);
+    }
+    if (phase == CRS_KEEP) {
+        if (o->virial(b, w) != 0)
+            return -1;
+        memcpy(dev.w_prev, w, sizeof w);
+        return 0;
+    }
+    if (o->kinetic_axes(b, k) != 0)
+        return -1;
+    if (phase == CRS_BEGIN) {
+        crescale_state_begin(&dev, par, k);
+        return 0;
+    }
+    evals++; /* CRS_EVAL */
+    crescale_state_move(&dev, par, k);
+    if (dev.fault)
+        return baro_box_fault(dev.fault, &dev.fault_box, dev.fault_step, par->v0, par->range);
+    if (o->rescale(b, dev.map, dev.vm) != 0 || o->compute(b) != 0 || o->virial(b, w) != 0)
+        return -1;
+    crescale_work_end(&dev.work, dev.map, dev.w_old, w);
+    return 0;
+}
 
 /* gpu_mtk's sequence on the CPU backend's primitives. */
 static int emu_mtk(backend *b, int phase, const mtk_par *par, mtk_state *st)
@@ -33,15 +75,17 @@ static int emu_mtk(backend *b, int phase, const mtk_par *par, mtk_state *st)
     const backend_ops *o = &cpu_backend_ops;
     const int iso = par ? par->coupling == CFG_COUPLE_ISO : 0;
     double K, k[6], w[6];
-    if (phase == MTK_PUSH || phase == MTK_PULL) {
-        if (phase == MTK_PUSH) {
+    if (phase >= CRS_BEGIN)
+        return emu_crs(b, phase, par);
+    if (phase == MTK_PUSH || phase == MTK_PULL || phase == CRS_PUSH) {
+        if (phase != MTK_PULL) {
             dev = *st, pushes++;
-            dev.box_dev = emu_box;
+            dev.box_dev = emu_box || phase == CRS_PUSH;
             dev.fault = 0;
         } else {
             *st = dev, pulls++;
         }
-        return 0;
+        return phase == CRS_PUSH;
     }
     if (phase == MTK_MOVE) { /* B(h) D(h) A(dt) D(h), the box moved on the "device" */
         moves++;
@@ -233,6 +277,65 @@ static void test_box_fault(void)
              s.box.l[0]);
 }
 
+/* C-rescale: the emulated backend's phases (TB_CRESCALE_DEV=1) = the host path, bitwise. */
+static void test_crs(int type, int coupling, const char *name)
+{
+    sim_config c;
+    run h, d, l, r;
+    unsigned char *tb = NULL, *bb = NULL;
+    size_t tl = 0, bl = 0;
+    tb_baro_liquid(&c, "test_mtk_dev", type, coupling);
+    c.integrator.barostat.every = 3;
+    if (type == CFG_INTEG_NVE)
+        c.integrator.temperature = c.integrator.temperature_end = 0.0;
+    pushes = evals = chains = 0;
+    int bad = run_open(&h, &c) != 0 || steps(&h, &cpu_backend_ops, 0, 60, 0) != 0;
+    setenv("TB_CRESCALE_DEV", "1", 1);
+    bad = bad || run_open(&d, &c) != 0 || steps(&d, &emu_ops, 0, 60, 0) != 0;
+    gsl_test(bad, "c-rescale %s: runs", name);
+    gsl_test(!same(&h, &d), "c-rescale %s: the backend's path = the host path after 60 steps, "
+             "bitwise (lx %.17g vs %.17g, bath %.17g vs %.17g)", name, d.s.box.l[0],
+             h.s.box.l[0], integ_bath(d.g), integ_bath(h.g));
+    gsl_test(h.s.box.l[0] == c.system.box || integ_bath(h.g) == 0.0, "c-rescale %s: the box "
+             "moved (%.17g), the work done (%.17g)", name, h.s.box.l[0], integ_bath(h.g));
+    gsl_test(pushes != 1 || evals != 20 || (type == CFG_INTEG_NOSE_HOOVER && chains != 120),
+             "c-rescale %s: one push, 20 rescales on the backend, nose-hoover's chain there (%d, %d, "
+             "%d half steps)", name, pushes, evals, chains);
+    /* lazy, and a restart at step 26: it rescales from the virial step 25 kept (in the block) */
+    bad = run_open(&l, &c) != 0;
+    if (!bad)
+        integ_lazy(l.g);
+    bad = bad || steps(&l, &emu_ops, 0, 26, 1) != 0 || integ_save(l.g, &tb, &tl) != 0 ||
+          integ_save_baro(l.g, &bb, &bl) != 0;
+    memset(&r, 0, sizeof r);
+    bad = bad || sim_state_alloc(&r.s, l.s.n) != 0;
+    if (!bad) {
+        sim_state_like(&r.s, &l.s);
+        r.s.box = l.s.box;
+        memcpy(r.s.pos, l.s.pos, 3 * (size_t)l.s.n * sizeof *l.s.pos);
+        memcpy(r.s.vel, l.s.vel, 3 * (size_t)l.s.n * sizeof *l.s.vel);
+        memcpy(r.s.force, l.s.force, 3 * (size_t)l.s.n * sizeof *l.s.force);
+        memcpy(r.s.virial, l.s.virial, sizeof r.s.virial);
+        r.s.e_pair = l.s.e_pair;
+        r.s.e_triplet = l.s.e_triplet;
+    }
+    bad = bad || cpu_backend_ops.create(&r.b, &c, &r.s) != 0 || integ_create(&r.g, &c, &r.s) != 0 ||
+          integ_restore(r.g, tb, tl, "test") != 0 || integ_restore_baro(r.g, bb, bl, "test") != 0;
+    pushes = 0;
+    bad = bad || steps(&l, &emu_ops, 26, 60, 1) != 0 || steps(&r, &emu_ops, 26, 60, 0) != 0;
+    unsetenv("TB_CRESCALE_DEV");
+    gsl_test(bad, "c-rescale %s: lazy and restarted runs", name);
+    gsl_test(pushes != 1, "c-rescale %s: the restored state pushed once (%d)", name, pushes);
+    gsl_test(!same(&h, &l), "c-rescale %s: integ_lazy + integ_sync = the host path, bitwise", name);
+    gsl_test(!same(&h, &r), "c-rescale %s: 26 + restart + 34 = the host path's 60, bitwise", name);
+    free(tb);
+    free(bb);
+    run_close(&r);
+    run_close(&h);
+    run_close(&d);
+    run_close(&l);
+}
+
 int main(void)
 {
     tb_test_init();
@@ -244,5 +347,13 @@ int main(void)
         test_coupling(CFG_COUPLE_TRI, emu_box ? "tri, box on the backend" : "tri");
     }
     test_box_fault();
+    const char *in[3] = {"nve", "langevin", "nose-hoover"};
+    const int it[3] = {CFG_INTEG_NVE, CFG_INTEG_LANGEVIN, CFG_INTEG_NOSE_HOOVER};
+    for (int k = 0; k < 3; k++)
+        for (int cp = 0; cp < 2; cp++) {
+            char name[64];
+            snprintf(name, sizeof name, "%s %s", in[k], cp ? "aniso" : "iso");
+            test_crs(it[k], cp ? CFG_COUPLE_ANISO : CFG_COUPLE_ISO, name);
+        }
     return tb_test_done();
 }

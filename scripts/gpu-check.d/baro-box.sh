@@ -18,12 +18,29 @@
 #   7. fault: a box that explodes (pressure -100, period 0.5: step 15) stops the run, exit 1, the
 #      step named as the host path names it, the last checkpoint (step 10) kept and equal to the
 #      host path's (TB_BARO_BOX=0).
-# BARO_BOX_PARTS picks the parts (default "waits agree prev mpi fault cost static").
+#   C-rescale's box on the device (TB_CRESCALE_DEV=1: integrate.c's crs_step_dev, gpu_mtk.cu's CRS
+#   phases; off by default) against its host path (TB_CRESCALE_DEV unset, the same binary):
+#   crs-waits: TB_WAITS=1, liquid n = 32768 mixed, nve and nose-hoover + c-rescale iso every step,
+#      200 steps: the steps without a stream synchronization (all but the fetched ones, builds,
+#      early waits);
+#   crs-agree: baro.cfg, 200 steps, double, deterministic, nve / langevin / nose-hoover x iso /
+#      aniso (every 10): device vs host path (bitwise, or within 1e-12: exp on the device and
+#      glibc's may differ in the last bit) and vs the CPU (1e-10); 200 = 79 + restart + 121 on the
+#      device path (step 79 rescales from the virial kept by step 78), checkpoint and thermo bitwise;
+#   crs-prev: the host path (the default) vs the build before ($TB_PREV), liquid n = 4000 mixed,
+#      deterministic, 100 steps, langevin iso and nve aniso every 5: bitwise expected;
+#   crs-mpi: 2 ranks sharing the GPU = 1 rank, deterministic, device path, nve iso, nose-hoover aniso;
+#   crs-fault: pressure -1000 (step 20 explodes), checkpoints every 10: exit 1, the step named
+#      as the host path names it, the step-10 checkpoint kept (bitwise the host path's or not, said);
+#   crs-cost: box all but frozen (period 1e6), n = 32768, 300 steps, mixed: nve alone, + c-rescale
+#      every 10 and every 1, host path and device path, the same call.
+# BARO_BOX_PARTS picks the parts (default "waits agree prev mpi fault cost static" and the crs-
+# ones); C-rescale's alone: BARO_BOX_PARTS="crs-waits crs-agree crs-prev crs-mpi crs-fault crs-cost static".
 # GPU_CHECK_BACKEND=cpu: a dry run (the CPU moves no box on a device: the paths are the host's).
 BE=${GPU_CHECK_BACKEND:-gpu}
 . scripts/gpu-check.d/baro-common.inc
 baro_cfg 200 nose-hoover mtk
-parts=" ${BARO_BOX_PARTS:-waits agree prev mpi fault cost static} "
+parts=" ${BARO_BOX_PARTS:-waits agree prev mpi fault cost crs-waits crs-agree crs-prev crs-mpi crs-fault crs-cost static} "
 P=${TB_PREV:-build/tribody-prev}
 Pb=""; [ -x "$P" ] && Pb=$(cd "$(dirname "$P")" && pwd)/$(basename "$P")
 lq=$(cd examples && pwd)/liquid.cfg
@@ -37,6 +54,23 @@ lqrun() { # bin n steps coupling tag [period] [extra --set ...]: liquid mtk run 
       --set integrator.barostat.period=$per --set integrator.barostat.coupling=\"$cp\" \
       --set output.thermo=\"lq_$tag.csv\" --set output.thermo_every=100 --set output.trajectory=\"\" \
       --set output.checkpoint=\"lq_$tag.tbck\" "$@" >"lq_$tag.txt" 2>&1 )
+}
+crsrun() { # bin n steps type coupling every tag [extra --set ...]: liquid c-rescale run in $W
+  local bin=$1 n=$2 st=$3 ty=$4 cp=$5 ev=$6 tag=$7; shift 7
+  local tt=(--set integrator.temperature=1.0); [ "$ty" = nve ] && tt=()
+  ( cd "$W" && rm -f "lq_$tag.csv" "lq_$tag.tbck" && "$bin" run "$lq" --set solver.backend=$BE \
+      --set system.particles=$n --set system.box=$(L $n) --set integrator.steps=$st \
+      --set integrator.type=\"$ty\" "${tt[@]}" \
+      --set integrator.barostat.type=\"c-rescale\" --set integrator.barostat.pressure=1.0 \
+      --set integrator.barostat.period=0.5 --set integrator.barostat.coupling=\"$cp\" \
+      --set integrator.barostat.every=$ev \
+      --set output.thermo=\"lq_$tag.csv\" --set output.thermo_every=100 --set output.trajectory=\"\" \
+      --set output.checkpoint=\"lq_$tag.tbck\" "$@" >"lq_$tag.txt" 2>&1 )
+}
+crscfg() { # type: $W/crs_TYPE.cfg, baro.cfg's system under c-rescale (nve: no temperature)
+  baro_cfg 200 "$1" c-rescale
+  if [ "$1" = nve ]; then sed -i '/^integrator/s/ temperature = 1.0;//' "$W/baro.cfg"; fi
+  mv "$W/baro.cfg" "$W/crs_$1.cfg"
 }
 if [[ "$parts" == *" waits "* ]]; then
   n=32768; [ "$BE" = gpu ] || n=600
@@ -150,6 +184,131 @@ if [[ "$parts" == *" cost "* ]]; then
           TB_BARO_BOX=$bx lqrun "$bin" $n $st $cp $tag 1e6 --set output.thermo=\"\" --set output.checkpoint=\"\"
         fi
         line="$line; $cp $v $(grep -E 'steps of n' "$W/lq_$tag.txt" | sed 's/.* in \([0-9.e+-]*\) s.*/\1/')"
+      done
+    done
+    say "$line"
+  done
+fi
+if [[ "$parts" == *" crs-waits "* ]]; then
+  n=32768; [ "$BE" = gpu ] || n=600
+  say "== host waits per c-rescale step (TB_WAITS=1, TB_NBR_SPEC=1), liquid n = $n mixed, nve and nose-hoover + c-rescale iso every step, 200 steps, thermo every 100 ($BE)"
+  for ty in nve nose-hoover; do
+    TB_WAITS=1 TB_NBR_SPEC=1 TB_CRESCALE_DEV=1 crsrun "$Bb" $n 200 $ty iso 1 cw_$ty
+    f="$W/lq_cw_$ty.txt"
+    say "c-rescale $ty waits: $(grep 'host waits' "$f" | sed 's/.*TB_WAITS=1), //'); $(grep 'skin test' "$f" | sed 's/.*): //') $(grep -i error "$f" | head -n 1)"
+    [ "$BE" = gpu ] || continue
+    python3 - "$f" "$ty" <<'PY' | tee -a "$S"
+import re, sys
+t = open(sys.argv[1]).read()
+w = re.search(r'box on the device: (\d+) C-rescale rescales after the first, (\d+) without a stream', t)
+k = re.search(r'(\d+) waits asked by the early bit, (\d+) list builds', t)
+if not w or not k:
+    print('FAIL: c-rescale %s box on the device: no counts' % sys.argv[2]); sys.exit()
+steps, zero, early, builds = int(w.group(1)), int(w.group(2)), int(k.group(1)), int(k.group(2))
+ok = steps - zero <= 2 + early + builds
+print('%s: c-rescale iso (%s, every step) box on the device: %d of %d steps without a stream '
+      'synchronization; the %d others are at most the fetched steps (2), the list builds (%d) and '
+      'the early bit\'s waits (%d). The host path waits at least 4 times a rescale (kinetic tensor '
+      'twice, the evaluation, the virial), once more on the step before (the kept virial), and '
+      'nose-hoover 3 times a step (the chain\'s kinetic energy twice, the evaluation)' % (
+      'PASS' if ok else 'FAIL', sys.argv[2], zero, steps, steps - zero, builds, early))
+PY
+  done
+fi
+if [[ "$parts" == *" crs-agree "* ]]; then
+  say "== c-rescale, box on the device (TB_CRESCALE_DEV=1) vs the host path and the CPU: baro.cfg, 200 steps, double, deterministic, every 10"
+  for ty in nve langevin nose-hoover; do
+    crscfg $ty
+    for cp in iso aniso; do
+      k=${ty}_$cp
+      for v in dev host cpu; do
+        be=$BE; [ $v = cpu ] && be=cpu
+        dv=1; [ $v = dev ] || dv=0
+        ( cd "$W" && rm -f thermo.csv* ck.tbck* && TB_WAITS=$dv TB_CRESCALE_DEV=$dv "$Bb" run crs_$ty.cfg --set solver.backend=$be \
+            --set solver.deterministic=true --set integrator.barostat.coupling=\"$cp\" >crs_${k}_$v.txt 2>&1
+          cp thermo.csv cth_${k}_$v.csv; cp ck.tbck cck_${k}_$v.tbck ) || say "FAIL: c-rescale $k $v: $(tail -n 1 "$W/crs_${k}_$v.txt")"
+      done
+      if [ "$BE" = gpu ] && ! grep -q "box on the device: [0-9]* C-rescale rescales" "$W/crs_${k}_dev.txt"; then
+        say "FAIL: c-rescale $ty $cp: TB_CRESCALE_DEV=1 did not take the device path (no TB_WAITS line for C-rescale's rescales)"
+      fi
+      if cmp -s "$W/cth_${k}_dev.csv" "$W/cth_${k}_host.csv" && cmp -s "$W/cck_${k}_dev.tbck" "$W/cck_${k}_host.tbck"; then
+        say "PASS: c-rescale $ty $cp: box on the device = the host path, thermo and checkpoint bitwise"
+      else say "c-rescale $ty $cp: box on the device not bitwise the host path (thermo $(cmp -s "$W/cth_${k}_dev.csv" "$W/cth_${k}_host.csv" && echo same || echo differs)): the rows:"
+        cmp_rows "$W/cth_${k}_dev.csv" "$W/cth_${k}_host.csv" "c-rescale $ty $cp box on the device vs the host path" 1e-12; fi
+      cmp_rows "$W/cth_${k}_dev.csv" "$W/cth_${k}_cpu.csv" "c-rescale $ty $cp box on the device vs CPU" 1e-10
+      ( cd "$W" && rm -f ck*.tbck* tha.csv thb.csv
+        set -- --set solver.backend=$BE --set solver.deterministic=true --set integrator.barostat.coupling=\"$cp\"
+        export TB_CRESCALE_DEV=1
+        "$Bb" run crs_$ty.cfg "$@" --set output.checkpoint=\"cka.tbck\" --set output.thermo=\"tha.csv\" >cra_$k.txt 2>&1
+        "$Bb" run crs_$ty.cfg "$@" --set output.checkpoint=\"ckb.tbck\" --set output.thermo=\"thb.csv\" --set integrator.steps=79 >crb_$k.txt 2>&1
+        "$Bb" run crs_$ty.cfg "$@" --set output.checkpoint=\"ckb.tbck\" --set output.thermo=\"thb.csv\" --restart ckb.tbck >crc_$k.txt 2>&1 )
+      if [ -s "$W/cka.tbck" ] && cmp -s "$W/cka.tbck" "$W/ckb.tbck" && cmp -s "$W/tha.csv" "$W/thb.csv"; then
+        say "PASS: c-rescale $ty $cp box on the device, deterministic: 200 steps = 79 + restart + 121, checkpoint and thermo bitwise"
+      else say "FAIL: c-rescale $ty $cp restart differs ($(tail -n 2 "$W/crc_$k.txt" | tr '\n' ' '))"; fi
+    done
+  done
+fi
+if [[ "$parts" == *" crs-prev "* ]] && [ -n "$Pb" ]; then
+  n=4000 st=100; [ "$BE" = gpu ] || { n=600 st=10; }
+  say "== c-rescale's host path (the default) vs the build before ($P), deterministic liquid n = $n mixed, $st steps, every 5"
+  for tc in langevin:iso nve:aniso; do
+    IFS=: read -r ty cp <<<"$tc"
+    crsrun "$Pb" $n $st $ty $cp 5 cp_${ty}_prev --set solver.deterministic=true
+    crsrun "$Bb" $n $st $ty $cp 5 cp_${ty}_new --set solver.deterministic=true
+    if [ -s "$W/lq_cp_${ty}_prev.tbck" ] && cmp -s "$W/lq_cp_${ty}_prev.csv" "$W/lq_cp_${ty}_new.csv"; then
+      say "PASS: c-rescale $ty $cp mixed: the host path = the build before's, thermo bitwise; checkpoint: $(cmp -l "$W/lq_cp_${ty}_prev.tbck" "$W/lq_cp_${ty}_new.tbck" 2>/dev/null | wc -l) bytes differ"
+    else say "FAIL: c-rescale $ty $cp mixed: differs from the build before ($(tail -n 1 "$W/lq_cp_${ty}_new.txt"))"
+      cmp_rows "$W/lq_cp_${ty}_new.csv" "$W/lq_cp_${ty}_prev.csv" "c-rescale $ty $cp host path vs the build before" 1e-6; fi
+  done
+fi
+if [[ "$parts" == *" crs-mpi "* ]]; then
+  say "== c-rescale: 2 ranks on one GPU (TRIBODY_SHARE_GPUS=1) vs one rank: deterministic, box on the device, 200 steps"
+  for tc in nve:iso nose-hoover:aniso; do
+    IFS=: read -r ty cp <<<"$tc"
+    crscfg $ty
+    for r in 1 2; do
+      l=env; [ $r = 2 ] && l="env TRIBODY_SHARE_GPUS=1 OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 mpirun -q --bind-to none -x TB_CRESCALE_DEV -x TB_WAITS -np 2"
+      ( cd "$W" && rm -f th_m$r.csv ck_m$r.tbck && TB_WAITS=1 TB_CRESCALE_DEV=1 $l "$Bb" run crs_$ty.cfg --set solver.backend=$BE \
+          --set solver.deterministic=true --set integrator.barostat.coupling=\"$cp\" \
+          --set output.checkpoint=\"ck_m$r.tbck\" --set output.thermo=\"th_m$r.csv\" >crm${r}_$ty.txt 2>&1 )
+    done
+    dp=$(grep -c "box on the device: [0-9]* C-rescale rescales" "$W/crm2_$ty.txt")
+    if [ -s "$W/ck_m1.tbck" ] && cmp -s "$W/ck_m1.tbck" "$W/ck_m2.tbck" && cmp -s "$W/th_m1.csv" "$W/th_m2.csv"; then
+      say "PASS: c-rescale $ty $cp box on the device: 2 ranks = 1 rank, checkpoint and thermo bitwise (ranks that reported the device path: $dp of 2)"
+    else say "FAIL: c-rescale $ty $cp 2 ranks differ from 1 ($(tail -n 1 "$W/crm2_$ty.txt"))"; fi
+  done
+fi
+if [[ "$parts" == *" crs-fault "* ]]; then
+  say "== c-rescale: an exploding box (pressure -1000: step 20 on the host path), checkpoints every 10, deterministic"
+  crscfg nose-hoover
+  for v in host dev cpu; do
+    be=$BE; [ $v = cpu ] && be=cpu
+    dv=1; [ $v = dev ] || dv=0
+    ( cd "$W" && rm -f ck_c$v.tbck* && TB_CRESCALE_DEV=$dv "$Bb" run crs_nose-hoover.cfg --set solver.backend=$be \
+        --set solver.deterministic=true --set integrator.barostat.pressure=-1000 \
+        --set output.checkpoint_every=10 --set output.checkpoint=\"ck_c$v.tbck\" --set output.thermo=\"\" >crf_$v.txt 2>&1
+      echo "rc $?" >>crf_$v.txt )
+    say "c-rescale fault $v: $(grep -E 'barostat|non-finite' "$W/crf_$v.txt" | tail -n 1) ($(tail -n 1 "$W/crf_$v.txt"))"
+  done
+  if grep -q "step 20: the barostat's box exploded" "$W/crf_dev.txt" && grep -q "rc 1" "$W/crf_dev.txt" && \
+     [ -s "$W/ck_cdev.tbck" ]; then
+    say "PASS: c-rescale box on the device: the explosion stops the run (exit 1) naming step 20, as the host path; the last checkpoint (step 10) kept ($(cmp -s "$W/ck_cdev.tbck" "$W/ck_chost.tbck" && echo 'bitwise the host path'"'"'s' || echo 'not bitwise the host path'"'"'s: the rescale of step 9 takes exp on the device'))"
+  else say "FAIL: c-rescale box on the device: the exploding box ($(tail -n 2 "$W/crf_dev.txt" | tr '\n' ' '))"; fi
+fi
+if [[ "$parts" == *" crs-cost "* ]]; then
+  n=32768 st=300; [ "$BE" = gpu ] || { n=600 st=10; }
+  say "== c-rescale cost per step, box all but frozen (period 1e6): n = $n, $st steps, mixed, nve ($BE): s for the run's steps"
+  for k in 1 2; do
+    line="take $k:"
+    ( cd "$W" && "$Bb" run "$lq" --set solver.backend=$BE --set system.particles=$n --set system.box=$(L $n) \
+        --set integrator.steps=$st --set output.thermo=\"\" --set output.trajectory=\"\" \
+        --set output.checkpoint=\"\" >lq_cc_nve.txt 2>&1 )
+    line="$line nve $(grep -E 'steps of n' "$W/lq_cc_nve.txt" | sed 's/.* in \([0-9.e+-]*\) s.*/\1/')"
+    for ev in 10 1; do
+      for dv in 0 1; do
+        TB_CRESCALE_DEV=$dv crsrun "$Bb" $n $st nve iso $ev cc_${ev}_$dv --set integrator.barostat.period=1e6 \
+          --set output.thermo=\"\" --set output.checkpoint=\"\"
+        line="$line; every $ev $([ $dv = 1 ] && echo device || echo host) $(grep -E 'steps of n' "$W/lq_cc_${ev}_$dv.txt" | sed 's/.* in \([0-9.e+-]*\) s.*/\1/')$(grep -i error "$W/lq_cc_${ev}_$dv.txt" | head -n 1)"
       done
     done
     say "$line"

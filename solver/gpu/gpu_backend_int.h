@@ -46,6 +46,7 @@ struct backend {
     cudaEvent_t ev_mtk;            /* behind that copy */
     int mtk_late;                  /* a copy in flight that no call has read yet */
     double box_v0, box_range;      /* the fault messages' numbers (mtk_par) */
+    int crs;                       /* the state is C-rescale's (CRS_PUSH; gpu_mtk.cu) */
     /* TB_WAITS=1: host waits between one MTK_BEGIN and the next (gpu_internal.h's counters):
      * steps, those without a stream synchronization, the most in one, the sums, the last
      * counters seen */

@@ -162,6 +162,18 @@ int gpu_box_rec_init(const tb_box_d *dbox, gpu_box_rec *r, const tb_box_d *ref, 
  * (mtk_body.h's mtk_box_move), r updated. */
 int gpu_mtk_box_move(mtk_state *s, const mtk_par *p, long step, gpu_box_rec *r, double rc,
                      double skin, cudaStream_t st);
+/* C-rescale's one-thread kernels (gpu_mtk.cu's CRS phases; physics/crescale_body.h), the kinetic
+ * sums v2[6 t + c] of gpu_motion_kinetic_axes over nt species of masses mass[TB_TYPES_MAX]:
+ * crs_begin: mu from the kept virial (crescale_state_begin); crs_move: the box stretched and
+ * checked, the work's dK + P0 dV (crescale_state_move), r updated; crs_virial: the virial of
+ * the last evaluation (vir, or the fixed-point words vfix when not NULL) into the state: the
+ * work's dU (end) or kept for the next rescale (keep). 0 or -1. */
+int gpu_crs_begin(mtk_state *s, const mtk_par *p, const double *mass, int nt, const double *v2,
+                  cudaStream_t st);
+int gpu_crs_move(mtk_state *s, const mtk_par *p, const double *mass, int nt, const double *v2,
+                 gpu_box_rec *r, double rc, double skin, cudaStream_t st);
+int gpu_crs_virial(mtk_state *s, const double *vir, const unsigned long long *vfix, int end,
+                   cudaStream_t st);
 
 /* Host waits, counted when TB_WAITS=1 is in the environment (gpu_wait_count, read at create;
  * printed per MTK step: gpu_mtk.cu): every stream synchronization of the backend (the GPU

@@ -9,7 +9,14 @@
  * MTK_END, read at the next call: a box's fault stops the run there) and at MTK_PULL. Else
  * (the all-triplets kernels, Stillinger-Weber, TB_BARO_BOX=0) MTK_BEGIN brings the state
  * back, for the box map that the host applies to the box (the kernels take it as their
- * argument): one wait a step. */
+ * argument): one wait a step.
+ * C-rescale (the CRS phases, integrate.c's crs_step_dev; TB_CRESCALE_DEV=1) holds its state
+ * here too, on the same device-box path: mu from the kept virial and the kinetic tensor
+ * (CRS_BEGIN), the stretch of the box (mtk_box_move, the lists' record), positions and
+ * velocities from device memory, the work's terms (gpu_mtk_box.cu: crescale_body.h) and the
+ * forces (CRS_EVAL), the virial kept (CRS_KEEP); the host takes the stretched box from a pinned
+ * copy behind an event that the evaluation's forces are queued after (no drain), before it
+ * queues the next drift, which takes the box as its argument. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -193,10 +200,11 @@ void gpu_mtk_free(backend *b)
 {
     const char *e = getenv("TB_WAITS");
     if (e && e[0] == '1' && b->w_steps > 1)
-        fprintf(stderr, "host waits (TB_WAITS=1), box on the %s: %lld MTK steps after the first, "
+        fprintf(stderr, "host waits (TB_WAITS=1), box on the %s: %lld %s after the first, "
                         "%lld without a stream synchronization, at most %lld in a step, %lld in "
                         "all; %lld event waits (work queued behind them), %lld of them blocking\n",
-                b->box_dev ? "device" : "host", b->w_steps - 1, b->w_zero, b->w_max, b->w_syncs,
+                b->box_dev ? "device" : "host", b->w_steps - 1,
+                b->crs ? "C-rescale rescales" : "MTK steps", b->w_zero, b->w_max, b->w_syncs,
                 b->w_events, b->w_blocking);
     cudaFree(b->d_mtk);
     if (b->h_mtk)
@@ -255,6 +263,97 @@ static int move(backend *b, const mtk_par *par)
     return 0;
 }
 
+/* ---- C-rescale (backend.h's CRS phases) ---- */
+
+/* CRS_PUSH: MTK_PUSH's, where the box can move on the device (1); else 0, nothing taken. */
+static int crs_push(backend *b, const mtk_par *par, mtk_state *st)
+{
+    if (!box_on_device(b))
+        return 0;
+    b->crs = 1;
+    return push(b, par, st) != 0 ? -1 : 1;
+}
+
+/* The last evaluation's virial (summed: virial_next) into the state: dU (end) or kept. */
+static int crs_virial(backend *b, int end)
+{
+    const int fixed = b->args.mode == ACC_FIXED;
+    if (!b->vir_valid)
+        return tb_error(NULL, 0, "internal: C-rescale's evaluation did not sum the virial");
+    return gpu_crs_virial(b->d_mtk, fixed ? NULL : b->d_virial, fixed ? b->d_vfix : NULL, end,
+                          b->st);
+}
+
+/* CRS_EVAL: the stretch (dK from the kinetic tensor before it), the forces in the new box, the
+ * host's box copies from the pinned copy (its event passed once the skin test's has: the forces
+ * stay queued), the fault checked, then dU. */
+static int crs_eval(backend *b, const mtk_par *par)
+{
+    const int nt = b->ntypes > 1 ? b->ntypes : 1;
+    float4 *posf = b->dbl ? NULL : b->d_posf;
+    double *v2;
+    if (kinetic_sums(b, 0, &v2) != 0 ||
+        gpu_crs_move(b->d_mtk, par, b->mass, nt, v2, b->d_boxr, b->nb->radius - b->nb->skin,
+                     b->nb->skin, b->st) != 0 ||
+        gpu_motion_rescale_dev(b->d_pos, posf, b->n, b->d_mtk->map, &b->d_mtk->box, b->threads,
+                               b->st) != 0)
+        return -1;
+    mtk_vmap_kernel<<<blocks(b), b->threads, 0, b->st>>>(b->d_vel, b->n, b->d_mtk);
+    TB_LAUNCH_CHECK("mtk_vmap_kernel");
+    CUDA_CHECK(cudaMemcpyAsync(b->h_mtk_late, b->d_mtk, sizeof *b->h_mtk_late,
+                               cudaMemcpyDeviceToHost, b->st));
+    CUDA_CHECK(cudaEventRecord(b->ev_mtk, b->st));
+    b->spec_step = 0;
+    if (gpu_forces(b) != 0)
+        return -1;
+    GPU_SETTLE(b); /* its skin test (a rollback evaluates again; a build pulls the box) */
+    CUDA_CHECK(gpu_wait_event(b->ev_mtk));
+    if (box_fault_of(b, b->h_mtk_late) != 0)
+        return -1;
+    box_take(b, &b->h_mtk_late->box);
+    return crs_virial(b, 1);
+}
+
+/* CRS_NHC_BEGIN / _END: MTK_BEGIN's chain half step (mtk_chain_kernel), the velocities
+ * scaled by its factor from device memory. */
+static int crs_chain(backend *b, const mtk_par *par, int end)
+{
+    mtk_mass ms;
+    double *v2;
+    memcpy(ms.m, b->mass, sizeof ms.m);
+    ms.nt = b->ntypes > 1 ? b->ntypes : 1;
+    if (kinetic_sums(b, 1, &v2) != 0)
+        return -1;
+    mtk_chain_kernel<<<1, 1, 0, b->st>>>(b->d_mtk, *par, ms, v2, end);
+    TB_LAUNCH_CHECK("mtk_chain_kernel");
+    mtk_scale_kernel<<<blocks(b), b->threads, 0, b->st>>>(b->d_vel, b->n, b->d_mtk);
+    TB_LAUNCH_CHECK("mtk_scale_kernel");
+    return 0;
+}
+
+static int crs(backend *b, int phase, const mtk_par *par)
+{
+    if (phase == CRS_KEEP)
+        return crs_virial(b, 0);
+    if (phase == CRS_EVAL)
+        return crs_eval(b, par);
+    if (phase == CRS_NHC_BEGIN || phase == CRS_NHC_END)
+        return crs_chain(b, par, phase == CRS_NHC_END);
+    if (phase == CRS_FORCES) { /* compute's evaluation without its wait (MTK_END's) */
+        b->spec_step = 0;
+        if (gpu_forces(b) != 0)
+            return -1;
+        GPU_SETTLE(b);
+        return 0;
+    }
+    double *v2; /* CRS_BEGIN */
+    count_waits(b);
+    return kinetic_sums(b, 0, &v2) != 0 ||
+                   gpu_crs_begin(b->d_mtk, par, b->mass, b->ntypes > 1 ? b->ntypes : 1, v2,
+                                 b->st) != 0
+               ? -1 : 0;
+}
+
 int gpu_mtk(backend *b, int phase, const mtk_par *par, mtk_state *st)
 {
     GPU_SETTLE(b);
@@ -267,8 +366,12 @@ int gpu_mtk(backend *b, int phase, const mtk_par *par, mtk_state *st)
         return pull(b, st);
     if (phase == MTK_PUSH)
         return push(b, par, st);
+    if (phase == CRS_PUSH)
+        return crs_push(b, par, st);
     if (read_late(b) != 0)
         return -1;
+    if (phase >= CRS_BEGIN)
+        return crs(b, phase, par);
     if (phase == MTK_MOVE)
         return move(b, par);
     mtk_mass ms;

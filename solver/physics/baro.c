@@ -16,6 +16,7 @@
 #include "config/units.h"
 #include "solver/box.h"
 #include "solver/physics/baro.h"
+#include "solver/physics/crescale_body.h"
 #include "solver/physics/mtk_body.h"
 #include "solver/physics/potential.h"
 #include "solver/physics/rng_seed.h"
@@ -41,6 +42,7 @@ struct baro {
     double p_last;          /* target of the last rescale */
     double work;            /* W of baro.h [energy] */
     double mu[3];           /* the stretch of the step under way (baro_begin) */
+    double xi[3];           /* its standard normals (iso xi[0]), drawn at baro_begin */
     double map[6];          /* MTK: the map of its half-step dilation (box_deform_d) */
     double w_old[6];        /* the virial its pressure came from */
     double w_prev[6];       /* the virial of the last step before a rescale (baro_keep) */
@@ -220,6 +222,11 @@ void baro_mtk_get(const baro *p, mtk_state *s, mtk_par *par)
     par->v0 = p->v0;
     par->range = p->range;
     s->box = p->box;
+    s->work = p->work; /* C-rescale's (crescale_body.h) */
+    memcpy(s->w_old, p->w_old, sizeof s->w_old);
+    par->cr_f = p->beta * (p->every * p->dt) / p->period;
+    par->dof = p->dof;
+    memcpy(par->xi, p->xi, sizeof par->xi);
 }
 
 int baro_mtk_prev(baro *p, const backend_ops *ops, backend *b)
@@ -239,26 +246,21 @@ void baro_mtk_set(baro *p, const mtk_state *s)
     p->p_last = s->p_last;
     memcpy(p->w_prev, s->w_prev, sizeof p->w_prev);
     memcpy(p->map, s->map, sizeof p->map);
-    if (s->box_dev) /* the backend moved the box (MTK_MOVE) */
+    if (s->box_dev) /* the backend moved the box (MTK_MOVE, CRS_EVAL) */
         p->box = s->box;
+    if (p->type == CFG_BARO_CRESCALE) {
+        p->work = s->work;
+        memcpy(p->w_old, s->w_old, sizeof p->w_old);
+        memcpy(p->mu, s->map, sizeof p->mu);
+    }
 }
 
-/* The stretch mu of one rescale at pressure tensor diagonal pd[3] and scalar P. */
-static void crescale_mu(baro *p, double P, const double pd[3], double kT, double vol,
-                        double mu[3])
+/* The standard normals of the rescale of a step (iso one, aniso three), in the order they were
+ * always drawn: they do not depend on the state, so the device path takes them as an argument. */
+static void crescale_noise(baro *p)
 {
-    const double dtp = p->every * p->dt, f = p->beta * dtp / p->period;
-    const double P0 = p->p_last;
-    if (p->coupling == CFG_COUPLE_ISO) {
-        const double xi = gsl_ran_gaussian_ziggurat(p->rng, 1.0);
-        const double eps = -f * (P0 - P) + sqrt(2.0 * kT * f * p->nktv2p / vol) * xi;
-        mu[0] = mu[1] = mu[2] = exp(eps / 3.0);
-        return;
-    }
-    for (int a = 0; a < 3; a++) {
-        const double xi = gsl_ran_gaussian_ziggurat(p->rng, 1.0);
-        mu[a] = exp(-f / 3.0 * (P0 - pd[a]) + sqrt(2.0 * kT * f * p->nktv2p / (3.0 * vol)) * xi);
-    }
+    for (int a = 0; a < (p->coupling == CFG_COUPLE_ISO ? 1 : 3); a++)
+        p->xi[a] = gsl_ran_gaussian_ziggurat(p->rng, 1.0);
 }
 
 /* The virial of the evaluation before step `step` (the previous step's, kept by baro_keep;
@@ -302,17 +304,20 @@ static int box_check(const baro *p, const tb_box_d *nb, long step)
 
 int baro_begin(baro *p, const backend_ops *ops, backend *b, long step, double kT)
 {
-    double k[6], pd[3];
+    double k[6];
     if (virial_before(p, ops, b, p->w_old) || ops->kinetic_axes(b, k))
         return -1;
-    const double vol = box_volume_d(&p->box), K = k[0] + k[1] + k[2];
-    if (kT < 0.0)
-        kT = p->dof > 0 ? 2.0 * K / p->dof : 0.0;
-    for (int a = 0; a < 3; a++)
-        pd[a] = p->nktv2p * (2.0 * k[a] + p->w_old[a]) / vol;
-    const double P = (pd[0] + pd[1] + pd[2]) / 3.0;
     p->p_last = baro_target(p, step);
-    crescale_mu(p, P, pd, kT, vol, p->mu);
+    crescale_noise(p);
+    crescale_mu(p->coupling, p->beta * (p->every * p->dt) / p->period, p->p_last, p->nktv2p, kT,
+                p->dof, box_volume_d(&p->box), k, p->w_old, p->xi, p->mu);
+    return 0;
+}
+
+int baro_noise(baro *p, long step)
+{
+    p->p_last = baro_target(p, step);
+    crescale_noise(p);
     return 0;
 }
 
@@ -329,25 +334,17 @@ int baro_rescale(baro *p, const backend_ops *ops, backend *b, long step)
                  v[6] = {vm[0], vm[1], vm[2], 0.0, 0.0, 0.0};
     if (ops->kinetic_axes(b, k) || ops->rescale(b, m, v))
         return -1;
-    double dK = 0.0;
-    for (int a = 0; a < 3; a++)
-        dK += k[a] * (1.0 / (p->mu[a] * p->mu[a]) - 1.0);
-    p->work -= dK + p->p_last * (vol1 - vol) / p->nktv2p;
+    crescale_work_move(&p->work, k, p->mu, p->p_last, vol, vol1, p->nktv2p);
     p->box = nb;
     return 0;
 }
 
 int baro_end(baro *p, const backend_ops *ops, backend *b)
 {
-    double w[6], dU = 0.0;
+    double w[6];
     if (ops->virial(b, w))
         return -1;
-    /* U(lambda x) from 1 to mu: dU/dlambda = -W(lambda x) / lambda, by the trapezoid between
-     * the evaluation before the step and this one (the second order of the stretch, which
-     * the noise makes systematic, is then in; what remains is of the order of the drift) */
-    for (int a = 0; a < 3; a++)
-        dU -= 0.5 * (p->mu[a] - 1.0) * (p->w_old[a] + w[a] / p->mu[a]);
-    p->work -= dU;
+    crescale_work_end(&p->work, p->mu, p->w_old, w);
     return 0;
 }
 
@@ -357,6 +354,11 @@ int baro_keep(baro *p, const backend_ops *ops, backend *b)
         return -1;
     p->have_prev = 1;
     return 0;
+}
+
+void baro_kept(baro *p)
+{
+    p->have_prev = 1;
 }
 
 int baro_save(const baro *p, unsigned char **buf, size_t *len)

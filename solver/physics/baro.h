@@ -17,6 +17,8 @@
  * new box (velocity Verlet: B A [rescale] F B; Langevin: B A O A [rescale] F B; Nose-Hoover:
  * NHC B A [rescale] F B NHC).
  * A factor of the pressure unit (nktv2p) turns kT / V into the style's pressure.
+ * The arithmetic (mu, the work's terms) is physics/crescale_body.h's, which the GPU runs on the
+ * device with TB_CRESCALE_DEV=1 (docs/gpu.md "C-rescale on the device").
  *
  * Conserved quantity (the effective energy of the paper): the barostat's energy is
  * P0 V + W, W the work it did, W -= dK + dU + P0 dV at each rescale, dK exact (K_a / mu_a^2),
@@ -64,6 +66,13 @@ int baro_begin(baro *p, const backend_ops *ops, backend *b, long step, double kT
 int baro_rescale(baro *p, const backend_ops *ops, backend *b, long step);
 int baro_end(baro *p, const backend_ops *ops, backend *b);
 int baro_keep(baro *p, const backend_ops *ops, backend *b);
+/* The device path of C-rescale (integrate.c's crs_step_dev; backend.h's CRS phases): at a
+ * rescale's step start the target and the noise of baro_begin, drawn in the same order, which
+ * baro_mtk_get hands to the backend (par->xi); the stretch, the box and the work are then the
+ * backend's (crescale_body.h), brought back by baro_mtk_set. */
+int baro_noise(baro *p, long step);
+/* The backend kept the virial for the next rescale (CRS_KEEP): as baro_keep says. */
+void baro_kept(baro *p);
 
 /* MTK (Martyna, Tobias, Klein 1994 with Shinoda, Shiga, Mikami 2004's splitting, as LAMMPS's
  * fix npt without a barostat chain, pchain 0), iso, aniso and tri, with the Nose-Hoover chain

@@ -44,7 +44,8 @@ struct integ {
     gsl_rng *rng;
     double *xi;           /* [3n] noise */
     baro *baro;           /* the barostat (baro.h), NULL without one */
-    int dev;              /* MTK: -1 not chosen yet, 0 the host path, 1 the backend's (mtk_step_dev) */
+    int dev;              /* MTK / C-rescale: -1 not chosen yet, 0 the host path, 1 the backend's
+                           * (mtk_step_dev, crs_step_dev) */
     int pushed;           /* the backend holds the state (MTK_PUSH done since create / restore) */
     int stale;            /* the backend's state is ahead of this struct's and the barostat's */
     int lazy;             /* integ_advance leaves them stale (integ_lazy): the caller syncs */
@@ -124,9 +125,13 @@ double integ_target(const integ *g, long step)
 
 /* The force evaluation of a step; on a step the barostat rescales (baro.h), the stretch
  * before it and the work's dU after it. Without a barostat: compute() alone. */
+static int crs_eval_dev(integ *g, const backend_ops *ops, backend *b, long step);
+
 static int evaluate(integ *g, const backend_ops *ops, backend *b, long step)
 {
     const int due = baro_due(g->baro, step);
+    if (g->dev == 1) /* C-rescale on the backend: stretch, forces and work there; no wait */
+        return due ? crs_eval_dev(g, ops, b, step) : ops->mtk(b, CRS_FORCES, NULL, NULL);
     if (due && baro_rescale(g->baro, ops, b, step) != 0)
         return -1;
     if (ops->compute(b) != 0)
@@ -331,7 +336,10 @@ int integ_sync(integ *g, const backend_ops *ops, backend *b)
         return 0;
     if (ops->mtk(b, MTK_PULL, NULL, &st) != 0)
         return -1;
-    mtk_take(g, &st);
+    if (baro_is_mtk(g->baro) || g->type == CFG_INTEG_NOSE_HOOVER)
+        mtk_take(g, &st);
+    else /* C-rescale with nve or Langevin: the bath's energy is the host's */
+        baro_mtk_set(g->baro, &st);
     g->stale = 0;
     return 0;
 }
@@ -360,11 +368,121 @@ static int baro_step(integ *g, const backend_ops *ops, backend *b, long step)
     return baro_due(g->baro, step + 1) ? baro_keep(g->baro, ops, b) : 0;
 }
 
+/* ---- C-rescale on the backend (backend.h's CRS phases) --------------------------------- */
+
+/* The call's numbers for `step` (mtk_par_of's; nve: kT < 0, the kinetic temperature). */
+static void crs_par_of(const integ *g, long step, mtk_par *par, mtk_state *st)
+{
+    mtk_par_of(g, step, par, st);
+    if (g->type == CFG_INTEG_NVE)
+        par->kT = -1.0;
+}
+
+/* Whether C-rescale runs on the backend: it offers the phases and TB_CRESCALE_DEV=1 (off by
+ * default: the device path awaits its GPU check; docs/gpu.md). CRS_PUSH may still answer 0. */
+static int crs_on_backend(integ *g, const backend_ops *ops)
+{
+    if (g->dev < 0) {
+        const char *e = getenv("TB_CRESCALE_DEV");
+        g->dev = ops->mtk && e && e[0] == '1';
+    }
+    return g->dev;
+}
+
+/* The backend takes the barostat's state (the first step, and after a restore); the initial
+ * state's virial first where this step rescales and none was kept (virial_before's case). */
+static int crs_push(integ *g, const backend_ops *ops, backend *b, long step)
+{
+    mtk_state st;
+    mtk_par par;
+    memset(&st, 0, sizeof st);
+    if (baro_due(g->baro, step) && baro_mtk_prev(g->baro, ops, b) != 0)
+        return -1;
+    crs_par_of(g, step, &par, &st);
+    memcpy(st.eta, g->eta, sizeof st.eta); /* Nose-Hoover's chain goes with it */
+    memcpy(st.veta, g->veta, sizeof st.veta);
+    st.e_bath = g->e_bath;
+    const int rc = ops->mtk(b, CRS_PUSH, &par, &st);
+    if (rc < 0)
+        return -1;
+    g->pushed = 1;
+    g->dev = rc; /* 0: the backend cannot move the box: the host path from here on */
+    return 0;
+}
+
+/* evaluate() of a step that rescales, on the backend. */
+static int crs_eval_dev(integ *g, const backend_ops *ops, backend *b, long step)
+{
+    mtk_state st;
+    mtk_par par;
+    crs_par_of(g, step, &par, &st);
+    return ops->mtk(b, CRS_EVAL, &par, NULL);
+}
+
+/* nh_step with the chain on the backend (mtk_body.h's mtk_state_chain, as MTK's): no wait. */
+static int nh_step_dev(integ *g, const backend_ops *ops, backend *b, long step)
+{
+    mtk_state st;
+    mtk_par par;
+    const double h = 0.5 * g->dt;
+    crs_par_of(g, step, &par, &st);
+    g->stale = 1;
+    return ops->mtk(b, CRS_NHC_BEGIN, &par, NULL) || ops->kick(b, h) || ops->drift(b, g->dt) ||
+                   evaluate(g, ops, b, step) || ops->kick(b, h) ||
+                   ops->mtk(b, CRS_NHC_END, &par, NULL)
+               ? -1 : 0;
+}
+
+/* baro_step with the barostat's state on the backend: the noise drawn here (baro_noise), mu
+ * from the pressure at the step's start (CRS_BEGIN), the stretch, forces and work in the step's
+ * evaluation (CRS_EVAL; the others: CRS_FORCES), the virial kept there (CRS_KEEP), Nose-Hoover's
+ * chain held there too (nh_step_dev): no wait. Langevin's step is the host's (its kinetic
+ * energies come back for the bath's heat, its noise goes up). */
+static int crs_step_dev(integ *g, const backend_ops *ops, backend *b, long step)
+{
+    baro *p = g->baro;
+    const int due = baro_due(p, step);
+    if (!g->pushed && crs_push(g, ops, b, step) != 0)
+        return -1;
+    if (!g->dev)
+        return baro_step(g, ops, b, step);
+    if (baro_wants_virial(p, step) && ops->virial_next(b, 1) != 0)
+        return -1;
+    if (due) {
+        mtk_state st;
+        mtk_par par;
+        baro_noise(p, step);
+        crs_par_of(g, step, &par, &st);
+        if (ops->mtk(b, CRS_BEGIN, &par, NULL) != 0)
+            return -1;
+        g->stale = 1;
+    }
+    int rc;
+    if (g->type == CFG_INTEG_NVE)
+        rc = !due ? ops->advance(b, 1)
+                  : ops->kick(b, 0.5 * g->dt) || ops->drift(b, g->dt) ||
+                        evaluate(g, ops, b, step) || ops->kick(b, 0.5 * g->dt);
+    else
+        rc = g->type == CFG_INTEG_LANGEVIN ? langevin_step(g, ops, b, step)
+                                           : nh_step_dev(g, ops, b, step);
+    if (rc != 0)
+        return -1;
+    if (baro_due(p, step + 1)) {
+        if (ops->mtk(b, CRS_KEEP, NULL, NULL) != 0)
+            return -1;
+        baro_kept(p);
+        g->stale = 1;
+    }
+    return 0;
+}
+
 int integ_advance(integ *g, const backend_ops *ops, backend *b, long step, long nsteps)
 {
     if (g->baro) {
         for (long s = 0; s < nsteps; s++)
-            if ((!baro_is_mtk(g->baro)           ? baro_step(g, ops, b, step + s)
+            if ((!baro_is_mtk(g->baro)           ? (crs_on_backend(g, ops)
+                                                        ? crs_step_dev(g, ops, b, step + s)
+                                                        : baro_step(g, ops, b, step + s))
                  : mtk_on_backend(g, ops)        ? mtk_step_dev(g, ops, b, step + s)
                                                  : mtk_step(g, ops, b, step + s)) != 0)
                 return -1;
