@@ -158,6 +158,22 @@ static void test_nonfinite(void)
     gsl_test(tb_test_count_entries(dir) != before + 1, "two particles at one place: eval writes nothing");
     gsl_test(tribody(dir, "run s.cfg") != 2, "two particles at one place: run exits 2");
     gsl_test(tb_test_count_entries(dir) != before + 1, "two particles at one place: run writes nothing");
+    /* solver.deterministic sums fixed-point integer words, which cannot carry a NaN: the
+     * non-finite values are counted beside them and still refused (they had decoded to finite
+     * garbage, forces of 2^43) */
+    tb_test_write_file(dir, "sd.cfg",
+                       "system = { particles = 3; init = { type = \"xyz\"; file = \"same.xyz\"; }; };\n"
+                       "potential = { atm = { nu = 0.07; }; lj = {}; };\n"
+                       "solver = { backend = \"cpu\"; precision = \"double\"; tile = 8; "
+                       "deterministic = true; };\n");
+    gsl_test(tribody(dir, "eval sd.cfg") != 2, "two particles at one place, deterministic: eval exits 2");
+    gsl_test(!tb_test_output_has(dir, "sd.cfg: the initial state has a non-finite"),
+             "two particles at one place, deterministic: eval names the non-finite state");
+    gsl_test(tribody(dir, "eval sd.cfg --set potential.atm.cutoff=2.0 --set potential.lj.cutoff=2.0")
+                 != 2,
+             "two particles at one place, deterministic, neighbour lists: eval exits 2");
+    gsl_test(tb_test_count_entries(dir) != before + 2,
+             "two particles at one place, deterministic: eval writes nothing");
 
     /* Two particles flying apart at 10^6 sigma/tau: in mixed precision the products of the
      * squared sides pass FLT_MAX (3.4e38) when the sides reach about 2.6e6 sigma, at step

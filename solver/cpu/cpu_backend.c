@@ -49,8 +49,11 @@
 #include "solver/cpu/cpu_instances.h"
 
 /* Fixed-point words of one accumulator set: forces 6n (x hi lo, y hi lo, z hi lo), then the
- * triplet and pair energies (4), then the virial (12), then hits and slots (2, plain counts). */
-#define FIX_WORDS(n) (6 * (size_t)(n) + 18)
+ * triplet and pair energies (4), then the virial (12), then hits and slots (2, plain counts),
+ * then the count of non-finite values added (integer words cannot carry a NaN or an infinity:
+ * fix_reduce turns a nonzero count into non-finite energies, which the state's check reports). */
+#define FIX_WORDS(n) (6 * (size_t)(n) + 19)
+#define FIX_BAD(n) (6 * (size_t)(n) + 18)
 #define FIX_E(n) (6 * (size_t)(n))
 #define FIX_W(n) (6 * (size_t)(n) + 4)
 #define FIX_HS(n) (6 * (size_t)(n) + 16)
@@ -59,12 +62,14 @@
  * with several species one nu array per species (nbr_cpu.h). */
 #define NBR_SCR_REALS(st, typed) ((8 + ((typed) ? TB_TYPES_MAX : 0)) * (size_t)(st))
 
-static inline void fix_add_host(unsigned long long *hl, double v)
+/* Adds v to the pair hl; a non-finite v counts in *bad (its words would be garbage). */
+static inline void fix_add_host(unsigned long long *hl, double v, unsigned long long *bad)
 {
     unsigned long long hi, lo;
     fix_encode(v, &hi, &lo);
     hl[0] += hi;
     hl[1] += lo;
+    *bad += !isfinite(v);
 }
 
 static void cpu_destroy(backend *b)
@@ -274,7 +279,7 @@ static void fix_flush(backend *b, int t, int p0, int p1)
                 v = (double)b->acc_f[k];
                 b->acc_f[k] = 0.0f;
             }
-            fix_add_host(fx + 6 * (size_t)p + 2 * d, v);
+            fix_add_host(fx + 6 * (size_t)p + 2 * d, v, fx + FIX_BAD(b->s.n));
         }
 }
 
@@ -283,9 +288,9 @@ static void fix_flush(backend *b, int t, int p0, int p1)
 static void fix_unit(backend *b, int t, int term, double e, const double *w)
 {
     unsigned long long *fx = b->fix_thr + FIX_WORDS(b->s.n) * (size_t)t;
-    fix_add_host(fx + FIX_E(b->s.n) + 2 * term, e);
+    fix_add_host(fx + FIX_E(b->s.n) + 2 * term, e, fx + FIX_BAD(b->s.n));
     for (int c = 0; c < 6; c++)
-        fix_add_host(fx + FIX_W(b->s.n) + 2 * c, w[c]);
+        fix_add_host(fx + FIX_W(b->s.n) + 2 * c, w[c], fx + FIX_BAD(b->s.n));
 }
 
 /* One triplet tile by the accumulation mode. */
@@ -464,10 +469,10 @@ static void nbr_det_anchor(backend *b, int t, int i, long long *h, long long *sl
     for (int q = 0; q < b->nl.off[i + 1] - b->nl.off[i]; q++) /* the anchor's partners */
         fix_flush(b, t, row[q], row[q] + 1);
     fix_flush(b, t, i, i + 1);
-    fix_add_host(fx + FIX_E(b->s.n), et);
-    fix_add_host(fx + FIX_E(b->s.n) + 2, ep);
+    fix_add_host(fx + FIX_E(b->s.n), et, fx + FIX_BAD(b->s.n));
+    fix_add_host(fx + FIX_E(b->s.n) + 2, ep, fx + FIX_BAD(b->s.n));
     for (int c = 0; c < 6; c++)
-        fix_add_host(fx + FIX_W(b->s.n) + 2 * c, vir[c]);
+        fix_add_host(fx + FIX_W(b->s.n) + 2 * c, vir[c], fx + FIX_BAD(b->s.n));
 }
 
 /* This rank's anchors for the lists just counted: a contiguous index range of equal work, the
@@ -517,8 +522,8 @@ static int fix_reduce(backend *b, double *vir)
         return -1;
     for (size_t p = 0; p < 3 * n; p++)
         b->s.force[p] = fix_decode(tot + 2 * p);
-    b->s.e_triplet = fix_decode(tot + FIX_E(n));
-    b->s.e_pair = fix_decode(tot + FIX_E(n) + 2);
+    b->s.e_triplet = tot[FIX_BAD(n)] ? (double)NAN : fix_decode(tot + FIX_E(n));
+    b->s.e_pair = tot[FIX_BAD(n)] ? (double)NAN : fix_decode(tot + FIX_E(n) + 2);
     for (int c = 0; c < 6; c++)
         vir[c] = fix_decode(tot + FIX_W(n) + 2 * c);
     return 0;

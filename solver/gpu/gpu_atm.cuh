@@ -170,6 +170,8 @@ __device__ __forceinline__ void add_force(const gpu_args &a, int p, double fx, d
         fix_add(a.fix + 8 * p, fx);
         fix_add(a.fix + 8 * p + 2, fy);
         fix_add(a.fix + 8 * p + 4, fz);
+        if (!isfinite(fx + fy + fz)) /* integer words cannot carry it: counted in word 6, */
+            atomicAdd(a.fix + 8 * p + 6, 1ull); /* which finalize_kernel turns into NaN */
     }
 }
 

@@ -104,6 +104,8 @@ __global__ void finalize_kernel(gpu_args a, tb_double4 *force)
         f.x = fix_value(a.fix + 8 * i);
         f.y = fix_value(a.fix + 8 * i + 2);
         f.z = fix_value(a.fix + 8 * i + 4);
+        if (a.fix[8 * i + 6]) /* non-finite values added (add_force): the words are garbage */
+            f.x = f.y = f.z = __longlong_as_double(0x7ff8000000000000ULL);
     }
     force[i] = f;
 }
