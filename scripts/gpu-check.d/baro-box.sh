@@ -18,8 +18,8 @@
 #   7. fault: a box that explodes (pressure -100, period 0.5: step 15) stops the run, exit 1, the
 #      step named as the host path names it, the last checkpoint (step 10) kept and equal to the
 #      host path's (TB_BARO_BOX=0).
-#   C-rescale's box on the device (TB_CRESCALE_DEV=1: integrate.c's crs_step_dev, gpu_mtk.cu's CRS
-#   phases; off by default) against its host path (TB_CRESCALE_DEV unset, the same binary):
+#   C-rescale's box on the device (the default; TB_CRESCALE_DEV=1: integrate.c's crs_step_dev,
+#   gpu_mtk.cu's CRS phases) against its host path (TB_CRESCALE_DEV=0, the same binary):
 #   crs-waits: TB_WAITS=1, liquid n = 32768 mixed, nve and nose-hoover + c-rescale iso every step,
 #      200 steps: the steps without a stream synchronization (all but the fetched ones, builds,
 #      early waits);
@@ -27,7 +27,7 @@
 #      aniso (every 10): device vs host path (bitwise, or within 1e-12: exp on the device and
 #      glibc's may differ in the last bit) and vs the CPU (1e-10); 200 = 79 + restart + 121 on the
 #      device path (step 79 rescales from the virial kept by step 78), checkpoint and thermo bitwise;
-#   crs-prev: the host path (the default) vs the build before ($TB_PREV), liquid n = 4000 mixed,
+#   crs-prev: the host path (TB_CRESCALE_DEV=0) vs the build before ($TB_PREV), liquid n = 4000 mixed,
 #      deterministic, 100 steps, langevin iso and nve aniso every 5: bitwise expected;
 #   crs-mpi: 2 ranks sharing the GPU = 1 rank, deterministic, device path, nve iso, nose-hoover aniso;
 #   crs-fault: pressure -1000 (step 20 explodes), checkpoints every 10: exit 1, the step named
@@ -250,11 +250,11 @@ if [[ "$parts" == *" crs-agree "* ]]; then
 fi
 if [[ "$parts" == *" crs-prev "* ]] && [ -n "$Pb" ]; then
   n=4000 st=100; [ "$BE" = gpu ] || { n=600 st=10; }
-  say "== c-rescale's host path (the default) vs the build before ($P), deterministic liquid n = $n mixed, $st steps, every 5"
+  say "== c-rescale's host path (TB_CRESCALE_DEV=0) vs the build before ($P), deterministic liquid n = $n mixed, $st steps, every 5"
   for tc in langevin:iso nve:aniso; do
     IFS=: read -r ty cp <<<"$tc"
     crsrun "$Pb" $n $st $ty $cp 5 cp_${ty}_prev --set solver.deterministic=true
-    crsrun "$Bb" $n $st $ty $cp 5 cp_${ty}_new --set solver.deterministic=true
+    TB_CRESCALE_DEV=0 crsrun "$Bb" $n $st $ty $cp 5 cp_${ty}_new --set solver.deterministic=true
     if [ -s "$W/lq_cp_${ty}_prev.tbck" ] && cmp -s "$W/lq_cp_${ty}_prev.csv" "$W/lq_cp_${ty}_new.csv"; then
       say "PASS: c-rescale $ty $cp mixed: the host path = the build before's, thermo bitwise; checkpoint: $(cmp -l "$W/lq_cp_${ty}_prev.tbck" "$W/lq_cp_${ty}_new.tbck" 2>/dev/null | wc -l) bytes differ"
     else say "FAIL: c-rescale $ty $cp mixed: differs from the build before ($(tail -n 1 "$W/lq_cp_${ty}_new.txt"))"

@@ -10,7 +10,7 @@
  * (the all-triplets kernels, Stillinger-Weber, TB_BARO_BOX=0) MTK_BEGIN brings the state
  * back, for the box map that the host applies to the box (the kernels take it as their
  * argument): one wait a step.
- * C-rescale (the CRS phases, integrate.c's crs_step_dev; TB_CRESCALE_DEV=1) holds its state
+ * C-rescale (the CRS phases, integrate.c's crs_step_dev; TB_CRESCALE_DEV=0: the host path) holds its state
  * here too, on the same device-box path: mu from the kept virial and the kinetic tensor
  * (CRS_BEGIN), the stretch of the box (mtk_box_move, the lists' record), positions and
  * velocities from device memory, the work's terms (gpu_mtk_box.cu: crescale_body.h) and the

@@ -18,7 +18,7 @@
  * NHC B A [rescale] F B NHC).
  * A factor of the pressure unit (nktv2p) turns kT / V into the style's pressure.
  * The arithmetic (mu, the work's terms) is physics/crescale_body.h's, which the GPU runs on the
- * device with TB_CRESCALE_DEV=1 (docs/gpu.md "C-rescale on the device").
+ * device unless TB_CRESCALE_DEV=0 (docs/gpu.md "C-rescale on the device").
  *
  * Conserved quantity (the effective energy of the paper): the barostat's energy is
  * P0 V + W, W the work it did, W -= dK + dU + P0 dV at each rescale, dK exact (K_a / mu_a^2),

@@ -378,13 +378,14 @@ static void crs_par_of(const integ *g, long step, mtk_par *par, mtk_state *st)
         par->kT = -1.0;
 }
 
-/* Whether C-rescale runs on the backend: it offers the phases and TB_CRESCALE_DEV=1 (off by
- * default: the device path awaits its GPU check; docs/gpu.md). CRS_PUSH may still answer 0. */
+/* Whether C-rescale runs on the backend: it offers the phases and TB_CRESCALE_DEV is not 0
+ * (0: the host path of before, for before/after measurements; docs/gpu.md). CRS_PUSH may
+ * still answer 0 (a force path that cannot move the box on the device). */
 static int crs_on_backend(integ *g, const backend_ops *ops)
 {
     if (g->dev < 0) {
         const char *e = getenv("TB_CRESCALE_DEV");
-        g->dev = ops->mtk && e && e[0] == '1';
+        g->dev = ops->mtk && !(e && e[0] == '0');
     }
     return g->dev;
 }
