@@ -1,6 +1,6 @@
 # scripts/gpu-check.d/nbrkernel.sh — scripts/gpu-check's mode `nbrkernel` (issue 23): the neighbour-list
 # force kernel's tile loops (solver/gpu/gpu_nbr.cu, TB_NBR_KERNEL 0, 1, 2, 7, 8; unset = 7, or 8 where
-# cutoff_triple can cut; docs/gpu.md, "Measured: the tile loop's instructions"), before and after in one
+# cutoff_triple can cut; docs/gpu-measured.md, "Measured: the tile loop's instructions"), before and after in one
 # call. Sourced by scripts/gpu-check (B, W, S, say in scope).
 #   · accuracy: energies and forces of each loop x double, mixed against the CPU double evaluation at
 #     n = 2048 (the liquid; with cutoff_triple 3.2; three species): PASS within 1e-13 (double) and
