@@ -167,6 +167,29 @@ static void run_close(run *r)
     sim_state_free(&r->s);
 }
 
+/* r: l's particles, box, forces and energies, a CPU backend and integrator over them with the
+ * integrator's and barostat's blocks tb, bb restored (a restart at l's step); 0 or -1. */
+static int restart_from(run *r, const run *l, const sim_config *c, const unsigned char *tb,
+                        size_t tl, const unsigned char *bb, size_t bl)
+{
+    memset(r, 0, sizeof *r);
+    if (sim_state_alloc(&r->s, l->s.n) != 0)
+        return -1;
+    sim_state_like(&r->s, &l->s);
+    r->s.box = l->s.box;
+    memcpy(r->s.pos, l->s.pos, 3 * (size_t)l->s.n * sizeof *l->s.pos);
+    memcpy(r->s.vel, l->s.vel, 3 * (size_t)l->s.n * sizeof *l->s.vel);
+    memcpy(r->s.force, l->s.force, 3 * (size_t)l->s.n * sizeof *l->s.force);
+    memcpy(r->s.virial, l->s.virial, sizeof r->s.virial);
+    r->s.e_pair = l->s.e_pair;
+    r->s.e_triplet = l->s.e_triplet;
+    return cpu_backend_ops.create(&r->b, c, &r->s) != 0 || integ_create(&r->g, c, &r->s) != 0 ||
+                   integ_restore(r->g, tb, tl, "test") != 0 ||
+                   integ_restore_baro(r->g, bb, bl, "test") != 0
+               ? -1
+               : 0;
+}
+
 /* steps [from, to) one integ_advance call each (lazy: integ_sync only at the end) */
 static int steps(run *r, const backend_ops *ops, long from, long to, int lazy)
 {
@@ -211,20 +234,8 @@ static void test_coupling(int coupling, const char *name)
           integ_save_baro(l.g, &bb, &bl) != 0;
     gsl_test(pulls != 1, "mtk %s: integ_lazy: one pull in 60 steps (%d)", name, pulls);
     /* r: step 60's particles and box, its blocks restored, pushed at its first step */
-    memset(&r, 0, sizeof r);
-    bad = bad || sim_state_alloc(&r.s, l.s.n) != 0;
-    if (!bad) {
-        sim_state_like(&r.s, &l.s);
-        r.s.box = l.s.box;
-        memcpy(r.s.pos, l.s.pos, 3 * (size_t)l.s.n * sizeof *l.s.pos);
-        memcpy(r.s.vel, l.s.vel, 3 * (size_t)l.s.n * sizeof *l.s.vel);
-        memcpy(r.s.force, l.s.force, 3 * (size_t)l.s.n * sizeof *l.s.force);
-        memcpy(r.s.virial, l.s.virial, sizeof r.s.virial);
-        r.s.e_pair = l.s.e_pair;
-        r.s.e_triplet = l.s.e_triplet;
-    }
-    bad = bad || cpu_backend_ops.create(&r.b, &c, &r.s) != 0 || integ_create(&r.g, &c, &r.s) != 0 ||
-          integ_restore(r.g, tb, tl, "test") != 0 || integ_restore_baro(r.g, bb, bl, "test") != 0;
+    memset(&r, 0, sizeof r); /* run_close(&r) below, restarted or not */
+    bad = bad || restart_from(&r, &l, &c, tb, tl, bb, bl) != 0;
     pushes = 0;
     bad = bad || steps(&l, &emu_ops, 60, 150, 1) != 0 || steps(&r, &emu_ops, 60, 150, 0) != 0;
     gsl_test(bad, "mtk %s: lazy and restarted runs", name);
@@ -307,20 +318,8 @@ static void test_crs(int type, int coupling, const char *name)
         integ_lazy(l.g);
     bad = bad || steps(&l, &emu_ops, 0, 26, 1) != 0 || integ_save(l.g, &tb, &tl) != 0 ||
           integ_save_baro(l.g, &bb, &bl) != 0;
-    memset(&r, 0, sizeof r);
-    bad = bad || sim_state_alloc(&r.s, l.s.n) != 0;
-    if (!bad) {
-        sim_state_like(&r.s, &l.s);
-        r.s.box = l.s.box;
-        memcpy(r.s.pos, l.s.pos, 3 * (size_t)l.s.n * sizeof *l.s.pos);
-        memcpy(r.s.vel, l.s.vel, 3 * (size_t)l.s.n * sizeof *l.s.vel);
-        memcpy(r.s.force, l.s.force, 3 * (size_t)l.s.n * sizeof *l.s.force);
-        memcpy(r.s.virial, l.s.virial, sizeof r.s.virial);
-        r.s.e_pair = l.s.e_pair;
-        r.s.e_triplet = l.s.e_triplet;
-    }
-    bad = bad || cpu_backend_ops.create(&r.b, &c, &r.s) != 0 || integ_create(&r.g, &c, &r.s) != 0 ||
-          integ_restore(r.g, tb, tl, "test") != 0 || integ_restore_baro(r.g, bb, bl, "test") != 0;
+    memset(&r, 0, sizeof r); /* run_close(&r) below, restarted or not */
+    bad = bad || restart_from(&r, &l, &c, tb, tl, bb, bl) != 0;
     pushes = 0;
     bad = bad || steps(&l, &emu_ops, 26, 60, 1) != 0 || steps(&r, &emu_ops, 26, 60, 0) != 0;
     unsetenv("TB_CRESCALE_DEV");
