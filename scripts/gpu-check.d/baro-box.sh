@@ -15,6 +15,8 @@
 #      alone and + mtk iso / tri for prev, TB_BARO_BOX=0 and the box on the device, the same call;
 #   6. static: bench --liquid --n 32768 and the dense all-triplets bench (n 8192, lambda), prev vs
 #      new, alternated three times.
+#   sw: Stillinger-Weber silicon (examples/silicon.cfg), mtk and c-rescale iso: the device path
+#      taken (TB_WAITS=1), = TB_BARO_BOX=0 bitwise (or 1e-12), vs the CPU (1e-10);
 #   7. fault: a box that explodes (pressure -100, period 0.5: step 15) stops the run, exit 1, the
 #      step named as the host path names it, the last checkpoint (step 10) kept and equal to the
 #      host path's (TB_BARO_BOX=0).
@@ -120,6 +122,38 @@ if [[ "$parts" == *" agree "* ]]; then
     if [ -s "$W/cka.tbck" ] && cmp -s "$W/cka.tbck" "$W/ckb.tbck" && cmp -s "$W/tha.csv" "$W/thb.csv"; then
       say "PASS: mtk $cp box on the device, deterministic: 200 steps = 77 + restart + 123, checkpoint and thermo bitwise"
     else say "FAIL: mtk $cp restart differs ($(tail -n 2 "$W/rc_$cp.txt" | tr '\n' ' '))"; fi
+  done
+fi
+if [[ "$parts" == *" sw "* ]]; then
+  # Stillinger-Weber's kernel reads a moving box from device memory too (gpu_sw.cu, MOV)
+  si=$(cd examples && pwd)/silicon.cfg
+  say "== Stillinger-Weber silicon (examples/silicon.cfg, 512 atoms, 1000 K): mtk iso and c-rescale iso (every step), box on the device vs TB_BARO_BOX=0 and the CPU, 200 steps, double, deterministic ($BE)"
+  for ty in mtk c-rescale; do
+    for v in dev one cpu; do
+      be=$BE; [ $v = cpu ] && be=cpu
+      bx=1; [ $v = one ] && bx=0
+      ( cd "$W" && rm -f si_${ty}_$v.csv si_${ty}_$v.tbck* && TB_WAITS=1 TB_BARO_BOX=$bx "$Bb" run "$si" \
+          --set solver.backend=$be --set solver.precision=\"double\" --set solver.deterministic=true \
+          --set integrator.steps=200 --set integrator.temperature=1000.0 \
+          --set integrator.temperature_end=1000.0 --set system.init.temperature=1000.0 \
+          --set integrator.barostat.type=\"$ty\" --set integrator.barostat.pressure=1.0 \
+          --set integrator.barostat.period=0.5 --set integrator.barostat.coupling=\"iso\" \
+          $([ $ty = c-rescale ] && echo --set integrator.barostat.every=1) \
+          --set output.thermo=\"si_${ty}_$v.csv\" --set output.thermo_every=20 \
+          --set output.trajectory=\"\" --set output.checkpoint=\"si_${ty}_$v.tbck\" \
+          >si_${ty}_$v.txt 2>&1 ) || say "FAIL: sw $ty $v: $(tail -n 1 "$W/si_${ty}_$v.txt")"
+    done
+    if [ "$BE" = gpu ]; then
+      w=$(grep 'box on the device:' "$W/si_${ty}_dev.txt" | sed 's/.*box on the device: //')
+      if [ -n "$w" ] && ! grep -q 'box on the device:' "$W/si_${ty}_one.txt"; then
+        say "PASS: sw $ty iso: the box moved on the device (TB_WAITS=1: $w)"
+      else say "FAIL: sw $ty iso: the device path was not taken (${w:-no TB_WAITS line for the box on the device})"; fi
+    fi
+    if cmp -s "$W/si_${ty}_dev.csv" "$W/si_${ty}_one.csv" && cmp -s "$W/si_${ty}_dev.tbck" "$W/si_${ty}_one.tbck"; then
+      say "PASS: sw $ty iso: box on the device = TB_BARO_BOX=0, thermo and checkpoint bitwise"
+    else say "sw $ty iso: box on the device not bitwise TB_BARO_BOX=0"
+      cmp_rows "$W/si_${ty}_dev.csv" "$W/si_${ty}_one.csv" "sw $ty iso box on the device vs TB_BARO_BOX=0" 1e-12; fi
+    cmp_rows "$W/si_${ty}_dev.csv" "$W/si_${ty}_cpu.csv" "sw $ty iso box on the device vs CPU" 1e-10
   done
 fi
 if [[ "$parts" == *" prev "* ]] && [ -n "$Pb" ]; then

@@ -268,6 +268,7 @@ void gpu_nbr_move_box(gpu_nbr *b, const tb_box_d *box);
  * back first (a wait) and marks r's reference. fault: the backend's check of that box at a
  * build (its late record read at once; 0 or -1, reported), with its context ctx. */
 int gpu_nbr_moving_ok(void); /* the force kernel takes such a box (TB_NBR_KERNEL unset, 1, 7, 8) */
+int gpu_sw_moving_ok(void);  /* SW's kernel takes it too (TB_SW_KERNEL unset or 4) */
 void gpu_nbr_box_dev(gpu_nbr *b, const tb_box_d *dbox, gpu_box_rec *r,
                      int (*fault)(void *ctx), void *ctx);
 /* This rank's anchors of the last build and their list entries (the per-rank timers). */

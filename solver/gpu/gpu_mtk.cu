@@ -170,15 +170,15 @@ static int read_late(backend *b)
     return box_fault_of(b, b->h_mtk_late);
 }
 
-/* Whether the box moves on the device: the neighbour-list force kernel that reads it there
- * (not Stillinger-Weber's, not the counters' or TB_NBR_KERNEL=0's instances, not the
- * all-triplets kernels), and TB_BARO_BOX is not 0 (the path of one wait a step, kept for
- * before/after measurements). */
+/* Whether the box moves on the device: the neighbour-list force kernels that read it there
+ * (ATM + LJ's and Stillinger-Weber's default instances; not the counters' or the older tile
+ * loops', not the all-triplets kernels), and TB_BARO_BOX is not 0 (the path of one wait a step,
+ * kept for before/after measurements). */
 static int box_on_device(const backend *b)
 {
     const char *e = getenv("TB_BARO_BOX");
-    return b->cull && b->nb && !b->pp.sw_on && !b->stats && gpu_nbr_moving_ok() &&
-           !(e && e[0] == '0');
+    return b->cull && b->nb && !b->stats &&
+           (b->pp.sw_on ? gpu_sw_moving_ok() : gpu_nbr_moving_ok()) && !(e && e[0] == '0');
 }
 
 /* TB_WAITS=1: the waits since the last MTK_BEGIN (a step), counted. */

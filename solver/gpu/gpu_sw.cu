@@ -77,6 +77,7 @@ template <> struct sw_real<double> {
 struct sw_args {
     const int *perm, *off, *idx;
     tb_box_d box;
+    const tb_box_d *dbox; /* a box that moves on the device (gpu_nbr_box_dev), else NULL */
     int cap; /* legs the shared arrays hold */
     int b0;  /* warp w of block b takes centre perm[b0 + b warps + w] */
     int count; /* centres: b0 .. b0 + count - 1 */
@@ -97,8 +98,9 @@ template <int L> __device__ __forceinline__ double group_sum(double v, unsigned 
  * and of the centre, and returns its sums in out[8] on every lane of the group: the three-body
  * energy, the pair energy, the virial xx yy zz xy xz yz. */
 template <typename R, int L>
-__device__ __forceinline__ void sw_centre(const gpu_args &a, const sw_args &q, int c, int sl,
-                                          unsigned gm, R *ld, int *lt, int *ls, double out[8])
+__device__ __forceinline__ void sw_centre(const gpu_args &a, const sw_args &q,
+                                          const tb_box_d *box, int c, int sl, unsigned gm, R *ld,
+                                          int *lt, int *ls, double out[8])
 {
     typedef typename sw_real<R>::P P;
     typedef typename sw_real<R>::T T;
@@ -121,7 +123,7 @@ __device__ __forceinline__ void sw_centre(const gpu_args &a, const sw_args &q, i
             const tb_double4 xt = a.posd[t];
             tt = q.typed ? gpu_type_of(xt.w) : 0;
             const double x0[3] = {xi.x, xi.y, xi.z}, x1[3] = {xt.x, xt.y, xt.z};
-            r2 = nbr_separation(&q.box, x0, x1, e);
+            r2 = nbr_separation(box, x0, x1, e);
             keep = r2 < a.kd.tab->sw2[POT_PAIR(ti, tt)].cutsq;
         }
         const unsigned ball = (__ballot_sync(gm, keep) & gm) >> gb;
@@ -209,7 +211,7 @@ __global__ void __launch_bounds__(SW_MAXT) sw_kernel(gpu_args a, sw_args q)
     int *lt = (int *)(ld + 4 * (size_t)q.cap); /* [cap]: particle */
     int *ls = lt + q.cap;                      /* [cap]: species */
     double s[8];
-    sw_centre<R, 32>(a, q, c, lane, 0xffffffffu, ld, lt, ls, s);
+    sw_centre<R, 32>(a, q, &q.box, c, lane, 0xffffffffu, ld, lt, ls, s);
     if (lane == 0)
         sw_add_sums(a, s);
 }
@@ -219,9 +221,16 @@ __global__ void __launch_bounds__(SW_MAXT) sw_kernel(gpu_args a, sw_args q)
  * shared memory (FIX: as the integer words of fix_add, split per centre exactly as fix_add
  * splits it, so the totals are the per-centre atomics' bit for bit); at the end the block sums
  * its groups' and adds them, one atomic per word and block. */
-template <typename R, int L, bool FIX, int MINB>
+template <typename R, int L, bool FIX, int MINB, bool MOV = false>
 __global__ void __launch_bounds__(SW_MAXT, MINB) sw_kernel_p(gpu_args a, sw_args q)
 {
+    __shared__ tb_box_d sbox; /* MOV: the box that moves on the device, read once a block */
+    if (MOV) {
+        if (threadIdx.x == 0)
+            sbox = *q.dbox;
+        __syncthreads();
+    }
+    const tb_box_d *qbox = MOV ? &sbox : &q.box;
     extern __shared__ __align__(16) unsigned char smem_raw[];
     const int sl = threadIdx.x & (L - 1), grp = threadIdx.x / L;
     const unsigned gm = L == 32 ? 0xffffffffu
@@ -240,7 +249,7 @@ __global__ void __launch_bounds__(SW_MAXT, MINB) sw_kernel_p(gpu_args a, sw_args
             acc[x] = 0;
     for (int c = blockIdx.x * (blockDim.x / L) + grp; c < q.count; c += groups) {
         double s[8];
-        sw_centre<R, L>(a, q, c, sl, gm, ld, lt, ls, s);
+        sw_centre<R, L>(a, q, qbox, c, sl, gm, ld, lt, ls, s);
         if (sl == 0)
             for (int x = 0; x < 8; x++) {
                 if (FIX) { /* fix_add's words (gpu_atm.cuh), summed here, added once below */
@@ -302,10 +311,14 @@ static int sw_env(const char *name, int dflt)
     return got[w];
 }
 
-/* The persistent kernel of variant var (1..4) for the accumulation mode; *lanes: per centre. */
-template <typename R> static void (*sw_pick(int var, bool fix, int *lanes))(gpu_args, sw_args)
+/* The persistent kernel of variant var (1..4) for the accumulation mode; *lanes: per centre;
+ * mov: the instance that reads a moving box from device memory (the default variant only). */
+template <typename R>
+static void (*sw_pick(int var, bool fix, bool mov, int *lanes))(gpu_args, sw_args)
 {
     *lanes = var == 1 ? 32 : var == 4 ? 4 : 8;
+    if (mov)
+        return fix ? sw_kernel_p<R, 4, true, 4, true> : sw_kernel_p<R, 4, false, 4, true>;
     switch (var) {
     case 1: return fix ? sw_kernel_p<R, 32, true, 1> : sw_kernel_p<R, 32, false, 1>;
     case 3: return fix ? sw_kernel_p<R, 8, true, 4> : sw_kernel_p<R, 8, false, 4>;
@@ -319,7 +332,11 @@ template <typename R> static int sw_launch(gpu_nbr *b, const gpu_args *a, const 
 {
     const int var = sw_variant();
     int lanes = SW_NT;
-    void (*k)(gpu_args, sw_args) = var == 0 ? sw_kernel<R> : sw_pick<R>(var, a->mode == ACC_FIXED, &lanes);
+    if (q.dbox && var != SW_VAR_DEFAULT)
+        return tb_error(NULL, 0, "internal: a box that moves on the device with TB_SW_KERNEL=%d",
+                        var);
+    void (*k)(gpu_args, sw_args) =
+        var == 0 ? sw_kernel<R> : sw_pick<R>(var, a->mode == ACC_FIXED, q.dbox != NULL, &lanes);
     const int per = q.cap * (4 * (int)sizeof(R) + 2 * (int)sizeof(int)); /* bytes per centre */
     /* solver.threads unset (0): SW_THREADS_F / _D, or TB_SW_THREADS (a measurement switch) */
     const int tenv = sw_env("TB_SW_THREADS", 0);
@@ -398,6 +415,7 @@ int gpu_sw_forces(gpu_nbr *b, const gpu_args *a, const pot_params *pp, int dbl, 
     q.off = b->d_roff;
     q.idx = b->d_idx;
     q.box = b->box;
+    q.dbox = b->d_box;
     const int round = sw_variant() == 0 ? 31 : 7; /* the legs' arrays: 32 (the old kernel's) or 8 */
     q.cap = ((b->max_row > 0 ? b->max_row : 1) + round) & ~round;
     q.b0 = b->a_lo;
@@ -406,4 +424,9 @@ int gpu_sw_forces(gpu_nbr *b, const gpu_args *a, const pot_params *pp, int dbl, 
     if (b->n == 0)
         return 0;
     return dbl ? sw_launch<double>(b, a, q, threads, st) : sw_launch<float>(b, a, q, threads, st);
+}
+
+int gpu_sw_moving_ok(void)
+{
+    return sw_variant() == SW_VAR_DEFAULT;
 }
