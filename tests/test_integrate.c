@@ -13,6 +13,7 @@
 #include "solver/io/checkpoint.h"
 #include "solver/io/init.h"
 #include "solver/physics/integrate.h"
+#include "tests/tb_run.h"
 #include "tests/tb_test.h"
 
 static void base_config(sim_config *c, int n, int type)
@@ -39,28 +40,6 @@ static void base_config(sim_config *c, int n, int type)
     c->integrator.gamma = 4.0;
     c->integrator.nh.chain = 3;
     c->integrator.nh.period = 0.3;
-}
-
-typedef struct run {
-    sim_state s;
-    backend *b;
-    integ *g;
-} run;
-
-static int run_open(run *r, const sim_config *c)
-{
-    memset(r, 0, sizeof *r);
-    if (sim_init(&r->s, c) != 0 || cpu_backend_ops.create(&r->b, c, &r->s) != 0 ||
-        integ_create(&r->g, c, &r->s) != 0 || cpu_backend_ops.compute(r->b) != 0)
-        return -1;
-    return 0;
-}
-
-static void run_close(run *r)
-{
-    cpu_backend_ops.destroy(r->b);
-    integ_destroy(r->g);
-    sim_state_free(&r->s);
 }
 
 /* Langevin: <T> = T0 within 4 standard errors (block averages of 100 steps, 4 times the

@@ -26,6 +26,7 @@
 #include "solver/physics/integrate.h"
 #include "solver/physics/mtk_body.h"
 #include "tests/tb_baro.h"
+#include "tests/tb_run.h"
 #include "tests/tb_test.h"
 
 /* The "device" state of the emulated backend (one run at a time holds it); emu_box: the box
@@ -146,27 +147,6 @@ static void config(sim_config *c, int coupling)
     c->integrator.barostat.every = d.integrator.barostat.every;
 }
 
-typedef struct run {
-    sim_state s;
-    backend *b;
-    integ *g;
-} run;
-
-static int run_open(run *r, const sim_config *c)
-{
-    memset(r, 0, sizeof *r);
-    return sim_init(&r->s, c) != 0 || cpu_backend_ops.create(&r->b, c, &r->s) != 0 ||
-                   integ_create(&r->g, c, &r->s) != 0 || cpu_backend_ops.compute(r->b) != 0
-               ? -1 : 0;
-}
-
-static void run_close(run *r)
-{
-    cpu_backend_ops.destroy(r->b);
-    integ_destroy(r->g);
-    sim_state_free(&r->s);
-}
-
 /* r: l's particles, box, forces and energies, a CPU backend and integrator over them with the
  * integrator's and barostat's blocks tb, bb restored (a restart at l's step); 0 or -1. */
 static int restart_from(run *r, const run *l, const sim_config *c, const unsigned char *tb,
@@ -206,12 +186,43 @@ static int same(const run *a, const run *b)
            !memcmp(&a->s.box, &b->s.box, sizeof a->s.box) && integ_bath(a->g) == integ_bath(b->g);
 }
 
+/* The emulated backend's path with integ_lazy (the host's copies stale until integ_sync) from
+ * step 0 to split, then on to end, and a run restarted at split from its state and its
+ * integrator's and barostat's blocks (pushed once, at its first step), both against the host
+ * path h (end steps), bitwise; *pulls_at_split: the pulls of the lazy part. what names the
+ * barostat in the messages. */
+static void lazy_restart(const sim_config *c, const run *h, long split, long end, const char *what,
+                         const char *name, int *pulls_at_split)
+{
+    run l, r;
+    unsigned char *tb = NULL, *bb = NULL;
+    size_t tl = 0, bl = 0;
+    pulls = 0;
+    int bad = run_open(&l, c) != 0;
+    if (!bad)
+        integ_lazy(l.g);
+    bad = bad || steps(&l, &emu_ops, 0, split, 1) != 0 || integ_save(l.g, &tb, &tl) != 0 ||
+          integ_save_baro(l.g, &bb, &bl) != 0;
+    *pulls_at_split = pulls;
+    memset(&r, 0, sizeof r); /* run_close(&r) below, restarted or not */
+    bad = bad || restart_from(&r, &l, c, tb, tl, bb, bl) != 0;
+    pushes = 0;
+    bad = bad || steps(&l, &emu_ops, split, end, 1) != 0 || steps(&r, &emu_ops, split, end, 0) != 0;
+    gsl_test(bad, "%s %s: lazy and restarted runs", what, name);
+    gsl_test(pushes != 1, "%s %s: the restored state pushed once (%d)", what, name, pushes);
+    gsl_test(!same(h, &l), "%s %s: integ_lazy + integ_sync = the host path, bitwise", what, name);
+    gsl_test(!same(h, &r), "%s %s: %ld + restart + %ld = the host path's %ld, bitwise", what, name,
+             split, end - split, end);
+    free(tb);
+    free(bb);
+    run_close(&r);
+    run_close(&l);
+}
+
 static void test_coupling(int coupling, const char *name)
 {
     sim_config c;
-    run h, d, l, r;
-    unsigned char *tb = NULL, *bb = NULL;
-    size_t tl = 0, bl = 0;
+    run h, d;
     config(&c, coupling);
     pushes = pulls = moves = 0;
     int bad = run_open(&h, &c) != 0 || steps(&h, &cpu_backend_ops, 0, 150, 0) != 0;
@@ -225,29 +236,12 @@ static void test_coupling(int coupling, const char *name)
              "(%d, %d)", name, pushes, pulls);
     gsl_test(moves != (emu_box ? 150 : 0), "mtk %s: MTK_MOVE at every step with the box on the "
              "backend (%d)", name, moves);
-    /* lazy: the host's copies are stale until integ_sync; a restart through their blocks */
-    pushes = pulls = 0;
-    bad = run_open(&l, &c) != 0;
-    if (!bad)
-        integ_lazy(l.g);
-    bad = bad || steps(&l, &emu_ops, 0, 60, 1) != 0 || integ_save(l.g, &tb, &tl) != 0 ||
-          integ_save_baro(l.g, &bb, &bl) != 0;
-    gsl_test(pulls != 1, "mtk %s: integ_lazy: one pull in 60 steps (%d)", name, pulls);
-    /* r: step 60's particles and box, its blocks restored, pushed at its first step */
-    memset(&r, 0, sizeof r); /* run_close(&r) below, restarted or not */
-    bad = bad || restart_from(&r, &l, &c, tb, tl, bb, bl) != 0;
-    pushes = 0;
-    bad = bad || steps(&l, &emu_ops, 60, 150, 1) != 0 || steps(&r, &emu_ops, 60, 150, 0) != 0;
-    gsl_test(bad, "mtk %s: lazy and restarted runs", name);
-    gsl_test(pushes != 1, "mtk %s: the restored state pushed once (%d)", name, pushes);
-    gsl_test(!same(&h, &l), "mtk %s: integ_lazy + integ_sync = the host path, bitwise", name);
-    gsl_test(!same(&h, &r), "mtk %s: 60 + restart + 90 = the host path's 150, bitwise", name);
-    free(tb);
-    free(bb);
-    run_close(&r);
+    /* lazy: the host's copies are stale until integ_sync; a restart at step 60 */
+    int lazy_pulls = 0;
+    lazy_restart(&c, &h, 60, 150, "mtk", name, &lazy_pulls);
+    gsl_test(lazy_pulls != 1, "mtk %s: integ_lazy: one pull in 60 steps (%d)", name, lazy_pulls);
     run_close(&h);
     run_close(&d);
-    run_close(&l);
 }
 
 /* mtk_box_fault's codes on hand-made boxes, and mtk_box_move keeping the first fault's step:
@@ -292,9 +286,7 @@ static void test_box_fault(void)
 static void test_crs(int type, int coupling, const char *name)
 {
     sim_config c;
-    run h, d, l, r;
-    unsigned char *tb = NULL, *bb = NULL;
-    size_t tl = 0, bl = 0;
+    run h, d;
     tb_baro_liquid(&c, "test_mtk_dev", type, coupling);
     c.integrator.barostat.every = 3;
     if (type == CFG_INTEG_NVE)
@@ -313,26 +305,11 @@ static void test_crs(int type, int coupling, const char *name)
              "c-rescale %s: one push, 20 rescales on the backend, nose-hoover's chain there (%d, %d, "
              "%d half steps)", name, pushes, evals, chains);
     /* lazy, and a restart at step 26: it rescales from the virial step 25 kept (in the block) */
-    bad = run_open(&l, &c) != 0;
-    if (!bad)
-        integ_lazy(l.g);
-    bad = bad || steps(&l, &emu_ops, 0, 26, 1) != 0 || integ_save(l.g, &tb, &tl) != 0 ||
-          integ_save_baro(l.g, &bb, &bl) != 0;
-    memset(&r, 0, sizeof r); /* run_close(&r) below, restarted or not */
-    bad = bad || restart_from(&r, &l, &c, tb, tl, bb, bl) != 0;
-    pushes = 0;
-    bad = bad || steps(&l, &emu_ops, 26, 60, 1) != 0 || steps(&r, &emu_ops, 26, 60, 0) != 0;
+    int lazy_pulls = 0;
+    lazy_restart(&c, &h, 26, 60, "c-rescale", name, &lazy_pulls);
     unsetenv("TB_CRESCALE_DEV");
-    gsl_test(bad, "c-rescale %s: lazy and restarted runs", name);
-    gsl_test(pushes != 1, "c-rescale %s: the restored state pushed once (%d)", name, pushes);
-    gsl_test(!same(&h, &l), "c-rescale %s: integ_lazy + integ_sync = the host path, bitwise", name);
-    gsl_test(!same(&h, &r), "c-rescale %s: 26 + restart + 34 = the host path's 60, bitwise", name);
-    free(tb);
-    free(bb);
-    run_close(&r);
     run_close(&h);
     run_close(&d);
-    run_close(&l);
 }
 
 int main(void)
