@@ -2,8 +2,9 @@
  * launches, each block running the tile loops: the vectorized ATM triplet tile (tile_simd.h,
  * over pot_atm.h's algebra) and the pair tile (tile_cpu.h over triplet.h); or, for cutoff
  * systems, over the anchors of the neighbour lists (nbr_cpu.h around the vectorized triangle
- * of nbr_simd.h). The integrators' primitives (kick, drift, ...) are in cpu_motion.c; the
- * backend's state, struct backend, in cpu_internal.h.
+ * of nbr_simd.h). The integrators' primitives (kick, drift, ...) are in cpu_motion.c; the sums
+ * over threads and ranks (the buffers, the deterministic mode's fixed-point words) in
+ * cpu_sums.c; the backend's state, struct backend, in cpu_internal.h.
  *
  * Each thread accumulates forces into its own buffer; the buffers are then summed per
  * particle in thread order, and the per-thread energies in thread order, so a run is
@@ -34,7 +35,6 @@
 #include "maps3d/map3d.h"
 #include "solver/backend.h"
 #include "common/check.h"
-#include "solver/par/fixed.h"
 #include "solver/par/mpi.h"
 #include "solver/physics/nbr_list.h"
 #include "solver/physics/pot.h"
@@ -48,29 +48,9 @@
 #define TB_CPU_TEMPLATE3 "solver/cpu/sw_cpu.h"
 #include "solver/cpu/cpu_instances.h"
 
-/* Fixed-point words of one accumulator set: forces 6n (x hi lo, y hi lo, z hi lo), then the
- * triplet and pair energies (4), then the virial (12), then hits and slots (2, plain counts),
- * then the count of non-finite values added (integer words cannot carry a NaN or an infinity:
- * fix_reduce turns a nonzero count into non-finite energies, which the state's check reports). */
-#define FIX_WORDS(n) (6 * (size_t)(n) + 19)
-#define FIX_BAD(n) (6 * (size_t)(n) + 18)
-#define FIX_E(n) (6 * (size_t)(n))
-#define FIX_W(n) (6 * (size_t)(n) + 4)
-#define FIX_HS(n) (6 * (size_t)(n) + 16)
-
 /* SoA arrays of st reals in one thread's neighbour scratch: the entries' d and v (4 + 4), and
  * with several species one nu array per species (nbr_cpu.h). */
 #define NBR_SCR_REALS(st, typed) ((8 + ((typed) ? TB_TYPES_MAX : 0)) * (size_t)(st))
-
-/* Adds v to the pair hl; a non-finite v counts in *bad (its words would be garbage). */
-static inline void fix_add_host(unsigned long long *hl, double v, unsigned long long *bad)
-{
-    unsigned long long hi, lo;
-    fix_encode(v, &hi, &lo);
-    hl[0] += hi;
-    hl[1] += lo;
-    *bad += !isfinite(v);
-}
 
 static void cpu_destroy(backend *b)
 {
@@ -260,39 +240,6 @@ static double run_pair_tile(backend *b, int t, int I, int J, double *w)
     }
 }
 
-/* Deterministic mode: moves the forces on particles [p0, p1) from thread t's buffer into its
- * fixed-point words and zeroes them there. */
-static void fix_flush(backend *b, int t, int p0, int p1)
-{
-    const size_t off = 3 * (size_t)b->s.n * t;
-    unsigned long long *fx = b->fix_thr + FIX_WORDS(b->s.n) * (size_t)t;
-    if (p1 > b->s.n)
-        p1 = b->s.n;
-    for (int p = p0; p < p1; p++)
-        for (int d = 0; d < 3; d++) {
-            const size_t k = off + 3 * (size_t)p + d;
-            double v;
-            if (b->acc_d) {
-                v = b->acc_d[k];
-                b->acc_d[k] = 0.0;
-            } else {
-                v = (double)b->acc_f[k];
-                b->acc_f[k] = 0.0f;
-            }
-            fix_add_host(fx + 6 * (size_t)p + 2 * d, v, fx + FIX_BAD(b->s.n));
-        }
-}
-
-/* Deterministic mode: adds one unit's energy (term 0 triplet, 1 pair) and virial w[6] to
- * thread t's words. */
-static void fix_unit(backend *b, int t, int term, double e, const double *w)
-{
-    unsigned long long *fx = b->fix_thr + FIX_WORDS(b->s.n) * (size_t)t;
-    fix_add_host(fx + FIX_E(b->s.n) + 2 * term, e, fx + FIX_BAD(b->s.n));
-    for (int c = 0; c < 6; c++)
-        fix_add_host(fx + FIX_W(b->s.n) + 2 * c, w[c], fx + FIX_BAD(b->s.n));
-}
-
 /* One triplet tile by the accumulation mode. */
 static double do_triplet_tile(backend *b, int t, const map3d_cursor *cur)
 {
@@ -303,8 +250,8 @@ static double do_triplet_tile(backend *b, int t, const map3d_cursor *cur)
     const int T[3] = {cur->I, cur->J, cur->K};
     for (int q = 0; q < 3; q++)
         if (q == 0 || T[q] != T[q - 1])
-            fix_flush(b, t, T[q] * b->edge, (T[q] + 1) * b->edge);
-    fix_unit(b, t, 0, e, w);
+            cpu_fix_flush(b, t, T[q] * b->edge, (T[q] + 1) * b->edge);
+    cpu_fix_unit(b, t, e, 0.0, w);
     return 0.0;
 }
 
@@ -351,44 +298,13 @@ static double walk_pair_blocks(backend *b, int t)
             }
             double w[6] = {0, 0, 0, 0, 0, 0};
             const double ep = run_pair_tile(b, t, cur.I, cur.J, w);
-            fix_flush(b, t, cur.I * b->edge, (cur.I + 1) * b->edge);
+            cpu_fix_flush(b, t, cur.I * b->edge, (cur.I + 1) * b->edge);
             if (cur.J != cur.I)
-                fix_flush(b, t, cur.J * b->edge, (cur.J + 1) * b->edge);
-            fix_unit(b, t, 1, ep, w);
+                cpu_fix_flush(b, t, cur.J * b->edge, (cur.J + 1) * b->edge);
+            cpu_fix_unit(b, t, 0.0, ep, w);
         }
     }
     return e;
-}
-
-/* Zeroes thread t's force buffer (inside the parallel region). */
-static void zero_forces(backend *b, int t)
-{
-    const size_t n3 = 3 * (size_t)b->s.n;
-    if (b->acc_d)
-        memset(b->acc_d + n3 * (size_t)t, 0, n3 * sizeof *b->acc_d);
-    else
-        memset(b->acc_f + n3 * (size_t)t, 0, n3 * sizeof *b->acc_f);
-}
-
-/* Forces = the nt thread buffers summed in thread order (a worksharing loop: call it from
- * every thread of the parallel region, after a barrier). */
-static void sum_forces(backend *b, int nt)
-{
-    const long long n3 = 3LL * b->s.n;
-#pragma omp for schedule(static)
-    for (long long i = 0; i < n3; i++) {
-        if (b->acc_d) {
-            double sum = 0.0;
-            for (int u = 0; u < nt; u++)
-                sum += b->acc_d[n3 * u + i];
-            b->s.force[i] = sum;
-        } else {
-            float sum = 0.0f;
-            for (int u = 0; u < nt; u++)
-                sum += b->acc_f[n3 * u + i];
-            b->s.force[i] = (double)sum;
-        }
-    }
 }
 
 /* Scratch for anchors of up to cap entries in every thread; 0 or -1. Lists with no entry at
@@ -464,15 +380,11 @@ static void nbr_det_anchor(backend *b, int t, int i, long long *h, long long *sl
 {
     double ep = 0.0, vir[6] = {0, 0, 0, 0, 0, 0};
     const double et = nbr_run_anchor(b, t, i, &ep, vir, h, sl);
-    unsigned long long *fx = b->fix_thr + FIX_WORDS(b->s.n) * (size_t)t;
     const int *row = nbr_list_row(&b->nl, i);
     for (int q = 0; q < b->nl.off[i + 1] - b->nl.off[i]; q++) /* the anchor's partners */
-        fix_flush(b, t, row[q], row[q] + 1);
-    fix_flush(b, t, i, i + 1);
-    fix_add_host(fx + FIX_E(b->s.n), et, fx + FIX_BAD(b->s.n));
-    fix_add_host(fx + FIX_E(b->s.n) + 2, ep, fx + FIX_BAD(b->s.n));
-    for (int c = 0; c < 6; c++)
-        fix_add_host(fx + FIX_W(b->s.n) + 2 * c, vir[c], fx + FIX_BAD(b->s.n));
+        cpu_fix_flush(b, t, row[q], row[q] + 1);
+    cpu_fix_flush(b, t, i, i + 1);
+    cpu_fix_unit(b, t, et, ep, vir);
 }
 
 /* This rank's anchors for the lists just counted: a contiguous index range of equal work, the
@@ -501,81 +413,6 @@ static int nbr_refresh(backend *b)
     return nbr_list_fill(&b->nl, b->s.pos, b->a_lo, b->a_hi);
 }
 
-/* Inside the parallel region, after its barrier: adds the fixed-point words of threads
- * 1..nt-1 into thread 0's (integer sums: any order). */
-static void fix_sum_threads(backend *b, int nt)
-{
-    const long long nw = (long long)FIX_WORDS(b->s.n);
-#pragma omp for schedule(static)
-    for (long long k = 0; k < nw; k++)
-        for (int u = 1; u < nt; u++)
-            b->fix_thr[k] += b->fix_thr[nw * u + k];
-}
-
-/* Sums the threads' fixed-point words (summed into thread 0's by fix_sum_threads) over the
- * ranks and decodes them into the state (the virial into vir). 0 or -1. */
-static int fix_reduce(backend *b, double *vir)
-{
-    const size_t nw = FIX_WORDS(b->s.n), n = (size_t)b->s.n;
-    unsigned long long *tot = b->fix_thr;
-    if (tb_mpi_sum_u64(tot, nw) != 0)
-        return -1;
-    for (size_t p = 0; p < 3 * n; p++)
-        b->s.force[p] = fix_decode(tot + 2 * p);
-    b->s.e_triplet = tot[FIX_BAD(n)] ? (double)NAN : fix_decode(tot + FIX_E(n));
-    b->s.e_pair = tot[FIX_BAD(n)] ? (double)NAN : fix_decode(tot + FIX_E(n) + 2);
-    for (int c = 0; c < 6; c++)
-        vir[c] = fix_decode(tot + FIX_W(n) + 2 * c);
-    return 0;
-}
-
-/* Sums this rank's forces, energies, virial (and, with lists, hits and slots) over the ranks
- * (nothing to do for one rank). 0 or -1. */
-static int rank_reduce(backend *b, double *vir)
-{
-    const size_t n3 = 3 * (size_t)b->s.n;
-    if (b->nranks == 1)
-        return 0;
-    memcpy(b->red, b->s.force, n3 * sizeof *b->red);
-    b->red[n3] = b->s.e_triplet;
-    b->red[n3 + 1] = b->s.e_pair;
-    memcpy(b->red + n3 + 2, vir, 6 * sizeof *vir);
-    if (tb_mpi_sum_d(b->red, n3 + 8) != 0)
-        return -1;
-    memcpy(b->s.force, b->red, n3 * sizeof *b->red);
-    b->s.e_triplet = b->red[n3];
-    b->s.e_pair = b->red[n3 + 1];
-    memcpy(vir, b->red + n3 + 2, 6 * sizeof *vir);
-    return 0;
-}
-
-/* hits and slots of the lists over the ranks. */
-static int count_reduce(backend *b)
-{
-    unsigned long long hs[2] = {(unsigned long long)b->hits, (unsigned long long)b->slots};
-    if (b->nranks == 1)
-        return 0;
-    if (tb_mpi_sum_u64(hs, 2) != 0)
-        return -1;
-    b->hits = (long long)hs[0];
-    b->slots = (long long)hs[1];
-    return 0;
-}
-
-/* Deterministic mode: zero every thread's fixed-point words and work buffer before an
- * evaluation. */
-static void det_zero(backend *b)
-{
-    const size_t n3 = 3 * (size_t)b->s.n;
-    if (!b->det)
-        return;
-    memset(b->fix_thr, 0, FIX_WORDS(b->s.n) * (size_t)b->nthreads * sizeof *b->fix_thr);
-    if (b->acc_d)
-        memset(b->acc_d, 0, n3 * b->nthreads * sizeof *b->acc_d);
-    else
-        memset(b->acc_f, 0, n3 * b->nthreads * sizeof *b->acc_f);
-}
-
 /* Forces through the neighbour lists (nbr.h): rebuild when stale, then every anchor of this
  * rank's share. Anchors are dealt statically in index order, so the sums do not depend on the
  * lists' build. */
@@ -591,15 +428,6 @@ static int vir_wanted(backend *b)
     return vir;
 }
 
-/* Drops this rank's virial share before the sums over the ranks (vir_wanted). */
-static void vir_drop(backend *b)
-{
-    if (b->det)
-        memset(b->fix_thr + FIX_W(b->s.n), 0, 12 * sizeof *b->fix_thr);
-    else
-        memset(b->s.virial, 0, sizeof b->s.virial);
-}
-
 static int nbr_compute(backend *b)
 {
     const int keep_vir = vir_wanted(b);
@@ -610,14 +438,14 @@ static int nbr_compute(backend *b)
         b->tm.lists += omp_get_wtime() - t0, t0 = omp_get_wtime();
     if (nbr_scratch_fit(b, b->nl.max_row) != 0)
         return -1;
-    det_zero(b);
+    cpu_det_zero(b);
 #pragma omp parallel num_threads(b->nthreads)
     {
         const int t = omp_get_thread_num(), nt = omp_get_num_threads();
         double et = 0.0, ep = 0.0, *vir = b->w_thr + 8 * t;
         long long h = 0, sl = 0;
         if (!b->det)
-            zero_forces(b, t);
+            cpu_zero_forces(b, t);
         memset(vir, 0, 6 * sizeof *vir);
 #pragma omp for schedule(static, 16) nowait
         for (int i = b->a_lo; i < b->a_hi; i++) {
@@ -632,9 +460,9 @@ static int nbr_compute(backend *b)
         b->slots_thr[t] = sl;
 #pragma omp barrier
         if (b->det)
-            fix_sum_threads(b, nt);
+            cpu_fix_sum_threads(b, nt);
         else
-            sum_forces(b, nt);
+            cpu_sum_forces(b, nt);
     }
     b->s.e_triplet = b->s.e_pair = 0.0;
     memset(b->s.virial, 0, sizeof b->s.virial);
@@ -649,11 +477,11 @@ static int nbr_compute(backend *b)
     }
     if (b->timing)
         b->tm.force += omp_get_wtime() - t0, t0 = omp_get_wtime();
-    if (count_reduce(b) != 0)
+    if (cpu_count_reduce(b) != 0)
         return -1;
     if (!keep_vir)
-        vir_drop(b);
-    const int rc = b->det ? fix_reduce(b, b->s.virial) : rank_reduce(b, b->s.virial);
+        cpu_vir_drop(b);
+    const int rc = b->det ? cpu_fix_reduce(b, b->s.virial) : cpu_rank_reduce(b, b->s.virial);
     if (b->timing)
         b->tm.sum += omp_get_wtime() - t0, b->tm.evals++;
     return rc;
@@ -674,25 +502,25 @@ static int cpu_compute(backend *b)
         for (long long i = 0; i < n3; i++)
             b->x_f[i] = (float)b->s.pos[i];
     memset(b->w_thr, 0, 8 * (size_t)b->nthreads * sizeof *b->w_thr);
-    det_zero(b);
+    cpu_det_zero(b);
 #pragma omp parallel num_threads(b->nthreads)
     {
         const int t = omp_get_thread_num(), nt = omp_get_num_threads();
         if (!b->det)
-            zero_forces(b, t);
+            cpu_zero_forces(b, t);
         b->e_thr[2 * t] = b->pp.atm_on ? walk_triplet_blocks(b, t) : 0.0;
         b->e_thr[2 * t + 1] = b->pp.lj_on ? walk_pair_blocks(b, t) : 0.0;
 #pragma omp barrier
         if (b->det)
-            fix_sum_threads(b, nt);
+            cpu_fix_sum_threads(b, nt);
         else
-            sum_forces(b, nt);
+            cpu_sum_forces(b, nt);
     }
     t1 = omp_get_wtime();
     if (b->det) {
         if (!keep_vir)
-            vir_drop(b);
-        rc = fix_reduce(b, b->s.virial);
+            cpu_vir_drop(b);
+        rc = cpu_fix_reduce(b, b->s.virial);
         goto timed;
     }
     b->s.e_triplet = b->s.e_pair = 0.0;
@@ -704,8 +532,8 @@ static int cpu_compute(backend *b)
             b->s.virial[c] += b->w_thr[8 * t + c];
     }
     if (!keep_vir)
-        vir_drop(b);
-    rc = rank_reduce(b, b->s.virial);
+        cpu_vir_drop(b);
+    rc = cpu_rank_reduce(b, b->s.virial);
 timed:
     if (b->timing) {
         b->tm.force += t1 - t0;

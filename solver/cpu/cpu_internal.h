@@ -1,7 +1,7 @@
-/* cpu_internal.h — the CPU backend's state (struct backend), shared by its two files:
- * cpu_backend.c (creation, force evaluations over the maps' blocks or the neighbour lists,
- * the sums over threads and ranks) and cpu_motion.c (the integrators' primitives on the
- * backend's copy of the state). */
+/* cpu_internal.h — the CPU backend's state (struct backend), shared by its three files:
+ * cpu_backend.c (creation, force evaluations over the maps' blocks or the neighbour lists),
+ * cpu_sums.c (the sums over threads and ranks, the deterministic mode's fixed-point words) and
+ * cpu_motion.c (the integrators' primitives on the backend's copy of the state). */
 #ifndef TB_CPU_INTERNAL_H
 #define TB_CPU_INTERNAL_H
 
@@ -56,6 +56,28 @@ struct backend {
     int timing;        /* per-rank timers on (info with BACKEND_TIMERS, bench): wall clock */
     backend_times tm;
 };
+
+/* Fixed-point words of one accumulator set: forces 6n (x hi lo, y hi lo, z hi lo), then the
+ * triplet and pair energies (4), then the virial (12), then hits and slots (2, plain counts),
+ * then the count of non-finite values added (integer words cannot carry a NaN or an infinity:
+ * fix_reduce turns a nonzero count into non-finite energies, which the state's check reports). */
+#define FIX_WORDS(n) (6 * (size_t)(n) + 19)
+#define FIX_BAD(n) (6 * (size_t)(n) + 18)
+#define FIX_E(n) (6 * (size_t)(n))
+#define FIX_W(n) (6 * (size_t)(n) + 4)
+#define FIX_HS(n) (6 * (size_t)(n) + 16)
+
+/* cpu_sums.c (inside the parallel region where said: worksharing loops every thread calls). */
+void cpu_zero_forces(backend *b, int t);
+void cpu_sum_forces(backend *b, int nt);     /* in the region, after a barrier */
+void cpu_fix_flush(backend *b, int t, int p0, int p1);
+void cpu_fix_unit(backend *b, int t, double et, double ep, const double *w);
+void cpu_fix_sum_threads(backend *b, int nt); /* in the region, after a barrier */
+int cpu_fix_reduce(backend *b, double *vir);
+int cpu_rank_reduce(backend *b, double *vir);
+int cpu_count_reduce(backend *b);
+void cpu_det_zero(backend *b);
+void cpu_vir_drop(backend *b);
 
 /* cpu_motion.c: v += (h/m) F, and x += h v wrapped into the box; the backend_ops primitives. */
 void cpu_kick_by(backend *b, double h);
