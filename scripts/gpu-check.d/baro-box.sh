@@ -74,6 +74,26 @@ crscfg() { # type: $W/crs_TYPE.cfg, baro.cfg's system under c-rescale (nve: no t
   if [ "$1" = nve ]; then sed -i '/^integrator/s/ temperature = 1.0;//' "$W/baro.cfg"; fi
   mv "$W/baro.cfg" "$W/crs_$1.cfg"
 }
+waits_verdict() { # log unit label [note]: TB_WAITS=1's counts of a 200-step run, thermo every 100:
+  # PASS when the steps with a stream synchronization are at most the fetched steps (2: thermo at
+  # 100 and 200), the list builds and the early bit's waits
+  python3 - "$@" <<'PY' | tee -a "$S"
+import re, sys
+f, unit, label = sys.argv[1:4]
+note = sys.argv[4] if len(sys.argv) > 4 else ""
+t = open(f).read()
+w = re.search(r'box on the device: (\d+) %s after the first, (\d+) without a stream' % unit, t)
+k = re.search(r'(\d+) waits asked by the early bit, (\d+) list builds', t)
+if not w or not k:
+    print('FAIL: %s box on the device: no counts' % label); sys.exit()
+steps, zero, early, builds = int(w.group(1)), int(w.group(2)), int(k.group(1)), int(k.group(2))
+fetched = 2  # thermo at steps 100 and 200 (the last is after the last step counted)
+ok = steps - zero <= fetched + early + builds
+print('%s: %s box on the device: %d of %d steps without a stream synchronization; the %d others '
+      'are at most the fetched steps (%d), the list builds (%d) and the early bit\'s waits (%d)%s' % (
+      'PASS' if ok else 'FAIL', label, zero, steps, steps - zero, fetched, builds, early, note))
+PY
+}
 if [[ "$parts" == *" waits "* ]]; then
   n=32768; [ "$BE" = gpu ] || n=600
   say "== host waits per mtk step (TB_WAITS=1, TB_NBR_SPEC=1), liquid n = $n mixed, 200 steps, thermo every 100 ($BE)"
@@ -82,21 +102,8 @@ if [[ "$parts" == *" waits "* ]]; then
       TB_WAITS=1 TB_NBR_SPEC=1 TB_BARO_BOX=$bx lqrun "$Bb" $n 200 $cp waits_${cp}_$bx
       f="$W/lq_waits_${cp}_$bx.txt"
       say "waits $cp TB_BARO_BOX=$bx: $(grep 'host waits' "$f" | sed 's/.*TB_WAITS=1), //'); $(grep 'skin test' "$f" | sed 's/.*): //') $(grep -i error "$f" | head -n 1)"
-      [ $bx = 1 ] || continue
-      python3 - "$f" "$cp" <<'PY' | tee -a "$S"
-import re, sys
-t = open(sys.argv[1]).read()
-w = re.search(r'box on the device: (\d+) MTK steps after the first, (\d+) without a stream', t)
-k = re.search(r'(\d+) waits asked by the early bit, (\d+) list builds', t)
-if not w or not k:
-    print('FAIL: mtk %s box on the device: no counts' % sys.argv[2]); sys.exit()
-steps, zero, early, builds = int(w.group(1)), int(w.group(2)), int(k.group(1)), int(k.group(2))
-fetched = 2  # thermo at steps 100 and 200 (the last is after the last MTK_BEGIN counted)
-ok = steps - zero <= fetched + early + builds
-print('%s: mtk %s box on the device: %d of %d steps without a stream synchronization; the %d others '
-      'are at most the fetched steps (%d), the list builds (%d) and the early bit\'s waits (%d)' % (
-      'PASS' if ok else 'FAIL', sys.argv[2], zero, steps, steps - zero, fetched, builds, early))
-PY
+      [ $bx = 1 ] && [ "$BE" = gpu ] || continue  # the CPU moves no box on a device
+      waits_verdict "$f" "MTK steps" "mtk $cp"
     done
   done
 fi
@@ -231,22 +238,7 @@ if [[ "$parts" == *" crs-waits "* ]]; then
     f="$W/lq_cw_$ty.txt"
     say "c-rescale $ty waits: $(grep 'host waits' "$f" | sed 's/.*TB_WAITS=1), //'); $(grep 'skin test' "$f" | sed 's/.*): //') $(grep -i error "$f" | head -n 1)"
     [ "$BE" = gpu ] || continue
-    python3 - "$f" "$ty" <<'PY' | tee -a "$S"
-import re, sys
-t = open(sys.argv[1]).read()
-w = re.search(r'box on the device: (\d+) C-rescale rescales after the first, (\d+) without a stream', t)
-k = re.search(r'(\d+) waits asked by the early bit, (\d+) list builds', t)
-if not w or not k:
-    print('FAIL: c-rescale %s box on the device: no counts' % sys.argv[2]); sys.exit()
-steps, zero, early, builds = int(w.group(1)), int(w.group(2)), int(k.group(1)), int(k.group(2))
-ok = steps - zero <= 2 + early + builds
-print('%s: c-rescale iso (%s, every step) box on the device: %d of %d steps without a stream '
-      'synchronization; the %d others are at most the fetched steps (2), the list builds (%d) and '
-      'the early bit\'s waits (%d). The host path waits at least 4 times a rescale (kinetic tensor '
-      'twice, the evaluation, the virial), once more on the step before (the kept virial), and '
-      'nose-hoover 3 times a step (the chain\'s kinetic energy twice, the evaluation)' % (
-      'PASS' if ok else 'FAIL', sys.argv[2], zero, steps, steps - zero, builds, early))
-PY
+    waits_verdict "$f" "C-rescale rescales" "c-rescale iso ($ty, every step)" ". The host path waits at least 4 times a rescale (kinetic tensor twice, the evaluation, the virial), once more on the step before (the kept virial), and nose-hoover 3 times a step (the chain's kinetic energy twice, the evaluation)"
   done
 fi
 if [[ "$parts" == *" crs-agree "* ]]; then
