@@ -456,6 +456,7 @@ static int gpu_create(backend **out, const sim_config *c, const sim_state *s)
     rc = gpu_check_types(b, c, s);
     if (rc == 0)
         rc = gpu_spec_init(b);
+    b->zc = !getenv("TB_ZEROCOPY") || getenv("TB_ZEROCOPY")[0] != '0'; /* 0: the staging copies */
     const char *w = getenv("TB_WAITS");
     gpu_wait_count = w && w[0] == '1';
     if (rc == 0)
@@ -694,9 +695,12 @@ static int results(backend *b, sim_state *s, int early)
         if (gpu_forces(b) != 0)
             return -1;
     }
-    /* the forces' copy queued with the energies' and the virial's: one wait for them all */
-    if (gpu_download3_start(b, s->force, b->d_force) != 0)
+    /* the forces' copy queued with the energies' and the virial's: one wait for them all
+     * (b->zc, page-locked forces: one kernel writes them all into host memory) */
+    const int zc = b->zc && b->computed ? gpu_get_results(b, s->force, b->args.mode != ACC_FIXED) : 0;
+    if (zc < 0 || (!zc && gpu_download3_start(b, s->force, b->d_force) != 0))
         return -1;
+    b->h_direct |= zc;
     if (!b->computed) {
         CUDA_CHECK(gpu_wait_stream(b->st));
         s->e_triplet = b->e_given[0];
@@ -710,10 +714,12 @@ static int results(backend *b, sim_state *s, int early)
         s->e_triplet = (double)(long long)ef[0] / TB_FIX_HI + (double)(long long)ef[1] / (TB_FIX_HI * TB_FIX_LO);
         s->e_pair = (double)(long long)ef[2] / TB_FIX_HI + (double)(long long)ef[3] / (TB_FIX_HI * TB_FIX_LO);
     } else {
-        CUDA_CHECK(cudaMemcpyAsync(b->h_res, b->d_energy, 2 * sizeof(double),
-                                   cudaMemcpyDeviceToHost, b->st));
-        CUDA_CHECK(cudaMemcpyAsync(b->h_res + 2, b->d_virial, 6 * sizeof(double),
-                                   cudaMemcpyDeviceToHost, b->st));
+        if (!zc) {
+            CUDA_CHECK(cudaMemcpyAsync(b->h_res, b->d_energy, 2 * sizeof(double),
+                                       cudaMemcpyDeviceToHost, b->st));
+            CUDA_CHECK(cudaMemcpyAsync(b->h_res + 2, b->d_virial, 6 * sizeof(double),
+                                       cudaMemcpyDeviceToHost, b->st));
+        }
         if (early) {
             if (gpu_finite_start(b, 0) != 0)
                 return -1;

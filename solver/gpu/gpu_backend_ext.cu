@@ -114,16 +114,97 @@ __global__ void gather3_kernel(double *h3, const tb_double4 *d, int n)
     }
 }
 
-/* Whether h is page-locked host memory (cudaHostAlloc'ed or registered): a copy from or to it
- * runs at the link's speed without the staging buffer. */
-static int host_locked(const void *h)
+/* The device's address of page-locked host memory h (cudaHostAlloc'ed or registered; with
+ * unified addressing every such page is mapped), or NULL for pageable memory: a copy from or
+ * to it runs at the link's speed without the staging buffer, and a kernel may read or write
+ * it directly. */
+static void *host_mapped(const void *h)
 {
     cudaPointerAttributes a;
     if (cudaPointerGetAttributes(&a, h) != cudaSuccess) {
         (void)cudaGetLastError(); /* not sticky: an address CUDA does not know is pageable */
+        return NULL;
+    }
+    return a.type == cudaMemoryTypeHost ? a.devicePointer : NULL;
+}
+
+static int host_locked(const void *h)
+{
+    cudaPointerAttributes a;
+    if (cudaPointerGetAttributes(&a, h) != cudaSuccess) {
+        (void)cudaGetLastError();
         return 0;
     }
     return a.type == cudaMemoryTypeHost;
+}
+
+/* put's positions in one kernel (b->zc): each block reads its 256 particles' 768 doubles of
+ * the page-locked host array in order (whole transactions over the link) into shared memory,
+ * then writes each particle's xyz into d's lanes (w, the type, kept) and its float copy, the
+ * expressions of scatter3_kernel and to_float_kernel (gpu_motion.cu): the same bits. */
+#define ZC_BLOCK 256
+__global__ void put_pos_kernel(tb_double4 *d, float4 *posf, const double *h3, int n)
+{
+    __shared__ double sh[3 * ZC_BLOCK];
+    const int base = blockIdx.x * ZC_BLOCK, t = threadIdx.x;
+    const int m = min(ZC_BLOCK, n - base);
+    for (int j = t; j < 3 * m; j += ZC_BLOCK)
+        sh[j] = h3[3 * (size_t)base + j];
+    __syncthreads();
+    if (t < m) {
+        tb_double4 v = d[base + t];
+        v.x = sh[3 * t];
+        v.y = sh[3 * t + 1];
+        v.z = sh[3 * t + 2];
+        d[base + t] = v;
+        posf[base + t] = make_float4((float)v.x, (float)v.y, (float)v.z,
+                                     __int_as_float(gpu_type_of(v.w)));
+    }
+}
+
+/* results' forces in one kernel (b->zc): gathered through shared memory and written in order
+ * into the page-locked host array; block 0 also writes the two energies and the virial into
+ * res (h_res, pinned; NULL: the deterministic mode's words come by their own copies), which
+ * two copies brought before. */
+__global__ void get_results_kernel(double *h3, const tb_double4 *d, int n, double *res,
+                                   const double *energy, const double *virial)
+{
+    __shared__ double sh[3 * ZC_BLOCK];
+    const int base = blockIdx.x * ZC_BLOCK, t = threadIdx.x;
+    const int m = min(ZC_BLOCK, n - base);
+    if (t < m) {
+        const tb_double4 v = d[base + t];
+        sh[3 * t] = v.x;
+        sh[3 * t + 1] = v.y;
+        sh[3 * t + 2] = v.z;
+    }
+    __syncthreads();
+    for (int j = t; j < 3 * m; j += ZC_BLOCK)
+        h3[3 * (size_t)base + j] = sh[j];
+    if (res && blockIdx.x == 0 && t < 8)
+        res[t] = t < 2 ? energy[t] : virial[t - 2];
+}
+
+int gpu_put_pos(backend *b, const double *h3)
+{
+    const double *dh = (const double *)host_mapped(h3);
+    if (!dh)
+        return 0;
+    put_pos_kernel<<<(b->n + ZC_BLOCK - 1) / ZC_BLOCK, ZC_BLOCK, 0, b->st>>>(b->d_pos, b->d_posf,
+                                                                          dh, b->n);
+    TB_LAUNCH_CHECK("put_pos_kernel");
+    return 1;
+}
+
+int gpu_get_results(backend *b, double *h3, int res)
+{
+    double *dh = (double *)host_mapped(h3), *dres = res ? (double *)host_mapped(b->h_res) : NULL;
+    if (!dh || (res && !dres))
+        return 0;
+    get_results_kernel<<<(b->n + ZC_BLOCK - 1) / ZC_BLOCK, ZC_BLOCK, 0, b->st>>>(
+        dh, b->d_force, b->n, dres, b->d_energy, b->d_virial);
+    TB_LAUNCH_CHECK("get_results_kernel");
+    return 1;
 }
 
 void *gpu_host_alloc(size_t bytes)
@@ -194,10 +275,13 @@ int gpu_put(backend *b, const sim_state *s, int what)
             return -1;
         b->fin_bad = 0;
     }
-    if ((what & BACKEND_PUT_POS) &&
-        (gpu_upload3(b, b->d_pos, s->pos) != 0 ||
-         gpu_motion_to_float(b->d_pos, b->d_posf, b->n, b->threads, b->st) != 0))
-        return -1;
+    if (what & BACKEND_PUT_POS) {
+        const int zc = b->zc ? gpu_put_pos(b, s->pos) : 0;
+        if (zc < 0 || (zc == 0 && (gpu_upload3(b, b->d_pos, s->pos) != 0 ||
+                                   gpu_motion_to_float(b->d_pos, b->d_posf, b->n, b->threads,
+                                                       b->st) != 0)))
+            return -1;
+    }
     if ((what & BACKEND_PUT_VEL) && gpu_upload3(b, b->d_vel, s->vel) != 0)
         return -1;
     /* no wait: what follows runs on the same stream, and page-locked sources (the library's

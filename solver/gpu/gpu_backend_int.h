@@ -82,6 +82,9 @@ struct backend {
     int stage_pinned;
     int h_direct;             /* the download in flight goes straight into the caller's
                                * page-locked array (gpu_download3_start), not the staging */
+    int zc;                   /* page-locked positions and forces read and written by kernels
+                               * over the link (gpu_put_pos, gpu_results_zc); TB_ZEROCOPY=0:
+                               * through the staging copies (the path before) */
     int dev;           /* this rank's device */
     int nranks;        /* ranks summing their shares (gpu_comm) */
     int timing;        /* per-rank timers on (info with BACKEND_TIMERS, bench) */
@@ -111,6 +114,12 @@ int gpu_download3(backend *b, double *h, const tb_double4 *d);
  * and the copy into the pinned staging (or into h itself, when h is page-locked) queued; then,
  * after a synchronization, the copy out of the staging. */
 int gpu_download3_start(backend *b, double *h, const tb_double4 *d);
+/* The library's zero-copy paths (b->zc, page-locked host arrays only): gpu_put_pos reads
+ * the positions h3 (host order) in one kernel into d_pos's lanes and d_posf; gpu_get_results
+ * writes the forces into h3 and (res) the two energies and the virial into h_res in one kernel.
+ * 1: queued; 0: h3 is not page-locked (use the staging path); -1: a CUDA failure. */
+int gpu_put_pos(backend *b, const double *h3);
+int gpu_get_results(backend *b, double *h3, int res);
 void gpu_download3_finish(backend *b, double *h);
 /* The fixed-point virial words as doubles (synchronizes the stream). */
 int gpu_virial_fixed(backend *b, double w[6]);
