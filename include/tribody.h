@@ -39,7 +39,8 @@ extern "C" {
 
 #include <stddef.h>
 
-#define TRIBODY_API_VERSION 3 /* 2: tribody_virial per term, tribody_timings; 3: the host passes */
+#define TRIBODY_API_VERSION 4 /* 2: tribody_virial per term, tribody_timings; 3: the host passes;
+                                * 4: tribody_set_positions_copy */
 
 enum { TRIBODY_OK = 0, TRIBODY_ERUNTIME = 1, TRIBODY_EINPUT = 2 };
 
@@ -75,6 +76,10 @@ void tribody_destroy(tribody *t);
 /* New positions or velocities (3n, copied), or a new box (box[9], periodic[3]; periodic NULL
  * keeps the axes'). The next evaluation uses them; a new box rebuilds the backend. */
 int tribody_set_positions(tribody *t, const double *pos);
+/* tribody_set_positions, and an exact copy of pos written into copy[3n] in the same pass (a
+ * binding's snapshot of what it handed in, e.g. the ASE calculator's change check: one pass
+ * over the caller's array instead of two). On a failure copy may be partly written. */
+int tribody_set_positions_copy(tribody *t, const double *pos, double *copy);
 int tribody_set_velocities(tribody *t, const double *vel);
 int tribody_set_box(tribody *t, const double *box, const int *periodic);
 
@@ -148,7 +153,7 @@ double tribody_cutoff(const tribody *t);
  * or not (0), and a copy of `bytes` bytes from src to dst (not overlapping). A binding's change
  * check and snapshot of the positions and its copies of the results are one pass each over
  * 3n doubles; a single thread's pass costs 0.05-0.08 ms at n = 32768 on an H200 machine
- * (tribody.ase's calculator: docs/library.md). */
+ * (tribody.ase's calculator: docs/performance-runs.md). */
 int tribody_same_bytes(const void *a, const void *b, size_t bytes);
 void tribody_copy_bytes(void *dst, const void *src, size_t bytes);
 

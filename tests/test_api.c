@@ -170,6 +170,27 @@ static void test_set_same(void)
     gsl_test(rc != 0 || !(e1 == e2) || !same(f1, f2, 3 * n, &where) || !same(w1, w2, 6, &where),
              "set_box + set_positions: energy %.17g, forces and virial the bits of a fresh handle "
              "(%.17g; %s)", e1, e2, rc ? tribody_last_error() : "ok");
+    /* tribody_set_positions_copy: set_positions' bits, and pos copied as it is (a position
+     * outside the box too, which the handle wraps) */
+    {
+        static double x2[3 * NMAX], kept[3 * NMAX], f3[3 * NMAX], f4[3 * NMAX];
+        double e3 = 0, e4 = 0;
+        tribody *u3 = NULL;
+        for (int i = 0; i < 3 * n; i++)
+            x2[i] = x[i] + 1e-3 * (double)(i % 5 - 2);
+        x2[1] += box[1]; /* outside: wrapped by the handle, kept as it is in the copy */
+        rc = tribody_create_system(&u3, cfg, NULL, 2, CPU_DOUBLE, n, x, sp, box, per);
+        rc |= u && u3 ? tribody_set_positions(u, x2) | tribody_energy(u, TRIBODY_TOTAL, &e3) |
+                            tribody_forces(u, f3) | tribody_set_positions_copy(u3, x2, kept) |
+                            tribody_energy(u3, TRIBODY_TOTAL, &e4) | tribody_forces(u3, f4)
+                      : 1;
+        gsl_test(rc != 0 || !(e3 == e4) || !same(f3, f4, 3 * n, &where) ||
+                     memcmp(kept, x2, 3 * (size_t)n * sizeof *x2) != 0,
+                 "set_positions_copy: the energy (%.17g) and forces of set_positions (%.17g), "
+                 "the copy bit for bit the positions handed in (%s)", e4, e3,
+                 rc ? tribody_last_error() : "ok");
+        tribody_destroy(u3);
+    }
     /* each term's virial alone (tests/python/test_virial_terms.py holds them to LAMMPS's) */
     double wp[6], wt[6], dmax = 0, wmax = 0;
     rc = tribody_virial(t, TRIBODY_PAIR, wp) | tribody_virial(t, TRIBODY_TRIPLET, wt);

@@ -242,8 +242,8 @@ static void test_place_bitwise(void)
     gsl_rng_set(r, 11);
     enum { N = 4000 };
     sim_state s;
-    static double want[3 * N], src[3 * N], from[3 * N];
-    long diff = 0, diff_from = 0, bad = 0, tried = 0;
+    static double want[3 * N], src[3 * N], from[3 * N], kept[3 * N];
+    long diff = 0, diff_from = 0, diff_kept = 0, bad = 0, tried = 0;
     memset(&s, 0, sizeof s);
     if (sim_state_alloc(&s, N) != 0) {
         gsl_test(1, "box: sim_state_alloc");
@@ -280,7 +280,9 @@ static void test_place_bitwise(void)
         }
         /* the library's one pass (sim_place_from: from the caller's array into another) */
         memcpy(src, s.pos, sizeof src);
-        bad += sim_place_from(&s, src, from) != -1;
+        memset(kept, 0xff, sizeof kept);
+        bad += sim_place_from(&s, src, from, kept) != -1;
+        diff_kept += memcmp(kept, src, sizeof src) != 0;
         sim_place(&s);
         for (int i = 0; i < 3 * N; i++, tried++) {
             diff += memcmp(s.pos + i, want + i, sizeof *want) != 0;
@@ -292,6 +294,8 @@ static void test_place_bitwise(void)
     gsl_test(diff_from != 0 || bad != 0, "box: sim_place_from (one pass into another array) of "
              "%ld coordinates bit for bit sim_place's (%ld differ; %ld calls saw a non-finite "
              "coordinate)", tried, diff_from, bad);
+    gsl_test(diff_kept != 0, "box: sim_place_from's copy of its source (tribody_set_positions_copy) "
+             "bit for bit the source (%ld calls differ)", diff_kept);
     /* open boundaries (shifted by the bounding box's centre), and the first non-finite
      * coordinate found: index 3 * 77 + 1 before a later infinity, NaN and inf alike */
     /* a periodic box's blocks (place_block_quick) find the first non-finite coordinate too */
@@ -302,22 +306,22 @@ static void test_place_bitwise(void)
         src[i] = uni(r, 0, 10);
     src[3 * 3000] = INFINITY;
     src[3 * 700 + 2] = NAN;
-    const long first = sim_place_from(&s, src, from);
+    const long first = sim_place_from(&s, src, from, NULL);
     gsl_test(first != 3 * 700 + 2, "box: sim_place_from in a periodic box: the first non-finite "
              "coordinate %d (got %ld)", 3 * 700 + 2, first);
     s.box = box_cube_d(0.0);
     for (int i = 0; i < 3 * N; i++)
         s.pos[i] = src[i] = 1e3 + uni(r, 0, 20);
     sim_place(&s);
-    const long open = sim_place_from(&s, src, from);
+    const long open = sim_place_from(&s, src, from, NULL);
     gsl_test(open != -1 || memcmp(from, s.pos, 3 * N * sizeof *from) != 0,
              "box: sim_place_from of an open box bit for bit sim_place's (returned %ld)", open);
     s.box = box_cube_d(20.0);
     src[3 * 77 + 1] = NAN;
     src[3 * 900] = INFINITY;
-    const long nan_at = sim_place_from(&s, src, from);
+    const long nan_at = sim_place_from(&s, src, from, NULL);
     src[3 * 77 + 1] = -INFINITY;
-    const long inf_at = sim_place_from(&s, src, from);
+    const long inf_at = sim_place_from(&s, src, from, NULL);
     gsl_test(nan_at != 3 * 77 + 1 || inf_at != 3 * 77 + 1, "box: sim_place_from names the first "
              "non-finite coordinate, 232 (got %ld for a NaN, %ld for -inf)", nan_at, inf_at);
     sim_state_free(&s);

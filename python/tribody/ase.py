@@ -29,11 +29,12 @@ of any of them (bit for bit) evaluates again; initial charges and magmoms are ig
 (ignored_changes: the potential does not use them). `calc.atoms` is a new Atoms of those four
 at each access. results["forces"] is reused by the next calculation unless someone else holds
 it (ASE's get_forces hands out copies). The passes over (n, 3) arrays (the change check, the
-snapshot, the copy get_property hands out) are the library's threaded ones (tribody_same_bytes,
-tribody_copy_bytes), and the force call's library calls are made directly, not through
-Tribody's converting wrappers. ASE's, the calculator's and ctypes' Python in an ASE force call
-at n = 32768 on an H200 machine: 0.20-0.27 ms (0.43-0.57 before; scripts/bench-library's split,
-docs/performance-runs.md, "The ASE force call against bench").
+copy get_property hands out) are the library's threaded ones (tribody_same_bytes,
+tribody_copy_bytes); the snapshot of new positions is written by the library's set_positions
+pass itself (tribody_set_positions_copy: 0.042 -> 0.007 ms); the force call's library calls are
+made directly, not through Tribody's converting wrappers. ASE's, the calculator's and ctypes'
+Python in an ASE force call at n = 32768 on an H200 machine: ~0.21 ms (0.25 before; scripts/
+bench-library's split, docs/performance-runs.md, "The ASE force call against bench").
 """
 import ctypes
 import sys
@@ -180,17 +181,23 @@ class TribodyCalculator(Calculator):
         # Calculator.__init__ and reset() set None; calculate() sets the atoms computed
         self._keep(atoms, all_changes)
 
-    def _keep(self, atoms, changes):
+    def _keep(self, atoms, changes, defer=False):
         """The snapshot of atoms (None: none); changes: what differs from the arrays kept
         (all_changes, unless get_property has just compared them: then the positions and
-        numbers that check_state found equal are not copied or compared again)."""
+        numbers that check_state found equal are not copied or compared again). defer: the
+        positions' copy left to the caller, who makes it in the library's set_positions pass
+        (tribody_set_positions_copy); returns the positions array to copy then, else None."""
         if atoms is None:
             self._snap_valid = False
-            return
+            return None
         x, z = atoms.arrays["positions"], atoms.arrays["numbers"]
+        later = None
         if getattr(self, "_x", None) is not None and self._x.shape == x.shape:
             if "positions" in changes:
-                _copyto(self._x, x)
+                if defer and _flat(self._x, x):
+                    later = x
+                else:
+                    _copyto(self._x, x)
             # numbers change rarely: compared (one read of each) rather than copied, and their
             # version (_zv) is the handle's key, not a third comparison in calculate
             if "numbers" in changes and not _same(self._z, z):
@@ -205,6 +212,7 @@ class TribodyCalculator(Calculator):
             self._cell = np.array(atoms.cell.array, dtype=np.float64)
             self._pbc = np.array(atoms.pbc, dtype=bool)
         self._snap_valid = True
+        return later
 
     def check_state(self, atoms, tol=1e-15):
         """What changed since the last calculation, of positions, numbers, cell and pbc (the
@@ -299,17 +307,26 @@ class TribodyCalculator(Calculator):
 
     def calculate(self, atoms=None, properties=("energy",), system_changes=all_changes):
         # Calculator.calculate would keep atoms.copy(): _keep keeps the four arrays
+        later = None
         if atoms is not None:
             # system_changes of our get_property's own check_state (the same list) are what
             # differs from the snapshot; any other caller's are not trusted (all_changes)
             trusted = system_changes is getattr(self, "_checked", None)
-            self._keep(atoms, system_changes if trusted else all_changes)
+            later = self._keep(atoms, system_changes if trusted else all_changes,
+                               defer=self._t is not None)
         elif not self._snap_valid:
             raise ValueError("TribodyCalculator: no atoms to compute (calculate(atoms))")
         self._checked = None
+        if later is not None and (self._frame is None or not self._frame[3] or
+                                  not _same(self._cell, self._frame[0])):
+            _copyto(self._x, later)  # a new or rotated frame: the snapshot is read below
+            later = None
         q, box, pbc, pos = self._geometry()
         # the atomic numbers, not the symbols: the same key without n Python strings
         numbers = self._z
+        if later is not None and (self._zv != self._key[0] or pbc.tobytes() != self._key[1]):
+            _copyto(self._x, later)  # a new handle, made at the snapshot's positions
+            later = None
         if self._t is None or self._zv != self._key[0] or pbc.tobytes() != self._key[1]:
             if self._t is not None:
                 self._t.close()
@@ -323,7 +340,12 @@ class TribodyCalculator(Calculator):
             if box is not None and not _same(box, self._box):
                 self._t.set_box(box)
                 self._box = box
-            self._set_positions(pos)
+            if later is None:
+                self._set_positions(pos)
+            else:  # pos is the snapshot (_x): filled from the Atoms' positions in the same pass
+                self._snap_valid = False  # until the pass has written all of it
+                _check(_L.tribody_set_positions_copy(self._t._h, later.ctypes.data, pos.ctypes.data))
+                self._snap_valid = True
         h, k = self._t._h, self._k
         # the library's calls themselves: Tribody's wrappers check and convert arrays that are
         # the calculator's own here (C-contiguous float64 of the handle's shape)
@@ -364,7 +386,7 @@ class TribodyCalculator(Calculator):
         """ASE's Calculator.get_property (3.22: check_state, reset on a change, calculate, a
         copy of an array result for the caller), with the copy made by the library's threaded
         pass (_copy): a single thread's copy of the forces costs 0.05-0.08 ms at n = 32768 on
-        an H200 machine, a sixth of the goal's overhead (docs/library.md)."""
+        an H200 machine, a sixth of the goal's overhead (docs/performance-runs.md)."""
         if name not in self.implemented_properties:
             from ase.calculators.calculator import PropertyNotImplementedError
             raise PropertyNotImplementedError("{} property not implemented".format(name))

@@ -320,8 +320,9 @@ TB_SIMD_CLONES static int place_block_quick(const double *restrict y, double *re
 }
 
 /* sim_place of src into dst (the same array or another): the first non-finite coordinate's
- * index when check asks (dst then partly written), else -1. */
-static long place(sim_state *s, const double *src, double *dst, int check)
+ * index when check asks (dst then partly written), else -1; keep (not NULL): src copied into
+ * it as it is, each block right after its placement, while it is in the cache. */
+static long place(sim_state *s, const double *src, double *dst, int check, double *keep)
 {
     const tb_box_d box = s->box;
     if (box_periodic_d(&box)) {
@@ -355,19 +356,22 @@ static long place(sim_state *s, const double *src, double *dst, int check)
     if (check && s->n >= PLACE_THREADED)
         for (long q = 0; q < nb; q++) {
             const long i0 = q * PLACE_BLOCK, i1 = i0 + PLACE_BLOCK < s->n ? i0 + PLACE_BLOCK : s->n;
-            if (blocks && place_block_quick(src + 3 * i0, dst + 3 * i0, (int)(i1 - i0), lo3, lim3, hi3))
-                continue;
-            for (long i = i0; i < i1; i++)
-                place_one(&box, lim, hi, quick, check, src + 3 * i, dst + 3 * i, i, &bad);
+            if (!blocks || !place_block_quick(src + 3 * i0, dst + 3 * i0, (int)(i1 - i0), lo3, lim3, hi3))
+                for (long i = i0; i < i1; i++)
+                    place_one(&box, lim, hi, quick, check, src + 3 * i, dst + 3 * i, i, &bad);
+            if (keep)
+                memcpy(keep + 3 * i0, src + 3 * i0, 3 * (size_t)(i1 - i0) * sizeof *keep);
         }
         return bad == LONG_MAX ? -1 : bad;
     }
+    if (keep)
+        memcpy(keep, src, 3 * (size_t)s->n * sizeof *keep);
     for (long i = 0; check && i < 3L * s->n; i++)
         if (!isfinite(src[i]))
             return i;
     if (dst != src)
         memcpy(dst, src, 3 * (size_t)s->n * sizeof *dst);
-    double lo[3], hi[3], *keep = s->pos;
+    double lo[3], hi[3], *held = s->pos;
     s->pos = dst;
     bounding_box(s, lo, hi);
     for (int d = 0; d < 3; d++) {
@@ -377,18 +381,18 @@ static long place(sim_state *s, const double *src, double *dst, int check)
         for (int i = 0; i < s->n; i++)
             s->pos[3 * i + d] -= c;
     }
-    s->pos = keep;
+    s->pos = held;
     return -1;
 }
 
 void sim_place(sim_state *s)
 {
-    place(s, s->pos, s->pos, 0);
+    place(s, s->pos, s->pos, 0, NULL);
 }
 
-long sim_place_from(sim_state *s, const double *src, double *dst)
+long sim_place_from(sim_state *s, const double *src, double *dst, double *keep)
 {
-    return place(s, src, dst, 1);
+    return place(s, src, dst, 1, keep);
 }
 
 int sim_check_extent(const sim_state *s, int precision, const char *where)

@@ -52,8 +52,10 @@ int sim_check_cutoffs(const sim_state *s, const sim_config *c, const char *where
 void sim_place(sim_state *s);
 /* The same in one pass from src[3n] into dst[3n] (another array; s->pos is not touched), with
  * the positions' finiteness checked on the way: -1, or the index of the first non-finite
- * coordinate (dst then holds a part of the work). The library's set_positions. */
-long sim_place_from(sim_state *s, const double *src, double *dst);
+ * coordinate (dst then holds a part of the work). The library's set_positions. keep (NULL:
+ * none): a bitwise copy of src written in the same pass (tribody_set_positions_copy; written
+ * in full only when -1 is returned). */
+long sim_place_from(sim_state *s, const double *src, double *dst, double *keep);
 
 /* Checks s's extent against SIM_FLOAT_EXTENT_MAX for precision (enum cfg_precision).
  * (Every axis periodic: the box alone decides, without a pass over the positions.)

@@ -181,7 +181,12 @@ void tribody_destroy(tribody *t)
 
 int tribody_set_positions(tribody *t, const double *pos)
 {
-    HANDLE_CALL("tribody_set_positions", pos, engine_set_positions(&t->e, pos));
+    HANDLE_CALL("tribody_set_positions", pos, engine_set_positions(&t->e, pos, NULL));
+}
+
+int tribody_set_positions_copy(tribody *t, const double *pos, double *copy)
+{
+    HANDLE_CALL("tribody_set_positions_copy", pos && copy, engine_set_positions(&t->e, pos, copy));
 }
 
 int tribody_set_velocities(tribody *t, const double *vel)

@@ -66,12 +66,12 @@ static int check_box(const tb_engine *e, const tb_box_d *box)
  * One pass (sim_place_from) from the caller's array into e->spare, which then becomes s.pos
  * (the old s.pos the next spare): no copy of the old positions to undo a refusal with. In a
  * box periodic along every axis the extent is the box's (sim_check_extent reads no position). */
-static int take_positions(tb_engine *e, const double *pos)
+static int take_positions(tb_engine *e, const double *pos, double *keep)
 {
     const int prec = e->cfg.solver.precision;
     if (!e->spare && !(e->spare = malloc(3 * (size_t)e->s.n * sizeof *e->spare)))
         return tb_error(NULL, 0, "out of host memory");
-    const long bad = sim_place_from(&e->s, pos, e->spare);
+    const long bad = sim_place_from(&e->s, pos, e->spare, keep);
     if (bad >= 0)
         return tb_error(e->cfg.path, 0, "positions: particle %ld has a non-finite coordinate "
                                         "(got %g)", bad / 3, pos[bad]), TB_EXIT_USAGE;
@@ -109,7 +109,7 @@ int engine_state_from_arrays(tb_engine *e, int n, const double *pos, const int *
     }
     if (sim_check_cutoffs(&e->s, &e->cfg, e->cfg.path, "box", "the box given") != 0)
         return TB_EXIT_USAGE;
-    return take_positions(e, pos);
+    return take_positions(e, pos, NULL);
 }
 
 /* s.pos, spare and s.force into the backend's host memory (backend_ops.host_alloc), once,
@@ -154,10 +154,10 @@ int engine_start(tb_engine *e)
     return 0;
 }
 
-int engine_set_positions(tb_engine *e, const double *pos)
+int engine_set_positions(tb_engine *e, const double *pos, double *keep)
 {
     const double t0 = engine_now();
-    const int rc = take_positions(e, pos);
+    const int rc = take_positions(e, pos, keep);
     e->tm[ENGINE_SET] += engine_now() - t0;
     return rc;
 }

@@ -77,8 +77,9 @@ int engine_start(tb_engine *e);
 
 /* New positions / velocities (3n, copied) / box: the next evaluation uses them. Positions are
  * wrapped into a periodic box; a new box (same periodic axes or not) is checked against the
- * cutoffs and makes a new backend. */
-int engine_set_positions(tb_engine *e, const double *pos);
+ * cutoffs and makes a new backend. keep (NULL: none): pos copied into it as it is, in the
+ * same pass (tribody_set_positions_copy). */
+int engine_set_positions(tb_engine *e, const double *pos, double *keep);
 int engine_set_velocities(tb_engine *e, const double *vel);
 int engine_set_box(tb_engine *e, const tb_box_d *box);
 

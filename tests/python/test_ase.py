@@ -317,8 +317,35 @@ def test_views():
           "view shows them (wrapped)")
 
 
+def test_handout():
+    """The snapshot's positions copied in the library's set_positions pass
+    (tribody_set_positions_copy): after each move the forces and the energy are a new
+    calculator's and the snapshot is the moved positions bit for bit; an array get_forces
+    handed out, or a view of one, keeps its values through later calculations."""
+    atoms = argon(False, 4)
+    calc = TribodyCalculator(text=config())
+    atoms.calc = calc
+    held = atoms.get_forces()
+    kept = held.copy()
+    view = atoms.get_forces()[:3]
+    vkept = view.copy()
+    ok = True
+    for k in range(6):
+        atoms.positions[k, 1] += 0.02
+        f = atoms.get_forces()
+        b = atoms.copy()
+        b.calc = TribodyCalculator(text=config())
+        ok &= (np.array_equal(f, b.get_forces()) and
+               atoms.get_potential_energy() == b.get_potential_energy() and
+               calc._x.tobytes() == atoms.positions.tobytes())
+        del f
+    check(ok and np.array_equal(held, kept) and np.array_equal(view, vkept),
+          "get_forces after 6 moves: a new calculator's forces and energy, the snapshot the "
+          "positions bit for bit; a held array and a held view kept their values")
+
+
 for fn in (test_forces_fd, test_stress_fd, test_sum_calculator, test_md, test_langevin_bfgs,
-           test_bad_input, test_views, test_state):
+           test_bad_input, test_views, test_state, test_handout):
     try:
         fn()
     except Exception as e:  # a test's own failure is one failed check, the rest still run
