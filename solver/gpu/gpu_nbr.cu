@@ -637,7 +637,7 @@ __global__ void __launch_bounds__(NBR_NT) nbr_kernel(gpu_args a, nbr_args q)
 
 /* The tile loop: TB_NBR_KERNEL in the environment, 0 (the loop of 2026-11-22), 1 (of
  * 2026-11-24), 9 (VAR 7's slots compacted, gpu_nbr_cmp.cuh; VAR 7 in deterministic mode, 8 where
- * cutoff_triple can cut; 10, 11 its timing probes, float and one species only, else 9), 2, 7, 8 (of 2026-11-25: VAR 1's deal with the one-sweep filter, the
+ * cutoff_triple can cut; 10-13 its timing probes, float and one species only, else 9), 2, 7, 8 (of 2026-11-25: VAR 1's deal with the one-sweep filter, the
  * one-barrier sums and entry k's sums by FMA; nbr_tri_test, nbr_vfold), kept for before/after
  * measurements in one run; unset (-1): VAR 7, or 8 where cutoff_triple can cut (nbr_launch_t). */
 static int nbr_variant(void)
@@ -647,7 +647,7 @@ static int nbr_variant(void)
         const char *e = getenv("TB_NBR_KERNEL");
         char *end = NULL;
         const long x = e && e[0] ? strtol(e, &end, 10) : -1;
-        v = end && *end == 0 && x >= 0 && x <= 11 && (x <= 2 || x >= 7) ? (int)x : -1;
+        v = end && *end == 0 && x >= 0 && x <= 13 && (x <= 2 || x >= 7) ? (int)x : -1;
     }
     return v;
 }
@@ -674,7 +674,7 @@ static int nbr_launch_v(gpu_nbr *b, const gpu_args *a, const nbr_args &q, int sm
     }
     if (q.dbox)
         return tb_error(NULL, 0, "internal: a box that moves on the device with the lists' "
-                                 "counters or TB_NBR_KERNEL=0, 2, 10 or 11");
+                                 "counters or TB_NBR_KERNEL=0, 2 or 10-13");
     nbr_kernel<typename atm_kernel_arg<R, TYP>::type, STATS, VAR>
         <<<b->a_hi - b->a_lo, NBR_NT, smem, st>>>(*a, q);
     TB_LAUNCH_CHECK("nbr_kernel");
@@ -717,9 +717,13 @@ static int nbr_launch_t(gpu_nbr *b, const gpu_args *a, const nbr_args &q, cudaSt
         return nbr_launch_v<R, STATS, TYP, 9>(b, a, q, smem, st);
     case 10:
     case 11:
+    case 12:
+    case 13:
         if constexpr (!STATS && !TYP && sizeof(R) == sizeof(float))
-            return v == 10 ? nbr_launch_v<R, STATS, TYP, 10>(b, a, q, smem, st)
-                           : nbr_launch_v<R, STATS, TYP, 11>(b, a, q, smem, st);
+            return v == 10   ? nbr_launch_v<R, STATS, TYP, 10>(b, a, q, smem, st)
+                   : v == 11 ? nbr_launch_v<R, STATS, TYP, 11>(b, a, q, smem, st)
+                   : v == 12 ? nbr_launch_v<R, STATS, TYP, 12>(b, a, q, smem, st)
+                             : nbr_launch_v<R, STATS, TYP, 13>(b, a, q, smem, st);
         return -1; /* not reached: v = 9 above */
     default:
         return nbr_launch_v<R, STATS, TYP, 2>(b, a, q, smem, st);

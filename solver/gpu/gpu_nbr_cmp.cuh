@@ -16,10 +16,12 @@
  * The atomics' order within a warp is the hardware's, so solver.deterministic takes VAR 7
  * (nbr_launch_t), and where cutoff_triple can cut VAR 8 (this loop has no cutoff_triple test).
  *
- * Two probes, for timing only (their forces are wrong; TB_NBR_KERNEL=10, 11, float, one species):
+ * Probes, for timing only (their forces are wrong; TB_NBR_KERNEL=10..13, float, one species):
  * PR = 1 (VAR 10) queues the slots but evaluates nothing (phase 1's cost alone), PR = 2 (VAR 11)
  * adds the shares by plain read-modify-writes instead of atomics (races: what the scatter would
- * cost if it were conflict-free). */
+ * cost if it were conflict-free), PR = 3 (VAR 12) only tests the slots, each lane setting a bit
+ * per passing slot (no ballot, no queue: the floor of any test pass), PR = 4 (VAR 13) walks no
+ * triplet at all (the filter and the epilogue alone). */
 #ifndef TB_GPU_NBR_CMP_CUH
 #define TB_GPU_NBR_CMP_CUH
 
@@ -73,6 +75,8 @@ static __device__ __forceinline__ unsigned nbr_loop_cmp(const V *ent, R *sx, int
                                                         const unsigned char *sty, int cap,
                                                         int warp, int lane)
 {
+    if (PR == 4)
+        return 0u;
     const unsigned below = (1u << lane) - 1u;
     unsigned head = 0, tail = 0; /* warp-uniform; the queue holds tail - head */
     int item = 0;
@@ -84,6 +88,7 @@ static __device__ __forceinline__ unsigned nbr_loop_cmp(const V *ent, R *sx, int
             const int j1 = 64 * J + lane, j2 = j1 + 32;
             const V e1 = ent[j1], e2 = ent[dual ? j2 : j1];
             const int s0 = dual ? 0 : 1, s1 = dual ? 32 : 17;
+            unsigned mk1 = 0, mk2 = 0; /* PR 3 */
 #pragma unroll NBR_CMP_UNROLL
             for (int s = s0; s < s1; s++) {
                 const int k = 32 * Q + ((lane + s) & 31);
@@ -96,6 +101,11 @@ static __device__ __forceinline__ unsigned nbr_loop_cmp(const V *ent, R *sx, int
                 const bool p1 = kin && (dual || (j1 < ma && (s < 16 || lane < 16))) &&
                                 x1 * x1 + y1 * y1 + z1 * z1 <= rc2;
                 const bool p2 = dual && kin && j2 < k && x2 * x2 + y2 * y2 + z2 * z2 <= rc2;
+                if (PR == 3) {
+                    mk1 |= (unsigned)p1 << s;
+                    mk2 |= (unsigned)p2 << s;
+                    continue;
+                }
                 const unsigned b1 = __ballot_sync(0xffffffffu, p1);
                 const unsigned b2 = __ballot_sync(0xffffffffu, p2);
                 const int n1 = __popc(b1);
@@ -114,10 +124,12 @@ static __device__ __forceinline__ unsigned nbr_loop_cmp(const V *ent, R *sx, int
                     head += 32;
                 }
             }
+            if (PR == 3) /* a side effect, so that the tests stay */
+                qb[lane] += (unsigned)__popc(mk1) + (unsigned)__popc(mk2);
         }
     }
     __syncwarp();
-    if (PR != 1 && tail != head) {
+    if (PR != 1 && PR != 3 && tail != head) {
         const bool on = lane < (int)(tail - head);
         nbr_cmp_eval<R, V, TYP, PR>(ent, sx, mz, nuk, sty, cap,
                                     on ? qb[(head + lane) & (NBR_CMP_Q - 1)] : 0u, on);
