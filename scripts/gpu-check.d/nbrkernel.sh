@@ -13,9 +13,9 @@
 #     (TB_NBR_KERNEL=1), the default and VAR 9, N = 32768, 1e5, 1e6, mixed and double; 1e7 mixed (prev,
 #     new)
 # NBRK_PARTS (default "accuracy bitwise speed") picks the parts, NBRK_KS (default "0 1 2 7 8 9") the
-# accuracy part's loops, NBRK_BENCH (default "K1 default K9") the speed part's, NBRK_1E7=0 skips 1e7. GPU_CHECK_BACKEND=cpu: a dry run on a
-# machine without a GPU (the CPU backend ignores TB_NBR_KERNEL: every line equals the reference). About
-# 3 minutes on an H200.
+# accuracy part's loops, NBRK_BENCH (default "K1 default K9") the speed part's, NBRK_1E7=0 skips 1e7.
+# GPU_CHECK_BACKEND=cpu: a dry run on a machine without a GPU (the CPU backend ignores TB_NBR_KERNEL:
+# every line equals the reference). About 4 minutes on an H200.
 BE=${GPU_CHECK_BACKEND:-gpu}
 P=${TB_PREV:-build/tribody-prev}
 [ -x "$P" ] || { say "no $P (main's binary): the speed part measures the new build only"; P=""; }

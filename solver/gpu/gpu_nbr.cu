@@ -15,7 +15,9 @@
  * cutoff_triple can cut) walks the same items and steps after a one-sweep filter
  * (gpu_nbr_parts.cuh), adds entry k's shares by FMAs, takes pot_atm_list_v (its factor v
  * folded into the sums' FMAs) and leaves out the cutoff_triple test where it cannot fail: 7-9 %
- * less time in mixed precision, 1-2 % in double. The loop before VAR 1 (VAR 0): tile w =
+ * less time in mixed precision, 1-2 % in double. VAR 9 (gpu_nbr_cmp.cuh) evaluates only the
+ * useful slots, compacted by warp, with shared-memory atomics: 3.3x slower, kept for
+ * measurements (docs/gpu-measured.md). The loop before VAR 1 (VAR 0): tile w =
  * warp, warp + 4, ... placed by lambda2d, one j per lane, pot_atm_set and the energy per
  * triplet. At the end each entry's force F_q = 0.75 nu (V_q + S_q d_q) (VAR 1: -3 nu 5^(-5/2)
  * (V_q + S_q d_q)) (+ its LJ pair force; in mixed precision
@@ -636,9 +638,10 @@ __global__ void __launch_bounds__(NBR_NT) nbr_kernel(gpu_args a, nbr_args q)
 }
 
 /* The tile loop: TB_NBR_KERNEL in the environment, 0 (the loop of 2026-11-22), 1 (of
- * 2026-11-24), 9 (VAR 7's slots compacted, gpu_nbr_cmp.cuh; VAR 7 in deterministic mode, 8 where
- * cutoff_triple can cut; 10-13 its timing probes, float and one species only, else 9), 2, 7, 8 (of 2026-11-25: VAR 1's deal with the one-sweep filter, the
- * one-barrier sums and entry k's sums by FMA; nbr_tri_test, nbr_vfold), kept for before/after
+ * 2026-11-24), 2, 7, 8 (of 2026-11-25: VAR 1's deal with the one-sweep filter, the one-barrier
+ * sums and entry k's sums by FMA; nbr_tri_test, nbr_vfold), 9 (VAR 7's slots compacted,
+ * gpu_nbr_cmp.cuh, 3.3x slower; VAR 7 in deterministic mode, 8 where cutoff_triple can cut),
+ * 10-13 (9's timing probes, float and one species only, else 9), kept for before/after
  * measurements in one run; unset (-1): VAR 7, or 8 where cutoff_triple can cut (nbr_launch_t). */
 static int nbr_variant(void)
 {
