@@ -1,18 +1,21 @@
 # scripts/gpu-check.d/nbrkernel.sh — scripts/gpu-check's mode `nbrkernel` (issue 23): the neighbour-list
-# force kernel's tile loops (solver/gpu/gpu_nbr.cu, TB_NBR_KERNEL 0, 1, 2, 7, 8; unset = 7, or 8 where
-# cutoff_triple can cut; docs/gpu-measured.md, "Measured: the tile loop's instructions"), before and after in one
-# call. Sourced by scripts/gpu-check (B, W, S, say in scope).
+# force kernel's tile loops (solver/gpu/gpu_nbr.cu, TB_NBR_KERNEL 0, 1, 2, 7, 8, 9; unset = 7, or 8 where
+# cutoff_triple can cut; 9: the compacted slots, gpu_nbr_cmp.cuh, 7 in deterministic mode; docs/gpu-measured.md,
+# "Measured: the tile loop's instructions" and "Measured: compaction of the useful slots"), before and after
+# in one call. Sourced by scripts/gpu-check (B, W, S, say in scope).
 #   · accuracy: energies and forces of each loop x double, mixed against the CPU double evaluation at
 #     n = 2048 (the liquid; with cutoff_triple 3.2; three species): PASS within 1e-13 (double) and
 #     1e-6 (mixed), relative energy and largest force error
 #   · bitwise: two deterministic evaluations per loop and precision; 100 + restart + 100 = 200 steps of
 #     the default (cmp of the checkpoints; gpu-check fixes the run id); racecheck and memcheck of the
-#     default (n = 300, L = 7.2, r_c 3.3)
+#     default and of VAR 9 (n = 300, L = 7.2, r_c 3.3)
 #   · speed: bench --liquid of main's binary (build/tribody-prev or $TB_PREV), the loop of 2026-11-24
-#     (TB_NBR_KERNEL=1) and the default, N = 32768, 1e5, 1e6, mixed and double; 1e7 mixed (prev, new)
-# NBRK_PARTS (default "accuracy bitwise speed") picks the parts. GPU_CHECK_BACKEND=cpu: a dry run on a
-# machine without a GPU (the CPU backend ignores TB_NBR_KERNEL: every line equals the reference). About
-# 3 minutes on an H200.
+#     (TB_NBR_KERNEL=1), the default and VAR 9, N = 32768, 1e5, 1e6, mixed and double; 1e7 mixed (prev,
+#     new)
+# NBRK_PARTS (default "accuracy bitwise speed") picks the parts, NBRK_KS (default "0 1 2 7 8 9") the
+# accuracy part's loops, NBRK_BENCH (default "K1 default K9") the speed part's, NBRK_1E7=0 skips 1e7.
+# GPU_CHECK_BACKEND=cpu: a dry run on a machine without a GPU (the CPU backend ignores TB_NBR_KERNEL:
+# every line equals the reference). About 4 minutes on an H200.
 BE=${GPU_CHECK_BACKEND:-gpu}
 P=${TB_PREV:-build/tribody-prev}
 [ -x "$P" ] || { say "no $P (main's binary): the speed part measures the new build only"; P=""; }
@@ -51,7 +54,7 @@ if [[ " $parts " == *" accuracy "* ]]; then
     # shellcheck disable=SC2086 # c holds a file and --set arguments
     "$B" eval $c --set solver.backend=cpu --set solver.precision=double -o "$W/nbrk_ref.xyz" >"$W/nbrk_ref.txt" 2>&1 ||
       { say "FAIL: $label: CPU reference ($(tail -n 1 "$W/nbrk_ref.txt"))"; continue; }
-    for k in 0 1 2 7 8; do
+    for k in ${NBRK_KS:-0 1 2 7 8 9}; do
       for p in double mixed; do
         rm -f "$W/nbrk_g.xyz"
         # shellcheck disable=SC2086
@@ -67,7 +70,7 @@ if [[ " $parts " == *" accuracy "* ]]; then
 fi
 if [[ " $parts " == *" bitwise "* ]]; then
   say "== nbr kernels: bitwise repeatable (deterministic), restarts and sanitizers of the default"
-  for k in 1 2 7 8; do
+  for k in 1 2 7 8 9; do # 9 takes VAR 7 in deterministic mode (its atomics' order is the hardware's)
     for p in double mixed; do
       for r in 1 2; do
         rm -f "$W/nbrk_d$r.xyz"
@@ -86,12 +89,16 @@ if [[ " $parts " == *" bitwise "* ]]; then
     else say "FAIL: default $p: the restarted run differs ($(tail -n 1 "$W/nbrk_rc.txt"))"; fi
   done
   if [ "$BE" = gpu ]; then
-    for p in double mixed; do
-      for tool in racecheck memcheck; do
-        if compute-sanitizer --tool $tool --error-exitcode 3 "$B" eval "$nk" --set system.particles=300 --set system.box=7.2 \
-             --set potential.atm.cutoff=3.3 --set solver.precision=$p -o - >"$W/nbrk_${tool}_$p.txt" 2>&1; then
-          say "PASS: $tool default $p: $(grep -E 'ERROR SUMMARY|RACECHECK SUMMARY' "$W/nbrk_${tool}_$p.txt" | head -1 | sed 's/=* *//')"
-        else say "FAIL: $tool default $p: $(grep -E 'ERROR SUMMARY|RACECHECK SUMMARY|rror' "$W/nbrk_${tool}_$p.txt" | head -2)"; fi
+    for kv in default 9; do
+      for p in double mixed; do
+        for tool in racecheck memcheck; do
+          f="$W/nbrk_${tool}_${kv}_$p.txt"
+          if env $([ $kv = 9 ] && echo TB_NBR_KERNEL=9) compute-sanitizer --tool $tool --error-exitcode 3 "$B" eval "$nk" \
+               --set system.particles=300 --set system.box=7.2 --set potential.atm.cutoff=3.3 --set solver.precision=$p \
+               -o - >"$f" 2>&1; then
+            say "PASS: $tool K=$kv $p: $(grep -E 'ERROR SUMMARY|RACECHECK SUMMARY' "$f" | head -1 | sed 's/=* *//')"
+          else say "FAIL: $tool K=$kv $p: $(grep -E 'ERROR SUMMARY|RACECHECK SUMMARY|rror' "$f" | head -2)"; fi
+        done
       done
     done
   fi
@@ -108,9 +115,10 @@ if [[ " $parts " == *" speed "* ]]; then
       "$W/nbrk_b_$label.txt" | tee -a "$S"
   }
   [ -n "$P" ] && nbrk_bench prev "$P"
-  nbrk_bench K1 "$B" TB_NBR_KERNEL=1
-  nbrk_bench default "$B"
-  if [ "$BE" = gpu ]; then
+  for bk in ${NBRK_BENCH:-K1 default K9}; do
+    if [ "$bk" = default ]; then nbrk_bench default "$B"; else nbrk_bench "$bk" "$B" TB_NBR_KERNEL=${bk#K}; fi
+  done
+  if [ "$BE" = gpu ] && [ "${NBRK_1E7:-1}" != 0 ]; then
     say "== 1e7 atoms, bench --liquid mixed (5 steps): ms/step, steps/s, ms/force"
     for bin in $P "$B"; do
       "$bin" bench --liquid --n 10000000 --precisions mixed --steps 5 --repeat 1 >"$W/nbrk_b7.txt" 2>&1

@@ -15,7 +15,9 @@
  * cutoff_triple can cut) walks the same items and steps after a one-sweep filter
  * (gpu_nbr_parts.cuh), adds entry k's shares by FMAs, takes pot_atm_list_v (its factor v
  * folded into the sums' FMAs) and leaves out the cutoff_triple test where it cannot fail: 7-9 %
- * less time in mixed precision, 1-2 % in double. The loop before VAR 1 (VAR 0): tile w =
+ * less time in mixed precision, 1-2 % in double. VAR 9 (gpu_nbr_cmp.cuh) evaluates only the
+ * useful slots, compacted by warp, with shared-memory atomics: 3.3x slower, kept for
+ * measurements (docs/gpu-measured.md). The loop before VAR 1 (VAR 0): tile w =
  * warp, warp + 4, ... placed by lambda2d, one j per lane, pot_atm_set and the energy per
  * triplet. At the end each entry's force F_q = 0.75 nu (V_q + S_q d_q) (VAR 1: -3 nu 5^(-5/2)
  * (V_q + S_q d_q)) (+ its LJ pair force; in mixed precision
@@ -191,12 +193,13 @@ static __device__ __forceinline__ bool nbr_tri2(const R dj[3], R a, R nah, R r5a
 }
 
 #include "solver/gpu/gpu_nbr_parts.cuh"
+#include "solver/gpu/gpu_nbr_cmp.cuh"
 
 /* What VAR >= 2 take (docs/gpu.md): 2 the cutoff_triple test and pot_atm_list; 7 (the
  * default) pot_atm_list_v and no test (taken where it cannot fail: nbr_launch_t); 8 the same
  * with the test. */
 __host__ __device__ constexpr bool nbr_tri_test(int var) { return var != 7; }
-__host__ __device__ constexpr bool nbr_vfold(int var) { return var == 7 || var == 8; }
+__host__ __device__ constexpr bool nbr_vfold(int var) { return var == 7 || var == 8 || var == 9; }
 
 /* VAR 0: the tile loop of 2026-11-22 (one j per lane, pot_atm_set, the energy per triplet);
  * VAR 1 (the default since 2026-11-24, TB_NBR_KERNEL=0 selects VAR 0): two j per lane (tiles
@@ -396,7 +399,11 @@ __global__ void __launch_bounds__(NBR_NT) nbr_kernel(gpu_args a, nbr_args q)
             }
         }
     }
-    if (VAR >= 2) {
+    if (VAR >= 9) /* VAR 7's slots tested, the useful ones queued (gpu_nbr_cmp.cuh) */
+        hits = nbr_loop_cmp<R, V, TYP, VAR - 9>(ent, (R *)accw, mz, (unsigned *)(sty + (TYP ? q.cap : 0)) +
+                                                              warp * NBR_CMP_Q,
+                                       ma, mb, kc.atm_rc2, nuk, sty, q.cap, warp, lane);
+    if (VAR >= 2 && VAR < 9) {
         /* VAR 1's items (J, Q) and steps, dealt round-robin (an even deal of the steps was
          * slower: docs/gpu.md) */
         constexpr bool TRI = nbr_tri_test(VAR), VF = nbr_vfold(VAR);
@@ -539,11 +546,19 @@ __global__ void __launch_bounds__(NBR_NT) nbr_kernel(gpu_args a, nbr_args q)
         if (p < ma) {
             R sx = 0, sy = 0, sz = 0, sw = 0;
             for (int w = 0; w < NBR_NW; w++) { /* fixed order: deterministic */
-                const V v = acc[w * q.cap + p];
-                sx += v.x;
-                sy += v.y;
-                sz += v.z;
-                sw += v.w;
+                if (VAR >= 9) { /* structure of arrays, mz apart */
+                    const R *v = (const R *)(acc + w * q.cap) + p;
+                    sx += v[0];
+                    sy += v[mz];
+                    sz += v[2 * mz];
+                    sw += v[3 * mz];
+                } else {
+                    const V v = acc[w * q.cap + p];
+                    sx += v.x;
+                    sy += v.y;
+                    sz += v.z;
+                    sw += v.w;
+                }
             }
             f[0] = scale * (double)(sx + sw * dv[0]);
             f[1] = scale * (double)(sy + sw * dv[1]);
@@ -623,15 +638,19 @@ __global__ void __launch_bounds__(NBR_NT) nbr_kernel(gpu_args a, nbr_args q)
 }
 
 /* The tile loop: TB_NBR_KERNEL in the environment, 0 (the loop of 2026-11-22), 1 (of
- * 2026-11-24), 2, 7, 8 (of 2026-11-25: VAR 1's deal with the one-sweep filter, the
- * one-barrier sums and entry k's sums by FMA; nbr_tri_test, nbr_vfold), kept for before/after
+ * 2026-11-24), 2, 7, 8 (of 2026-11-25: VAR 1's deal with the one-sweep filter, the one-barrier
+ * sums and entry k's sums by FMA; nbr_tri_test, nbr_vfold), 9 (VAR 7's slots compacted,
+ * gpu_nbr_cmp.cuh, 3.3x slower; VAR 7 in deterministic mode, 8 where cutoff_triple can cut),
+ * 10-13 (9's timing probes, float and one species only, else 9), kept for before/after
  * measurements in one run; unset (-1): VAR 7, or 8 where cutoff_triple can cut (nbr_launch_t). */
 static int nbr_variant(void)
 {
     static int v = -2;
     if (v == -2) {
         const char *e = getenv("TB_NBR_KERNEL");
-        v = e && e[0] && strchr("01278", e[0]) && e[1] == 0 ? e[0] - '0' : -1;
+        char *end = NULL;
+        const long x = e && e[0] ? strtol(e, &end, 10) : -1;
+        v = end && *end == 0 && x >= 0 && x <= 13 && (x <= 2 || x >= 7) ? (int)x : -1;
     }
     return v;
 }
@@ -644,7 +663,7 @@ static int nbr_launch_v(gpu_nbr *b, const gpu_args *a, const nbr_args &q, int sm
                                     cudaFuncAttributeMaxDynamicSharedMemorySize, smem));
     if (b->a_hi <= b->a_lo)
         return 0; /* no anchors for this rank */
-    if constexpr ((VAR == 1 || VAR == 7 || VAR == 8) && !STATS) { /* the instances a moving
+    if constexpr ((VAR == 1 || VAR == 7 || VAR == 8 || VAR == 9) && !STATS) { /* the instances a moving
                                                                      box takes (gpu_mtk.cu) */
         if (q.dbox) {
             CUDA_CHECK(cudaFuncSetAttribute(
@@ -658,7 +677,7 @@ static int nbr_launch_v(gpu_nbr *b, const gpu_args *a, const nbr_args &q, int sm
     }
     if (q.dbox)
         return tb_error(NULL, 0, "internal: a box that moves on the device with the lists' "
-                                 "counters or TB_NBR_KERNEL=0 or 2");
+                                 "counters or TB_NBR_KERNEL=0, 2 or 10-13");
     nbr_kernel<typename atm_kernel_arg<R, TYP>::type, STATS, VAR>
         <<<b->a_hi - b->a_lo, NBR_NT, smem, st>>>(*a, q);
     TB_LAUNCH_CHECK("nbr_kernel");
@@ -668,20 +687,26 @@ static int nbr_launch_v(gpu_nbr *b, const gpu_args *a, const nbr_args &q, int sm
 template <typename R, bool STATS, bool TYP>
 static int nbr_launch_t(gpu_nbr *b, const gpu_args *a, const nbr_args &q, cudaStream_t st)
 {
-    const int smem = nbr_smem_bytes<R>(q.cap, TYP ? a->kf.ntypes : 1);
+    int v = nbr_variant();
+    if (v < 0) /* the fastest measured, float and double (H200, docs/gpu.md) */
+        v = 7;
+    /* the cutoff_triple test cannot fail when cutoff_triple^6 is well above rc^6 (unset: 3e38):
+     * a, b, c <= rc^2 then give abc <= rc^6, whatever the rounding; VAR 9 (no test, and its
+     * atomics' order the hardware's) takes VAR 7 where the sums must repeat bit for bit */
+    const double rc2 = q.rca2 > 0 ? q.rca2 : 0.0;
+    if (v >= 10 && (STATS || TYP || sizeof(R) != sizeof(float)))
+        v = 9;
+    if (v >= 9 && a->mode == ACC_FIXED)
+        v = 7;
+    if ((v == 7 || v >= 9) && !(a->kd.atm_rct6 >= 2.0 * rc2 * rc2 * rc2))
+        v = 8;
+    const int smem = nbr_smem_bytes<R>(q.cap, TYP ? a->kf.ntypes : 1) +
+                     (v >= 9 ? NBR_NW * NBR_CMP_Q * (int)sizeof(unsigned) : 0);
     if (smem > b->smem_max)
         return tb_error(NULL, 0, "a neighbour row of %d entries needs %d bytes of shared memory, "
                                  "more than the GPU's %d: lower the cutoffs or solver.skin, or "
                                  "use solver.precision = \"mixed\" (half the bytes of double)",
                         b->max_row, smem, b->smem_max);
-    int v = nbr_variant();
-    if (v < 0) /* the fastest measured, float and double (H200, docs/gpu.md) */
-        v = 7;
-    /* the cutoff_triple test cannot fail when cutoff_triple^6 is well above rc^6 (unset: 3e38):
-     * a, b, c <= rc^2 then give abc <= rc^6, whatever the rounding */
-    const double rc2 = q.rca2 > 0 ? q.rca2 : 0.0;
-    if (v == 7 && !(a->kd.atm_rct6 >= 2.0 * rc2 * rc2 * rc2))
-        v = 8;
     switch (v) {
     case 0:
         return nbr_launch_v<R, STATS, TYP, 0>(b, a, q, smem, st);
@@ -691,6 +716,18 @@ static int nbr_launch_t(gpu_nbr *b, const gpu_args *a, const nbr_args &q, cudaSt
         return nbr_launch_v<R, STATS, TYP, 7>(b, a, q, smem, st);
     case 8:
         return nbr_launch_v<R, STATS, TYP, 8>(b, a, q, smem, st);
+    case 9:
+        return nbr_launch_v<R, STATS, TYP, 9>(b, a, q, smem, st);
+    case 10:
+    case 11:
+    case 12:
+    case 13:
+        if constexpr (!STATS && !TYP && sizeof(R) == sizeof(float))
+            return v == 10   ? nbr_launch_v<R, STATS, TYP, 10>(b, a, q, smem, st)
+                   : v == 11 ? nbr_launch_v<R, STATS, TYP, 11>(b, a, q, smem, st)
+                   : v == 12 ? nbr_launch_v<R, STATS, TYP, 12>(b, a, q, smem, st)
+                             : nbr_launch_v<R, STATS, TYP, 13>(b, a, q, smem, st);
+        return -1; /* not reached: v = 9 above */
     default:
         return nbr_launch_v<R, STATS, TYP, 2>(b, a, q, smem, st);
     }
@@ -699,7 +736,7 @@ static int nbr_launch_t(gpu_nbr *b, const gpu_args *a, const nbr_args &q, cudaSt
 int gpu_nbr_moving_ok(void)
 {
     const int v = nbr_variant();
-    return v < 0 || v == 1 || v == 7 || v == 8;
+    return v < 0 || v == 1 || v == 7 || v == 8 || v == 9;
 }
 
 int gpu_nbr_forces(gpu_nbr *b, const gpu_args *a, const pot_params *pp, int dbl, int pdbl,
