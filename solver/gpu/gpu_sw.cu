@@ -337,10 +337,10 @@ static int sw_variant(void)
 static int sw_env(const char *name, int dflt)
 {
     static const char *const names[] = {"TB_SW_BLOCKS", "TB_SW_GRID", "TB_SW_THREADS",
-                                        "TB_SW_OPT", "TB_SW_FEW"};
-    static int got[5] = {-1, -1, -1, -1, -1};
+                                        "TB_SW_OPT",    "TB_SW_FEW",  "TB_SW_FEWT"};
+    static int got[6] = {-1, -1, -1, -1, -1, -1};
     int w = 0;
-    while (w < 4 && strcmp(name, names[w]) != 0)
+    while (w < 5 && strcmp(name, names[w]) != 0)
         w++;
     if (got[w] < 0) {
         const char *e = getenv(name);
@@ -449,14 +449,26 @@ template <typename R> static int sw_launch(gpu_nbr *b, const gpu_args *a, const 
     grid = need < grid ? need : grid;
     const int gm = sw_env("TB_SW_GRID", 3); /* 3 (unset): by the rounds */
     const long long rounds = (q.count + grid * gpb - 1) / (grid * gpb);
-    if (gm == 2 || (gm == 3 && rounds <= sw_env("TB_SW_FEW", SW_FEW)))
-        grid = need;
-    else if (gm && grid < need) { /* a full wave: r blocks on every SM */
+    int block = warps * SW_NT, bsmem = smem;
+    if (gm == 2 || (gm == 3 && rounds <= sw_env("TB_SW_FEW", SW_FEW))) {
+        /* TB_SW_FEWT=t (a measurement): blocks of t threads for these few rounds when the block
+         * is the kernel's own (neither solver.threads nor TB_SW_THREADS) and t is smaller: no
+         * occupancy asked (every block the centres need), the shared memory attribute set for
+         * the larger block serves */
+        const int fw = sw_env("TB_SW_FEWT", 0) / SW_NT;
+        if (gm == 3 && fw >= 1 && fw < warps && threads <= 0 && tenv <= 0) {
+            block = fw * SW_NT;
+            bsmem = fw * gpw * pg;
+            grid = (q.count + (long long)fw * gpw - 1) / ((long long)fw * gpw);
+        } else {
+            grid = need;
+        }
+    } else if (gm && grid < need) { /* a full wave: r blocks on every SM */
         const long long most = (q.count + grid * gpb - 1) / (grid * gpb); /* k */
         const long long per_sm = most * gpb * b->sw_sms;
         grid = (long long)b->sw_sms * ((q.count + per_sm - 1) / per_sm);
     }
-    k<<<(int)grid, warps * SW_NT, smem, st>>>(*a, q);
+    k<<<(int)grid, block, bsmem, st>>>(*a, q);
     TB_LAUNCH_CHECK("sw_kernel_p");
     return 0;
 }
