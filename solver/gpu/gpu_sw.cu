@@ -162,11 +162,32 @@ __device__ __forceinline__ void sw_centre(const gpu_args &a, const sw_args &q,
             if (c0 + L < cnt) /* group-uniform */
                 sw_keep<R>(a, q, box, xi, ti, t1, x1, gb, sl, gm, ld, lt, ls, &m);
         }
-    } else {
+    } else { /* the loop before (sw_keep's body, one entry per lane): the kernel's code before */
         for (int c0 = 0; c0 < cnt; c0 += L) { /* the legs within their cutoffs, order kept */
             const int r = c0 + sl;
-            const int t = r < cnt ? row[r] : -1;
-            sw_keep<R>(a, q, box, xi, ti, t, t >= 0 ? a.posd[t] : xi, gb, sl, gm, ld, lt, ls, &m);
+            bool keep = false;
+            int t = 0, tt = 0;
+            double e[3] = {0, 0, 0}, r2 = 0;
+            if (r < cnt) {
+                t = row[r];
+                const tb_double4 xt = a.posd[t];
+                tt = q.typed ? gpu_type_of(xt.w) : 0;
+                const double x0[3] = {xi.x, xi.y, xi.z}, x1[3] = {xt.x, xt.y, xt.z};
+                r2 = nbr_separation(box, x0, x1, e);
+                keep = r2 < a.kd.tab->sw2[POT_PAIR(ti, tt)].cutsq;
+            }
+            const unsigned ball = (__ballot_sync(gm, keep) & gm) >> gb;
+            if (keep) {
+                const int p = m + __popc(ball & ((1u << sl) - 1u));
+                R *d = ld + 4 * (size_t)p;
+                d[0] = (R)e[0];
+                d[1] = (R)e[1];
+                d[2] = (R)e[2];
+                d[3] = d[0] * d[0] + d[1] * d[1] + d[2] * d[2];
+                lt[p] = t;
+                ls[p] = tt;
+            }
+            m += __popc(ball);
         }
     }
     __syncwarp(gm);
@@ -320,7 +341,10 @@ __global__ void __launch_bounds__(SW_MAXT, MINB) sw_kernel_p(gpu_args a, sw_args
  * per centre, 3 with 8 lanes and at most 64 registers, 4 with 4 lanes and at most 64
  * registers; unset: the default, SW_VAR_DEFAULT. */
 #define SW_VAR_DEFAULT 4
-#define SW_OPT_DEFAULT (SW_OPT_PF | SW_OPT_A16) /* TB_SW_OPT */
+/* TB_SW_OPT unset: both options in float legs (mixed, single: faster at every n on the H200),
+ * none in double (4 % slower from 10^6 with them; without, the kernel before, its PTX the same) */
+#define SW_OPT_DEFAULT_F (SW_OPT_PF | SW_OPT_A16)
+#define SW_OPT_DEFAULT_D 0
 #define SW_FEW 4         /* TB_SW_FEW: at most this many rounds, one centre per group */
 static int sw_variant(void)
 {
@@ -333,21 +357,21 @@ static int sw_variant(void)
 }
 
 /* An integer from the environment (measurement switches, read once per name; the names below):
- * dflt when unset. */
+ * dflt when unset (asked at every call: TB_SW_OPT's default depends on the precision). */
 static int sw_env(const char *name, int dflt)
 {
     static const char *const names[] = {"TB_SW_BLOCKS", "TB_SW_GRID", "TB_SW_THREADS",
                                         "TB_SW_OPT",    "TB_SW_FEW",  "TB_SW_FEWT"};
-    static int got[6] = {-1, -1, -1, -1, -1, -1};
+    static int got[6] = {-1, -1, -1, -1, -1, -1}; /* -1: not read yet, -2: unset */
     int w = 0;
     while (w < 5 && strcmp(name, names[w]) != 0)
         w++;
-    if (got[w] < 0) {
+    if (got[w] == -1) {
         const char *e = getenv(name);
-        got[w] = e && *e ? atoi(e) : dflt;
-        got[w] = got[w] < 0 ? 0 : got[w];
+        got[w] = e && *e ? atoi(e) : -2;
+        got[w] = got[w] == -2 ? -2 : got[w] < 0 ? 0 : got[w];
     }
-    return got[w];
+    return got[w] == -2 ? dflt : got[w];
 }
 
 /* The default kernel (4 lanes, at most 64 registers) with the options opt (SW_OPT_*). */
@@ -368,7 +392,8 @@ template <typename R>
 static void (*sw_pick(int var, bool fix, bool mov, int *lanes))(gpu_args, sw_args)
 {
     *lanes = var == 1 ? 32 : var == 4 ? 4 : 8;
-    const int opt = sw_env("TB_SW_OPT", SW_OPT_DEFAULT);
+    const int opt = sw_env("TB_SW_OPT", sizeof(R) == sizeof(float) ? SW_OPT_DEFAULT_F
+                                                                    : SW_OPT_DEFAULT_D);
     if (mov)
         return fix ? sw_pick_opt<R, true, true>(opt) : sw_pick_opt<R, false, true>(opt);
     switch (var) {
