@@ -1,19 +1,22 @@
 # scripts/gpu-check.d/sw-flat.sh — scripts/gpu-check's mode `sw-flat`: Stillinger-Weber's cost per atom
-# from 1e5 to 1e7 atoms (issue 24, branch h24flat), the switches of one binary beside each other and
-# the binary before (build/tribody-prev, or $TB_PREV), in one call. Sourced by scripts/gpu-check (B,
-# W, S, OUT, say in scope).
-#   · bench --sw, mixed, n 1e5, 3e5, 1e6, 1e7: the default; TB_TIMERS_SYNC=1 (the bench's timers
-#     read at every step, the host waiting each step as before); TB_STEP_FUSE=0 (the skin test's
-#     memset and copies, the accumulators' memsets as before); both (the code before, in this
-#     binary); TB_SW_GRID=2 (the SW kernel not persistent); prev. us per atom-step and the most /
-#     the least over n for each
+# from 1e5 to 1e7 atoms (issue 24, branches h24flat, h24tail), the switches of one binary beside each
+# other and the binary before (build/tribody-prev, or $TB_PREV), in one call. Sourced by
+# scripts/gpu-check (B, W, S, OUT, say in scope).
+#   · bench --sw, mixed, n 1e5, 3e5, 1e6, 1e7: the default; TB_SW_GRID=1 (the SW kernel persistent
+#     at every count, as before h24tail); TB_SW_OPT=0, 1, 2 (the kernel's options: none, the
+#     filter's two loads in flight, the 16-byte legs); before (TB_SW_GRID=1 and TB_SW_OPT=0: the
+#     kernel before, in this binary); prev. us per atom-step and the most / the least over n for
+#     each; at the smallest n only: the default and prev again (two alternations), TB_SW_FEWT=128
+#     and 64 (smaller blocks for the few rounds; the other n are persistent, the default's)
 #   · a real `tribody run` of the 97336-atom crystal (300 NVE steps, thermo every 100): ms per
 #     step against the bench's, new and prev
 #   · bitwise: deterministic evaluations (sw_si, sw_gan, sw_mw, the 97336-atom crystal; double and
 #     mixed) and 200-step deterministic runs of the crystal (thermo and checkpoint), prev = new;
 #     the same runs with TB_NBR_SPEC=2 (every rebuild through a rollback: the v the test kernel
-#     keeps), TB_STEP_FUSE=0 and TB_SW_GRID=2 (several rounds of blocks), and a 200-step liquid
-#     run (ATM, n 4000) with TB_NBR_SPEC=2
+#     keeps), TB_STEP_FUSE=0, TB_SW_GRID=1 and 2 (the persistent wave, one centre per group) and
+#     TB_SW_OPT=0 (the kernel's options off) and TB_SW_FEWT=128; unless SW_FLAT_LIQUID=0 (a
+#     change that leaves the step code alone), a 200-step liquid run (ATM, n 4000) with
+#     TB_NBR_SPEC=2 and
 #   · bench --liquid (the ATM liquid; the timers' change is shared step code): prev and new at
 #     32768 and 1e5, mixed
 # GPU_CHECK_BACKEND=cpu: a dry run of the logic without a GPU (small n, few steps).
@@ -25,14 +28,16 @@ abs() { case $1 in /*) echo "$1" ;; *) echo "$D/$1" ;; esac; }
 if [ "$BE" = cpu ]; then NS=512,4096; M=8; ST=20; RS=20; DS=10; CPUF=--cpu; LQ=2048; LS=2
 else NS=1e5,3e5,1e6,1e7; M=23; ST=300; RS=300; DS=200; CPUF=; LQ="32768 100000"; LS=100; fi
 say "== bench --sw on $BE, mixed, n $NS, $ST steps: us per atom-step by switch"
-variants="new:: sync:TB_TIMERS_SYNC=1 unfused:TB_STEP_FUSE=0 before:TB_TIMERS_SYNC=1,TB_STEP_FUSE=0 grid2:TB_SW_GRID=2"
+variants="new:: persist:TB_SW_GRID=1 opt0:TB_SW_OPT=0 opt1:TB_SW_OPT=1 opt2:TB_SW_OPT=2 before:TB_SW_GRID=1,TB_SW_OPT=0"
 [ -n "$P" ] && variants="$variants prev::"
-for v in $variants; do
-  tag=${v%%:*}; envs=${v#*:}; envs=${envs%:}; bin=$B; [ "$tag" = prev ] && bin=$P
-  env $(echo "$envs" | tr ',' ' ') "$bin" bench --sw $CPUF --n $NS --precisions mixed --steps $ST \
+small="new2:: fewt128:TB_SW_FEWT=128 fewt64:TB_SW_FEWT=64"; [ -n "$P" ] && small="$small prev2::"
+for v in $variants $small; do
+  tag=${v%%:*}; envs=${v#*:}; envs=${envs%:}; bin=$B; case $tag in prev*) bin=$P ;; esac
+  ns=$NS; case " $small " in *" $v "*) ns=${NS%%,*} ;; esac
+  env $(echo "$envs" | tr ',' ' ') "$bin" bench --sw $CPUF --n $ns --precisions mixed --steps $ST \
     --csv "$W/flat_$tag.csv" >"$W/flat_$tag.txt" 2>&1 || say "FAIL: bench --sw ($tag): $(tail -n 1 "$W/flat_$tag.txt")"
 done
-python3 - "$W" $variants <<'PY' | tee -a "$S"
+python3 - "$W" $variants $small <<'PY' | tee -a "$S"
 import csv, os, sys
 w = sys.argv[1]
 for v in sys.argv[2:]:
@@ -46,7 +51,7 @@ for v in sys.argv[2:]:
         print("%-7s %s  most/least %.3f  (%s)" % (tag, "  ".join("%d: %.5f" % (n, us[n]) for n in sorted(us)),
               max(us.values()) / min(us.values()), v.split(":", 1)[1].strip(":") or "default"))
 PY
-for tag in new sync unfused before prev; do # the per-phase line of the smallest point (ms per step)
+for tag in new persist opt0 before prev new2 prev2 fewt128 fewt64; do # the per-phase line of the smallest point (ms per step)
   [ -f "$W/flat_$tag.txt" ] && awk -v t=$tag '/ms per step:/ { getline; printf "%-7s smallest n, ms per step: wall %s force %s sum %s integr %s lists %s other %s\n", t, $2, $3, $4, $5, $6, $7; exit }' "$W/flat_$tag.txt" | tee -a "$S"
 done
 # the crystal of bench --sw as a LAMMPS data file: m^3 cells of a = 5.431 A
@@ -117,7 +122,7 @@ for p in double mixed; do
   if [ -s "$W/ckd_new.tbck" ] && cmp -s "$W/ckd_prev.tbck" "$W/ckd_new.tbck" && cmp -s "$W/thd_prev.csv" "$W/thd_new.csv"; then
     say "PASS: $DS-step deterministic NVE run of $n atoms ($p, lists $b): thermo and checkpoint prev = new byte for byte"
   else say "FAIL: $DS-step deterministic run of $n atoms ($p): prev and new differ ($(tail -n 1 "$W/rd_new.txt"))"; fi
-  for sw in TB_NBR_SPEC=2 TB_STEP_FUSE=0 TB_SW_GRID=2; do
+  for sw in TB_NBR_SPEC=2 TB_STEP_FUSE=0 TB_SW_GRID=1 TB_SW_GRID=2 TB_SW_OPT=0 TB_SW_FEWT=128; do
     ( cd "$W" && rm -f thx.csv* ckx.tbck* && env $sw "$(abs "$B")" run si.cfg --set solver.precision=$p \
         --set solver.deterministic=true --set integrator.steps=$DS --set output.thermo=\"thx.csv\" \
         --set output.thermo_every=5 --set output.checkpoint=\"ckx.tbck\" >rx.txt 2>&1 )
@@ -126,24 +131,26 @@ for p in double mixed; do
     else say "FAIL: the same run with $sw differs from prev ($(tail -n 1 "$W/rx.txt"))"; fi
   done
 done
-lq="$D/examples/liquid.cfg"; nl=4000; [ "$BE" = cpu ] && nl=2048
-l4k="--set system.particles=$nl --set system.box=$(python3 -c "print(repr(($nl / 0.8) ** (1 / 3)))") --set solver.backend=$BE --set solver.deterministic=true --set integrator.steps=$DS --set solver.precision=mixed"
-for bin in $P "$B"; do
-  tag=$([ "$bin" = "$B" ] && echo new || echo prev)
-  ( cd "$W" && rm -f thl_$tag.csv* ckl_$tag.tbck* && TB_NBR_SPEC=$([ $tag = new ] && echo 2 || echo 1) "$(abs "$bin")" run "$lq" $l4k \
-      --set output.thermo=\"thl_$tag.csv\" --set output.thermo_every=5 --set output.trajectory=\"\" \
-      --set output.checkpoint=\"ckl_$tag.tbck\" >rl_$tag.txt 2>&1 )
-done
-if [ -s "$W/ckl_new.tbck" ] && cmp -s "$W/ckl_prev.tbck" "$W/ckl_new.tbck" && cmp -s "$W/thl_prev.csv" "$W/thl_new.csv"; then
-  say "PASS: liquid n=$nl mixed deterministic $DS steps, new with TB_NBR_SPEC=2 ($(grep -o '[0-9]* rollbacks' "$W/rl_new.txt")) = prev byte for byte"
-else say "FAIL: liquid n=$nl: new (TB_NBR_SPEC=2) and prev differ ($(tail -n 1 "$W/rl_new.txt"))"; fi
-say "== bench --liquid (ATM liquid; shared step code), mixed, $LS steps: prev and new"
-for nl in $LQ; do
+if [ "${SW_FLAT_LIQUID:-1}" != 0 ]; then # SW_FLAT_LIQUID=0: not (a change that leaves the step code alone)
+  lq="$D/examples/liquid.cfg"; nl=4000; [ "$BE" = cpu ] && nl=2048
+  l4k="--set system.particles=$nl --set system.box=$(python3 -c "print(repr(($nl / 0.8) ** (1 / 3)))") --set solver.backend=$BE --set solver.deterministic=true --set integrator.steps=$DS --set solver.precision=mixed"
   for bin in $P "$B"; do
     tag=$([ "$bin" = "$B" ] && echo new || echo prev)
-    "$bin" bench --liquid $CPUF --n $nl --precisions mixed --steps $LS --repeat 3 >"$W/liq_${tag}_$nl.txt" 2>&1
-    awk -v t=$tag -v n=$nl '$1 == n && $2 == "mixed" { printf "%-5s liquid n %s mixed: %s ms/step, %s ms/force\n", t, n, $3, $5; exit }' \
-      "$W/liq_${tag}_$nl.txt" | tee -a "$S"
+    ( cd "$W" && rm -f thl_$tag.csv* ckl_$tag.tbck* && TB_NBR_SPEC=$([ $tag = new ] && echo 2 || echo 1) "$(abs "$bin")" run "$lq" $l4k \
+        --set output.thermo=\"thl_$tag.csv\" --set output.thermo_every=5 --set output.trajectory=\"\" \
+        --set output.checkpoint=\"ckl_$tag.tbck\" >rl_$tag.txt 2>&1 )
   done
-done
+  if [ -s "$W/ckl_new.tbck" ] && cmp -s "$W/ckl_prev.tbck" "$W/ckl_new.tbck" && cmp -s "$W/thl_prev.csv" "$W/thl_new.csv"; then
+    say "PASS: liquid n=$nl mixed deterministic $DS steps, new with TB_NBR_SPEC=2 ($(grep -o '[0-9]* rollbacks' "$W/rl_new.txt")) = prev byte for byte"
+  else say "FAIL: liquid n=$nl: new (TB_NBR_SPEC=2) and prev differ ($(tail -n 1 "$W/rl_new.txt"))"; fi
+  say "== bench --liquid (ATM liquid; shared step code), mixed, $LS steps: prev and new"
+  for nl in $LQ; do
+    for bin in $P "$B"; do
+      tag=$([ "$bin" = "$B" ] && echo new || echo prev)
+      "$bin" bench --liquid $CPUF --n $nl --precisions mixed --steps $LS --repeat 3 >"$W/liq_${tag}_$nl.txt" 2>&1
+      awk -v t=$tag -v n=$nl '$1 == n && $2 == "mixed" { printf "%-5s liquid n %s mixed: %s ms/step, %s ms/force\n", t, n, $3, $5; exit }' \
+        "$W/liq_${tag}_$nl.txt" | tee -a "$S"
+    done
+  done
+fi
 rm -f "$W"/*.xyz "$W"/*.tbck* "$W"/si.data # the logs stay small (the device brings back 16 MiB a file)

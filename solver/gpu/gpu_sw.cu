@@ -1,10 +1,11 @@
 /* gpu_sw.cu — Stillinger-Weber on the GPU (pot_sw.h, the CPU's twin is cpu/sw_cpu.h) over the
  * full neighbour lists of gpu_nbr_build.cu (gpu_nbr.full). The default kernel (sw_kernel_p) is
- * persistent: one wave of resident blocks of solver.threads / 32 warps (0: 256 threads in
- * float, 128 in double; at most SW_MAXT), each warp 8 groups of 4 lanes, group g taking centres
- * g, g + groups, ... Each group works alone (its own shared arrays, shuffles within its
- * lanes; one block barrier, at the end, before the block's sums), so a centre's arithmetic
- * and the order of its sums do not depend on the block size: the same bits at every
+ * persistent: one wave of resident blocks of solver.threads / 32 warps (0: 256 threads in float,
+ * 128 in double; at most SW_MAXT), each warp 8 groups of 4 lanes, group g taking centres g, g +
+ * groups, ... (when that is at most SW_FEW centres per group, one centre per group and as many
+ * blocks as that needs instead: sw_launch). Each group works alone (its own shared arrays, shuffles
+ * within its lanes; one block barrier, at the end, before the block's sums), so a centre's
+ * arithmetic and the order of its sums do not depend on the block size: the same bits at every
  * solver.threads in deterministic mode.
  *
  * Per centre (sw_centre): the group filters the row at the current positions into shared
@@ -84,6 +85,13 @@ struct sw_args {
     int typed;
 };
 
+/* sw_kernel_p's options (TB_SW_OPT, a bit mask; docs/gpu.md): the filter with two entries per
+ * lane in flight, their loads issued together; the group's arrays' size written so that the
+ * compiler sees their 16-byte alignment (cap a multiple of 8): one 16-byte shared load per float
+ * leg rather than a scalar and an 8-byte pair */
+#define SW_OPT_PF 1
+#define SW_OPT_A16 2
+
 /* The sum of v over a group of L lanes (mask gm), in the xor-butterfly order (at L = 32
  * block_sum's for a block of one warp, bit for bit: its final 0.0 + v changes nothing). */
 template <int L> __device__ __forceinline__ double group_sum(double v, unsigned gm)
@@ -93,11 +101,43 @@ template <int L> __device__ __forceinline__ double group_sum(double v, unsigned 
     return v;
 }
 
+/* The filter's step for one entry per lane of the group (t < 0: none, xt its position): whether
+ * it is a leg (within its (i, t, t) cutoff), and if so its separation, species and particle
+ * stored at the next place in the group's arrays, order kept by a ballot; *m counts the legs. */
+template <typename R>
+__device__ __forceinline__ void sw_keep(const gpu_args &a, const sw_args &q, const tb_box_d *box,
+                                        const tb_double4 &xi, int ti, int t, const tb_double4 &xt,
+                                        int gb, int sl, unsigned gm, R *ld, int *lt, int *ls,
+                                        int *m)
+{
+    bool keep = false;
+    int tt = 0;
+    double e[3] = {0, 0, 0};
+    if (t >= 0) {
+        tt = q.typed ? gpu_type_of(xt.w) : 0;
+        const double x0[3] = {xi.x, xi.y, xi.z}, x1[3] = {xt.x, xt.y, xt.z};
+        const double r2 = nbr_separation(box, x0, x1, e);
+        keep = r2 < a.kd.tab->sw2[POT_PAIR(ti, tt)].cutsq;
+    }
+    const unsigned ball = (__ballot_sync(gm, keep) & gm) >> gb;
+    if (keep) {
+        const int p = *m + __popc(ball & ((1u << sl) - 1u));
+        R *d = ld + 4 * (size_t)p;
+        d[0] = (R)e[0];
+        d[1] = (R)e[1];
+        d[2] = (R)e[2];
+        d[3] = d[0] * d[0] + d[1] * d[1] + d[2] * d[2];
+        lt[p] = t;
+        ls[p] = tt;
+    }
+    *m += __popc(ball);
+}
+
 /* One centre c (of count) by a group of L lanes (sl its lane, gm its mask; L = 32: a warp):
  * filters the row into ld / lt / ls (the group's shared arrays), adds the forces of the legs
  * and of the centre, and returns its sums in out[8] on every lane of the group: the three-body
  * energy, the pair energy, the virial xx yy zz xy xz yz. */
-template <typename R, int L>
+template <typename R, int L, int OPT = 0>
 __device__ __forceinline__ void sw_centre(const gpu_args &a, const sw_args &q,
                                           const tb_box_d *box, int c, int sl, unsigned gm, R *ld,
                                           int *lt, int *ls, double out[8])
@@ -113,31 +153,42 @@ __device__ __forceinline__ void sw_centre(const gpu_args &a, const sw_args &q,
     const int *row = q.idx + q.off[c], cnt = q.off[c + 1] - q.off[c];
     const int gb = (threadIdx.x & 31) - sl; /* the group's first lane in the warp */
     int m = 0;
-    for (int c0 = 0; c0 < cnt; c0 += L) { /* the legs within their cutoffs, order kept */
-        const int r = c0 + sl;
-        bool keep = false;
-        int t = 0, tt = 0;
-        double e[3] = {0, 0, 0}, r2 = 0;
-        if (r < cnt) {
-            t = row[r];
-            const tb_double4 xt = a.posd[t];
-            tt = q.typed ? gpu_type_of(xt.w) : 0;
-            const double x0[3] = {xi.x, xi.y, xi.z}, x1[3] = {xt.x, xt.y, xt.z};
-            r2 = nbr_separation(box, x0, x1, e);
-            keep = r2 < a.kd.tab->sw2[POT_PAIR(ti, tt)].cutsq;
+    if (OPT & SW_OPT_PF) { /* two entries per lane in flight: their loads issued together */
+        for (int c0 = 0; c0 < cnt; c0 += 2 * L) {
+            const int r0 = c0 + sl, r1 = r0 + L;
+            const int t0 = r0 < cnt ? row[r0] : -1, t1 = r1 < cnt ? row[r1] : -1;
+            const tb_double4 x0 = t0 >= 0 ? a.posd[t0] : xi, x1 = t1 >= 0 ? a.posd[t1] : xi;
+            sw_keep<R>(a, q, box, xi, ti, t0, x0, gb, sl, gm, ld, lt, ls, &m);
+            if (c0 + L < cnt) /* group-uniform */
+                sw_keep<R>(a, q, box, xi, ti, t1, x1, gb, sl, gm, ld, lt, ls, &m);
         }
-        const unsigned ball = (__ballot_sync(gm, keep) & gm) >> gb;
-        if (keep) {
-            const int p = m + __popc(ball & ((1u << sl) - 1u));
-            R *d = ld + 4 * (size_t)p;
-            d[0] = (R)e[0];
-            d[1] = (R)e[1];
-            d[2] = (R)e[2];
-            d[3] = d[0] * d[0] + d[1] * d[1] + d[2] * d[2];
-            lt[p] = t;
-            ls[p] = tt;
+    } else { /* the loop before (sw_keep's body, one entry per lane): the kernel's code before */
+        for (int c0 = 0; c0 < cnt; c0 += L) { /* the legs within their cutoffs, order kept */
+            const int r = c0 + sl;
+            bool keep = false;
+            int t = 0, tt = 0;
+            double e[3] = {0, 0, 0}, r2 = 0;
+            if (r < cnt) {
+                t = row[r];
+                const tb_double4 xt = a.posd[t];
+                tt = q.typed ? gpu_type_of(xt.w) : 0;
+                const double x0[3] = {xi.x, xi.y, xi.z}, x1[3] = {xt.x, xt.y, xt.z};
+                r2 = nbr_separation(box, x0, x1, e);
+                keep = r2 < a.kd.tab->sw2[POT_PAIR(ti, tt)].cutsq;
+            }
+            const unsigned ball = (__ballot_sync(gm, keep) & gm) >> gb;
+            if (keep) {
+                const int p = m + __popc(ball & ((1u << sl) - 1u));
+                R *d = ld + 4 * (size_t)p;
+                d[0] = (R)e[0];
+                d[1] = (R)e[1];
+                d[2] = (R)e[2];
+                d[3] = d[0] * d[0] + d[1] * d[1] + d[2] * d[2];
+                lt[p] = t;
+                ls[p] = tt;
+            }
+            m += __popc(ball);
         }
-        m += __popc(ball);
     }
     __syncwarp(gm);
     double fi[3] = {0, 0, 0}, ep = 0, e3 = 0, vir[6] = {0, 0, 0, 0, 0, 0};
@@ -221,7 +272,7 @@ __global__ void __launch_bounds__(SW_MAXT) sw_kernel(gpu_args a, sw_args q)
  * shared memory (FIX: as the integer words of fix_add, split per centre exactly as fix_add
  * splits it, so the totals are the per-centre atomics' bit for bit); at the end the block sums
  * its groups' and adds them, one atomic per word and block. */
-template <typename R, int L, bool FIX, int MINB, bool MOV = false>
+template <typename R, int L, bool FIX, int MINB, bool MOV = false, int OPT = 0>
 __global__ void __launch_bounds__(SW_MAXT, MINB) sw_kernel_p(gpu_args a, sw_args q)
 {
     __shared__ tb_box_d sbox; /* MOV: the box that moves on the device, read once a block */
@@ -235,7 +286,9 @@ __global__ void __launch_bounds__(SW_MAXT, MINB) sw_kernel_p(gpu_args a, sw_args
     const int sl = threadIdx.x & (L - 1), grp = threadIdx.x / L;
     const unsigned gm = L == 32 ? 0xffffffffu
                                 : ((1u << L) - 1u) << ((threadIdx.x & 31) & ~(L - 1));
-    const size_t per = (size_t)q.cap * (4 * sizeof(R) + 2 * sizeof(int)); /* bytes per group */
+    const size_t per = OPT & SW_OPT_A16 /* bytes per group; cap is a multiple of 8 */
+                           ? (size_t)(q.cap >> 3) * (8 * (4 * sizeof(R) + 2 * sizeof(int)))
+                           : (size_t)q.cap * (4 * sizeof(R) + 2 * sizeof(int));
     R *ld = (R *)(smem_raw + per * grp);       /* [4 cap]: d x y z, r^2 */
     int *lt = (int *)(ld + 4 * (size_t)q.cap); /* [cap]: particle */
     int *ls = lt + q.cap;                      /* [cap]: species */
@@ -249,7 +302,7 @@ __global__ void __launch_bounds__(SW_MAXT, MINB) sw_kernel_p(gpu_args a, sw_args
             acc[x] = 0;
     for (int c = blockIdx.x * (blockDim.x / L) + grp; c < q.count; c += groups) {
         double s[8];
-        sw_centre<R, L>(a, q, qbox, c, sl, gm, ld, lt, ls, s);
+        sw_centre<R, L, OPT>(a, q, qbox, c, sl, gm, ld, lt, ls, s);
         if (sl == 0)
             for (int x = 0; x < 8; x++) {
                 if (FIX) { /* fix_add's words (gpu_atm.cuh), summed here, added once below */
@@ -288,6 +341,11 @@ __global__ void __launch_bounds__(SW_MAXT, MINB) sw_kernel_p(gpu_args a, sw_args
  * per centre, 3 with 8 lanes and at most 64 registers, 4 with 4 lanes and at most 64
  * registers; unset: the default, SW_VAR_DEFAULT. */
 #define SW_VAR_DEFAULT 4
+/* TB_SW_OPT unset: both options in float legs (mixed, single: faster at every n on the H200),
+ * none in double (4 % slower from 10^6 with them; without, the kernel before, its PTX the same) */
+#define SW_OPT_DEFAULT_F (SW_OPT_PF | SW_OPT_A16)
+#define SW_OPT_DEFAULT_D 0
+#define SW_FEW 4         /* TB_SW_FEW: at most this many rounds, one centre per group */
 static int sw_variant(void)
 {
     static int v = -1;
@@ -298,17 +356,34 @@ static int sw_variant(void)
     return v;
 }
 
-/* An integer from the environment (measurement switches, read once per name): dflt when unset. */
+/* An integer from the environment (measurement switches, read once per name; the names below):
+ * dflt when unset (asked at every call: TB_SW_OPT's default depends on the precision). */
 static int sw_env(const char *name, int dflt)
 {
-    static int got[3] = {-1, -1, -1}; /* TB_SW_BLOCKS, TB_SW_GRID, TB_SW_THREADS */
-    const int w = strcmp(name, "TB_SW_GRID") == 0 ? 1 : strcmp(name, "TB_SW_THREADS") == 0 ? 2 : 0;
-    if (got[w] < 0) {
+    static const char *const names[] = {"TB_SW_BLOCKS", "TB_SW_GRID", "TB_SW_THREADS",
+                                        "TB_SW_OPT",    "TB_SW_FEW",  "TB_SW_FEWT"};
+    static int got[6] = {-1, -1, -1, -1, -1, -1}; /* -1: not read yet, -2: unset */
+    int w = 0;
+    while (w < 5 && strcmp(name, names[w]) != 0)
+        w++;
+    if (got[w] == -1) {
         const char *e = getenv(name);
-        got[w] = e && *e ? atoi(e) : dflt;
-        got[w] = got[w] < 0 ? 0 : got[w];
+        got[w] = e && *e ? atoi(e) : -2;
+        got[w] = got[w] == -2 ? -2 : got[w] < 0 ? 0 : got[w];
     }
-    return got[w];
+    return got[w] == -2 ? dflt : got[w];
+}
+
+/* The default kernel (4 lanes, at most 64 registers) with the options opt (SW_OPT_*). */
+template <typename R, bool FIX, bool MOV>
+static void (*sw_pick_opt(int opt))(gpu_args, sw_args)
+{
+    switch (opt & 3) {
+    case 0: return sw_kernel_p<R, 4, FIX, 4, MOV, 0>;
+    case 1: return sw_kernel_p<R, 4, FIX, 4, MOV, 1>;
+    case 2: return sw_kernel_p<R, 4, FIX, 4, MOV, 2>;
+    default: return sw_kernel_p<R, 4, FIX, 4, MOV, 3>;
+    }
 }
 
 /* The persistent kernel of variant var (1..4) for the accumulation mode; *lanes: per centre;
@@ -317,12 +392,14 @@ template <typename R>
 static void (*sw_pick(int var, bool fix, bool mov, int *lanes))(gpu_args, sw_args)
 {
     *lanes = var == 1 ? 32 : var == 4 ? 4 : 8;
+    const int opt = sw_env("TB_SW_OPT", sizeof(R) == sizeof(float) ? SW_OPT_DEFAULT_F
+                                                                    : SW_OPT_DEFAULT_D);
     if (mov)
-        return fix ? sw_kernel_p<R, 4, true, 4, true> : sw_kernel_p<R, 4, false, 4, true>;
+        return fix ? sw_pick_opt<R, true, true>(opt) : sw_pick_opt<R, false, true>(opt);
     switch (var) {
     case 1: return fix ? sw_kernel_p<R, 32, true, 1> : sw_kernel_p<R, 32, false, 1>;
     case 3: return fix ? sw_kernel_p<R, 8, true, 4> : sw_kernel_p<R, 8, false, 4>;
-    case 4: return fix ? sw_kernel_p<R, 4, true, 4> : sw_kernel_p<R, 4, false, 4>;
+    case 4: return fix ? sw_pick_opt<R, true, false>(opt) : sw_pick_opt<R, false, false>(opt);
     default: return fix ? sw_kernel_p<R, 8, true, 1> : sw_kernel_p<R, 8, false, 1>;
     }
 }
@@ -378,29 +455,45 @@ template <typename R> static int sw_launch(gpu_nbr *b, const gpu_args *a, const 
     if (q.count <= 0)
         return 0;
     /* One wave: the resident blocks (TB_SW_BLOCKS: at most that many per SM), fewer when the
-     * centres do not fill it. Then, unless TB_SW_GRID=0 (the grid before, for before/after
-     * measurements), as few blocks per SM, the same on every SM, as give each group the same
-     * most centres k: at 10^5 centres and 128 threads the full wave of 924 x 32 groups gave 8632
-     * groups 4 centres and the rest 3, the kernel lasting 4 rounds at 3.3 rounds' work (ncu:
-     * 359 us, 37.5 % occupancy achieved of 43.75); 6 blocks per SM do the same 4 rounds with
-     * fewer warps in each other's way. The grid of h24f (ceil(count / (k groups per block)),
-     * 761 blocks there) left some SMs a block fewer: at 256 threads 375 of 396 blocks at 3e5,
-     * 5 % slower than the full wave (docs/performance-runs.md). */
+     * centres do not fill it. When that wave takes at most SW_FEW rounds of centres per group
+     * (TB_SW_FEW: another count), one centre per group and every block the centres need instead,
+     * the hardware starting a block where one ends (the persistent wave's SMs ended up to a
+     * centre's time apart; docs/gpu.md); TB_SW_GRID=1 the persistent wave at any count, 2 one
+     * centre per group at any count. Persistent, unless TB_SW_GRID=0 (the grid before, for
+     * before/after measurements), as few blocks per SM, the same on every SM, as give each group
+     * the same most centres k: at 10^5 centres and 128 threads the full wave of 924 x 32 groups
+     * gave 8632 groups 4 centres and the rest 3, the kernel lasting 4 rounds at 3.3 rounds' work
+     * (ncu: 359 us, 37.5 % occupancy achieved of 43.75); 6 blocks per SM do the same 4 rounds with
+     * fewer warps in each other's way. The grid of h24f (ceil(count / (k groups per block)), 761
+     * blocks there) left some SMs a block fewer: at 256 threads 375 of 396 blocks at 3e5, 5 %
+     * slower than the full wave (docs/performance-runs.md). */
     const long long gpb = (long long)warps * gpw; /* groups per block */
     const int cap = sw_env("TB_SW_BLOCKS", 0);
     long long grid = (long long)b->sw_sms * (cap > 0 && cap < b->sw_res ? cap : b->sw_res);
     const long long need = (q.count + gpb - 1) / gpb;
     grid = need < grid ? need : grid;
-    if (sw_env("TB_SW_GRID", 1) == 2) /* a measurement: one centre per group, every block the
-                                           centres need, the hardware's scheduler filling SMs
-                                           as blocks end (docs/gpu.md) */
-        grid = need;
-    else if (sw_env("TB_SW_GRID", 1) && grid < need) { /* a full wave: r blocks on every SM */
+    const int gm = sw_env("TB_SW_GRID", 3); /* 3 (unset): by the rounds */
+    const long long rounds = (q.count + grid * gpb - 1) / (grid * gpb);
+    int block = warps * SW_NT, bsmem = smem;
+    if (gm == 2 || (gm == 3 && rounds <= sw_env("TB_SW_FEW", SW_FEW))) {
+        /* TB_SW_FEWT=t (a measurement): blocks of t threads for these few rounds when the block
+         * is the kernel's own (neither solver.threads nor TB_SW_THREADS) and t is smaller: no
+         * occupancy asked (every block the centres need), the shared memory attribute set for
+         * the larger block serves */
+        const int fw = sw_env("TB_SW_FEWT", 0) / SW_NT;
+        if (gm == 3 && fw >= 1 && fw < warps && threads <= 0 && tenv <= 0) {
+            block = fw * SW_NT;
+            bsmem = fw * gpw * pg;
+            grid = (q.count + (long long)fw * gpw - 1) / ((long long)fw * gpw);
+        } else {
+            grid = need;
+        }
+    } else if (gm && grid < need) { /* a full wave: r blocks on every SM */
         const long long most = (q.count + grid * gpb - 1) / (grid * gpb); /* k */
         const long long per_sm = most * gpb * b->sw_sms;
         grid = (long long)b->sw_sms * ((q.count + per_sm - 1) / per_sm);
     }
-    k<<<(int)grid, warps * SW_NT, smem, st>>>(*a, q);
+    k<<<(int)grid, block, bsmem, st>>>(*a, q);
     TB_LAUNCH_CHECK("sw_kernel_p");
     return 0;
 }
