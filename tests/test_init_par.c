@@ -347,6 +347,44 @@ static void test_species(void)
     sim_state_free(&s);
 }
 
+/* Near the jamming limit (packing fraction 0.367: density 0.7 at min distance 1, the open
+ * cluster's default), where the plain rounds' acceptance falls below 0.001 and the sub-cubes go
+ * on: every sub-cube cut lies within min_distance of one particle (a search over all of them,
+ * init_par_verify), the shortest pair, 1 = 3 threads; a cube at packing fraction 0.393, beyond
+ * random sequential addition's jamming limit 0.384, is refused (exit status 2). */
+static void test_jamming(void)
+{
+    sim_config c = liquid(1000, 31ULL, CFG_PLACE_PARALLEL);
+    c.system.init.min_distance = 1.0;
+    c.system.box = cbrt(1000 / 0.7);
+    sim_state s, t;
+    init_par_verify = 1;
+    omp_set_num_threads(1);
+    int rc = init_quiet(&s, &c);
+    init_par_verify = 0;
+    gsl_test(rc != 0, "jamming: sim_init returns 0 (%d)", rc);
+    if (rc != 0)
+        return;
+    gsl_test(init_par_dead < 1000 || init_par_bad != 0, "jamming: %ld sub-cubes cut, each within "
+             "min_distance of one particle (%ld not)", init_par_dead, init_par_bad);
+    const double m = cube_pairs(&s, 1.0, NULL, 0);
+    gsl_test(!(m >= 1.0), "jamming: shortest pair %.17g >= 1", m);
+    omp_set_num_threads(3);
+    rc = init_quiet(&t, &c);
+    gsl_test(rc != 0 || memcmp(s.pos, t.pos, 3 * sizeof(double) * (size_t)s.n) != 0,
+             "jamming: 3 threads = 1 thread bit for bit");
+    if (rc == 0)
+        sim_state_free(&t);
+    sim_state_free(&s);
+    c.system.particles = 500;
+    c.system.box = cbrt(500 / 0.75);
+    rc = init_quiet(&t, &c);
+    gsl_test(rc != TB_EXIT_USAGE, "jamming: packing fraction 0.393 refused with status 2 (%d)", rc);
+    if (rc == 0)
+        sim_state_free(&t);
+    omp_set_num_threads(omp_get_num_procs());
+}
+
 int main(int argc, char **argv)
 {
     /* libgomp reads OMP_WAIT_POLICY when it starts: a passive wait, so that two threads on a
@@ -361,5 +399,6 @@ int main(int argc, char **argv)
     TB_TEST_RUN(test_domains);
     TB_TEST_RUN(test_structure);
     TB_TEST_RUN(test_species);
+    TB_TEST_RUN(test_jamming);
     return tb_test_done();
 }

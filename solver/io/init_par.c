@@ -20,8 +20,20 @@
  * order after it: the output's order, like the positions, depends on nothing but the seed.
  *
  * A cell holds PAR_INLINE particles inline (one cache line or two per test of a cell); more
- * are chained through the particles' array. Rounds that place nothing at the top rate
- * PAR_RATE_MAX, PAR_DRY of them in a row, end with an error (the jamming limit). */
+ * are chained through the particles' array.
+ *
+ * Near the jamming limit (packing fraction 0.38) almost every candidate lands where a particle
+ * already excludes it. Once a round's acceptance falls below PAR_SUB_P, each cell keeps which of
+ * its 4 x 4 x 4 sub-cubes are not wholly within min_distance of one particle (the "live" ones,
+ * a 64-bit mask; a sub-cube once cut stays cut, as the particles only grow) and draws Poisson(a
+ * live / 64) candidates uniform in the sub-cubes live at its last turn: the same arrivals
+ * thinned of those that would be refused anyway, so the same process: 6.5 x 10^6 candidates
+ * instead of 9.2 x 10^7 for 20000 particles at packing fraction 0.367. A cell brings its mask up to
+ * date at its own turn from the particles of its 27 cells placed since its last one (own data
+ * only: no race). The liquid (0.31) ends at an acceptance near 0.002 and never turns them on:
+ * there the cuts (a cover test per neighbouring particle per cell) cost more than they save.
+ * Rounds that place nothing at the top rate (PAR_DRY in a row; PAR_DRY_SUB with the sub-cubes),
+ * or no live sub-cube left, end with an error: random sequential addition is jammed. */
 #include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -37,7 +49,9 @@
 
 #define PAR_INLINE 3       /* particles held in a cell itself */
 #define PAR_RATE_MAX 8.0   /* candidates per cell per round, at most (mean) */
-#define PAR_DRY 8          /* rounds at PAR_RATE_MAX without a placement before giving up */
+#define PAR_DRY 8          /* rounds at the top rate without a placement before giving up */
+#define PAR_DRY_SUB 32     /* the same with the sub-cubes on (2 candidates per live one a round) */
+#define PAR_SUB_P 0.001    /* the acceptance below which the sub-cubes go on */
 #define PAR_GAMMA 0x9e3779b97f4a7c15ULL
 
 typedef struct par_cell {
@@ -67,6 +81,9 @@ typedef struct par_grid {
     double *pos;       /* [3 cap] the particles placed, in their order */
     int *next;         /* [cap] the chain of the particles beyond a cell's inline room */
     uint64_t *key;     /* [cap] the random key of the particles of the current round */
+    uint64_t *live;    /* [cells] the sub-cubes (4^3, bit i + 4 j + 16 k) not inside one
+                          particle's exclusion ball; NULL before the sub-cubes are on */
+    unsigned char (*seen)[27]; /* [cells] the particles of each neighbour already cut away */
     long n, cap;       /* particles placed, room */
 } par_grid;
 
@@ -188,14 +205,114 @@ static int blocked(const par_grid *g, const int c[3], const double x[3], const p
     return 0;
 }
 
+/* The sub-cubes of cell c wholly closer than dmin to p (its image nearest the cell's centre):
+ * every corner within dmin (1 - 1e-9), the margin covering the rounding of a candidate's
+ * fraction, so a candidate in such a sub-cube is blocked. An untilted box per axis (a sub-cube's
+ * farthest corner), a tilted one corner by corner. */
+static uint64_t cover_mask(const par_grid *g, const int c[3], const double p[3])
+{
+    const double lim = g->dmin * g->dmin * (1.0 - 2e-9);
+    double fc[3], xc[3], d[3], q[3];
+    for (int a = 0; a < 3; a++)
+        fc[a] = (c[a] + 0.5) / g->m[a];
+    par_point(&g->box, fc, xc);
+    for (int a = 0; a < 3; a++)
+        d[a] = p[a] - xc[a];
+    box_min_image_d(&g->box, d);
+    for (int a = 0; a < 3; a++)
+        q[a] = xc[a] + d[a]; /* the image */
+    uint64_t dead = 0;
+    if (!g->box.tilted) {
+        double e[3][5];
+        for (int a = 0; a < 3; a++)
+            for (int i = 0; i < 5; i++) {
+                const double x = g->box.lo[a] + (c[a] + 0.25 * i) / g->m[a] * g->box.l[a] - q[a];
+                e[a][i] = x * x;
+            }
+        double w[3][4];
+        for (int a = 0; a < 3; a++)
+            for (int i = 0; i < 4; i++)
+                w[a][i] = e[a][i] > e[a][i + 1] ? e[a][i] : e[a][i + 1];
+        double lo[3];
+        for (int a = 0; a < 3; a++) {
+            lo[a] = w[a][0];
+            for (int i = 1; i < 4; i++)
+                lo[a] = w[a][i] < lo[a] ? w[a][i] : lo[a];
+        }
+        if (lo[0] + lo[1] + lo[2] >= lim)
+            return 0; /* not even the nearest sub-cube */
+        for (int b = 0; b < 64; b++)
+            if (w[0][b & 3] + w[1][b >> 2 & 3] + w[2][b >> 4] < lim)
+                dead |= 1ULL << b;
+        return dead;
+    }
+    unsigned char in[125];
+    for (int k = 0; k < 125; k++) {
+        const double f[3] = {(c[0] + 0.25 * (k % 5)) / g->m[0], (c[1] + 0.25 * (k / 5 % 5)) / g->m[1],
+                             (c[2] + 0.25 * (k / 25)) / g->m[2]};
+        double x[3];
+        par_point(&g->box, f, x);
+        in[k] = (x[0] - q[0]) * (x[0] - q[0]) + (x[1] - q[1]) * (x[1] - q[1]) +
+                    (x[2] - q[2]) * (x[2] - q[2]) < lim;
+    }
+    for (int b = 0; b < 64; b++) {
+        const int i = b & 3, j = b >> 2 & 3, k = b >> 4;
+        int all = 1;
+        for (int v = 0; v < 8 && all; v++)
+            all = in[(i + (v & 1)) + 5 * (j + (v >> 1 & 1)) + 25 * (k + (v >> 2))];
+        dead |= (uint64_t)all << b;
+    }
+    return dead;
+}
+
+/* Cuts from cell k's live sub-cubes the particles of its neighbourhood placed since its last
+ * turn (seen: the particles of each neighbour cut already; a cell's particles come in order,
+ * the inline ones first, its chain newest first). Only cell k's own data is written, and its
+ * neighbours run in other colours: no race. */
+static void refresh(par_grid *g, long k, const int c[3])
+{
+    int idx[3][3], cnt[3];
+    for (int a = 0; a < 3; a++) {
+        const int m = g->m[a], per = g->box.pbc >> a & 1;
+        cnt[a] = 0;
+        idx[a][cnt[a]++] = c[a];
+        for (int s = -1; s <= 1; s += 2) {
+            int v = c[a] + s;
+            if (per)
+                v = (v + m) % m;
+            else if (v < 0 || v >= m)
+                continue;
+            if (v != c[a] && (cnt[a] < 2 || v != idx[a][1]))
+                idx[a][cnt[a]++] = v;
+        }
+    }
+    uint64_t live = g->live[k];
+    for (int iz = 0; iz < cnt[2]; iz++)
+        for (int iy = 0; iy < cnt[1]; iy++)
+            for (int ix = 0; ix < cnt[0]; ix++) {
+                const par_cell *pc =
+                    &g->cell[((long)idx[2][iz] * g->m[1] + idx[1][iy]) * g->m[0] + idx[0][ix]];
+                unsigned char *sn = &g->seen[k][(iz * 3 + iy) * 3 + ix];
+                const int from = *sn;
+                for (int t = from; t < pc->n && t < PAR_INLINE && live; t++)
+                    live &= ~cover_mask(g, c, pc->p[t]);
+                /* the chain holds particles PAR_INLINE .. n - 1, the newest first */
+                int left = pc->n - (from > PAR_INLINE ? from : PAR_INLINE);
+                for (int j = pc->over; j >= 0 && left > 0 && live; j = g->next[j], left--)
+                    live &= ~cover_mask(g, c, g->pos + 3L * j);
+                *sn = (unsigned char)(pc->n < 255 ? pc->n : 255);
+            }
+    g->live[k] = live;
+}
+
 /* One colour of round r: every cell of colour col draws Poisson(a) candidates; newc[q] the
  * kept ones of the colour's q-th cell. Returns the candidates drawn. */
 static long colour_run(par_grid *g, int col, long r, double a, uint64_t seed, int *newc,
-                       par_thread *th, const int h[3], long nq)
+                       par_thread *th, const int h[3], long nq, long *livesum, int *oom)
 {
     const double e = exp(-a);
-    long drawn = 0;
-#pragma omp parallel reduction(+ : drawn) if (nq >= 512)
+    long drawn = 0, ls = 0;
+#pragma omp parallel reduction(+ : drawn, ls) if (nq >= 512)
     {
 #ifdef _OPENMP
         par_thread *t = th + omp_get_thread_num();
@@ -207,22 +324,45 @@ static long colour_run(par_grid *g, int col, long r, double a, uint64_t seed, in
             const int c[3] = {(col & 1) + 2 * (int)(q % h[0]), (col >> 1 & 1) + 2 * (int)(q / h[0] % h[1]),
                               (col >> 2 & 1) + 2 * (int)(q / ((long)h[0] * h[1]))};
             const long k = ((long)c[2] * g->m[1] + c[1]) * g->m[0] + c[0];
-            uint64_t s = par_stream(seed, r, k);
-            const int tries = par_poisson(&s, a, e);
+            uint64_t s = par_stream(seed, r, k), live0 = ~0ULL;
+            int nl = 64, tries;
+            if (g->live) {
+                /* the sub-cubes on: Poisson(a nl / 64) candidates in the nl sub-cubes live at the
+                 * cell's last turn, those in a sub-cube cut since then refused (a thinning of the
+                 * same arrivals); the cut brought up to date only where a candidate comes */
+                live0 = g->live[k];
+                nl = __builtin_popcountll(live0);
+                ls += nl;
+                tries = nl == 0 ? 0 : par_poisson(&s, a * nl / 64, exp(-a * nl / 64));
+                if (tries > 0)
+                    refresh(g, k, c);
+            } else {
+                tries = par_poisson(&s, a, e);
+            }
             par_cell *pc = &g->cell[k];
             const long own0 = t->n;
             int kept = 0;
             drawn += tries;
             for (int j = 0; j < tries; j++) {
                 double f[3], x[3];
+                int b = 0;
+                if (g->live) { /* the sub-cube: the r-th live one, r uniform */
+                    uint64_t v = live0;
+                    for (int rr = (int)((par_next(&s) >> 32) * (uint64_t)nl >> 32); rr > 0; rr--)
+                        v &= v - 1;
+                    b = __builtin_ctzll(v);
+                }
                 for (int d = 0; d < 3; d++) {
-                    f[d] = (c[d] + par_uniform(&s)) / g->m[d];
+                    f[d] = g->live ? (c[d] + ((b >> 2 * d & 3) + par_uniform(&s)) * 0.25) / g->m[d]
+                                   : (c[d] + par_uniform(&s)) / g->m[d];
                     if (f[d] >= 1.0)
                         f[d] = 0x1.fffffffffffffp-1;
                 }
                 par_point(&g->box, f, x);
                 if (g->R2 > 0 && x[0] * x[0] + x[1] * x[1] + x[2] * x[2] >= g->R2)
                     continue;
+                if (g->live && !(g->live[k] >> b & 1))
+                    continue; /* cut by a particle this cell placed in this turn */
                 if (g->dmin > 0 && blocked(g, c, x, t->s + own0, t->n - own0))
                     continue;
                 if (pc->n < PAR_INLINE) {
@@ -231,8 +371,11 @@ static long colour_run(par_grid *g, int col, long r, double a, uint64_t seed, in
                     if (t->n == t->cap) {
                         const long cap = 2 * t->cap + 64;
                         par_spill *ns = realloc(t->s, (size_t)cap * sizeof *ns);
-                        if (!ns)
-                            abort(); /* a few particles beyond a cell's room: never this many */
+                        if (!ns) { /* reported by the caller; the cell keeps no more */
+#pragma omp atomic write
+                            *oom = 1;
+                            break;
+                        }
                         t->s = ns;
                         t->cap = cap;
                     }
@@ -243,10 +386,13 @@ static long colour_run(par_grid *g, int col, long r, double a, uint64_t seed, in
                 }
                 pc->n++;
                 kept++;
+                if (g->live)
+                    g->live[k] &= ~cover_mask(g, c, x);
             }
             newc[q] = kept;
         }
     }
+    *livesum += ls;
     return drawn;
 }
 
@@ -386,6 +532,44 @@ static void cells_of(par_grid *g, int n)
             g->m[a]--;
 }
 
+int init_par_verify;
+long init_par_dead, init_par_bad;
+
+/* init_par_verify: every sub-cube cut from a cell must lie within dmin of one particle of the
+ * cell's neighbourhood, by every corner, the minimum image taken per corner (a search of its
+ * own, not cover_mask); counts into init_par_dead and init_par_bad. */
+static void verify(const par_grid *g)
+{
+    long dead = 0, bad = 0;
+    const double d2 = g->dmin * g->dmin;
+    const long nc = (long)g->m[0] * g->m[1] * g->m[2];
+    for (long k = 0; g->live && k < nc; k++) {
+        const int c[3] = {(int)(k % g->m[0]), (int)(k / g->m[0] % g->m[1]),
+                          (int)(k / ((long)g->m[0] * g->m[1]))};
+        for (int b = 0; b < 64; b++) {
+            if (g->live[k] >> b & 1)
+                continue;
+            dead++;
+            int found = 0;
+            for (long i = 0; i < g->n && !found; i++) { /* every particle: slow, for tests */
+                int all = 1;
+                for (int v = 0; v < 8 && all; v++) {
+                    const double f[3] = {(c[0] + 0.25 * ((b & 3) + (v & 1))) / g->m[0],
+                                         (c[1] + 0.25 * ((b >> 2 & 3) + (v >> 1 & 1))) / g->m[1],
+                                         (c[2] + 0.25 * ((b >> 4) + (v >> 2))) / g->m[2]};
+                    double x[3];
+                    par_point(&g->box, f, x);
+                    all = too_close(&g->box, x, g->pos + 3 * i, d2);
+                }
+                found = all;
+            }
+            bad += !found;
+        }
+    }
+    init_par_dead = dead;
+    init_par_bad = bad;
+}
+
 int init_random_parallel(sim_state *s, const sim_config *c)
 {
     const int n = s->n;
@@ -432,16 +616,19 @@ int init_random_parallel(sim_state *s, const sim_config *c)
         g.cell[k].over = -1;
     }
     double p = 1.0;                /* the acceptance of the last 64 candidates or more */
-    long tried = 0, rounds = 0, acc_drawn = 0, acc_got = 0;
+    double vol = (double)nc;       /* the volume candidates are drawn in [cells] */
+    long tried = 0, rounds = 0, acc_drawn = 0, acc_got = 0, sub_round = -1;
     int dry = 0;
+    const double sub_p = getenv("TB_INIT_PAR_SUB_P") ? atof(getenv("TB_INIT_PAR_SUB_P")) : PAR_SUB_P;
     for (long r = 0; g.n < n; r++, rounds++) {
         const long left = n - g.n, from = g.n;
         double target = ceil(1.05 * left) + 8.0;
         if (target > n / 32.0 + 1.0)
             target = n / 32.0 + 1.0;
-        double a = target / (nc * p);
-        a = a > PAR_RATE_MAX ? PAR_RATE_MAX : a;
-        long drawn = 0;
+        const double amax = g.live ? 16 * PAR_RATE_MAX : PAR_RATE_MAX;
+        double a = target / (vol * p);
+        a = a > amax ? amax : a;
+        long drawn = 0, livesum = 0;
         for (int ph = 0; ph < 8 && rc == 0; ph++) {
             const int col = (int)((r + ph) % 8);
             int h[3];
@@ -452,7 +639,12 @@ int init_random_parallel(sim_state *s, const sim_config *c)
             }
             if (nq == 0)
                 continue;
-            drawn += colour_run(&g, col, r, a, seed, newc, th, h, nq);
+            int oom = 0;
+            drawn += colour_run(&g, col, r, a, seed, newc, th, h, nq, &livesum, &oom);
+            if (oom) {
+                rc = tb_error(NULL, 0, "out of host memory for the particles of a cell");
+                break;
+            }
             rc = colour_commit(&g, col, r, seed, newc, th, nth, h, nq, base);
         }
         if (rc != 0)
@@ -460,7 +652,8 @@ int init_random_parallel(sim_state *s, const sim_config *c)
         tried += drawn;
         const long got = g.n - from;
         if (getenv("TB_INIT_PAR_STATS"))
-            tb_notice("round %ld: rate %.4g, %ld candidates, %ld kept, %ld placed", r, a, drawn, got, g.n);
+            tb_notice("round %ld: rate %.4g, %ld candidates, %ld kept, %ld placed, %ld live sub-cubes", r,
+                      a, drawn, got, g.n, livesum);
         acc_drawn += drawn;
         acc_got += got;
         if (acc_drawn >= 64) {
@@ -468,23 +661,39 @@ int init_random_parallel(sim_state *s, const sim_config *c)
             acc_drawn = acc_got = 0;
         }
         p = p < 1e-9 ? 1e-9 : p;
-        dry = got == 0 && a >= PAR_RATE_MAX ? dry + 1 : 0;
-        if (dry >= PAR_DRY) {
+        if (g.live)
+            vol = livesum / 64.0;
+        dry = got == 0 && a >= amax ? dry + 1 : 0;
+        if (g.n < n && (dry >= (g.live ? PAR_DRY_SUB : PAR_DRY) || (g.live && livesum == 0))) {
             tb_error(c->path[0] ? c->path : NULL, 0,
                      "system.init.min_distance: cannot place particle %ld of %d at min_distance %g "
-                     "(system.init.placement = \"parallel\": %ld rounds of %g candidates per cell "
-                     "placed nothing; lower min_distance or use placement \"sequential\")",
-                     g.n + 1, n, g.dmin, (long)PAR_DRY, PAR_RATE_MAX);
+                     "(system.init.placement = \"parallel\": %s; lower min_distance or use "
+                     "placement \"sequential\")", g.n + 1, n, g.dmin,
+                     livesum == 0 && g.live ? "no room is left" : "rounds at the top rate placed nothing");
             rc = TB_EXIT_USAGE;
             goto done;
         }
+        if (!g.live && g.dmin > 0 && p < sub_p && g.n < n) { /* the sub-cubes on */
+            g.live = malloc((size_t)nc * sizeof *g.live);
+            g.seen = calloc((size_t)nc, sizeof *g.seen);
+            if (!g.live || !g.seen) {
+                rc = tb_error(NULL, 0, "out of host memory for the sub-cubes of %ld cells", nc);
+                goto done;
+            }
+            for (long k = 0; k < nc; k++)
+                g.live[k] = ~0ULL;
+            sub_round = r + 1;
+        }
+        if (g.n >= n && init_par_verify)
+            verify(&g); /* before the last round's trim, which only frees room */
         if (g.n > n && (rc = trim(&g, from, n - from)) != 0)
             goto done;
     }
     memcpy(s->pos, g.pos, (size_t)n * 3 * sizeof *s->pos);
     if (getenv("TB_INIT_PAR_STATS"))
-        tb_notice("system.init: parallel placement: %d particles, %d x %d x %d cells, %ld rounds, "
-                  "%ld candidates", n, g.m[0], g.m[1], g.m[2], rounds, tried);
+        tb_notice("system.init: parallel placement: %d particles, %d x %d x %d cells, %ld rounds "
+                  "(sub-cubes from round %ld), %ld candidates", n, g.m[0], g.m[1], g.m[2], rounds,
+                  sub_round, tried);
     tb_phase("init_parallel");
 done:
     for (int t = 0; th && t < nth; t++)
@@ -496,5 +705,7 @@ done:
     free(g.pos);
     free(g.next);
     free(g.key);
+    free(g.live);
+    free(g.seen);
     return rc;
 }
