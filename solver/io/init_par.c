@@ -78,6 +78,8 @@ typedef struct par_grid {
     int m[3];          /* cells per axis */
     double dmin;
     par_cell *cell;    /* [m0 m1 m2], x fastest */
+    unsigned char *occ; /* [m0 m1 m2] 1 where a cell holds a particle: an empty neighbour's
+                           80 bytes are not read (a cache miss saved) */
     double *pos;       /* [3 cap] the particles placed, in their order */
     int *next;         /* [cap] the chain of the particles beyond a cell's inline room */
     uint64_t *key;     /* [cap] the random key of the particles of the current round */
@@ -192,8 +194,10 @@ static int blocked(const par_grid *g, const int c[3], const double x[3], const p
             for (int ix = 0; ix < cnt[0]; ix++) {
                 if (gap[2][iz] * gap[2][iz] + gap[1][iy] * gap[1][iy] + gap[0][ix] * gap[0][ix] >= d2)
                     continue; /* even the cell's nearest point is too far */
-                const par_cell *pc =
-                    &g->cell[((long)idx[2][iz] * g->m[1] + idx[1][iy]) * g->m[0] + idx[0][ix]];
+                const long kk = ((long)idx[2][iz] * g->m[1] + idx[1][iy]) * g->m[0] + idx[0][ix];
+                if (!g->occ[kk])
+                    continue;
+                const par_cell *pc = &g->cell[kk];
                 const int in = pc->n < PAR_INLINE ? pc->n : PAR_INLINE;
                 for (int j = 0; j < in; j++)
                     if (too_close(&g->box, x, pc->p[j], d2))
@@ -290,8 +294,10 @@ static void refresh(par_grid *g, long k, const int c[3])
     for (int iz = 0; iz < cnt[2]; iz++)
         for (int iy = 0; iy < cnt[1]; iy++)
             for (int ix = 0; ix < cnt[0]; ix++) {
-                const par_cell *pc =
-                    &g->cell[((long)idx[2][iz] * g->m[1] + idx[1][iy]) * g->m[0] + idx[0][ix]];
+                const long kk = ((long)idx[2][iz] * g->m[1] + idx[1][iy]) * g->m[0] + idx[0][ix];
+                if (!g->occ[kk])
+                    continue;
+                const par_cell *pc = &g->cell[kk];
                 unsigned char *sn = &g->seen[k][(iz * 3 + iy) * 3 + ix];
                 const int from = *sn;
                 for (int t = from; t < pc->n && t < PAR_INLINE && live; t++)
@@ -385,6 +391,7 @@ static long colour_run(par_grid *g, int col, long r, double a, uint64_t seed, in
                     t->n++;
                 }
                 pc->n++;
+                g->occ[k] = 1;
                 kept++;
                 if (g->live)
                     g->live[k] &= ~cover_mask(g, c, x);
@@ -603,10 +610,11 @@ int init_random_parallel(sim_state *s, const sim_config *c)
         nqmax = q > nqmax ? q : nqmax;
     }
     g.cell = malloc((size_t)nc * sizeof *g.cell);
+    g.occ = calloc((size_t)nc, 1);
     int *newc = malloc((size_t)nqmax * sizeof *newc);
     long *base = malloc((size_t)nqmax * sizeof *base);
     par_thread *th = calloc((size_t)nth, sizeof *th);
-    if (!g.cell || !newc || !base || !th || grow(&g, n + n / 16 + 1024) != 0) {
+    if (!g.cell || !g.occ || !newc || !base || !th || grow(&g, n + n / 16 + 1024) != 0) {
         rc = tb_error(NULL, 0, "out of host memory for a cell grid of %ld cells", nc);
         goto done;
     }
@@ -702,6 +710,7 @@ done:
     free(base);
     free(newc);
     free(g.cell);
+    free(g.occ);
     free(g.pos);
     free(g.next);
     free(g.key);
