@@ -218,7 +218,7 @@ FUZZ_SECONDS ?= 240
 FUZZ_FLAGS   := -std=c11 -D_POSIX_C_SOURCE=200809L -I. -g -O1 -fno-omit-frame-pointer \
                 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined
 FUZZ_SRC     := $(wildcard config/*.c) \
-                maps3d/map3d.c maps3d/map2d.c common/check.c solver/io/xyz.c solver/io/lines.c solver/io/lammps_data.c solver/io/cell.c solver/state.c solver/io/init.c solver/io/init_random.c solver/io/init_vox.c solver/io/init_draws.c solver/io/init_lattice.c \
+                maps3d/map3d.c maps3d/map2d.c common/check.c solver/io/xyz.c solver/io/lines.c solver/io/lammps_data.c solver/io/cell.c solver/state.c solver/io/init.c solver/io/init_random.c solver/io/init_vox.c solver/io/init_draws.c solver/io/init_par.c solver/io/init_lattice.c \
                 solver/finite.c solver/io/output.c solver/io/checkpoint.c solver/io/restart.c
 build-fuzz/fuzz_%: tests/fuzz/fuzz_%.c $(FUZZ_SRC) $(wildcard common/*.h config/*.h maps3d/*.h $(addsuffix /*.h,$(SOLVER_DIRS)))
 	@mkdir -p $(dir $@)

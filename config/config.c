@@ -38,6 +38,7 @@
 
 static const char *const boundary_names[] = {"open", "periodic", "mixed", NULL};
 static const char *const init_names[] = {"random", "lattice", "xyz", "lammps", NULL};
+static const char *const placement_names[] = {"sequential", "parallel", NULL};
 static const char *const backend_names[] = {"auto", "cpu", "gpu", NULL};
 static const char *const precision_names[] = {"double", "mixed", "single", NULL};
 static const char *const integrator_names[] = {"nve", "langevin", "nose-hoover", NULL};
@@ -88,6 +89,10 @@ static const cfg_row schema[] = {
     {.path = "system.init.min_distance", .kind = K_FLOAT, .def = "1.0", .range = "> 0",
      .unit = "sigma", FIELD(system.init.min_distance),
      .doc = "random: smallest pair distance; lattice: fcc nearest-neighbour distance"},
+    {.path = "system.init.placement", .kind = K_CHOICE, .def = "sequential",
+     .choices = placement_names, FIELD(system.init.placement),
+     .doc = "random: sequential (one stream, the bits of every earlier version) or parallel "
+            "(cell by cell on the threads, other positions, the same for any thread count)"},
     {.path = "system.init.temperature", .kind = K_FLOAT, .def = "0.7", .range = ">= 0",
      .unit = "epsilon/k_B", FIELD(system.init.temperature),
      .doc = "initial temperature of Maxwell-Boltzmann velocities"},
@@ -362,6 +367,7 @@ static const char *enum_name(const char *const *names, int v)
 
 const char *cfg_boundary_name(int b) { return enum_name(boundary_names, b); }
 const char *cfg_init_name(int t) { return enum_name(init_names, t); }
+const char *cfg_placement_name(int t) { return enum_name(placement_names, t); }
 const char *cfg_backend_name(int b) { return enum_name(backend_names, b); }
 const char *cfg_precision_name(int p) { return enum_name(precision_names, p); }
 const char *cfg_integrator_name(int t) { return enum_name(integrator_names, t); }

@@ -34,6 +34,7 @@ TB_BEGIN_DECLS
 /* system.boundary: open or periodic on every axis, or mixed (per axis: system.periodic). */
 enum cfg_boundary { CFG_BOUNDARY_OPEN = 0, CFG_BOUNDARY_PERIODIC = 1, CFG_BOUNDARY_MIXED = 2 };
 enum cfg_init { CFG_INIT_RANDOM = 0, CFG_INIT_LATTICE = 1, CFG_INIT_XYZ = 2, CFG_INIT_LAMMPS = 3 };
+enum cfg_placement { CFG_PLACE_SEQUENTIAL = 0, CFG_PLACE_PARALLEL = 1 };
 /* units: LAMMPS's styles of the same names (config/units.h holds their constants). */
 enum cfg_units { CFG_UNITS_LJ = 0, CFG_UNITS_METAL = 1, CFG_UNITS_REAL = 2 };
 /* potential.lj.mix: LAMMPS's pair_modify mix rules for the pairs not given. */
@@ -104,6 +105,7 @@ typedef struct sim_config {
             int type;             /* enum cfg_init, default random */
             double radius;        /* random/lattice cluster radius [sigma]; 0 = from density */
             double min_distance;  /* random: smallest pair distance; lattice: neighbour distance [sigma] */
+            int placement;        /* random: enum cfg_placement, default sequential */
             double temperature;   /* initial temperature [epsilon/k_B], >= 0 */
             int temperature_set;  /* 1 when given explicitly (applies even to an XYZ file with velocities) */
             char file[CFG_PATH_MAX]; /* xyz, lammps: path, resolved against the config file's directory */
@@ -243,6 +245,7 @@ void cfg_periodic(const sim_config *c, int per[3]);
 /* Name of an enum value, for printing ("open", "mixed", ...). */
 const char *cfg_boundary_name(int b);
 const char *cfg_init_name(int t);
+const char *cfg_placement_name(int t);
 const char *cfg_backend_name(int b);
 const char *cfg_precision_name(int p);
 const char *cfg_integrator_name(int t);

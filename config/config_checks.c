@@ -172,6 +172,10 @@ static void check_init_file(cfg_ctx *x)
         cfg_problem(x, given(x, "system.init.file"), "system.init.file",
                 "only used with system.init.type = \"xyz\" or \"lammps\" (the type is %s)",
                 cfg_init_name(t));
+    if (t != CFG_INIT_RANDOM && given(x, "system.init.placement") &&
+        !rejected(x, "system.init.placement"))
+        cfg_problem(x, given(x, "system.init.placement"), "system.init.placement",
+                "only used with system.init.type = \"random\" (the type is %s)", cfg_init_name(t));
 }
 
 /* Lattice default spacing, and whether a random cluster of the given radius can plausibly hold

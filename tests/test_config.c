@@ -221,7 +221,20 @@ static void test_xyz(void)
                  "system = {\n particles = 3;\n init = {\n  file = \"sub/init.xyz\";\n };\n};\n",
                  0, NULL,
                  "tribody: sim.cfg:4: system.init.file: only used with system.init.type = \"xyz\""
-                 " or \"lammps\" (the type is random)");
+                 " or \"lammps\" (the type is random)");    expect_error("placement without random",
+                 "system = {\n particles = 3;\n init = {\n  type = \"lattice\";\n"
+                 "  placement = \"parallel\";\n };\n};\n", 0, NULL,
+                 "tribody: sim.cfg:5: system.init.placement: only used with system.init.type = "
+                 "\"random\" (the type is lattice)");
+    rc = load(&c, "system = {\n particles = 3;\n init = { placement = \"fast\"; };\n};\n", 0,
+              NULL);
+    gsl_test(rc != TB_EXIT_USAGE || strncmp(err, "tribody: sim.cfg:3: system.init.placement: ", 43),
+             "placement: an unknown one is refused by name (%d, %s)", rc, one_line(err));
+    snprintf(set, sizeof set, "system.init.placement=\"parallel\"");
+    rc = load(&c, "system = { particles = 3; };\n", 1, sets);
+    gsl_test(rc != 0 || c.system.init.placement != CFG_PLACE_PARALLEL,
+             "placement: --set system.init.placement=\"parallel\" is read (got %d, %d)", rc,
+             c.system.init.placement);
 }
 
 /* @include: resolved against the config file's directory; messages name the included file by

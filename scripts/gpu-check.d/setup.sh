@@ -8,6 +8,10 @@
 #     build/tribody-base (main with the marks alone, $TB_BASE: the "before") and the new build
 #   · cmp of the thermo file, the trajectory (the step-0 frame: positions, velocities) and the
 #     checkpoint of build/tribody-prev (main, $TB_PREV) and the new build, and of base and new
+#   · the random start again with system.init.placement = "parallel" (solver/io/init_par.c; the
+#     new build only: other positions), on all cores and on one (OMP_NUM_THREADS=1): its phases,
+#     its set-up, and the outputs of the two cmp-identical (the same positions for any thread
+#     count); the placement's rounds and candidates (TB_INIT_PAR_STATS=1)
 # GPU_CHECK_BACKEND=cpu: a dry run on a machine without a GPU (n = 20000 and 4 * 17^3 = 19652, ATM
 # cutoff 1.1, 4 OpenMP threads so that the draws' windows run).
 BE=${GPU_CHECK_BACKEND:-gpu}
@@ -20,12 +24,15 @@ if [ "$BE" = cpu ]; then nr=20000; nl=19652; k=2; xs="--set potential.atm.cutoff
   export OMP_NUM_THREADS=4 # the draws' windows start at 4 threads (init_draws.c)
 else nr=1000000; nl=1000188; k=10; xs=""; fi
 box() { python3 -c "print(repr(($1 / 0.8) ** (1 / 3)))"; }
-# one run: bin tag n init; leaves $W/su_TAG/ with out.txt, err.txt (the marks) and the outputs
+# one run: bin tag n init [placement [threads]]; leaves $W/su_TAG/ with out.txt, err.txt (the
+# marks) and the outputs
 one_run() {
-  local bin=$1 tag=$2 n=$3 init=$4 d="$W/su_$2"
+  local bin=$1 tag=$2 n=$3 init=$4 d="$W/su_$2" pl=()
+  [ -n "${5:-}" ] && pl=(--set system.init.placement=\"$5\")
   rm -rf "$d"; mkdir -p "$d"
-  ( cd "$d" && date +%s.%N >t0 &&
-    TRIBODY_TIMES=1 "$OLDPWD/$bin" run "$lq" --set system.particles=$n --set system.box=$(box $n) \
+  ( cd "$d" && [ -n "${6:-}" ] && export OMP_NUM_THREADS=$6
+    date +%s.%N >t0 &&
+    TRIBODY_TIMES=1 TB_INIT_PAR_STATS=1 "$OLDPWD/$bin" run "$lq" "${pl[@]}" --set system.particles=$n --set system.box=$(box $n) \
       --set system.init.type=\"$init\" --set solver.backend=$BE --set solver.deterministic=true \
       --set integrator.steps=$k --set output.thermo=\"th.csv\" --set output.thermo_every=100 \
       --set output.trajectory=\"tr.xyz\" --set output.trajectory_every=1000 \
@@ -40,6 +47,7 @@ W, tags = sys.argv[1], sys.argv[2:]
 rows = [('exec', 'process start to cmd_run (exec, MPI init)'), ('config', 'configuration'),
         ('plain', 'placement: plain candidates'), ('vbuild', 'placement: voxel list build'),
         ('split', 'placement: voxel splits (kept + refused)'), ('draws', 'placement: draws from the list'),
+        ('init_parallel', 'placement: parallel (init_par.c)'),
         ('lattice', 'positions (lattice, or random without list)'), ('velocities', 'velocities'),
         ('select', 'integrator, observables, backend choice'), ('backend_create', 'backend creation'),
         ('first_evaluation', 'lists + first evaluation + fetch'), ('check_start', 'check of the start'),
@@ -90,5 +98,23 @@ for spec in "random:$nr" "lattice:$nl"; do
   table $tags
   [ -n "$P" ] && same prev_$init new_$init "$init n=$n, main's binary vs new"
   [ -n "$BASE" ] && same base_$init new_$init "$init n=$n, main + marks vs new"
+  if [ "$init" = random ]; then # the parallel placement: all cores, then one thread
+    one_run "$B" par_random $n random parallel; one_run "$B" par1_random $n random parallel 1
+    table new_random par_random par1_random
+    for t in par_random par1_random; do say "  $t: $(grep -h 'parallel placement' "$W/su_$t/err.txt" | sed 's/^tribody: //')"; done
+    same par1_random par_random "random n=$n, placement parallel, OMP_NUM_THREADS=1 vs $(nproc) threads"
+    python3 - "$W" <<'PY' | while read -r l; do say "$l"; done
+import sys
+W = sys.argv[1]
+def setup(t):
+    import re
+    d = f'{W}/su_{t}'
+    t0, t1 = float(open(d + '/t0').read()), float(open(d + '/t1').read())
+    m = re.search(r'in ([0-9.e+-]+) s', open(d + '/out.txt').read())
+    return t1 - t0 - float(m.group(1)) if m else float('nan')
+s = setup('par_random')
+print(('PASS' if s <= 3.0 else 'FAIL') + f': set-up of the random start with placement parallel {s:.2f} s <= 3 s (issue 23; sequential {setup("new_random"):.2f} s)')
+PY
+  fi
   rm -f "$W"/su_*/tr.xyz "$W"/su_*/ck.tbck # 200 MB a run at 10^6: the logs keep the rest
 done

@@ -186,7 +186,8 @@ static int init_generated(sim_state *s, const sim_config *c)
             return TB_EXIT_USAGE;
         }
     if (c->system.init.type == CFG_INIT_RANDOM) {
-        rc = init_random(s, c);
+        rc = c->system.init.placement == CFG_PLACE_PARALLEL ? init_random_parallel(s, c)
+                                                            : init_random(s, c);
     } else if (s->box.pbc) {
         const double sigma = c->potential.lj.enabled && c->potential.lj.sigma > 0
                                  ? c->potential.lj.sigma

@@ -7,6 +7,8 @@
  *   With a periodic axis: uniform in the box instead of a sphere (any box: fractions uniform
  *   in [0, 1)^3, an open axis its given extent; minimum-image distances). A placement that takes
  *   more than a second shows a progress line on stderr when it is a terminal.
+ *   system.init.placement = "parallel": random sequential addition cell by cell on OpenMP's
+ *   threads instead (init_par.c), other positions, the same for any number of threads.
  * lattice: fcc with nearest-neighbour distance system.init.min_distance; open boundaries
  *   take the n sites nearest the centre (a compact cluster), a box with a periodic axis is
  *   filled with the smallest fcc lattice of >= n sites, its cells the box's scaled per axis.

@@ -35,6 +35,13 @@ void init_species_counts(const double *f, int nt, int n, int *count);
 
 /* Random sequential addition of s->n particles in s's box (init_random.c). */
 int init_random(sim_state *s, const sim_config *c);
+/* The same, cell by cell on OpenMP's threads (system.init.placement = "parallel",
+ * init_par.c): other positions than init_random's, the same for any number of threads. */
+int init_random_parallel(sim_state *s, const sim_config *c);
+/* Tests: with init_par_verify set, init_random_parallel checks every sub-cube it cut (its
+ * corners within min_distance of one particle) into init_par_dead (checked), init_par_bad. */
+extern int init_par_verify;
+extern long init_par_dead, init_par_bad;
 /* Candidates drawn and tested per parallel batch in init_random (default 32768); any value >= 1
  * gives the same positions, 1 being the plain sequential test (tests/test_init_gen.c). */
 extern int init_random_batch;
