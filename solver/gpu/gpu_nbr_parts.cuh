@@ -86,6 +86,121 @@ static __device__ __forceinline__ void nbr_filter1(const gpu_args &a, const nbr_
     __syncthreads(); /* the staging area is zeroed next */
 }
 
+/* TB_NBR_EPI's bits (issue 23; docs/gpu-measured.md, "Measured: the row's O(m) part"):
+ * NBR_EPI_PF (the default), VAR 18 prefetches the next anchor's row into L1 during the walk
+ * (nbr_prefetch). */
+#define NBR_EPI_PF 2
+
+/* nbr_filter1 with 2 NBR_NT entries per sweep, entries r and r + NBR_NT in each thread: both
+ * loads in flight at once and one barrier pair per 2 NBR_NT entries. The warps' counts of each
+ * half (wcount[16]: ATM first half, ATM second, LJ first, LJ second) place the first half's
+ * entries before the second's, so the entries and their order are nbr_filter1's. */
+template <typename R, bool TYP, typename V>
+static __device__ __forceinline__ void nbr_filter2(const gpu_args &a, const nbr_args &q,
+                                                   const tb_box_d *box, const tb_double4 &xi,
+                                                   int i, const int *row,
+                                                   int cnt, V *ent, int *tix, unsigned char *sty,
+                                                   V *stage, int *wcount, int &m, int &ma)
+{
+    const int tid = threadIdx.x, lane = tid & 31, warp = tid >> 5;
+    int *st = (int *)(stage + q.cap);
+    int ml = 0;
+    for (int c0 = 0; c0 < cnt; c0 += 2 * NBR_NT) {
+        bool ka[2] = {false, false}, kl[2] = {false, false};
+        int t[2] = {0, 0}, tt[2] = {0, 0};
+        double e[2][3] = {{0, 0, 0}, {0, 0, 0}};
+#pragma unroll
+        for (int h = 0; h < 2; h++) {
+            const int r = c0 + h * NBR_NT + tid;
+            t[h] = r < cnt ? row[r] : -1;
+        }
+#pragma unroll
+        for (int h = 0; h < 2; h++) {
+            if (t[h] >= 0) {
+                const tb_double4 xt = a.posd[t[h]];
+                if (TYP)
+                    tt[h] = gpu_type_of(xt.w);
+                e[h][0] = xt.x - xi.x;
+                e[h][1] = xt.y - xi.y;
+                e[h][2] = xt.z - xi.z;
+                box_min_image_d(box, e[h]);
+                const double r2 = e[h][0] * e[h][0] + e[h][1] * e[h][1] + e[h][2] * e[h][2];
+                const bool aft = nbr_after(e[h][0], e[h][1], e[h][2], i, t[h]),
+                           atm = r2 <= q.rca2;
+                ka[h] = atm && aft;
+                kl[h] = !atm && r2 < q.rcl2 && aft;
+            }
+        }
+        unsigned ba[2], bl[2];
+#pragma unroll
+        for (int h = 0; h < 2; h++) {
+            ba[h] = __ballot_sync(0xffffffffu, ka[h]);
+            bl[h] = __ballot_sync(0xffffffffu, kl[h]);
+            if (lane == 0) {
+                wcount[h * NBR_NW + warp] = __popc(ba[h]);
+                wcount[(2 + h) * NBR_NW + warp] = __popc(bl[h]);
+            }
+        }
+        __syncthreads();
+        int pa[2] = {ma, ma}, pl[2] = {ml, ml}, ta[2] = {0, 0}, tl[2] = {0, 0};
+        for (int w = 0; w < NBR_NW; w++)
+#pragma unroll
+            for (int h = 0; h < 2; h++) {
+                pa[h] += w < warp ? wcount[h * NBR_NW + w] : 0;
+                pl[h] += w < warp ? wcount[(2 + h) * NBR_NW + w] : 0;
+                ta[h] += wcount[h * NBR_NW + w];
+                tl[h] += wcount[(2 + h) * NBR_NW + w];
+            }
+        pa[1] += ta[0];
+        pl[1] += tl[0];
+        const unsigned below = (1u << lane) - 1u;
+#pragma unroll
+        for (int h = 0; h < 2; h++) {
+            if (ka[h] || kl[h]) {
+                V v;
+                v.x = (R)e[h][0];
+                v.y = (R)e[h][1];
+                v.z = (R)e[h][2];
+                v.w = v.x * v.x + v.y * v.y + v.z * v.z;
+                if (ka[h]) {
+                    const int p = pa[h] + __popc(ba[h] & below);
+                    ent[p] = v;
+                    tix[p] = t[h];
+                    if (TYP)
+                        sty[p] = (unsigned char)tt[h];
+                } else {
+                    const int p = pl[h] + __popc(bl[h] & below);
+                    stage[p] = v;
+                    st[2 * p] = t[h];
+                    st[2 * p + 1] = tt[h];
+                }
+            }
+        }
+        ma += ta[0] + ta[1];
+        ml += tl[0] + tl[1];
+        __syncthreads();
+    }
+    for (int p = tid; p < ml; p += NBR_NT) {
+        ent[ma + p] = stage[p];
+        tix[ma + p] = st[2 * p];
+        if (TYP)
+            sty[ma + p] = (unsigned char)st[2 * p + 1];
+    }
+    m = ma + ml;
+    __syncthreads(); /* the staging area is zeroed next */
+}
+
+/* VAR 18: the next anchor's row indices and positions (and its own position) brought into L1
+ * while this anchor's triplets are walked, so that its filter's loads hit there. */
+static __device__ __forceinline__ void nbr_prefetch(const gpu_args &a, const nbr_args &q, int bn)
+{
+    const int o0 = q.off[bn], cn = q.off[bn + 1] - o0;
+    for (int r = threadIdx.x; r < cn; r += NBR_NT)
+        asm volatile("prefetch.global.L1 [%0];" ::"l"(a.posd + q.idx[o0 + r]));
+    if (threadIdx.x == 0)
+        asm volatile("prefetch.global.L1 [%0];" ::"l"(a.posd + q.perm[q.b0 + bn]));
+}
+
 /* The block's sums of N doubles at once: block_sum's order for each (the warps' shuffle tree,
  * then the warps in order), so the same bits, with one barrier instead of two per value. */
 template <int N>
