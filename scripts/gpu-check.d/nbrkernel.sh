@@ -1,20 +1,20 @@
 # scripts/gpu-check.d/nbrkernel.sh — scripts/gpu-check's mode `nbrkernel` (issue 23): the neighbour-list
-# force kernel's tile loops (solver/gpu/gpu_nbr.cu, TB_NBR_KERNEL 0, 1, 2, 7, 8, 9, 18; unset = 7, or 8 where
-# cutoff_triple can cut; 9: the compacted slots, gpu_nbr_cmp.cuh, 7 in deterministic mode; 18: VAR 7 with
-# TB_NBR_APB anchors per block, the next row prefetched, the filter two entries per thread; docs/gpu-measured.md,
+# force kernel's tile loops (solver/gpu/gpu_nbr.cu, TB_NBR_KERNEL 0, 1, 2, 7, 8, 9; unset = 7, or 8 where
+# cutoff_triple can cut; 9: the compacted slots, gpu_nbr_cmp.cuh, 7 in deterministic mode; docs/gpu-measured.md,
 # "Measured: the tile loop's instructions", "Measured: compaction of the useful slots" and "Measured: the
 # row's O(m) part"), before and after in one call. Sourced by scripts/gpu-check (B, W, S, say in scope).
 #   · accuracy: energies and forces of each loop x double, mixed against the CPU double evaluation at
 #     n = 2048 (the liquid; with cutoff_triple 3.2; three species): PASS within 1e-13 (double) and
 #     1e-6 (mixed), relative energy and largest force error
-#   · bitwise: two deterministic evaluations per loop and precision (NBRK_DET_KS), VAR 18's equal to VAR 7's;
+#   · bitwise: two deterministic evaluations per loop and precision (NBRK_DET_KS, default "1 2 7 8 9"),
+#     each loop's equal to VAR 7's where NBRK_DET_SAME lists it (default "9": it takes VAR 7 there);
 #     100 + restart + 100 = 200 steps of the default (cmp of the checkpoints; gpu-check fixes the run id);
-#     racecheck and memcheck of the default, VAR 9 and VAR 18 (NBRK_SAN_KS; n = 300, L = 7.2, r_c 3.3)
+#     racecheck and memcheck of the default and VAR 9 (NBRK_SAN_KS; n = 300, L = 7.2, r_c 3.3)
 #   · speed: bench --liquid of main's binary (build/tribody-prev or $TB_PREV), the loop of 2026-11-24
 #     (TB_NBR_KERNEL=1), the default and VAR 9, N = 32768, 1e5, 1e6, mixed and double; 1e7 mixed (prev,
 #     new)
-# NBRK_PARTS (default "accuracy bitwise speed") picks the parts, NBRK_KS (default "0 1 2 7 8 9 18") the
-# accuracy part's loops, NBRK_BENCH (default "K1 default K9 K18") the speed part's, NBRK_1E7=0 skips 1e7.
+# NBRK_PARTS (default "accuracy bitwise speed") picks the parts, NBRK_KS (default "0 1 2 7 8 9") the
+# accuracy part's loops, NBRK_BENCH (default "K1 default K9") the speed part's, NBRK_1E7=0 skips 1e7.
 # GPU_CHECK_BACKEND=cpu: a dry run on a machine without a GPU (the CPU backend ignores TB_NBR_KERNEL:
 # every line equals the reference). About 4 minutes on an H200.
 BE=${GPU_CHECK_BACKEND:-gpu}
@@ -55,7 +55,7 @@ if [[ " $parts " == *" accuracy "* ]]; then
     # shellcheck disable=SC2086 # c holds a file and --set arguments
     "$B" eval $c --set solver.backend=cpu --set solver.precision=double -o "$W/nbrk_ref.xyz" >"$W/nbrk_ref.txt" 2>&1 ||
       { say "FAIL: $label: CPU reference ($(tail -n 1 "$W/nbrk_ref.txt"))"; continue; }
-    for k in ${NBRK_KS:-0 1 2 7 8 9 18}; do
+    for k in ${NBRK_KS:-0 1 2 7 8 9}; do
       for p in double mixed; do
         rm -f "$W/nbrk_g.xyz"
         # shellcheck disable=SC2086
@@ -71,7 +71,7 @@ if [[ " $parts " == *" accuracy "* ]]; then
 fi
 if [[ " $parts " == *" bitwise "* ]]; then
   say "== nbr kernels: bitwise repeatable (deterministic), restarts and sanitizers of the default"
-  for k in ${NBRK_DET_KS:-1 2 7 8 9 18}; do # 9 takes VAR 7 in deterministic mode (its atomics' order is the hardware's)
+  for k in ${NBRK_DET_KS:-1 2 7 8 9}; do # 9 takes VAR 7 in deterministic mode (its atomics' order is the hardware's)
     for p in double mixed; do
       for r in 1 2; do
         rm -f "$W/nbrk_d$r.xyz"
@@ -80,9 +80,9 @@ if [[ " $parts " == *" bitwise "* ]]; then
       if [ -s "$W/nbrk_d1.xyz" ] && cmp -s "$W/nbrk_d1.xyz" "$W/nbrk_d2.xyz"; then say "PASS: K=$k $p deterministic bitwise repeatable"
       else say "FAIL: K=$k $p deterministic evaluations differ"; fi
       cp "$W/nbrk_d1.xyz" "$W/nbrk_det_${k}_$p.xyz" 2>/dev/null
-      if [ "$k" = 18 ] && [ -s "$W/nbrk_det_7_$p.xyz" ]; then # the same per-anchor sums, fixed-point words
-        if cmp -s "$W/nbrk_det_7_$p.xyz" "$W/nbrk_det_18_$p.xyz"; then say "PASS: K=18 $p deterministic = K=7 bitwise"
-        else say "FAIL: K=18 $p deterministic differs from K=7"; fi
+      if [[ " ${NBRK_DET_SAME:-9} " == *" $k "* ]] && [ -s "$W/nbrk_det_7_$p.xyz" ]; then
+        if cmp -s "$W/nbrk_det_7_$p.xyz" "$W/nbrk_det_${k}_$p.xyz"; then say "PASS: K=$k $p deterministic = K=7 bitwise"
+        else say "FAIL: K=$k $p deterministic differs from K=7"; fi
       fi
     done
   done
@@ -95,7 +95,7 @@ if [[ " $parts " == *" bitwise "* ]]; then
     else say "FAIL: default $p: the restarted run differs ($(tail -n 1 "$W/nbrk_rc.txt"))"; fi
   done
   if [ "$BE" = gpu ]; then
-    for kv in ${NBRK_SAN_KS:-default 9 18}; do
+    for kv in ${NBRK_SAN_KS:-default 9}; do
       for p in double mixed; do
         for tool in racecheck memcheck; do
           f="$W/nbrk_${tool}_${kv}_$p.txt"
@@ -121,7 +121,7 @@ if [[ " $parts " == *" speed "* ]]; then
       "$W/nbrk_b_$label.txt" | tee -a "$S"
   }
   [ -n "$P" ] && nbrk_bench prev "$P"
-  for bk in ${NBRK_BENCH:-K1 default K9 K18}; do
+  for bk in ${NBRK_BENCH:-K1 default K9}; do
     if [ "$bk" = default ]; then nbrk_bench default "$B"; else nbrk_bench "$bk" "$B" TB_NBR_KERNEL=${bk#K}; fi
   done
   if [ "$BE" = gpu ] && [ "${NBRK_1E7:-1}" != 0 ]; then

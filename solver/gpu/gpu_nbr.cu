@@ -109,8 +109,6 @@ struct nbr_args {
     int pdbl;               /* float kernels of mixed precision: the pairs in double */
     unsigned long long *stats;
     const tb_box_d *dbox;   /* a box that moves on the device (gpu_nbr_box_dev), else NULL */
-    int epi;                /* TB_NBR_EPI's bits (NBR_EPI_PF) */
-    int nb, apb;            /* this rank's anchors; VAR 18: anchors per block */
 };
 
 template <typename R> __host__ __device__ constexpr int nbr_entry_bytes()
@@ -121,7 +119,7 @@ template <typename R> __host__ __device__ constexpr int nbr_entry_bytes()
  * byte each). */
 template <typename R> static int nbr_smem_bytes(int cap, int nt)
 {
-    return cap * nbr_entry_bytes<R>() + NBR_SCRATCH * (int)sizeof(double) + 16 * (int)sizeof(int) +
+    return cap * nbr_entry_bytes<R>() + NBR_SCRATCH * (int)sizeof(double) + 8 * (int)sizeof(int) +
            (nt > 1 ? cap * (nt * (int)sizeof(R) + 1) +
                          nt * (int)sizeof(typename atm_real<R>::lj_pair)
                    : 0);
@@ -201,10 +199,11 @@ static __device__ __forceinline__ bool nbr_tri2(const R dj[3], R a, R nah, R r5a
  * default) pot_atm_list_v and no test (taken where it cannot fail: nbr_launch_t); 8 the same
  * with the test. */
 __host__ __device__ constexpr bool nbr_tri_test(int var) { return var != 7 && var < 14; }
-__host__ __device__ constexpr bool nbr_vfold(int var) { return var == 7 || var == 8 || var >= 9; }
-/* The O(m) part's timing probes (float, one species; their results are wrong): VAR 7 with 14
- * the filter alone (no triplets, no epilogue), 15 the entries' force atomics replaced by plain
- * stores, 16 no LJ pairs, 17 no block energy and virial atomics. */
+__host__ __device__ constexpr bool nbr_vfold(int var) { return var >= 7; }
+/* Timing probes of the row's O(m) part (float, one species; their results are wrong;
+ * docs/gpu-measured.md, "Measured: the row's O(m) part"): VAR 7 with 14 the filter alone (no
+ * triplets, no epilogue), 15 the entries' force atomics replaced by plain stores, 16 no LJ
+ * pairs, 17 no block energy and virial atomics. */
 __host__ __device__ constexpr bool nbr_cmp(int var) { return var >= 9 && var <= 13; }
 __host__ __device__ constexpr bool nbr_walk7(int var) { return (var >= 2 && var < 9) || var >= 15; }
 
@@ -213,9 +212,8 @@ __host__ __device__ constexpr bool nbr_walk7(int var) { return (var >= 2 && var 
  * 2J and 2J + 1 against tile Q, one load and one update of entry k's sums for both), the
  * diagonal tiles Q = 2J in 16 steps instead of 32, pot_atm_list, and the ATM energy from
  * Euler's relation E = (1/9) sum_q d_q . F_q. */
-template <typename K, bool STATS, int VAR, bool MOV>
-static __device__ __forceinline__ void nbr_block(const gpu_args &a, const nbr_args &q, const int bk,
-                                                 const int bnext)
+template <typename K, bool STATS, int VAR, bool MOV = false>
+__global__ void __launch_bounds__(NBR_NT) nbr_kernel(gpu_args a, nbr_args q)
 {
     typedef typename atm_family<K>::R R;
     constexpr bool TYP = atm_family<K>::TYP;
@@ -224,8 +222,8 @@ static __device__ __forceinline__ void nbr_block(const gpu_args &a, const nbr_ar
     V *ent = (V *)smem_raw;            /* [cap]: d_q, |d_q|^2 */
     V *acc = ent + q.cap;              /* [NW][cap]: V_q, S_q per warp */
     double *scratch = (double *)(acc + NBR_NW * q.cap); /* [NBR_SCRATCH] */
-    int *wcount = (int *)(scratch + NBR_SCRATCH);       /* [16] */
-    int *tix = wcount + 16;                             /* [cap] */
+    int *wcount = (int *)(scratch + NBR_SCRATCH);       /* [8] */
+    int *tix = wcount + 8;                              /* [cap] */
     typedef typename atm_real<R>::lj_pair LP;
     const int nt = TYP ? a.kf.ntypes : 0;
     R *nuk = (R *)(tix + q.cap);                        /* TYP: [nt][cap] (16-byte aligned) */
@@ -233,10 +231,10 @@ static __device__ __forceinline__ void nbr_block(const gpu_args &a, const nbr_ar
     unsigned char *sty = (unsigned char *)(slj + nt);   /* TYP: [cap] */
     const int tid = threadIdx.x, lane = tid & 31, warp = tid >> 5;
     const auto &kc = nbr_real<R>::coef(a);
-    const int i = q.perm[q.b0 + bk];
+    const int i = q.perm[q.b0 + blockIdx.x];
     const tb_double4 xi = a.posd[i];
     const int ti = TYP ? gpu_type_of(xi.w) : 0; /* the anchor's species */
-    const int *row = q.idx + q.off[bk], cnt = q.off[bk + 1] - q.off[bk];
+    const int *row = q.idx + q.off[blockIdx.x], cnt = q.off[blockIdx.x + 1] - q.off[blockIdx.x];
     __shared__ tb_box_d sbox; /* MOV: the box that moves on the device, read once a block */
     if (MOV) {
         if (tid == 0)
@@ -247,12 +245,8 @@ static __device__ __forceinline__ void nbr_block(const gpu_args &a, const nbr_ar
 
     /* entries: ATM partners, then LJ-only partners, order kept (VAR >= 2: one sweep, nbr_filter1) */
     int m = 0, ma = 0;
-    if (VAR == 18) /* two entries per thread per sweep (one instance: registers) */
-        nbr_filter2<R, TYP>(a, q, qbox, xi, i, row, cnt, ent, tix, sty, acc, wcount, m, ma);
-    else if (VAR >= 2)
+    if (VAR >= 2)
         nbr_filter1<R, TYP>(a, q, qbox, xi, i, row, cnt, ent, tix, sty, acc, wcount, m, ma);
-    if (VAR == 18 && bnext >= 0 && (q.epi & NBR_EPI_PF))
-        nbr_prefetch(a, q, bnext);
     for (int pass = 0; VAR < 2 && pass < 2; pass++) {
         for (int c0 = 0; c0 < cnt; c0 += NBR_NT) {
             const int r = c0 + tid;
@@ -578,8 +572,7 @@ static __device__ __forceinline__ void nbr_block(const gpu_args &a, const nbr_ar
             if (VAR >= 1) /* Euler: 9 E = sum_q d_q . F_q of the ATM forces */
                 ea += dw[0] * f[0] + dw[1] * f[1] + dw[2] * f[2];
         }
-        if (sizeof(R) < sizeof(double) && q.pdbl) { /* mixed: the pair in double (O(m) of it) */
-          if (VAR != 16) {
+        if (sizeof(R) < sizeof(double) && q.pdbl && VAR != 16) { /* mixed: the pair in double */
             const tb_double4 xt = a.posd[tix[p]];
             const double x0[3] = {xi.x, xi.y, xi.z}, x1[3] = {xt.x, xt.y, xt.z};
             const double r2 = nbr_separation(qbox, x0, x1, dw);
@@ -592,8 +585,7 @@ static __device__ __forceinline__ void nbr_block(const gpu_args &a, const nbr_ar
                 f[1] += pj[1];
                 f[2] += pj[2];
             }
-          }
-        } else if (d.w < (TYP ? slj[sty[p]].rc2 : kc.lj_rc2)) { /* TYP: the pair's own coefficients */
+        } else if (VAR != 16 && d.w < (TYP ? slj[sty[p]].rc2 : kc.lj_rc2)) { /* TYP: its own */
             R pi[3] = {0, 0, 0}, pj[3] = {0, 0, 0};
             ep += (double)(TYP ? atm_real<R>::pair(slj[sty[p]], dv, d.w, pi, pj)
                                : atm_real<R>::pair(kc, dv, d.w, pi, pj));
@@ -658,28 +650,13 @@ static __device__ __forceinline__ void nbr_block(const gpu_args &a, const nbr_ar
     }
 }
 
-/* One block per anchor, or (VAR 18) q.apb consecutive anchors per block, the next one's row
- * prefetched during the walk (NBR_EPI_PF). */
-template <typename K, bool STATS, int VAR, bool MOV = false>
-__global__ void __launch_bounds__(NBR_NT) nbr_kernel(gpu_args a, nbr_args q)
-{
-    if (VAR != 18) {
-        nbr_block<K, STATS, VAR, MOV>(a, q, blockIdx.x, -1);
-        return;
-    }
-    const int lo = blockIdx.x * q.apb, hi = min(lo + q.apb, q.nb);
-    for (int b = lo; b < hi; b++) {
-        nbr_block<K, STATS, VAR, MOV>(a, q, b, b + 1 < hi ? b + 1 : -1);
-        __syncthreads(); /* the shared arrays are the next anchor's */
-    }
-}
-
 /* The tile loop: TB_NBR_KERNEL in the environment, 0 (the loop of 2026-11-22), 1 (of
  * 2026-11-24), 2, 7, 8 (of 2026-11-25: VAR 1's deal with the one-sweep filter, the one-barrier
  * sums and entry k's sums by FMA; nbr_tri_test, nbr_vfold), 9 (VAR 7's slots compacted,
  * gpu_nbr_cmp.cuh, 3.3x slower; VAR 7 in deterministic mode, 8 where cutoff_triple can cut),
- * 10-13 (9's timing probes, float and one species only, else 9), kept for before/after
- * measurements in one run; unset (-1): VAR 7, or 8 where cutoff_triple can cut (nbr_launch_t). */
+ * 10-13 (9's timing probes, float and one species only, else 9), 14-17 (the timing probes of the
+ * row's filter and epilogue: nbr_walk7; else 7), kept for before/after measurements in one run;
+ * unset (-1): VAR 7, or 8 where cutoff_triple can cut (nbr_launch_t). */
 static int nbr_variant(void)
 {
     static int v = -2;
@@ -687,18 +664,9 @@ static int nbr_variant(void)
         const char *e = getenv("TB_NBR_KERNEL");
         char *end = NULL;
         const long x = e && e[0] ? strtol(e, &end, 10) : -1;
-        v = end && *end == 0 && x >= 0 && x <= 18 && (x <= 2 || x >= 7) ? (int)x : -1;
+        v = end && *end == 0 && x >= 0 && x <= 17 && (x <= 2 || x >= 7) ? (int)x : -1;
     }
     return v;
-}
-
-/* An integer setting of the environment within [lo, hi], else def. */
-static int nbr_env_int(const char *name, int lo, int hi, int def)
-{
-    const char *e = getenv(name);
-    char *end = NULL;
-    const long x = e && e[0] ? strtol(e, &end, 10) : def;
-    return (!e || !e[0] || (end && *end == 0)) && x >= lo && x <= hi ? (int)x : def;
 }
 
 template <typename R, bool STATS, bool TYP, int VAR>
@@ -709,15 +677,14 @@ static int nbr_launch_v(gpu_nbr *b, const gpu_args *a, const nbr_args &q, int sm
                                     cudaFuncAttributeMaxDynamicSharedMemorySize, smem));
     if (b->a_hi <= b->a_lo)
         return 0; /* no anchors for this rank */
-    const int grid = VAR == 18 ? (q.nb + q.apb - 1) / q.apb : b->a_hi - b->a_lo;
-    if constexpr ((VAR == 1 || VAR == 7 || VAR == 8 || VAR == 9 || VAR == 18) && !STATS) { /* the instances a moving
+    if constexpr ((VAR == 1 || VAR == 7 || VAR == 8 || VAR == 9) && !STATS) { /* the instances a moving
                                                                      box takes (gpu_mtk.cu) */
         if (q.dbox) {
             CUDA_CHECK(cudaFuncSetAttribute(
                 nbr_kernel<typename atm_kernel_arg<R, TYP>::type, STATS, VAR, true>,
                 cudaFuncAttributeMaxDynamicSharedMemorySize, smem));
             nbr_kernel<typename atm_kernel_arg<R, TYP>::type, STATS, VAR, true>
-                <<<grid, NBR_NT, smem, st>>>(*a, q);
+                <<<b->a_hi - b->a_lo, NBR_NT, smem, st>>>(*a, q);
             TB_LAUNCH_CHECK("nbr_kernel");
             return 0;
         }
@@ -726,7 +693,7 @@ static int nbr_launch_v(gpu_nbr *b, const gpu_args *a, const nbr_args &q, int sm
         return tb_error(NULL, 0, "internal: a box that moves on the device with the lists' "
                                  "counters or TB_NBR_KERNEL=0, 2 or 10-13");
     nbr_kernel<typename atm_kernel_arg<R, TYP>::type, STATS, VAR>
-        <<<grid, NBR_NT, smem, st>>>(*a, q);
+        <<<b->a_hi - b->a_lo, NBR_NT, smem, st>>>(*a, q);
     TB_LAUNCH_CHECK("nbr_kernel");
     return 0;
 }
@@ -767,8 +734,6 @@ static int nbr_launch_t(gpu_nbr *b, const gpu_args *a, const nbr_args &q, cudaSt
         return nbr_launch_v<R, STATS, TYP, 8>(b, a, q, smem, st);
     case 9:
         return nbr_launch_v<R, STATS, TYP, 9>(b, a, q, smem, st);
-    case 18:
-        return nbr_launch_v<R, STATS, TYP, 18>(b, a, q, smem, st);
     case 10:
     case 11:
     case 12:
@@ -797,7 +762,7 @@ static int nbr_launch_t(gpu_nbr *b, const gpu_args *a, const nbr_args &q, cudaSt
 int gpu_nbr_moving_ok(void)
 {
     const int v = nbr_variant();
-    return v < 0 || v == 1 || v == 7 || v == 8 || v == 9 || v == 18;
+    return v < 0 || v == 1 || v == 7 || v == 8 || v == 9;
 }
 
 int gpu_nbr_forces(gpu_nbr *b, const gpu_args *a, const pot_params *pp, int dbl, int pdbl,
@@ -818,9 +783,6 @@ int gpu_nbr_forces(gpu_nbr *b, const gpu_args *a, const pot_params *pp, int dbl,
     q.stats = b->d_stats;
     q.pdbl = pdbl && !dbl;
     q.b0 = b->a_lo;
-    q.epi = nbr_env_int("TB_NBR_EPI", 0, 3, NBR_EPI_PF);
-    q.nb = b->a_hi - b->a_lo;
-    q.apb = nbr_env_int("TB_NBR_APB", 1, 64, 8);
     if (stats)
         CUDA_CHECK(cudaMemsetAsync(b->d_stats, 0, 2 * sizeof(unsigned long long), st));
     if (b->n == 0)
