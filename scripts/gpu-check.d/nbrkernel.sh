@@ -1,14 +1,15 @@
 # scripts/gpu-check.d/nbrkernel.sh — scripts/gpu-check's mode `nbrkernel` (issue 23): the neighbour-list
 # force kernel's tile loops (solver/gpu/gpu_nbr.cu, TB_NBR_KERNEL 0, 1, 2, 7, 8, 9; unset = 7, or 8 where
 # cutoff_triple can cut; 9: the compacted slots, gpu_nbr_cmp.cuh, 7 in deterministic mode; docs/gpu-measured.md,
-# "Measured: the tile loop's instructions" and "Measured: compaction of the useful slots"), before and after
-# in one call. Sourced by scripts/gpu-check (B, W, S, say in scope).
+# "Measured: the tile loop's instructions", "Measured: compaction of the useful slots" and "Measured: the
+# row's O(m) part"), before and after in one call. Sourced by scripts/gpu-check (B, W, S, say in scope).
 #   · accuracy: energies and forces of each loop x double, mixed against the CPU double evaluation at
 #     n = 2048 (the liquid; with cutoff_triple 3.2; three species): PASS within 1e-13 (double) and
 #     1e-6 (mixed), relative energy and largest force error
-#   · bitwise: two deterministic evaluations per loop and precision; 100 + restart + 100 = 200 steps of
-#     the default (cmp of the checkpoints; gpu-check fixes the run id); racecheck and memcheck of the
-#     default and of VAR 9 (n = 300, L = 7.2, r_c 3.3)
+#   · bitwise: two deterministic evaluations per loop and precision (NBRK_DET_KS, default "1 2 7 8 9"),
+#     each loop's equal to VAR 7's where NBRK_DET_SAME lists it (default "9": it takes VAR 7 there);
+#     100 + restart + 100 = 200 steps of the default (cmp of the checkpoints; gpu-check fixes the run id);
+#     racecheck and memcheck of the default and VAR 9 (NBRK_SAN_KS; n = 300, L = 7.2, r_c 3.3)
 #   · speed: bench --liquid of main's binary (build/tribody-prev or $TB_PREV), the loop of 2026-11-24
 #     (TB_NBR_KERNEL=1), the default and VAR 9, N = 32768, 1e5, 1e6, mixed and double; 1e7 mixed (prev,
 #     new)
@@ -70,7 +71,7 @@ if [[ " $parts " == *" accuracy "* ]]; then
 fi
 if [[ " $parts " == *" bitwise "* ]]; then
   say "== nbr kernels: bitwise repeatable (deterministic), restarts and sanitizers of the default"
-  for k in 1 2 7 8 9; do # 9 takes VAR 7 in deterministic mode (its atomics' order is the hardware's)
+  for k in ${NBRK_DET_KS:-1 2 7 8 9}; do # 9 takes VAR 7 in deterministic mode (its atomics' order is the hardware's)
     for p in double mixed; do
       for r in 1 2; do
         rm -f "$W/nbrk_d$r.xyz"
@@ -78,6 +79,11 @@ if [[ " $parts " == *" bitwise "* ]]; then
       done
       if [ -s "$W/nbrk_d1.xyz" ] && cmp -s "$W/nbrk_d1.xyz" "$W/nbrk_d2.xyz"; then say "PASS: K=$k $p deterministic bitwise repeatable"
       else say "FAIL: K=$k $p deterministic evaluations differ"; fi
+      cp "$W/nbrk_d1.xyz" "$W/nbrk_det_${k}_$p.xyz" 2>/dev/null
+      if [[ " ${NBRK_DET_SAME:-9} " == *" $k "* ]] && [ -s "$W/nbrk_det_7_$p.xyz" ]; then
+        if cmp -s "$W/nbrk_det_7_$p.xyz" "$W/nbrk_det_${k}_$p.xyz"; then say "PASS: K=$k $p deterministic = K=7 bitwise"
+        else say "FAIL: K=$k $p deterministic differs from K=7"; fi
+      fi
     done
   done
   for p in double mixed; do
@@ -89,11 +95,11 @@ if [[ " $parts " == *" bitwise "* ]]; then
     else say "FAIL: default $p: the restarted run differs ($(tail -n 1 "$W/nbrk_rc.txt"))"; fi
   done
   if [ "$BE" = gpu ]; then
-    for kv in default 9; do
+    for kv in ${NBRK_SAN_KS:-default 9}; do
       for p in double mixed; do
         for tool in racecheck memcheck; do
           f="$W/nbrk_${tool}_${kv}_$p.txt"
-          if env $([ $kv = 9 ] && echo TB_NBR_KERNEL=9) compute-sanitizer --tool $tool --error-exitcode 3 "$B" eval "$nk" \
+          if env $([ $kv != default ] && echo TB_NBR_KERNEL=$kv) compute-sanitizer --tool $tool --error-exitcode 3 "$B" eval "$nk" \
                --set system.particles=300 --set system.box=7.2 --set potential.atm.cutoff=3.3 --set solver.precision=$p \
                -o - >"$f" 2>&1; then
             say "PASS: $tool K=$kv $p: $(grep -E 'ERROR SUMMARY|RACECHECK SUMMARY' "$f" | head -1 | sed 's/=* *//')"

@@ -198,8 +198,14 @@ static __device__ __forceinline__ bool nbr_tri2(const R dj[3], R a, R nah, R r5a
 /* What VAR >= 2 take (docs/gpu.md): 2 the cutoff_triple test and pot_atm_list; 7 (the
  * default) pot_atm_list_v and no test (taken where it cannot fail: nbr_launch_t); 8 the same
  * with the test. */
-__host__ __device__ constexpr bool nbr_tri_test(int var) { return var != 7; }
-__host__ __device__ constexpr bool nbr_vfold(int var) { return var == 7 || var == 8 || var == 9; }
+__host__ __device__ constexpr bool nbr_tri_test(int var) { return var != 7 && var < 14; }
+__host__ __device__ constexpr bool nbr_vfold(int var) { return var >= 7; }
+/* Timing probes of the row's O(m) part (float, one species; their results are wrong;
+ * docs/gpu-measured.md, "Measured: the row's O(m) part"): VAR 7 with 14 the filter alone (no
+ * triplets, no epilogue), 15 the entries' force atomics replaced by plain stores, 16 no LJ
+ * pairs, 17 no block energy and virial atomics. */
+__host__ __device__ constexpr bool nbr_cmp(int var) { return var >= 9 && var <= 13; }
+__host__ __device__ constexpr bool nbr_walk7(int var) { return (var >= 2 && var < 9) || var >= 15; }
 
 /* VAR 0: the tile loop of 2026-11-22 (one j per lane, pot_atm_set, the energy per triplet);
  * VAR 1 (the default since 2026-11-24, TB_NBR_KERNEL=0 selects VAR 0): two j per lane (tiles
@@ -399,11 +405,11 @@ __global__ void __launch_bounds__(NBR_NT) nbr_kernel(gpu_args a, nbr_args q)
             }
         }
     }
-    if (VAR >= 9) /* VAR 7's slots tested, the useful ones queued (gpu_nbr_cmp.cuh) */
+    if constexpr (nbr_cmp(VAR)) /* VAR 7's slots tested, the useful ones queued (gpu_nbr_cmp.cuh) */
         hits = nbr_loop_cmp<R, V, TYP, VAR - 9>(ent, (R *)accw, mz, (unsigned *)(sty + (TYP ? q.cap : 0)) +
                                                               warp * NBR_CMP_Q,
                                        ma, mb, kc.atm_rc2, nuk, sty, q.cap, warp, lane);
-    if (VAR >= 2 && VAR < 9) {
+    if (nbr_walk7(VAR)) {
         /* VAR 1's items (J, Q) and steps, dealt round-robin (an even deal of the steps was
          * slower: docs/gpu.md) */
         constexpr bool TRI = nbr_tri_test(VAR), VF = nbr_vfold(VAR);
@@ -539,14 +545,14 @@ __global__ void __launch_bounds__(NBR_NT) nbr_kernel(gpu_args a, nbr_args q)
     const double scale = (VAR >= 1 ? -3.0 / (25.0 * 2.2360679774997896964) : 0.75) *
                          (TYP ? 1.0 : (double)kc.nu);
     double fi[3] = {0, 0, 0}, ep = 0, vir[6] = {0, 0, 0, 0, 0, 0}, ea = 0;
-    for (int p = tid; p < m; p += NBR_NT) {
+    for (int p = tid; VAR != 14 && p < m; p += NBR_NT) {
         const V d = ent[p];
         const R dv[3] = {d.x, d.y, d.z};
         double f[3] = {0, 0, 0}, dw[3] = {(double)d.x, (double)d.y, (double)d.z};
         if (p < ma) {
             R sx = 0, sy = 0, sz = 0, sw = 0;
             for (int w = 0; w < NBR_NW; w++) { /* fixed order: deterministic */
-                if (VAR >= 9) { /* structure of arrays, mz apart */
+                if (nbr_cmp(VAR)) { /* structure of arrays, mz apart */
                     const R *v = (const R *)(acc + w * q.cap) + p;
                     sx += v[0];
                     sy += v[mz];
@@ -566,7 +572,7 @@ __global__ void __launch_bounds__(NBR_NT) nbr_kernel(gpu_args a, nbr_args q)
             if (VAR >= 1) /* Euler: 9 E = sum_q d_q . F_q of the ATM forces */
                 ea += dw[0] * f[0] + dw[1] * f[1] + dw[2] * f[2];
         }
-        if (sizeof(R) < sizeof(double) && q.pdbl) { /* mixed: the pair in double (O(m) of it) */
+        if (sizeof(R) < sizeof(double) && q.pdbl && VAR != 16) { /* mixed: the pair in double */
             const tb_double4 xt = a.posd[tix[p]];
             const double x0[3] = {xi.x, xi.y, xi.z}, x1[3] = {xt.x, xt.y, xt.z};
             const double r2 = nbr_separation(qbox, x0, x1, dw);
@@ -579,7 +585,7 @@ __global__ void __launch_bounds__(NBR_NT) nbr_kernel(gpu_args a, nbr_args q)
                 f[1] += pj[1];
                 f[2] += pj[2];
             }
-        } else if (d.w < (TYP ? slj[sty[p]].rc2 : kc.lj_rc2)) { /* TYP: the pair's own coefficients */
+        } else if (VAR != 16 && d.w < (TYP ? slj[sty[p]].rc2 : kc.lj_rc2)) { /* TYP: its own */
             R pi[3] = {0, 0, 0}, pj[3] = {0, 0, 0};
             ep += (double)(TYP ? atm_real<R>::pair(slj[sty[p]], dv, d.w, pi, pj)
                                : atm_real<R>::pair(kc, dv, d.w, pi, pj));
@@ -587,7 +593,12 @@ __global__ void __launch_bounds__(NBR_NT) nbr_kernel(gpu_args a, nbr_args q)
             f[1] += (double)pj[1];
             f[2] += (double)pj[2];
         }
-        add_force(a, tix[p], f[0], f[1], f[2]);
+        if (VAR == 15) { /* the probe: plain stores, no atomics (mode ACC_DOUBLE: nbr_launch_t) */
+            a.acc[4 * tix[p]] = f[0];
+            a.acc[4 * tix[p] + 1] = f[1];
+            a.acc[4 * tix[p] + 2] = f[2];
+        } else
+            add_force(a, tix[p], f[0], f[1], f[2]);
         fi[0] -= f[0];
         fi[1] -= f[1];
         fi[2] -= f[2];
@@ -620,7 +631,9 @@ __global__ void __launch_bounds__(NBR_NT) nbr_kernel(gpu_args a, nbr_args q)
         if (STATS)
             hsum = block_sum((double)hits, scratch);
     }
-    if (tid == 0) {
+    if (tid == 0 && VAR == 17)
+        add_force(a, i, fi[0], fi[1], fi[2]);
+    else if (tid == 0) {
         add_force(a, i, fi[0], fi[1], fi[2]);
         add_energy(a, 0, VAR >= 1 ? et / 9.0 : (TYP ? 1.0 : (double)kc.nu) * et);
         add_energy(a, 1, eps);
@@ -641,8 +654,9 @@ __global__ void __launch_bounds__(NBR_NT) nbr_kernel(gpu_args a, nbr_args q)
  * 2026-11-24), 2, 7, 8 (of 2026-11-25: VAR 1's deal with the one-sweep filter, the one-barrier
  * sums and entry k's sums by FMA; nbr_tri_test, nbr_vfold), 9 (VAR 7's slots compacted,
  * gpu_nbr_cmp.cuh, 3.3x slower; VAR 7 in deterministic mode, 8 where cutoff_triple can cut),
- * 10-13 (9's timing probes, float and one species only, else 9), kept for before/after
- * measurements in one run; unset (-1): VAR 7, or 8 where cutoff_triple can cut (nbr_launch_t). */
+ * 10-13 (9's timing probes, float and one species only, else 9), 14-17 (the timing probes of the
+ * row's filter and epilogue: nbr_walk7; else 7), kept for before/after measurements in one run;
+ * unset (-1): VAR 7, or 8 where cutoff_triple can cut (nbr_launch_t). */
 static int nbr_variant(void)
 {
     static int v = -2;
@@ -650,7 +664,7 @@ static int nbr_variant(void)
         const char *e = getenv("TB_NBR_KERNEL");
         char *end = NULL;
         const long x = e && e[0] ? strtol(e, &end, 10) : -1;
-        v = end && *end == 0 && x >= 0 && x <= 13 && (x <= 2 || x >= 7) ? (int)x : -1;
+        v = end && *end == 0 && x >= 0 && x <= 17 && (x <= 2 || x >= 7) ? (int)x : -1;
     }
     return v;
 }
@@ -695,13 +709,15 @@ static int nbr_launch_t(gpu_nbr *b, const gpu_args *a, const nbr_args &q, cudaSt
      * atomics' order the hardware's) takes VAR 7 where the sums must repeat bit for bit */
     const double rc2 = q.rca2 > 0 ? q.rca2 : 0.0;
     if (v >= 10 && (STATS || TYP || sizeof(R) != sizeof(float)))
-        v = 9;
+        v = v >= 14 ? 7 : 9;
+    if (v == 15 && a->mode != ACC_DOUBLE)
+        v = 7;
     if (v >= 9 && a->mode == ACC_FIXED)
         v = 7;
     if ((v == 7 || v >= 9) && !(a->kd.atm_rct6 >= 2.0 * rc2 * rc2 * rc2))
         v = 8;
     const int smem = nbr_smem_bytes<R>(q.cap, TYP ? a->kf.ntypes : 1) +
-                     (v >= 9 ? NBR_NW * NBR_CMP_Q * (int)sizeof(unsigned) : 0);
+                     (nbr_cmp(v) ? NBR_NW * NBR_CMP_Q * (int)sizeof(unsigned) : 0);
     if (smem > b->smem_max)
         return tb_error(NULL, 0, "a neighbour row of %d entries needs %d bytes of shared memory, "
                                  "more than the GPU's %d: lower the cutoffs or solver.skin, or "
@@ -728,6 +744,16 @@ static int nbr_launch_t(gpu_nbr *b, const gpu_args *a, const nbr_args &q, cudaSt
                    : v == 12 ? nbr_launch_v<R, STATS, TYP, 12>(b, a, q, smem, st)
                              : nbr_launch_v<R, STATS, TYP, 13>(b, a, q, smem, st);
         return -1; /* not reached: v = 9 above */
+    case 14:
+    case 15:
+    case 16:
+    case 17:
+        if constexpr (!STATS && !TYP && sizeof(R) == sizeof(float))
+            return v == 14   ? nbr_launch_v<R, STATS, TYP, 14>(b, a, q, smem, st)
+                   : v == 15 ? nbr_launch_v<R, STATS, TYP, 15>(b, a, q, smem, st)
+                   : v == 16 ? nbr_launch_v<R, STATS, TYP, 16>(b, a, q, smem, st)
+                             : nbr_launch_v<R, STATS, TYP, 17>(b, a, q, smem, st);
+        return -1; /* not reached: v = 7 above */
     default:
         return nbr_launch_v<R, STATS, TYP, 2>(b, a, q, smem, st);
     }
