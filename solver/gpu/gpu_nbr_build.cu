@@ -280,6 +280,161 @@ __global__ void __launch_bounds__(1024)
     }
 }
 
+/* ---- the default build's passes (TB_NBR_BUILD unset or 2; 1: the passes above) ---------
+ * The count needs no order: block c gathers its cell's candidates in the runs' order, NBR_CH at
+ * a time, into static shared memory, and the S threads of an anchor count every S-th one: no
+ * sort, and no shared memory sized by the most candidates of a cell, so the build no longer waits
+ * for that number before counting (it comes back with the rows' sizes, in the build's one other
+ * wait). The fill sorts as nbr_cell_rows_kernel does; the S threads of an anchor count their
+ * contiguous slices, take their places by a shuffle scan and write them: the rows of the passes
+ * above, bit for bit, with no per-slice counts kept between the passes. S (4 .. 32) grows when
+ * cells hold few atoms, so that a block has at least nbr_min_block threads for its sort and
+ * gather (diamond Si at 1e5: 5.5 atoms per cell, blocks of 32 threads above). */
+
+#define NBR_CH 256
+
+__global__ void __launch_bounds__(1024)
+    nbr_cell_count_kernel(const tb_double4 *pos, const int *perm, const int *start, const int *end,
+                          nbr_grid g, double R2, double skin, int S, int *cnt)
+{
+    __shared__ double sx[NBR_CH], sy[NBR_CH], sz[NBR_CH];
+    __shared__ int si[NBR_CH], r0[27], rn[27], ro[28], nr;
+    const int c = blockIdx.x, bd = blockDim.x, tid = threadIdx.x;
+    const int a_lo = start[c], a_hi = end[c];
+    if (a_lo >= a_hi)
+        return;
+    if (tid == 0) {
+        nr = nbr_cell_runs(g, c, start, end, r0, rn);
+        ro[0] = 0;
+        for (int k = 0; k < nr; k++)
+            ro[k + 1] = ro[k] + rn[k];
+    }
+    __syncthreads();
+    const int total = ro[nr], s = tid % S, A = bd / S;
+    for (int base = a_lo; base < a_hi; base += A) { /* the whole block: barriers, shuffles */
+        const int k = base + tid / S;
+        int i = -1, m = 0;
+        tb_double4 xi = {0, 0, 0, 0};
+        if (k < a_hi) {
+            i = perm[k];
+            xi = pos[i];
+        }
+        for (int c0 = 0; c0 < total; c0 += NBR_CH) {
+            const int nc = min(NBR_CH, total - c0);
+            __syncthreads(); /* the last chunk read */
+            for (int e = tid; e < nc; e += bd) {
+                int q = 0;
+                while (c0 + e >= ro[q + 1])
+                    q++;
+                const int t = perm[r0[q] + c0 + e - ro[q]];
+                const tb_double4 p = pos[t];
+                si[e] = t;
+                sx[e] = p.x;
+                sy[e] = p.y;
+                sz[e] = p.z;
+            }
+            __syncthreads();
+            if (k < a_hi)
+                for (int e = s; e < nc; e += S)
+                    m += si[e] != i && nbr_keep(g, xi.x, xi.y, xi.z, sx[e], sy[e], sz[e], R2, skin);
+        }
+        for (int o = S / 2; o > 0; o >>= 1)
+            m += __shfl_down_sync(0xffffffffu, m, o, S);
+        if (k < a_hi && s == 0)
+            cnt[k] = m;
+    }
+}
+
+/* Block c: the rows of the anchors of cell c in [lo, hi) (positions in perm) at idx + roff[k -
+ * lo]; ucap: the most candidates of a cell (shared memory as nbr_cell_rows_kernel's). */
+__global__ void __launch_bounds__(1024)
+    nbr_cell_fill_kernel(const tb_double4 *pos, const int *perm, const int *start, const int *end,
+                         nbr_grid g, double R2, double skin, int lo, int hi, int ucap, int S,
+                         const int *roff, int *idx)
+{
+    extern __shared__ double sh[];
+    __shared__ int r0[27], rn[27], ro[28], nr;
+    const int c = blockIdx.x, bd = blockDim.x, tid = threadIdx.x;
+    const int a_lo = max(start[c], lo), a_hi = min(end[c], hi);
+    if (a_lo >= a_hi)
+        return;
+    double *sx = sh, *sy = sx + ucap, *sz = sy + ucap;
+    int *si = (int *)(sz + ucap);
+    if (tid == 0) {
+        nr = nbr_cell_runs(g, c, start, end, r0, rn);
+        ro[0] = 0;
+        for (int k = 0; k < nr; k++)
+            ro[k + 1] = ro[k] + rn[k];
+    }
+    __syncthreads();
+    const int total = ro[nr], p2 = nbr_pow2(total);
+    for (int e = tid; e < p2; e += bd) {
+        int v = 0x7fffffff;
+        if (e < total) {
+            int k = 0;
+            while (e >= ro[k + 1])
+                k++;
+            v = perm[r0[k] + e - ro[k]];
+        }
+        si[e] = v;
+    }
+    __syncthreads();
+    for (int k = 2; k <= p2; k <<= 1) /* bitonic sort, ascending; the indices are distinct */
+        for (int j = k >> 1; j > 0; j >>= 1) {
+            for (int e = tid; e < p2; e += bd) {
+                const int x = e ^ j;
+                if (x > e) {
+                    const int a = si[e], b = si[x];
+                    if ((a > b) == ((e & k) == 0)) {
+                        si[e] = b;
+                        si[x] = a;
+                    }
+                }
+            }
+            __syncthreads();
+        }
+    for (int e = tid; e < total; e += bd) {
+        const tb_double4 p = pos[si[e]];
+        sx[e] = p.x;
+        sy[e] = p.y;
+        sz[e] = p.z;
+    }
+    __syncthreads();
+    const int s = tid % S, A = bd / S;
+    const int b0 = (int)((long long)total * s / S), b1 = (int)((long long)total * (s + 1) / S);
+    for (int base = a_lo; base < a_hi; base += A) { /* the whole block: the shuffles below */
+        const int k = base + tid / S;
+        int m = 0, lo_r = 0, i = -1;
+        tb_double4 xi = {0, 0, 0, 0};
+        if (k < a_hi) {
+            i = perm[k];
+            xi = pos[i];
+            int hi_r = total; /* the anchor's own place among the candidates */
+            while (lo_r < hi_r) {
+                const int mid = (lo_r + hi_r) >> 1;
+                if (si[mid] < i)
+                    lo_r = mid + 1;
+                else
+                    hi_r = mid;
+            }
+            for (int r = b0; r < b1; r++)
+                m += r != lo_r && nbr_keep(g, xi.x, xi.y, xi.z, sx[r], sy[r], sz[r], R2, skin);
+        }
+        int x = m; /* inclusive scan over the anchor's slices */
+        for (int o = 1; o < S; o <<= 1) {
+            const int y = __shfl_up_sync(0xffffffffu, x, o, S);
+            if (s >= o)
+                x += y;
+        }
+        if (k < a_hi) {
+            int *out = idx + roff[k - lo] + (x - m);
+            for (int r = b0; r < b1; r++)
+                if (r != lo_r && nbr_keep(g, xi.x, xi.y, xi.z, sx[r], sy[r], sz[r], R2, skin))
+                    *out++ = si[r];
+        }
+    }
+}
+
 /* A checksum of the rows (TB_NBR_PHASES): contents and order, integer sums (deterministic). */
 __global__ void nbr_hash_kernel(const int *idx, long long held, unsigned long long *h)
 {
@@ -304,23 +459,28 @@ static int tmp_fit(gpu_nbr *b, size_t bytes)
     return cells_tmp_fit(&b->d_tmp, &b->tmp_bytes, bytes);
 }
 
-/* Environment switches, read once: TB_NBR_BUILD=0 selects the build before the one above (a
- * count and a fill of each anchor alone, then CUB's segmented sort of the rows; also the
- * fallback when a cell's candidates do not fit in shared memory), kept for before/after
- * measurements in one run; TB_NBR_PHASES=1 prints each build's phases (CUDA events) to stderr. */
+/* Environment switches, read once: TB_NBR_BUILD selects the build (2 or unset: the passes of
+ * nbr_cell_count_kernel and nbr_cell_fill_kernel, one wait; 1: nbr_cell_rows_kernel's, which
+ * also waits for the most candidates of a cell before counting; 0: a count and a fill of each
+ * anchor alone, then CUB's segmented sort of the rows, also the fallback when a cell's
+ * candidates do not fit in shared memory), kept for before/after measurements in one run;
+ * TB_NBR_MINBLOCK=t the least threads of a block of the default build (128); TB_NBR_PHASES=1
+ * prints each build's phases (CUDA events) to stderr. */
 static int nbr_env(const char *name, int dflt)
 {
     const char *e = getenv(name);
-    return e && *e ? strcmp(e, "0") != 0 : dflt;
+    return e && *e ? atoi(e) : dflt;
 }
 
 int gpu_nbr_build(gpu_nbr *b, const tb_double4 *pos, cudaStream_t st)
 {
     const int n = b->n, T = 256;
-    static int fast_env = -1, phases = -1;
-    if (fast_env < 0) {
-        fast_env = nbr_env("TB_NBR_BUILD", 1);
-        phases = nbr_env("TB_NBR_PHASES", 0);
+    static int mode = -1, phases = -1, minblock = 128;
+    if (mode < 0) {
+        mode = nbr_env("TB_NBR_BUILD", 2);
+        mode = mode < 0 || mode > 2 ? 2 : mode;
+        phases = nbr_env("TB_NBR_PHASES", 0) != 0;
+        minblock = nbr_env("TB_NBR_MINBLOCK", 128);
     }
     cudaEvent_t ev[6];
     if (phases) {
@@ -349,23 +509,28 @@ int gpu_nbr_build(gpu_nbr *b, const tb_double4 *pos, cudaStream_t st)
     nbr_range_kernel<<<grid_for(n, T), T, 0, st>>>(b->d_key2, n, b->d_start, b->d_end);
     TB_LAUNCH_CHECK("nbr_range_kernel");
 
-    /* the sorted-candidates build when a cell's candidates fit in shared memory */
-    int fast = fast_env, ucap = 0, bd = 0;
+    /* the sorted-candidates builds when a cell's candidates fit in shared memory: the most
+     * candidates of a cell, waited for here by build 1, brought back with the rows' sizes by 2 */
+    int fast = mode >= 1, ucap = 0, bd = 0, S = NBR_SLICES;
     size_t smem = 0;
     if (fast) {
         CUDA_CHECK(cudaMemsetAsync(b->d_meta + 6, 0, sizeof(int), st));
         nbr_union_kernel<<<grid_for((int)cells, T), T, 0, st>>>(b->d_start, b->d_end, b->g,
                                                                  (int)cells, b->d_meta + 6);
         TB_LAUNCH_CHECK("nbr_union_kernel");
-        CUDA_CHECK(cudaMemcpyAsync(&ucap, b->d_meta + 6, sizeof(int), cudaMemcpyDeviceToHost, st));
-        CUDA_CHECK(gpu_wait_stream(st));
-        smem = 24 * (size_t)ucap + 4 * (size_t)nbr_pow2(ucap);
-        fast = smem + 1024 <= (size_t)b->smem_max; /* 1 KiB: the kernel's static arrays */
         /* anchor slots per block: the mean cell's anchors and a margin, 8 .. 256 */
         const double mean = (double)n / (double)cells;
         int A = 8 * (int)ceil(1.15 * mean / 8.0);
         A = A < 8 ? 8 : A > 256 ? 256 : A;
-        bd = NBR_SLICES * A;
+        while (mode == 2 && S * A < minblock && S < 32 && 2 * S * A <= 1024)
+            S <<= 1;
+        bd = S * A;
+    }
+    if (mode == 1) {
+        CUDA_CHECK(cudaMemcpyAsync(&ucap, b->d_meta + 6, sizeof(int), cudaMemcpyDeviceToHost, st));
+        CUDA_CHECK(gpu_wait_stream(st));
+        smem = 24 * (size_t)ucap + 4 * (size_t)nbr_pow2(ucap);
+        fast = smem + 1024 <= (size_t)b->smem_max; /* 1 KiB: the kernel's static arrays */
         if (fast && b->scnt_cap < (long long)NBR_SLICES * n) {
             cudaFree(b->d_scnt);
             b->d_scnt = NULL;
@@ -383,8 +548,12 @@ int gpu_nbr_build(gpu_nbr *b, const tb_double4 *pos, cudaStream_t st)
     const double R2 = b->radius * b->radius;
     const int P = tb_split_nranks();
     const double skin = b->full ? 1e300 : b->skin;
-    if (fast) {
-        CUDA_CHECK(cudaMemsetAsync(b->d_cnt + n, 0, sizeof(int), st));
+    CUDA_CHECK(cudaMemsetAsync(b->d_cnt + n, 0, sizeof(int), st));
+    if (mode == 2) {
+        nbr_cell_count_kernel<<<(int)cells, bd, 0, st>>>(pos, b->d_perm, b->d_start, b->d_end,
+                                                         b->g, R2, skin, S, b->d_cnt);
+        TB_LAUNCH_CHECK("nbr_cell_count_kernel");
+    } else if (fast) {
         CUDA_CHECK(cudaFuncSetAttribute(nbr_cell_rows_kernel<false>,
                                         cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem));
         nbr_cell_rows_kernel<false><<<(int)cells, bd, smem, st>>>(
@@ -422,11 +591,17 @@ int gpu_nbr_build(gpu_nbr *b, const tb_double4 *pos, cudaStream_t st)
     nbr_cut_kernel<<<1, 1, 0, st>>>(P > 1 ? b->d_wpre : NULL, b->d_off, n, tb_split_rank(), P,
                                     b->d_meta);
     TB_LAUNCH_CHECK("nbr_cut_kernel");
-    int meta[6];
-    CUDA_CHECK(cudaMemcpyAsync(meta, b->d_meta, sizeof meta, cudaMemcpyDeviceToHost, st));
+    int meta[7];
+    CUDA_CHECK(cudaMemcpyAsync(meta, b->d_meta, (mode == 2 ? 7 : 6) * sizeof(int),
+                               cudaMemcpyDeviceToHost, st));
     CUDA_CHECK(gpu_wait_stream(st));
     const int total = meta[5], maxrow = meta[4], a0 = meta[0], m = meta[1] - meta[0];
     const int held = meta[3] - meta[2];
+    if (mode == 2) {
+        ucap = meta[6];
+        smem = 24 * (size_t)ucap + 4 * (size_t)nbr_pow2(ucap);
+        fast = smem + 1024 <= (size_t)b->smem_max; /* 1 KiB: the kernel's static arrays */
+    }
     if (total < 0)
         return tb_error(NULL, 0, "neighbour lists exceed 2^31 entries: lower solver.skin or the "
                                  "cutoffs");
@@ -437,7 +612,14 @@ int gpu_nbr_build(gpu_nbr *b, const tb_double4 *pos, cudaStream_t st)
         CUDA_CHECK(cudaEventRecord(ev[3], st));
     nbr_roff_kernel<<<grid_for(m + 1, T), T, 0, st>>>(b->d_off, a0, m, b->d_roff);
     TB_LAUNCH_CHECK("nbr_roff_kernel");
-    if (m > 0 && fast) {
+    if (m > 0 && fast && mode == 2) {
+        CUDA_CHECK(cudaFuncSetAttribute(nbr_cell_fill_kernel,
+                                        cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem));
+        nbr_cell_fill_kernel<<<(int)cells, bd, smem, st>>>(pos, b->d_perm, b->d_start, b->d_end,
+                                                           b->g, R2, skin, a0, a0 + m, ucap, S,
+                                                           b->d_roff, b->d_idx);
+        TB_LAUNCH_CHECK("nbr_cell_fill_kernel");
+    } else if (m > 0 && fast) {
         CUDA_CHECK(cudaFuncSetAttribute(nbr_cell_rows_kernel<true>,
                                         cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem));
         nbr_cell_rows_kernel<true><<<(int)cells, bd, smem, st>>>(
@@ -491,7 +673,8 @@ int gpu_nbr_build(gpu_nbr *b, const tb_double4 *pos, cudaStream_t st)
         fprintf(stderr, "nbr build %lld (%s, n %d, cells %lld, candidates <= %d, block %d): "
                         "cells %.3f count %.3f scan %.3f fill %.3f sort %.3f total %.3f ms; "
                         "entries %d, rows hash %016llx\n",
-                b->builds, fast ? "sorted candidates" : "TB_NBR_BUILD=0", n, cells, ucap, bd, ms[0],
+                b->builds, !fast ? "TB_NBR_BUILD=0" : mode == 2 ? "sorted candidates, one wait"
+                                                    : "TB_NBR_BUILD=1", n, cells, ucap, bd, ms[0],
                 ms[1], ms[2], ms[3], ms[4], ms[0] + ms[1] + ms[2] + ms[3] + ms[4], held, h);
         for (int k = 0; k < 6; k++)
             cudaEventDestroy(ev[k]);
