@@ -97,11 +97,11 @@ if [ -s "$W/ckl_new.tbck" ] && cmp -s "$W/ckl_prev.tbck" "$W/ckl_new.tbck" && cm
 else say "FAIL: liquid n=$NL: new (TB_NBR_SPEC=2) and prev differ ($(tail -n 1 "$W/rl_new.txt"))"; fi
 
 say "== the lists' build at $N1 (TB_NBR_PHASES=1, bench --sw mixed, 20 steps): phases, ms, and the first build's rows checksum"
-for v in prev:: new:: b1:TB_NBR_BUILD=1 mb32:TB_NBR_MINBLOCK=32 b0:TB_NBR_BUILD=0; do
+for v in prev:: new:: b1:TB_NBR_BUILD=1 mb32:TB_NBR_MINBLOCK=32; do
   tag=${v%%:*}; envs=${v#*:}; envs=${envs%:}; bin=$B; [ $tag = prev ] && bin=$P
   env TB_NBR_PHASES=1 $envs $TL "$bin" bench --sw $CPUF --n $N1 --precisions mixed --steps 20 >"$W/ph_$tag.txt" 2>&1
 done
-python3 - "$W" prev new b1 mb32 b0 <<'PY' | tee -a "$S"
+python3 - "$W" prev new b1 mb32 <<'PY' | tee -a "$S"
 import os, re, sys
 w = sys.argv[1]; first = {}
 for tag in sys.argv[2:]:
@@ -170,7 +170,7 @@ for bin in $P "$B"; do
     awk -v t=$tag -v n=$nl '$1 == n && $2 == "mixed" { printf "%-5s liquid n %s mixed: %s ms/step, %s ms/force\n", t, n, $3, $5; exit }' "$W/liq_$tag.txt" | tee -a "$S"
   done
 done
-for v in prev:: new:: b1:TB_NBR_BUILD=1; do
+for v in prev:: new::; do
   tag=${v%%:*}; envs=${v#*:}; envs=${envs%:}; bin=$B; [ $tag = prev ] && bin=$P
   env TB_NBR_PHASES=1 $envs $TL "$bin" bench --liquid $CPUF --n ${LQ##*,} --precisions mixed --steps 3 --repeat 1 >"$W/lph_$tag.txt" 2>&1
   grep '^nbr build' "$W/lph_$tag.txt" | head -n 2 | sed "s/^/$tag /" | tee -a "$S"
