@@ -13,7 +13,7 @@
 #     the rows' checksum of the first build (TB_NBR_PHASES=1) equal in prev and in every build
 #   · bench --sw, mixed, n 1e5 .. 1e7: new, prev, before (TB_NBR_BUILD=1 TB_STEP_FUSE=1); at 97336
 #     the pieces one by one and new / prev again; double at 1e5 and 1e6; the build's phases
-#   · a real run of the crystal (300 NVE steps), prev and new
+#   · a real run of the crystal (1000 NVE steps), prev and new, twice
 #   · bench --liquid --n 32768,1000000 mixed, prev and new; the build's phases at 1e6
 # GPU_CHECK_BACKEND=cpu: a dry run of the logic without a GPU (small n, few steps).
 BE=${GPU_CHECK_BACKEND:-gpu}
@@ -147,11 +147,12 @@ for tag in new prev before b1 mb32 fuse1 new2 prev2 dnew dprev; do # the per-pha
   [ -f "$W/flat_$tag.txt" ] && awk -v t=$tag '/ms per step:/ { getline; printf "%-7s smallest n, ms per step: wall %s force %s sum %s integr %s lists %s other %s\n", t, $2, $3, $4, $5, $6, $7; exit }' "$W/flat_$tag.txt" | tee -a "$S"
 done
 
-say "== a run of the $n-atom crystal, $RS NVE steps (thermo every 100), mixed"
-for bin in $P "$B"; do
+RL=$((RS * 10 / 3)) # 1000 steps: the run's time is printed to 3 digits (h24lst's first call: 300)
+say "== a run of the $n-atom crystal, $RL NVE steps (thermo every 100), mixed, prev and new twice"
+for bin in $P "$B" $P "$B"; do
   tag=$([ "$bin" = "$B" ] && echo new || echo prev)
-  ( cd "$W" && $TL "$(abs "$bin")" run si.cfg --set solver.precision=mixed --set output.thermo=\"thr_$tag.csv\" >run_$tag.txt 2>&1 )
-  python3 - "$W/run_$tag.txt" $RS $n $tag <<'PY' | tee -a "$S"
+  ( cd "$W" && $TL "$(abs "$bin")" run si.cfg --set solver.precision=mixed --set integrator.steps=$RL --set output.thermo=\"thr_$tag.csv\" >run_$tag.txt 2>&1 )
+  python3 - "$W/run_$tag.txt" $RL $n $tag <<'PY' | tee -a "$S"
 import re, sys
 txt = open(sys.argv[1]).read(); k = int(sys.argv[2]); n = int(sys.argv[3])
 m = re.search(r'in ([0-9.e+-]+) s', txt); b = re.search(r'built (\d+) times', txt)

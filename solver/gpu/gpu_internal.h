@@ -260,9 +260,11 @@ int gpu_nbr_refresh(gpu_nbr *b, const tb_double4 *pos, const gpu_nbr_soon *s, un
  * next gpu_nbr_forces runs on the lists as they are. 0 queued; 1 when it cannot speculate (no
  * lists yet, or a box stretched beyond what the test bounds: gpu_nbr_refresh builds now); -1. */
 int gpu_nbr_test_start(gpu_nbr *b, const tb_double4 *pos, const gpu_nbr_soon *s, cudaStream_t st);
-/* 1 (default): that test is one kernel, its flag written into the pinned word by the kernel,
- * s->vsave copied by it, and gpu_forces zeroes its accumulators in one kernel; TB_STEP_FUSE=0:
- * a memset, the kernel, two copies, and a memset per accumulator (before). */
+/* TB_STEP_FUSE: 2 (default) as 1, and a step of advance() zeroes the accumulators in its
+ * kick-drift and kicks in the forces' last kernel (gpu_step.cu); 1: that test is one kernel, its
+ * flag written into the pinned word by the kernel, s->vsave copied by it, and gpu_forces zeroes
+ * its accumulators in one kernel; 0: a memset, the kernel, two copies, and a memset per
+ * accumulator (before). */
 int gpu_step_fuse(void);
 /* Waits for that test's flag (NBR_STALE 1: the lists were stale at pos; NBR_SOON 2: they may
  * be at the next step). 0 or -1. */
