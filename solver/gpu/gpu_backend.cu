@@ -4,8 +4,9 @@
  *
  * One CUDA stream. A force evaluation: zero the accumulators, the triplet kernels (one per
  * launch of the map's plan), the pair kernels, then one kernel that turns the accumulators
- * into forces. A step: kick-drift kernel (which also rounds positions to float for the float
- * kernels), a force evaluation, kick kernel. Every runtime call goes through CUDA_CHECK and
+ * into forces (gpu_step.cu). A step: kick-drift kernel (which also rounds positions to float
+ * for the float kernels, and zeroes the accumulators), a force evaluation, kick (done by the
+ * evaluation's last kernel; TB_STEP_FUSE=1 or 0: the kernels apart, as before). Every runtime call goes through CUDA_CHECK and
  * every launch through TB_LAUNCH_CHECK; advance() synchronizes once at its end so that an
  * asynchronous fault is reported by the call that caused it (except in a run that reads its
  * checks late: docs/gpu.md, "A step's waits"). The lists' skin test is speculated: the forces
@@ -75,39 +76,6 @@ const char *gpu_build_info(void)
     snprintf(buf, sizeof buf, "CUDA %d.%d, kernels for sm_%s", CUDART_VERSION / 1000,
              (CUDART_VERSION % 1000) / 10, TB_CUDA_ARCH_LIST);
     return buf;
-}
-
-/* ---- the force accumulators (the integrators' kernels: gpu_motion.cu) ---------------- */
-
-__device__ __forceinline__ double fix_value(const unsigned long long *hl)
-{
-    return (double)(long long)hl[0] / TB_FIX_HI + (double)(long long)hl[1] / (TB_FIX_HI * TB_FIX_LO);
-}
-
-/* Forces from the accumulators of the mode. */
-__global__ void finalize_kernel(gpu_args a, tb_double4 *force)
-{
-    const int i = blockIdx.x * blockDim.x + threadIdx.x;
-    if (i >= a.n)
-        return;
-    tb_double4 f;
-    f.w = 0.0;
-    if (a.mode == ACC_DOUBLE) {
-        f.x = a.acc[4 * i];
-        f.y = a.acc[4 * i + 1];
-        f.z = a.acc[4 * i + 2];
-    } else if (a.mode == ACC_FLOAT) {
-        f.x = (double)a.acc_f[4 * i];
-        f.y = (double)a.acc_f[4 * i + 1];
-        f.z = (double)a.acc_f[4 * i + 2];
-    } else {
-        f.x = fix_value(a.fix + 8 * i);
-        f.y = fix_value(a.fix + 8 * i + 2);
-        f.z = fix_value(a.fix + 8 * i + 4);
-        if (a.fix[8 * i + 6]) /* non-finite values added (add_force): the words are garbage */
-            f.x = f.y = f.z = __longlong_as_double(0x7ff8000000000000ULL);
-    }
-    force[i] = f;
 }
 
 int gpu_wait_count; /* gpu_internal.h's waits, counted (TB_WAITS=1) */
@@ -413,11 +381,6 @@ static int gpu_alloc(backend *b)
     return 0;
 }
 
-static int blocks_for(int n, int threads)
-{
-    return (n + threads - 1) / threads;
-}
-
 static int gpu_create(backend **out, const sim_config *c, const sim_state *s)
 {
     backend *b = (backend *)calloc(1, sizeof *b);
@@ -547,9 +510,7 @@ int gpu_forces(backend *b)
         return -1;
     if (b->timing)
         CUDA_CHECK(cudaEventRecord(b->ev[b->tslot][3], b->st));
-    finalize_kernel<<<blocks_for(b->n, b->threads), b->threads, 0, b->st>>>(b->args, b->d_force);
-    TB_LAUNCH_CHECK("finalize_kernel");
-    return 0;
+    return gpu_finalize(b); /* the forces (gpu_step.cu), with the step's kick when fused */
 }
 
 /* Milliseconds between events e0 and e1 of slot k (both done), into *acc as seconds. */
@@ -609,6 +570,7 @@ static int gpu_compute(backend *b)
 {
     GPU_SETTLE(b);
     b->spec_step = 0;
+    b->fuse_kick = b->acc_clean = 0; /* a step's fusions are the step's own (gpu_step.cu) */
     if (gpu_forces(b) != 0)
         return -1;
     GPU_SETTLE(b); /* its own test: read once queued, before the wait for the forces */
@@ -628,7 +590,9 @@ gpu_per_type gpu_over_mass(const backend *b, double x)
 static int gpu_advance(backend *b, long nsteps)
 {
     const gpu_per_type h = gpu_over_mass(b, 0.5 * b->dt);
-    const int typed = b->ntypes > 1;
+    const int typed = b->ntypes > 1, fuse = gpu_step_fuse() >= 2;
+    gpu_acc_clear z;
+    gpu_acc_clear_of(b, &z);
     for (long s = 0; s < nsteps; s++) {
         /* the slot this step records into read first: a rollback below records into it */
         if (b->timing && gpu_time_free(b, 0) != 0)
@@ -637,8 +601,12 @@ static int gpu_advance(backend *b, long nsteps)
         if (b->timing)
             CUDA_CHECK(cudaEventRecord(b->ev[b->tslot][4], b->st));
         if (gpu_motion_kick_drift(b->d_pos, b->d_vel, b->d_force, b->dbl ? NULL : b->d_posf, b->n,
-                                  typed, &h, b->dt, &b->pp.d.box, b->threads, b->st) != 0)
+                                  typed, &h, b->dt, &b->pp.d.box, fuse ? &z : NULL, b->threads,
+                                  b->st) != 0)
             return -1;
+        b->acc_clean = fuse; /* the forces' own zeroing skipped (gpu_acc_zero) */
+        b->fuse_kick = fuse; /* and the closing kick done by their last kernel (gpu_finalize) */
+        b->kick_h = h;
         if (b->timing)
             CUDA_CHECK(cudaEventRecord(b->ev[b->tslot][5], b->st));
         b->spec_step = 1;
@@ -647,7 +615,8 @@ static int gpu_advance(backend *b, long nsteps)
         b->spec_step = 0;
         if (b->timing)
             CUDA_CHECK(cudaEventRecord(b->ev[b->tslot][6], b->st));
-        if (gpu_motion_kick(b->d_vel, b->d_force, b->d_pos, b->n, typed, &h, b->threads, b->st) != 0)
+        if (!fuse &&
+            gpu_motion_kick(b->d_vel, b->d_force, b->d_pos, b->n, typed, &h, b->threads, b->st) != 0)
             return -1;
         if (b->timing) {
             CUDA_CHECK(cudaEventRecord(b->ev[b->tslot][7], b->st));

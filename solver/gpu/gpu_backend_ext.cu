@@ -422,6 +422,10 @@ static void zero_add(acc_zero_set *z, int *k, long long *total, void *p, long lo
 int gpu_acc_zero(backend *b)
 {
     const size_t n = (size_t)b->n;
+    if (b->acc_clean) { /* zeroed by the step's kick-drift (gpu_step.cu) */
+        b->acc_clean = 0;
+        return 0;
+    }
     if (gpu_step_fuse()) {
         acc_zero_set z;
         long long total = 0;

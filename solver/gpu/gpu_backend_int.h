@@ -103,6 +103,11 @@ struct backend {
     int spec_wait;     /* the next evaluation waits for its test (the early bit, a rollback) */
     long spec_countdown;     /* vir_countdown before the evaluation in flight */
     tb_double4 *d_vel_spec;  /* [n] v before it (a step's rollback) */
+    /* a step's small kernels fused (gpu_step.cu; gpu_step_fuse() >= 2) */
+    int fuse_kick;           /* the next gpu_finalize also kicks v by kick_h (consumed by it) */
+    gpu_per_type kick_h;
+    int acc_clean;           /* the kick-drift zeroed the accumulators: the next gpu_acc_zero
+                                skips its kernel (consumed by it) */
     long long spec_evals, spec_rollbacks, spec_waits;
 };
 
@@ -128,6 +133,10 @@ int gpu_virial_fixed(backend *b, double w[6]);
  * ranks, forces); x / m for each species. */
 int gpu_forces(backend *b);
 gpu_per_type gpu_over_mass(const backend *b, double x);
+/* gpu_step.cu: the evaluation's last kernel, the forces from the accumulators (with the step's
+ * closing kick when b->fuse_kick); the accumulators a step's kick-drift zeroes. */
+int gpu_finalize(backend *b);
+void gpu_acc_clear_of(const backend *b, gpu_acc_clear *z);
 
 /* gpu_spec.cu: the speculative skin test. gpu_spec_init reads TB_NBR_SPEC (TB_EXIT_USAGE on a
  * bad value); gpu_spec_lists is the evaluation's lists step (the test queued, or the waiting

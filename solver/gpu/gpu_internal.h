@@ -109,10 +109,19 @@ int gpu_pair_launch(const gpu_args *a, const map2d_plan *p, int rho, int dbl, in
  * energy: one block); posf NULL: no float copy (double precision); typed: several species, the
  * per-species values by the type lane. 0, or -1 (the launch reported). */
 int gpu_motion_to_float(const tb_double4 *pos, float4 *posf, int n, int threads, cudaStream_t st);
-/* v += hm F; x += dt v, wrapped into box (NVE's step around a force evaluation). */
+/* Words the kick-drift zeroes for the next evaluation (gpu_step.cu's gpu_acc_clear_of): per[i
+ * words .. + words) of each particle i, and the small arrays, by particle 0's thread. */
+typedef struct gpu_acc_clear {
+    unsigned long long *per;
+    int words;
+    unsigned long long *small[4];
+    int nsmall[4];
+} gpu_acc_clear;
+/* v += hm F; x += dt v, wrapped into box (NVE's step around a force evaluation); z (or NULL):
+ * the accumulators zeroed as well. */
 int gpu_motion_kick_drift(tb_double4 *pos, tb_double4 *vel, const tb_double4 *force, float4 *posf,
                           int n, int typed, const gpu_per_type *hm, double dt, const tb_box_d *box,
-                          int threads, cudaStream_t st);
+                          const gpu_acc_clear *z, int threads, cudaStream_t st);
 int gpu_motion_kick(tb_double4 *vel, const tb_double4 *force, const tb_double4 *pos, int n,
                     int typed, const gpu_per_type *hm, int threads, cudaStream_t st);
 int gpu_motion_drift(tb_double4 *pos, const tb_double4 *vel, float4 *posf, int n, double h,
@@ -251,9 +260,11 @@ int gpu_nbr_refresh(gpu_nbr *b, const tb_double4 *pos, const gpu_nbr_soon *s, un
  * next gpu_nbr_forces runs on the lists as they are. 0 queued; 1 when it cannot speculate (no
  * lists yet, or a box stretched beyond what the test bounds: gpu_nbr_refresh builds now); -1. */
 int gpu_nbr_test_start(gpu_nbr *b, const tb_double4 *pos, const gpu_nbr_soon *s, cudaStream_t st);
-/* 1 (default): that test is one kernel, its flag written into the pinned word by the kernel,
- * s->vsave copied by it, and gpu_forces zeroes its accumulators in one kernel; TB_STEP_FUSE=0:
- * a memset, the kernel, two copies, and a memset per accumulator (before). */
+/* TB_STEP_FUSE: 2 (default) as 1, and a step of advance() zeroes the accumulators in its
+ * kick-drift and kicks in the forces' last kernel (gpu_step.cu); 1: that test is one kernel, its
+ * flag written into the pinned word by the kernel, s->vsave copied by it, and gpu_forces zeroes
+ * its accumulators in one kernel; 0: a memset, the kernel, two copies, and a memset per
+ * accumulator (before). */
 int gpu_step_fuse(void);
 /* Waits for that test's flag (NBR_STALE 1: the lists were stale at pos; NBR_SOON 2: they may
  * be at the next step). 0 or -1. */

@@ -38,11 +38,20 @@ __device__ __forceinline__ void drift_store(tb_double4 *pos, float4 *posf, int i
  * of x. */
 template <bool TYP>
 __global__ void kick_drift_kernel(tb_double4 *pos, tb_double4 *vel, const tb_double4 *force,
-                                  float4 *posf, int n, gpu_per_type hm, double dt, tb_box_d box)
+                                  float4 *posf, int n, gpu_per_type hm, double dt, tb_box_d box,
+                                  gpu_acc_clear z)
 {
     const int i = blockIdx.x * blockDim.x + threadIdx.x;
     if (i >= n)
         return;
+    if (z.per) { /* the next evaluation's accumulators (gpu_step.cu) */
+        for (int w = 0; w < z.words; w++)
+            z.per[(size_t)i * z.words + w] = 0ull;
+        if (i == 0)
+            for (int a = 0; a < 4; a++)
+                for (int w = 0; w < z.nsmall[a]; w++)
+                    z.small[a][w] = 0ull;
+    }
     tb_double4 v = vel[i], x = pos[i];
     const tb_double4 f = force[i];
     const double h = gpu_per_type_at<TYP>(hm, x.w);
@@ -263,11 +272,14 @@ int gpu_motion_to_float(const tb_double4 *pos, float4 *posf, int n, int threads,
 
 int gpu_motion_kick_drift(tb_double4 *pos, tb_double4 *vel, const tb_double4 *force, float4 *posf,
                           int n, int typed, const gpu_per_type *hm, double dt, const tb_box_d *box,
-                          int threads, cudaStream_t st)
+                          const gpu_acc_clear *z, int threads, cudaStream_t st)
 {
+    gpu_acc_clear none;
+    memset(&none, 0, sizeof none);
     (typed ? kick_drift_kernel<true> : kick_drift_kernel<false>)<<<blocks_for(n, threads), threads,
                                                                    0, st>>>(pos, vel, force, posf,
-                                                                            n, *hm, dt, *box);
+                                                                            n, *hm, dt, *box,
+                                                                            z ? *z : none);
     TB_LAUNCH_CHECK("kick_drift_kernel");
     return 0;
 }

@@ -7,8 +7,9 @@
  * a stable radix sort of (cell, particle), the cells' ranges, a count pass over every anchor in
  * cell order, an exclusive scan into row offsets, this rank's cut of the anchors (on the device,
  * from a scan of the rows' work: docs/scaling.md) and a fill pass over this rank's anchors only,
- * the rows sorted by particle index by construction (nbr_cell_rows_kernel; TB_NBR_BUILD=0: the
- * old passes and a segmented sort of each row). Rows are stored in cell order, so a
+ * the rows sorted by particle index by construction (the per-cell passes of gpu_nbr_rows.cuh:
+ * build 2 where cells hold few atoms, one host wait per build; build 1 otherwise, two;
+ * TB_NBR_BUILD=0: the old passes and a segmented sort of each row). Rows are stored in cell order, so a
  * rank's rows are contiguous and it holds only those (the other ranks' rows are never read
  * here). Device memory is O(N / P) for the rows: ~ (2 pi / 3) rho R^3 entries per particle. */
 #include <cub/cub.cuh>
@@ -21,6 +22,7 @@
 #include "common/check.h"
 #include "solver/gpu/gpu_cells.cuh"
 #include "solver/gpu/gpu_nbr_int.h"
+#include "solver/gpu/gpu_nbr_rows.cuh"
 #include "solver/par/mpi.h"
 #include "solver/par/split.h"
 
@@ -31,17 +33,6 @@ __global__ void nbr_range_kernel(const int *key, int n, int *start, int *end)
     const int s = blockIdx.x * blockDim.x + threadIdx.x;
     if (s < n)
         cells_range_at(key, n, s, start, end);
-}
-
-/* Whether t (at xt) goes into anchor i's row (at xi), t != i: the same test as nbr_list.c,
- * written once for both builds below (so the same rounding, bit for bit). */
-__device__ __forceinline__ bool nbr_keep(const nbr_grid &g, double xix, double xiy, double xiz,
-                                         double xtx, double xty, double xtz, double R2,
-                                         double skin)
-{
-    double d[3] = {xtx - xix, xty - xiy, xtz - xiz};
-    box_min_image_d(&g.box, d);
-    return !(d[0] < -skin || d[0] * d[0] + d[1] * d[1] + d[2] * d[2] > R2);
 }
 
 /* Row of particle i: counted (out == NULL) or written. */
@@ -128,158 +119,6 @@ __global__ void nbr_fill_kernel(const tb_double4 *pos, const int *perm, const in
         nbr_scan_row(pos, perm, start, end, g, R2, skin, perm[lo + j], idx + roff[j]);
 }
 
-/* ---- rows sorted by construction (the default build) ---------------------------------
- * Every anchor of a cell sees the same candidates: the particles of the cell's stencil (27
- * cells, fewer in a small grid). One block per cell gathers them, sorts them by index in
- * shared memory (a bitonic sort) with their positions beside, and each anchor walks them in
- * that order: its row comes out sorted, the segmented sort of every row is gone, and the
- * candidates' positions are read from shared memory (the same for every anchor of the block).
- * NBR_SLICES threads share an anchor, each a contiguous slice of the sorted candidates; the
- * count pass keeps each slice's count (scnt), so the fill pass writes every slice at its place
- * in the row. Rows, their contents and order are those of the other build, bit for bit. */
-
-#define NBR_SLICES 4
-
-/* The stencil of cell c as runs of perm (nbr_scan_row's cells): first r0[k], length rn[k]. */
-__device__ int nbr_cell_runs(const nbr_grid &g, int c, const int *start, const int *end, int *r0,
-                             int *rn)
-{
-    const int cc[3] = {c % g.nc[0], (c / g.nc[0]) % g.nc[1], c / (g.nc[0] * g.nc[1])};
-    int f[3], cnt[3], k = 0;
-    for (int d = 0; d < 3; d++)
-        nbr_stencil(&g, cc[d], d, &f[d], &cnt[d]);
-    for (int sz = 0; sz < cnt[2]; sz++)
-        for (int sy = 0; sy < cnt[1]; sy++)
-            for (int sx = 0; sx < cnt[0]; sx++) {
-                const int u = (((f[2] + sz) % g.nc[2]) * g.nc[1] + (f[1] + sy) % g.nc[1]) * g.nc[0] +
-                              (f[0] + sx) % g.nc[0];
-                r0[k] = start[u];
-                rn[k] = end[u] - start[u];
-                k++;
-            }
-    return k;
-}
-
-/* The most candidates of any non-empty cell, into *umax (atomicMax; 0 before). */
-__global__ void nbr_union_kernel(const int *start, const int *end, nbr_grid g, int cells, int *umax)
-{
-    const int c = blockIdx.x * blockDim.x + threadIdx.x;
-    if (c >= cells || end[c] <= start[c])
-        return;
-    int r0[27], rn[27], t = 0;
-    const int nr = nbr_cell_runs(g, c, start, end, r0, rn);
-    for (int k = 0; k < nr; k++)
-        t += rn[k];
-    atomicMax(umax, t);
-}
-
-static __host__ __device__ int nbr_pow2(int u)
-{
-    int p = 1;
-    while (p < u)
-        p <<= 1;
-    return p;
-}
-
-/* Block c: the anchors of cell c in [lo, hi) (positions in perm). Count pass (FILL false):
- * scnt[NBR_SLICES k + s] for slice s of anchor k, cnt[k] their sum. Fill pass: the rows at
- * idx + roff[k - lo]. ucap: the most candidates of a cell (shared memory: 24 ucap bytes of
- * positions, 4 nbr_pow2(ucap) of indices). */
-template <bool FILL>
-__global__ void __launch_bounds__(1024)
-    nbr_cell_rows_kernel(const tb_double4 *pos, const int *perm, const int *start, const int *end,
-                         nbr_grid g, double R2, double skin, int lo, int hi, int ucap,
-                         const int *roff, int *scnt, int *cnt, int *idx)
-{
-    extern __shared__ double sh[];
-    __shared__ int r0[27], rn[27], ro[28], nr;
-    const int c = blockIdx.x, bd = blockDim.x, tid = threadIdx.x;
-    const int a_lo = max(start[c], lo), a_hi = min(end[c], hi);
-    if (a_lo >= a_hi)
-        return;
-    double *sx = sh, *sy = sx + ucap, *sz = sy + ucap;
-    int *si = (int *)(sz + ucap);
-    if (tid == 0) {
-        nr = nbr_cell_runs(g, c, start, end, r0, rn);
-        ro[0] = 0;
-        for (int k = 0; k < nr; k++)
-            ro[k + 1] = ro[k] + rn[k];
-    }
-    __syncthreads();
-    const int total = ro[nr], p2 = nbr_pow2(total);
-    for (int e = tid; e < p2; e += bd) {
-        int v = 0x7fffffff;
-        if (e < total) {
-            int k = 0;
-            while (e >= ro[k + 1])
-                k++;
-            v = perm[r0[k] + e - ro[k]];
-        }
-        si[e] = v;
-    }
-    __syncthreads();
-    for (int k = 2; k <= p2; k <<= 1) /* bitonic sort, ascending; the indices are distinct */
-        for (int j = k >> 1; j > 0; j >>= 1) {
-            for (int e = tid; e < p2; e += bd) {
-                const int x = e ^ j;
-                if (x > e) {
-                    const int a = si[e], b = si[x];
-                    if ((a > b) == ((e & k) == 0)) {
-                        si[e] = b;
-                        si[x] = a;
-                    }
-                }
-            }
-            __syncthreads();
-        }
-    for (int e = tid; e < total; e += bd) {
-        const tb_double4 p = pos[si[e]];
-        sx[e] = p.x;
-        sy[e] = p.y;
-        sz[e] = p.z;
-    }
-    __syncthreads();
-    const int S = NBR_SLICES, s = tid % S, A = bd / S;
-    const int b0 = (int)((long long)total * s / S), b1 = (int)((long long)total * (s + 1) / S);
-    for (int base = a_lo; base < a_hi; base += A) { /* the whole block: the shuffles below */
-        const int k = base + tid / S;
-        int m = 0;
-        if (k < a_hi) {
-            const int i = perm[k];
-            const tb_double4 xi = pos[i];
-            int lo_r = 0, hi_r = total; /* the anchor's own place among the candidates */
-            while (lo_r < hi_r) {
-                const int mid = (lo_r + hi_r) >> 1;
-                if (si[mid] < i)
-                    lo_r = mid + 1;
-                else
-                    hi_r = mid;
-            }
-            int *out = NULL;
-            if (FILL) {
-                out = idx + roff[k - lo];
-                for (int q = 0; q < s; q++)
-                    out += scnt[(long long)S * k + q];
-            }
-            for (int r = b0; r < b1; r++) {
-                if (r == lo_r || !nbr_keep(g, xi.x, xi.y, xi.z, sx[r], sy[r], sz[r], R2, skin))
-                    continue;
-                if (FILL)
-                    out[m] = si[r];
-                m++;
-            }
-            if (!FILL)
-                scnt[(long long)S * k + s] = m;
-        }
-        if (!FILL) {
-            for (int o = S / 2; o > 0; o >>= 1)
-                m += __shfl_down_sync(0xffffffffu, m, o, S);
-            if (k < a_hi && s == 0)
-                cnt[k] = m;
-        }
-    }
-}
-
 /* A checksum of the rows (TB_NBR_PHASES): contents and order, integer sums (deterministic). */
 __global__ void nbr_hash_kernel(const int *idx, long long held, unsigned long long *h)
 {
@@ -304,23 +143,29 @@ static int tmp_fit(gpu_nbr *b, size_t bytes)
     return cells_tmp_fit(&b->d_tmp, &b->tmp_bytes, bytes);
 }
 
-/* Environment switches, read once: TB_NBR_BUILD=0 selects the build before the one above (a
- * count and a fill of each anchor alone, then CUB's segmented sort of the rows; also the
- * fallback when a cell's candidates do not fit in shared memory), kept for before/after
- * measurements in one run; TB_NBR_PHASES=1 prints each build's phases (CUDA events) to stderr. */
+/* Environment switches, read once: TB_NBR_BUILD selects the build (2 or unset: the passes of
+ * nbr_cell_count_kernel and nbr_cell_fill_kernel, one wait; 1: nbr_cell_rows_kernel's, which
+ * also waits for the most candidates of a cell before counting; unset: 2 when the cells hold
+ * at most NBR_FEW_PER_CELL atoms on average, else 1; 0: a count and a fill of each
+ * anchor alone, then CUB's segmented sort of the rows, also the fallback when a cell's
+ * candidates do not fit in shared memory), kept for before/after measurements in one run;
+ * TB_NBR_MINBLOCK=t the least threads of a block of the default build (128); TB_NBR_PHASES=1
+ * prints each build's phases (CUDA events) to stderr. */
 static int nbr_env(const char *name, int dflt)
 {
     const char *e = getenv(name);
-    return e && *e ? strcmp(e, "0") != 0 : dflt;
+    return e && *e ? atoi(e) : dflt;
 }
 
 int gpu_nbr_build(gpu_nbr *b, const tb_double4 *pos, cudaStream_t st)
 {
     const int n = b->n, T = 256;
-    static int fast_env = -1, phases = -1;
-    if (fast_env < 0) {
-        fast_env = nbr_env("TB_NBR_BUILD", 1);
-        phases = nbr_env("TB_NBR_PHASES", 0);
+    static int mode_env = -2, phases = -1, minblock = 128;
+    if (mode_env == -2) {
+        mode_env = nbr_env("TB_NBR_BUILD", -1); /* unset: by the atoms per cell, below */
+        mode_env = mode_env > 2 ? 2 : mode_env;
+        phases = nbr_env("TB_NBR_PHASES", 0) != 0;
+        minblock = nbr_env("TB_NBR_MINBLOCK", 128);
     }
     cudaEvent_t ev[6];
     if (phases) {
@@ -337,6 +182,9 @@ int gpu_nbr_build(gpu_nbr *b, const tb_double4 *pos, cudaStream_t st)
         return -1;
     nbr_grid_make(&b->g, &b->box, lo, hi, b->radius, 2LL * n + 64);
     const long long cells = (long long)b->g.nc[0] * b->g.nc[1] * b->g.nc[2];
+    /* build 2 where cells hold few atoms (its fill walks each slice twice: slower than build
+     * 1's when a cell's candidates are many, the liquid's ~2900: gpu-measured.md) */
+    const int mode = mode_env >= 0 ? mode_env : (double)n <= NBR_FEW_PER_CELL * (double)cells ? 2 : 1;
     long long cap_s = b->cells_cap, cap_e = b->cells_cap;
     if (grow(&b->d_start, &cap_s, cells, "neighbour cells") != 0 ||
         grow(&b->d_end, &cap_e, cells, "neighbour cells") != 0)
@@ -349,23 +197,28 @@ int gpu_nbr_build(gpu_nbr *b, const tb_double4 *pos, cudaStream_t st)
     nbr_range_kernel<<<grid_for(n, T), T, 0, st>>>(b->d_key2, n, b->d_start, b->d_end);
     TB_LAUNCH_CHECK("nbr_range_kernel");
 
-    /* the sorted-candidates build when a cell's candidates fit in shared memory */
-    int fast = fast_env, ucap = 0, bd = 0;
+    /* the sorted-candidates builds when a cell's candidates fit in shared memory: the most
+     * candidates of a cell, waited for here by build 1, brought back with the rows' sizes by 2 */
+    int fast = mode >= 1, ucap = 0, bd = 0, S = NBR_SLICES;
     size_t smem = 0;
     if (fast) {
         CUDA_CHECK(cudaMemsetAsync(b->d_meta + 6, 0, sizeof(int), st));
         nbr_union_kernel<<<grid_for((int)cells, T), T, 0, st>>>(b->d_start, b->d_end, b->g,
                                                                  (int)cells, b->d_meta + 6);
         TB_LAUNCH_CHECK("nbr_union_kernel");
-        CUDA_CHECK(cudaMemcpyAsync(&ucap, b->d_meta + 6, sizeof(int), cudaMemcpyDeviceToHost, st));
-        CUDA_CHECK(gpu_wait_stream(st));
-        smem = 24 * (size_t)ucap + 4 * (size_t)nbr_pow2(ucap);
-        fast = smem + 1024 <= (size_t)b->smem_max; /* 1 KiB: the kernel's static arrays */
         /* anchor slots per block: the mean cell's anchors and a margin, 8 .. 256 */
         const double mean = (double)n / (double)cells;
         int A = 8 * (int)ceil(1.15 * mean / 8.0);
         A = A < 8 ? 8 : A > 256 ? 256 : A;
-        bd = NBR_SLICES * A;
+        while (mode == 2 && S * A < minblock && S < 32 && 2 * S * A <= 1024)
+            S <<= 1;
+        bd = S * A;
+    }
+    if (mode == 1) {
+        CUDA_CHECK(cudaMemcpyAsync(&ucap, b->d_meta + 6, sizeof(int), cudaMemcpyDeviceToHost, st));
+        CUDA_CHECK(gpu_wait_stream(st));
+        smem = 24 * (size_t)ucap + 4 * (size_t)nbr_pow2(ucap);
+        fast = smem + 1024 <= (size_t)b->smem_max; /* 1 KiB: the kernel's static arrays */
         if (fast && b->scnt_cap < (long long)NBR_SLICES * n) {
             cudaFree(b->d_scnt);
             b->d_scnt = NULL;
@@ -383,8 +236,12 @@ int gpu_nbr_build(gpu_nbr *b, const tb_double4 *pos, cudaStream_t st)
     const double R2 = b->radius * b->radius;
     const int P = tb_split_nranks();
     const double skin = b->full ? 1e300 : b->skin;
-    if (fast) {
-        CUDA_CHECK(cudaMemsetAsync(b->d_cnt + n, 0, sizeof(int), st));
+    CUDA_CHECK(cudaMemsetAsync(b->d_cnt + n, 0, sizeof(int), st));
+    if (mode == 2) {
+        nbr_cell_count_kernel<<<(int)cells, bd, 0, st>>>(pos, b->d_perm, b->d_start, b->d_end,
+                                                         b->g, R2, skin, S, b->d_cnt);
+        TB_LAUNCH_CHECK("nbr_cell_count_kernel");
+    } else if (fast) {
         CUDA_CHECK(cudaFuncSetAttribute(nbr_cell_rows_kernel<false>,
                                         cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem));
         nbr_cell_rows_kernel<false><<<(int)cells, bd, smem, st>>>(
@@ -422,11 +279,17 @@ int gpu_nbr_build(gpu_nbr *b, const tb_double4 *pos, cudaStream_t st)
     nbr_cut_kernel<<<1, 1, 0, st>>>(P > 1 ? b->d_wpre : NULL, b->d_off, n, tb_split_rank(), P,
                                     b->d_meta);
     TB_LAUNCH_CHECK("nbr_cut_kernel");
-    int meta[6];
-    CUDA_CHECK(cudaMemcpyAsync(meta, b->d_meta, sizeof meta, cudaMemcpyDeviceToHost, st));
+    int meta[7];
+    CUDA_CHECK(cudaMemcpyAsync(meta, b->d_meta, (mode == 2 ? 7 : 6) * sizeof(int),
+                               cudaMemcpyDeviceToHost, st));
     CUDA_CHECK(gpu_wait_stream(st));
     const int total = meta[5], maxrow = meta[4], a0 = meta[0], m = meta[1] - meta[0];
     const int held = meta[3] - meta[2];
+    if (mode == 2) {
+        ucap = meta[6];
+        smem = 24 * (size_t)ucap + 4 * (size_t)nbr_pow2(ucap);
+        fast = smem + 1024 <= (size_t)b->smem_max; /* 1 KiB: the kernel's static arrays */
+    }
     if (total < 0)
         return tb_error(NULL, 0, "neighbour lists exceed 2^31 entries: lower solver.skin or the "
                                  "cutoffs");
@@ -437,7 +300,14 @@ int gpu_nbr_build(gpu_nbr *b, const tb_double4 *pos, cudaStream_t st)
         CUDA_CHECK(cudaEventRecord(ev[3], st));
     nbr_roff_kernel<<<grid_for(m + 1, T), T, 0, st>>>(b->d_off, a0, m, b->d_roff);
     TB_LAUNCH_CHECK("nbr_roff_kernel");
-    if (m > 0 && fast) {
+    if (m > 0 && fast && mode == 2) {
+        CUDA_CHECK(cudaFuncSetAttribute(nbr_cell_fill_kernel,
+                                        cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem));
+        nbr_cell_fill_kernel<<<(int)cells, bd, smem, st>>>(pos, b->d_perm, b->d_start, b->d_end,
+                                                           b->g, R2, skin, a0, a0 + m, ucap, S,
+                                                           b->d_roff, b->d_idx);
+        TB_LAUNCH_CHECK("nbr_cell_fill_kernel");
+    } else if (m > 0 && fast) {
         CUDA_CHECK(cudaFuncSetAttribute(nbr_cell_rows_kernel<true>,
                                         cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem));
         nbr_cell_rows_kernel<true><<<(int)cells, bd, smem, st>>>(
@@ -491,7 +361,8 @@ int gpu_nbr_build(gpu_nbr *b, const tb_double4 *pos, cudaStream_t st)
         fprintf(stderr, "nbr build %lld (%s, n %d, cells %lld, candidates <= %d, block %d): "
                         "cells %.3f count %.3f scan %.3f fill %.3f sort %.3f total %.3f ms; "
                         "entries %d, rows hash %016llx\n",
-                b->builds, fast ? "sorted candidates" : "TB_NBR_BUILD=0", n, cells, ucap, bd, ms[0],
+                b->builds, !fast ? "TB_NBR_BUILD=0" : mode == 2 ? "sorted candidates, one wait"
+                                                    : "TB_NBR_BUILD=1", n, cells, ucap, bd, ms[0],
                 ms[1], ms[2], ms[3], ms[4], ms[0] + ms[1] + ms[2] + ms[3] + ms[4], held, h);
         for (int k = 0; k < 6; k++)
             cudaEventDestroy(ev[k]);

@@ -104,6 +104,13 @@ int gpu_spec_settle(backend *b)
         return -1;
     b->spec_wait = 1; /* the evaluation again, on the fresh lists (no test of its own) */
     b->spec_step = 0;
+    b->acc_clean = 0; /* the first evaluation added into them */
+    if (kind == 2 && gpu_step_fuse() >= 2) { /* the closing kick in the forces' last kernel */
+        b->fuse_kick = 1;
+        b->kick_h = gpu_over_mass(b, 0.5 * b->dt);
+        return gpu_forces(b);
+    }
+    b->fuse_kick = 0;
     if (gpu_forces(b) != 0)
         return -1;
     if (kind == 2) {

@@ -1,0 +1,179 @@
+# scripts/gpu-check.d/sw-lst.sh — scripts/gpu-check's mode `sw-lst`: the fixed costs of a step at 1e5
+# atoms of Stillinger-Weber silicon (issue 24, branch h24lst): the lists' build with one host wait
+# (TB_NBR_BUILD=2, the default; 1: the build before, two waits) and larger blocks for few atoms per
+# cell (TB_NBR_MINBLOCK, 128; 32: the blocks before), and a step's small kernels fused
+# (TB_STEP_FUSE=2, the default: the accumulators zeroed by the kick-drift, the closing kick in the
+# forces' last kernel; 1: before). Sourced by scripts/gpu-check (B, W, S, OUT, say in scope);
+# build/tribody-prev (or $TB_PREV) is the binary before. In order of what matters, each part with
+# its own time limit:
+#   · bitwise: deterministic evaluations (sw_si, sw_gan, the crystal of 97336 atoms; double, mixed)
+#     and 200-step deterministic runs of the crystal (thermo, checkpoint) prev = new, also with
+#     TB_NBR_SPEC=2 (every rebuild a rollback: the fused kick again), TB_NBR_BUILD=1 and
+#     TB_STEP_FUSE=1; a 200-step liquid run (ATM, n 4000, mixed) with TB_NBR_SPEC=2 = prev;
+#     the rows' checksum of the first build (TB_NBR_PHASES=1) equal in prev and in every build
+#   · bench --sw, mixed, n 1e5 .. 1e7: new, prev, before (TB_NBR_BUILD=1 TB_STEP_FUSE=1); at 97336
+#     the pieces one by one and new / prev again; double at 1e5 and 1e6; the build's phases
+#   · a real run of the crystal (1000 NVE steps), prev and new, twice
+#   · bench --liquid --n 32768,1000000 mixed, prev and new; the build's phases at 1e6
+# GPU_CHECK_BACKEND=cpu: a dry run of the logic without a GPU (small n, few steps).
+BE=${GPU_CHECK_BACKEND:-gpu}
+P=${TB_PREV:-build/tribody-prev}
+[ -x "$P" ] || { say "FAIL: no $P (the binary before the change)"; exit 1; }
+D=$(pwd)
+abs() { case $1 in /*) echo "$1" ;; *) echo "$D/$1" ;; esac; }
+if [ "$BE" = cpu ]; then NS=512,4096; M=8; ST=20; RS=20; DS=10; CPUF=--cpu; LQ=2048,4000; LS=2; NL=2048; N1=4096
+else NS=97336,287496,1000000,10000000; M=23; ST=300; RS=300; DS=200; CPUF=; LQ=32768,1000000; LS=50; NL=4000; N1=97336; fi
+TL="timeout ${SW_LST_PART:-120}" # no part may take the whole call
+# the crystal of bench --sw as a LAMMPS data file: m^3 cells of a = 5.431 A
+python3 - $M >"$W/si.data" <<'PY'
+import sys
+A, M = 5.431, int(sys.argv[1])
+B = [(0, 0, 0), (0, .5, .5), (.5, 0, .5), (.5, .5, 0), (.25, .25, .25), (.25, .75, .75), (.75, .25, .75), (.75, .75, .25)]
+print("# diamond silicon %d^3 cells (sw-lst.sh)\n\n%d atoms\n1 atom types\n" % (M, 8 * M ** 3))
+for ax in "xyz":
+    print("0 %.10g %slo %shi" % (M * A, ax, ax))
+print("\nMasses\n\n1 28.0855\n\nAtoms # atomic\n")
+i = 0
+for cx in range(M):
+    for cy in range(M):
+        for cz in range(M):
+            for (u, v, q) in B:
+                i += 1
+                print("%d 1 %.10g %.10g %.10g" % (i, (cx + u) * A, (cy + v) * A, (cz + q) * A))
+PY
+cat >"$W/si.cfg" <<CFG
+units = "metal";
+system = { species = ( { name = "Si"; mass = 28.0855; } ); boundary = "periodic"; seed = 3;
+  init = { type = "lammps"; file = "$W/si.data"; temperature = 2000.0; }; };
+potential = { sw = { file = "$D/examples/Si.sw"; }; };
+integrator = { type = "nve"; dt = 0.001; steps = $RS; };
+solver = { backend = "$BE"; };
+output = { thermo = ""; thermo_every = 100; trajectory = ""; checkpoint = ""; };
+CFG
+n=$((8 * M * M * M))
+say "== bitwise, deterministic: evaluations and $DS-step runs of the $n-atom crystal, prev = new"
+same=0; tot=0
+for p in double mixed; do
+  for c in tests/lammps/sw_si.cfg tests/lammps/sw_gan.cfg "$W/si.cfg"; do
+    for bin in $P "$B"; do
+      tag=$([ "$bin" = "$B" ] && echo new || echo prev); rm -f "$W/bw_$tag.xyz"
+      $TL "$bin" eval "$c" --set solver.backend=$BE --set solver.precision=$p --set solver.deterministic=true \
+        -o "$W/bw_$tag.xyz" >"$W/bw_$tag.txt" 2>&1
+    done
+    tot=$((tot + 1)); [ -s "$W/bw_new.xyz" ] && cmp -s "$W/bw_prev.xyz" "$W/bw_new.xyz" && same=$((same + 1))
+  done
+done
+say "$([ $same = $tot ] && echo PASS || echo FAIL): deterministic evaluations prev = new bit for bit: $same of $tot (sw_si, sw_gan, the $n-atom crystal; double, mixed)"
+for p in double mixed; do
+  for bin in $P "$B"; do
+    tag=$([ "$bin" = "$B" ] && echo new || echo prev)
+    ( cd "$W" && rm -f thd_$tag.csv* ckd_$tag.tbck* && $TL "$(abs "$bin")" run si.cfg --set solver.precision=$p \
+        --set solver.deterministic=true --set integrator.steps=$DS --set output.thermo=\"thd_$tag.csv\" \
+        --set output.thermo_every=5 --set output.checkpoint=\"ckd_$tag.tbck\" >rd_$tag.txt 2>&1 )
+  done
+  b=$(grep -o 'built [0-9]* times' "$W/rd_new.txt" | head -n 1)
+  if [ -s "$W/ckd_new.tbck" ] && cmp -s "$W/ckd_prev.tbck" "$W/ckd_new.tbck" && cmp -s "$W/thd_prev.csv" "$W/thd_new.csv"; then
+    say "PASS: $DS-step deterministic NVE run of $n atoms ($p, lists $b): thermo and checkpoint prev = new byte for byte"
+  else say "FAIL: $DS-step deterministic run of $n atoms ($p): prev and new differ ($(tail -n 1 "$W/rd_new.txt"))"; fi
+  for sw in TB_NBR_SPEC=2 TB_NBR_BUILD=1 TB_STEP_FUSE=1 TB_NBR_MINBLOCK=32; do
+    ( cd "$W" && rm -f thx.csv* ckx.tbck* && env $sw $TL "$(abs "$B")" run si.cfg --set solver.precision=$p \
+        --set solver.deterministic=true --set integrator.steps=$DS --set output.thermo=\"thx.csv\" \
+        --set output.thermo_every=5 --set output.checkpoint=\"ckx.tbck\" >rx.txt 2>&1 )
+    if [ -s "$W/ckx.tbck" ] && cmp -s "$W/ckd_prev.tbck" "$W/ckx.tbck" && cmp -s "$W/thd_prev.csv" "$W/thx.csv"; then
+      say "PASS: the same run with $sw ($(grep -o '[0-9]* rollbacks' "$W/rx.txt" || echo 'no spec report')): prev = new byte for byte"
+    else say "FAIL: the same run with $sw differs from prev ($(tail -n 1 "$W/rx.txt"))"; fi
+  done
+done
+lq="$D/examples/liquid.cfg"
+l4k="--set system.particles=$NL --set system.box=$(python3 -c "print(repr(($NL / 0.8) ** (1 / 3)))") --set solver.backend=$BE --set solver.deterministic=true --set integrator.steps=$DS --set solver.precision=mixed"
+for bin in $P "$B"; do
+  tag=$([ "$bin" = "$B" ] && echo new || echo prev)
+  ( cd "$W" && rm -f thl_$tag.csv* ckl_$tag.tbck* && TB_NBR_SPEC=$([ $tag = new ] && echo 2 || echo 1) $TL "$(abs "$bin")" run "$lq" $l4k \
+      --set output.thermo=\"thl_$tag.csv\" --set output.thermo_every=5 --set output.trajectory=\"\" \
+      --set output.checkpoint=\"ckl_$tag.tbck\" >rl_$tag.txt 2>&1 )
+done
+if [ -s "$W/ckl_new.tbck" ] && cmp -s "$W/ckl_prev.tbck" "$W/ckl_new.tbck" && cmp -s "$W/thl_prev.csv" "$W/thl_new.csv"; then
+  say "PASS: liquid n=$NL mixed deterministic $DS steps, new with TB_NBR_SPEC=2 ($(grep -o '[0-9]* rollbacks' "$W/rl_new.txt")) = prev byte for byte"
+else say "FAIL: liquid n=$NL: new (TB_NBR_SPEC=2) and prev differ ($(tail -n 1 "$W/rl_new.txt"))"; fi
+
+say "== the lists' build at $N1 (TB_NBR_PHASES=1, bench --sw mixed, 20 steps): phases, ms, and the first build's rows checksum"
+for v in prev:: new:: b1:TB_NBR_BUILD=1 mb32:TB_NBR_MINBLOCK=32; do
+  tag=${v%%:*}; envs=${v#*:}; envs=${envs%:}; bin=$B; [ $tag = prev ] && bin=$P
+  env TB_NBR_PHASES=1 $envs $TL "$bin" bench --sw $CPUF --n $N1 --precisions mixed --steps 20 >"$W/ph_$tag.txt" 2>&1
+done
+python3 - "$W" prev new b1 mb32 <<'PY' | tee -a "$S"
+import os, re, sys
+w = sys.argv[1]; first = {}
+for tag in sys.argv[2:]:
+    L = [l for l in open(os.path.join(w, "ph_%s.txt" % tag)) if l.startswith("nbr build")]
+    if not L:
+        print("FAIL: %s: no build lines" % tag); continue
+    ph = [[float(x) for x in re.search(r"cells ([0-9.]+) count ([0-9.]+) scan ([0-9.]+) fill ([0-9.]+) sort ([0-9.]+) total ([0-9.]+)", l).groups()] for l in L[1:] or L]
+    avg = [sum(c) / len(ph) for c in zip(*ph)]
+    first[tag] = re.search(r"rows hash ([0-9a-f]+)", L[0]).group(1)
+    blk = re.search(r"block (\d+)", L[0]).group(1)
+    print("%-5s %d builds, block %s, mean ms: cells %.3f count %.3f scan+wait %.3f fill %.3f sort %.3f total %.3f; first rows hash %s" % (
+          tag, len(L), blk, *avg, first[tag]))
+ok = len(set(first.values())) == 1 and len(first) == len(sys.argv) - 2
+print("%s: the first build's rows checksum equal in %s" % ("PASS" if ok else "FAIL", ", ".join(first)))
+PY
+
+say "== bench --sw on $BE, mixed, n $NS, $ST steps: us per atom-step"
+variants="new:: prev:: before:TB_NBR_BUILD=1,TB_STEP_FUSE=1"
+small="b1:TB_NBR_BUILD=1 mb32:TB_NBR_MINBLOCK=32 fuse1:TB_STEP_FUSE=1 new2:: prev2::"
+dbl="dnew:: dprev::"
+for v in $variants $small $dbl; do
+  tag=${v%%:*}; envs=${v#*:}; envs=${envs%:}; bin=$B; case $tag in prev*|dprev) bin=$P ;; esac
+  ns=$NS; pr=mixed; case " $small " in *" $v "*) ns=$N1 ;; esac
+  case $tag in d*) ns=$N1,$([ "$BE" = cpu ] && echo 4096 || echo 1000000); pr=double ;; esac
+  env $(echo "$envs" | tr ',' ' ') $TL "$bin" bench --sw $CPUF --n $ns --precisions $pr --steps $ST \
+    --csv "$W/flat_$tag.csv" >"$W/flat_$tag.txt" 2>&1 || say "FAIL: bench --sw ($tag): $(tail -n 1 "$W/flat_$tag.txt")"
+done
+python3 - "$W" $variants $small $dbl <<'PY' | tee -a "$S"
+import csv, os, sys
+w = sys.argv[1]
+for v in sys.argv[2:]:
+    tag = v.split(":")[0]
+    f = os.path.join(w, "flat_%s.csv" % tag)
+    if not os.path.exists(f):
+        continue
+    rows = [r for r in csv.DictReader(l for l in open(f) if not l.startswith("#"))]
+    us = {int(r["n"]): float(r["us_per_atom_step"]) for r in rows}
+    if us:
+        print("%-7s %s  most/least %.3f  (%s)" % (tag, "  ".join("%d: %.5f" % (n, us[n]) for n in sorted(us)),
+              max(us.values()) / min(us.values()), v.split(":", 1)[1].strip(":").replace(",", " ") or "default"))
+PY
+for tag in new prev before b1 mb32 fuse1 new2 prev2 dnew dprev; do # the per-phase line of the smallest point (ms per step)
+  [ -f "$W/flat_$tag.txt" ] && awk -v t=$tag '/ms per step:/ { getline; printf "%-7s smallest n, ms per step: wall %s force %s sum %s integr %s lists %s other %s\n", t, $2, $3, $4, $5, $6, $7; exit }' "$W/flat_$tag.txt" | tee -a "$S"
+done
+
+RL=$((RS * 10 / 3)) # 1000 steps: the run's time is printed to 3 digits (h24lst's first call: 300)
+say "== a run of the $n-atom crystal, $RL NVE steps (thermo every 100), mixed, prev and new twice"
+for bin in $P "$B" $P "$B"; do
+  tag=$([ "$bin" = "$B" ] && echo new || echo prev)
+  ( cd "$W" && $TL "$(abs "$bin")" run si.cfg --set solver.precision=mixed --set integrator.steps=$RL --set output.thermo=\"thr_$tag.csv\" >run_$tag.txt 2>&1 )
+  python3 - "$W/run_$tag.txt" $RL $n $tag <<'PY' | tee -a "$S"
+import re, sys
+txt = open(sys.argv[1]).read(); k = int(sys.argv[2]); n = int(sys.argv[3])
+m = re.search(r'in ([0-9.e+-]+) s', txt); b = re.search(r'built (\d+) times', txt)
+if not m:
+    print("FAIL: run %s: %s" % (sys.argv[4], txt.strip().splitlines()[-1:])); sys.exit()
+ms = 1e3 * float(m.group(1)) / k
+print("%-5s run %.4f ms/step (%.5f us/atom-step, lists built %s times)" % (sys.argv[4], ms, 1e3 * ms / n, b.group(1) if b else "?"))
+PY
+done
+
+say "== bench --liquid (ATM), mixed, n $LQ, $LS steps x 2: prev and new; the build's phases at ${LQ##*,}"
+for bin in $P "$B"; do
+  tag=$([ "$bin" = "$B" ] && echo new || echo prev)
+  $TL "$bin" bench --liquid $CPUF --n $LQ --precisions mixed --steps $LS --repeat 2 >"$W/liq_$tag.txt" 2>&1
+  for nl in ${LQ//,/ }; do
+    awk -v t=$tag -v n=$nl '$1 == n && $2 == "mixed" { printf "%-5s liquid n %s mixed: %s ms/step, %s ms/force\n", t, n, $3, $5; exit }' "$W/liq_$tag.txt" | tee -a "$S"
+  done
+done
+for v in prev:: new::; do
+  tag=${v%%:*}; envs=${v#*:}; envs=${envs%:}; bin=$B; [ $tag = prev ] && bin=$P
+  env TB_NBR_PHASES=1 $envs $TL "$bin" bench --liquid $CPUF --n ${LQ##*,} --precisions mixed --steps 3 --repeat 1 >"$W/lph_$tag.txt" 2>&1
+  grep '^nbr build' "$W/lph_$tag.txt" | head -n 2 | sed "s/^/$tag /" | tee -a "$S"
+done
+rm -f "$W"/*.xyz "$W"/*.tbck* "$W"/si.data # the logs stay small
