@@ -1,6 +1,6 @@
 /* bench_sw.c — `tribody bench --sw`: the cost of Stillinger-Weber silicon (issue 24) through the
  * neighbour-list path (nbr.h; gpu_sw.cu, cpu/sw_cpu.h) as N grows. A benchmark, not a test
- * (docs/performance-runs.md).
+ * (docs/performance-sw.md).
  *
  * The system: diamond silicon, m x m x m conventional cells of a = 5.431 A (n = 8 m^3, the m
  * nearest to each size asked for), periodic, under LAMMPS's Si.sw (examples/Si.sw, else

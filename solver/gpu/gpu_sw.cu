@@ -21,7 +21,7 @@
  * fix_add's integer words, split per centre).
  *
  * TB_SW_KERNEL=0 selects the first kernel (sw_kernel: a warp per centre, each centre's sums
- * added by global atomics) for before/after measurements; docs/gpu.md and docs/performance-runs.md
+ * added by global atomics) for before/after measurements; docs/gpu.md and docs/performance-sw.md
  * give the numbers. */
 #include <math.h>
 #include <stdlib.h>
@@ -36,7 +36,7 @@
 /* The block when solver.threads is unset, by the legs' precision: in float 256 threads (3
  * blocks of 57 KB per SM rather than 7 of 29 KB at 128: fewer warps in each other's way, more
  * L1 per warp) was faster at every n on the H200; in double, 90 KB blocks, 2 per SM, were
- * slower at every n than 128 (docs/performance-runs.md). The other kernels keep 128. */
+ * slower at every n than 128 (docs/performance-sw.md). The other kernels keep 128. */
 #define SW_THREADS_F 256
 #define SW_THREADS_D 128
 
@@ -466,7 +466,7 @@ template <typename R> static int sw_launch(gpu_nbr *b, const gpu_args *a, const 
      * (ncu: 359 us, 37.5 % occupancy achieved of 43.75); 6 blocks per SM do the same 4 rounds with
      * fewer warps in each other's way. The grid of h24f (ceil(count / (k groups per block)), 761
      * blocks there) left some SMs a block fewer: at 256 threads 375 of 396 blocks at 3e5, 5 %
-     * slower than the full wave (docs/performance-runs.md). */
+     * slower than the full wave (docs/performance-sw.md). */
     const long long gpb = (long long)warps * gpw; /* groups per block */
     const int cap = sw_env("TB_SW_BLOCKS", 0);
     long long grid = (long long)b->sw_sms * (cap > 0 && cap < b->sw_res ? cap : b->sw_res);
