@@ -76,6 +76,19 @@ static inline const char *tb_test_bin(void)
     return path;
 }
 
+/* FNV-1a over n bytes: a position array's bits in one number, pinned by tests that must keep
+ * them (the random placements). */
+static inline unsigned long long tb_test_fnv1a(const void *p, size_t n)
+{
+    const unsigned char *b = p;
+    unsigned long long h = 1469598103934665603ULL;
+    for (size_t i = 0; i < n; i++) {
+        h ^= b[i];
+        h *= 1099511628211ULL;
+    }
+    return h;
+}
+
 /* ---- Files and scratch directories ------------------------------------------------------
  * The helpers below report a problem with the test's own scaffolding (a directory that cannot
  * be made, a file that cannot be written) as a FAIL line and carry on; they never print a

@@ -287,18 +287,6 @@ static void test_velocities(void)
 }
 
 
-/* FNV-1a over n bytes. */
-static unsigned long long fnv1a(const void *p, size_t n)
-{
-    const unsigned char *b = p;
-    unsigned long long h = 1469598103934665603ULL;
-    for (size_t i = 0; i < n; i++) {
-        h ^= b[i];
-        h *= 1099511628211ULL;
-    }
-    return h;
-}
-
 /* One species, random placement: a periodic cube at density 0.8, min distance 0.9 (the liquid
  * of examples/liquid.cfg), or an open cluster at min distance 1 (cube = 0). */
 static sim_config random_one(int n, unsigned long long seed, int cube)
@@ -344,7 +332,7 @@ static void test_random_batches(void)
         if (rc != 0)
             continue;
         const size_t bytes = 3 * sizeof(double) * (size_t)ref.n;
-        const unsigned long long h = fnv1a(ref.pos, bytes);
+        const unsigned long long h = tb_test_fnv1a(ref.pos, bytes);
         gsl_test(h != cases[k].hash, "batches n=%d seed=%llu: sequential positions hash %016llx "
                  "= main's %016llx", cases[k].n, cases[k].seed, h, cases[k].hash);
         init_random_window = 0; /* the reference: sequential draws from the list */
@@ -395,7 +383,7 @@ static void test_random_windows_large(void)
     gsl_test(rc != 0, "windows n=32768: sequential sim_init returns 0 (%d)", rc);
     if (rc == 0) {
         const size_t bytes = 3 * sizeof(double) * (size_t)ref.n;
-        const unsigned long long h = fnv1a(ref.pos, bytes);
+        const unsigned long long h = tb_test_fnv1a(ref.pos, bytes);
         gsl_test(h != 0xf36c4a57be318b1aULL,
                  "windows n=32768 seed=9: sequential positions hash %016llx = main's %016llx", h,
                  0xf36c4a57be318b1aULL);

@@ -28,17 +28,6 @@ static int init_quiet(sim_state *s, const sim_config *c)
     return rc;
 }
 
-static unsigned long long fnv1a(const void *p, size_t n)
-{
-    const unsigned char *b = p;
-    unsigned long long h = 1469598103934665603ULL;
-    for (size_t i = 0; i < n; i++) {
-        h ^= b[i];
-        h *= 1099511628211ULL;
-    }
-    return h;
-}
-
 /* The liquid of examples/liquid.cfg: a periodic cube at density 0.8, min distance 0.9. */
 static sim_config liquid(int n, unsigned long long seed, int placement)
 {
@@ -124,7 +113,7 @@ static void test_threads(void)
         if (rc != 0)
             continue;
         const size_t bytes = 3 * sizeof(double) * (size_t)ref.n;
-        const unsigned long long h = fnv1a(ref.pos, bytes);
+        const unsigned long long h = tb_test_fnv1a(ref.pos, bytes);
         gsl_test(h != cases[k].hash, "parallel n=%d seed=%llu: positions hash %016llx = the pinned "
                  "%016llx (init_par.c's streams and rounds unchanged)", cases[k].n, cases[k].seed,
                  h, cases[k].hash);

@@ -54,33 +54,8 @@ PY
 for tag in new persist opt0 before prev new2 prev2 fewt128 fewt64; do # the per-phase line of the smallest point (ms per step)
   [ -f "$W/flat_$tag.txt" ] && awk -v t=$tag '/ms per step:/ { getline; printf "%-7s smallest n, ms per step: wall %s force %s sum %s integr %s lists %s other %s\n", t, $2, $3, $4, $5, $6, $7; exit }' "$W/flat_$tag.txt" | tee -a "$S"
 done
-# the crystal of bench --sw as a LAMMPS data file: m^3 cells of a = 5.431 A
-python3 - $M >"$W/si.data" <<'PY'
-import sys
-A, M = 5.431, int(sys.argv[1])
-B = [(0, 0, 0), (0, .5, .5), (.5, 0, .5), (.5, .5, 0), (.25, .25, .25), (.25, .75, .75), (.75, .25, .75), (.75, .75, .25)]
-print("# diamond silicon %d^3 cells (sw-flat.sh)\n\n%d atoms\n1 atom types\n" % (M, 8 * M ** 3))
-for ax in "xyz":
-    print("0 %.10g %slo %shi" % (M * A, ax, ax))
-print("\nMasses\n\n1 28.0855\n\nAtoms # atomic\n")
-i = 0
-for cx in range(M):
-    for cy in range(M):
-        for cz in range(M):
-            for (u, v, q) in B:
-                i += 1
-                print("%d 1 %.10g %.10g %.10g" % (i, (cx + u) * A, (cy + v) * A, (cz + q) * A))
-PY
-cat >"$W/si.cfg" <<CFG
-units = "metal";
-system = { species = ( { name = "Si"; mass = 28.0855; } ); boundary = "periodic"; seed = 3;
-  init = { type = "lammps"; file = "$W/si.data"; temperature = 2000.0; }; };
-potential = { sw = { file = "$D/examples/Si.sw"; }; };
-integrator = { type = "nve"; dt = 0.001; steps = $RS; };
-solver = { backend = "$BE"; };
-output = { thermo = ""; thermo_every = 100; trajectory = ""; checkpoint = ""; };
-CFG
-n=$((8 * M * M * M))
+. scripts/gpu-check.d/sw-crystal.inc
+sw_crystal $M $RS # $W/si.data, $W/si.cfg, n
 say "== a run of the $n-atom crystal, $RS NVE steps (thermo every 100), against bench --sw's step (mixed)"
 for bin in $P "$B"; do
   tag=$([ "$bin" = "$B" ] && echo new || echo prev)

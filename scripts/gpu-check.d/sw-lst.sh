@@ -24,33 +24,8 @@ abs() { case $1 in /*) echo "$1" ;; *) echo "$D/$1" ;; esac; }
 if [ "$BE" = cpu ]; then NS=512,4096; M=8; ST=20; RS=20; DS=10; CPUF=--cpu; LQ=2048,4000; LS=2; NL=2048; N1=4096
 else NS=97336,287496,1000000,10000000; M=23; ST=300; RS=300; DS=200; CPUF=; LQ=32768,1000000; LS=50; NL=4000; N1=97336; fi
 TL="timeout ${SW_LST_PART:-120}" # no part may take the whole call
-# the crystal of bench --sw as a LAMMPS data file: m^3 cells of a = 5.431 A
-python3 - $M >"$W/si.data" <<'PY'
-import sys
-A, M = 5.431, int(sys.argv[1])
-B = [(0, 0, 0), (0, .5, .5), (.5, 0, .5), (.5, .5, 0), (.25, .25, .25), (.25, .75, .75), (.75, .25, .75), (.75, .75, .25)]
-print("# diamond silicon %d^3 cells (sw-lst.sh)\n\n%d atoms\n1 atom types\n" % (M, 8 * M ** 3))
-for ax in "xyz":
-    print("0 %.10g %slo %shi" % (M * A, ax, ax))
-print("\nMasses\n\n1 28.0855\n\nAtoms # atomic\n")
-i = 0
-for cx in range(M):
-    for cy in range(M):
-        for cz in range(M):
-            for (u, v, q) in B:
-                i += 1
-                print("%d 1 %.10g %.10g %.10g" % (i, (cx + u) * A, (cy + v) * A, (cz + q) * A))
-PY
-cat >"$W/si.cfg" <<CFG
-units = "metal";
-system = { species = ( { name = "Si"; mass = 28.0855; } ); boundary = "periodic"; seed = 3;
-  init = { type = "lammps"; file = "$W/si.data"; temperature = 2000.0; }; };
-potential = { sw = { file = "$D/examples/Si.sw"; }; };
-integrator = { type = "nve"; dt = 0.001; steps = $RS; };
-solver = { backend = "$BE"; };
-output = { thermo = ""; thermo_every = 100; trajectory = ""; checkpoint = ""; };
-CFG
-n=$((8 * M * M * M))
+. scripts/gpu-check.d/sw-crystal.inc
+sw_crystal $M $RS # $W/si.data, $W/si.cfg, n
 say "== bitwise, deterministic: evaluations and $DS-step runs of the $n-atom crystal, prev = new"
 same=0; tot=0
 for p in double mixed; do

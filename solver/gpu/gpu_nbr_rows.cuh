@@ -72,31 +72,27 @@ static __host__ __device__ int nbr_pow2(int u)
     return p;
 }
 
-/* Block c: the anchors of cell c in [lo, hi) (positions in perm). Count pass (FILL false):
- * scnt[NBR_SLICES k + s] for slice s of anchor k, cnt[k] their sum. Fill pass: the rows at
- * idx + roff[k - lo]. ucap: the most candidates of a cell (shared memory: 24 ucap bytes of
- * positions, 4 nbr_pow2(ucap) of indices). */
-template <bool FILL>
-__global__ void __launch_bounds__(1024)
-    nbr_cell_rows_kernel(const tb_double4 *pos, const int *perm, const int *start, const int *end,
-                         nbr_grid g, double R2, double skin, int lo, int hi, int ucap,
-                         const int *roff, int *scnt, int *cnt, int *idx)
+/* The stencil of cell c as runs (nbr_cell_runs) and their prefix sums ro[0 .. nr], by the
+ * block's thread 0 into shared memory; every thread of the block calls it (a barrier). */
+__device__ __forceinline__ void nbr_cell_prefix(const nbr_grid &g, int c, const int *start,
+                                                const int *end, int *r0, int *rn, int *ro, int *nr)
 {
-    extern __shared__ double sh[];
-    __shared__ int r0[27], rn[27], ro[28], nr;
-    const int c = blockIdx.x, bd = blockDim.x, tid = threadIdx.x;
-    const int a_lo = max(start[c], lo), a_hi = min(end[c], hi);
-    if (a_lo >= a_hi)
-        return;
-    double *sx = sh, *sy = sx + ucap, *sz = sy + ucap;
-    int *si = (int *)(sz + ucap);
-    if (tid == 0) {
-        nr = nbr_cell_runs(g, c, start, end, r0, rn);
+    if (threadIdx.x == 0) {
+        *nr = nbr_cell_runs(g, c, start, end, r0, rn);
         ro[0] = 0;
-        for (int k = 0; k < nr; k++)
+        for (int k = 0; k < *nr; k++)
             ro[k + 1] = ro[k] + rn[k];
     }
     __syncthreads();
+}
+
+/* The candidates of the runs (r0, ro, nr: nbr_cell_prefix) sorted by index into si (padded to
+ * a power of two with INT_MAX) by a bitonic sort, their positions into sx, sy, sz, all in shared
+ * memory; returns their count. Every thread of the block calls it (barriers). */
+__device__ int nbr_cell_sorted(const tb_double4 *pos, const int *perm, const int *r0,
+                               const int *ro, int nr, int *si, double *sx, double *sy, double *sz)
+{
+    const int bd = blockDim.x, tid = threadIdx.x;
     const int total = ro[nr], p2 = nbr_pow2(total);
     for (int e = tid; e < p2; e += bd) {
         int v = 0x7fffffff;
@@ -130,6 +126,29 @@ __global__ void __launch_bounds__(1024)
         sz[e] = p.z;
     }
     __syncthreads();
+    return total;
+}
+
+/* Block c: the anchors of cell c in [lo, hi) (positions in perm). Count pass (FILL false):
+ * scnt[NBR_SLICES k + s] for slice s of anchor k, cnt[k] their sum. Fill pass: the rows at
+ * idx + roff[k - lo]. ucap: the most candidates of a cell (shared memory: 24 ucap bytes of
+ * positions, 4 nbr_pow2(ucap) of indices). */
+template <bool FILL>
+__global__ void __launch_bounds__(1024)
+    nbr_cell_rows_kernel(const tb_double4 *pos, const int *perm, const int *start, const int *end,
+                         nbr_grid g, double R2, double skin, int lo, int hi, int ucap,
+                         const int *roff, int *scnt, int *cnt, int *idx)
+{
+    extern __shared__ double sh[];
+    __shared__ int r0[27], rn[27], ro[28], nr;
+    const int c = blockIdx.x, bd = blockDim.x, tid = threadIdx.x;
+    const int a_lo = max(start[c], lo), a_hi = min(end[c], hi);
+    if (a_lo >= a_hi)
+        return;
+    double *sx = sh, *sy = sx + ucap, *sz = sy + ucap;
+    int *si = (int *)(sz + ucap);
+    nbr_cell_prefix(g, c, start, end, r0, rn, ro, &nr);
+    const int total = nbr_cell_sorted(pos, perm, r0, ro, nr, si, sx, sy, sz);
     const int S = NBR_SLICES, s = tid % S, A = bd / S;
     const int b0 = (int)((long long)total * s / S), b1 = (int)((long long)total * (s + 1) / S);
     for (int base = a_lo; base < a_hi; base += A) { /* the whole block: the shuffles below */
@@ -195,13 +214,7 @@ __global__ void __launch_bounds__(1024)
     const int a_lo = start[c], a_hi = end[c];
     if (a_lo >= a_hi)
         return;
-    if (tid == 0) {
-        nr = nbr_cell_runs(g, c, start, end, r0, rn);
-        ro[0] = 0;
-        for (int k = 0; k < nr; k++)
-            ro[k + 1] = ro[k] + rn[k];
-    }
-    __syncthreads();
+    nbr_cell_prefix(g, c, start, end, r0, rn, ro, &nr);
     const int total = ro[nr], s = tid % S, A = bd / S;
     for (int base = a_lo; base < a_hi; base += A) { /* the whole block: barriers, shuffles */
         const int k = base + tid / S;
@@ -252,46 +265,8 @@ __global__ void __launch_bounds__(1024)
         return;
     double *sx = sh, *sy = sx + ucap, *sz = sy + ucap;
     int *si = (int *)(sz + ucap);
-    if (tid == 0) {
-        nr = nbr_cell_runs(g, c, start, end, r0, rn);
-        ro[0] = 0;
-        for (int k = 0; k < nr; k++)
-            ro[k + 1] = ro[k] + rn[k];
-    }
-    __syncthreads();
-    const int total = ro[nr], p2 = nbr_pow2(total);
-    for (int e = tid; e < p2; e += bd) {
-        int v = 0x7fffffff;
-        if (e < total) {
-            int k = 0;
-            while (e >= ro[k + 1])
-                k++;
-            v = perm[r0[k] + e - ro[k]];
-        }
-        si[e] = v;
-    }
-    __syncthreads();
-    for (int k = 2; k <= p2; k <<= 1) /* bitonic sort, ascending; the indices are distinct */
-        for (int j = k >> 1; j > 0; j >>= 1) {
-            for (int e = tid; e < p2; e += bd) {
-                const int x = e ^ j;
-                if (x > e) {
-                    const int a = si[e], b = si[x];
-                    if ((a > b) == ((e & k) == 0)) {
-                        si[e] = b;
-                        si[x] = a;
-                    }
-                }
-            }
-            __syncthreads();
-        }
-    for (int e = tid; e < total; e += bd) {
-        const tb_double4 p = pos[si[e]];
-        sx[e] = p.x;
-        sy[e] = p.y;
-        sz[e] = p.z;
-    }
-    __syncthreads();
+    nbr_cell_prefix(g, c, start, end, r0, rn, ro, &nr);
+    const int total = nbr_cell_sorted(pos, perm, r0, ro, nr, si, sx, sy, sz);
     const int s = tid % S, A = bd / S;
     const int b0 = (int)((long long)total * s / S), b1 = (int)((long long)total * (s + 1) / S);
     for (int base = a_lo; base < a_hi; base += A) { /* the whole block: the shuffles below */
