@@ -431,7 +431,8 @@ static int colour_commit(par_grid *g, int col, long r, uint64_t seed, const int 
             return tb_error(NULL, 0, "out of host memory for %ld particles", spills);
         long k = 0;
         for (int t = 0; t < nth; t++) {
-            memcpy(all + k, th[t].s, (size_t)th[t].n * sizeof *all);
+            if (th[t].n > 0) /* a thread without spills may have no array (NULL) */
+                memcpy(all + k, th[t].s, (size_t)th[t].n * sizeof *all);
             k += th[t].n;
             th[t].n = 0;
         }
