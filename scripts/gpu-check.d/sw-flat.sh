@@ -25,6 +25,7 @@ P=${TB_PREV:-build/tribody-prev}
 [ -x "$P" ] || { say "FAIL: no $P (the binary before the change)"; P=""; }
 D=$(pwd)
 abs() { case $1 in /*) echo "$1" ;; *) echo "$D/$1" ;; esac; }
+. scripts/gpu-check.d/sw-shared.inc # sw_crystal, sw_flat_table, sw_flat_phases
 if [ "$BE" = cpu ]; then NS=512,4096; M=8; ST=20; RS=20; DS=10; CPUF=--cpu; LQ=2048; LS=2
 else NS=1e5,3e5,1e6,1e7; M=23; ST=300; RS=300; DS=200; CPUF=; LQ="32768 100000"; LS=100; fi
 say "== bench --sw on $BE, mixed, n $NS, $ST steps: us per atom-step by switch"
@@ -37,24 +38,8 @@ for v in $variants $small; do
   env $(echo "$envs" | tr ',' ' ') "$bin" bench --sw $CPUF --n $ns --precisions mixed --steps $ST \
     --csv "$W/flat_$tag.csv" >"$W/flat_$tag.txt" 2>&1 || say "FAIL: bench --sw ($tag): $(tail -n 1 "$W/flat_$tag.txt")"
 done
-python3 - "$W" $variants $small <<'PY' | tee -a "$S"
-import csv, os, sys
-w = sys.argv[1]
-for v in sys.argv[2:]:
-    tag = v.split(":")[0]
-    f = os.path.join(w, "flat_%s.csv" % tag)
-    if not os.path.exists(f):
-        continue
-    rows = [r for r in csv.DictReader(l for l in open(f) if not l.startswith("#"))]
-    us = {int(r["n"]): float(r["us_per_atom_step"]) for r in rows}
-    if us:
-        print("%-7s %s  most/least %.3f  (%s)" % (tag, "  ".join("%d: %.5f" % (n, us[n]) for n in sorted(us)),
-              max(us.values()) / min(us.values()), v.split(":", 1)[1].strip(":") or "default"))
-PY
-for tag in new persist opt0 before prev new2 prev2 fewt128 fewt64; do # the per-phase line of the smallest point (ms per step)
-  [ -f "$W/flat_$tag.txt" ] && awk -v t=$tag '/ms per step:/ { getline; printf "%-7s smallest n, ms per step: wall %s force %s sum %s integr %s lists %s other %s\n", t, $2, $3, $4, $5, $6, $7; exit }' "$W/flat_$tag.txt" | tee -a "$S"
-done
-. scripts/gpu-check.d/sw-crystal.inc
+sw_flat_table $variants $small
+sw_flat_phases new persist opt0 before prev new2 prev2 fewt128 fewt64 # the per-phase line of the smallest point (ms per step)
 sw_crystal $M $RS # $W/si.data, $W/si.cfg, n
 say "== a run of the $n-atom crystal, $RS NVE steps (thermo every 100), against bench --sw's step (mixed)"
 for bin in $P "$B"; do

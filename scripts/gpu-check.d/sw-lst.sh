@@ -21,10 +21,10 @@ P=${TB_PREV:-build/tribody-prev}
 [ -x "$P" ] || { say "FAIL: no $P (the binary before the change)"; exit 1; }
 D=$(pwd)
 abs() { case $1 in /*) echo "$1" ;; *) echo "$D/$1" ;; esac; }
+. scripts/gpu-check.d/sw-shared.inc # sw_crystal, sw_flat_table, sw_flat_phases
 if [ "$BE" = cpu ]; then NS=512,4096; M=8; ST=20; RS=20; DS=10; CPUF=--cpu; LQ=2048,4000; LS=2; NL=2048; N1=4096
 else NS=97336,287496,1000000,10000000; M=23; ST=300; RS=300; DS=200; CPUF=; LQ=32768,1000000; LS=50; NL=4000; N1=97336; fi
 TL="timeout ${SW_LST_PART:-120}" # no part may take the whole call
-. scripts/gpu-check.d/sw-crystal.inc
 sw_crystal $M $RS # $W/si.data, $W/si.cfg, n
 say "== bitwise, deterministic: evaluations and $DS-step runs of the $n-atom crystal, prev = new"
 same=0; tot=0
@@ -104,23 +104,8 @@ for v in $variants $small $dbl; do
   env $(echo "$envs" | tr ',' ' ') $TL "$bin" bench --sw $CPUF --n $ns --precisions $pr --steps $ST \
     --csv "$W/flat_$tag.csv" >"$W/flat_$tag.txt" 2>&1 || say "FAIL: bench --sw ($tag): $(tail -n 1 "$W/flat_$tag.txt")"
 done
-python3 - "$W" $variants $small $dbl <<'PY' | tee -a "$S"
-import csv, os, sys
-w = sys.argv[1]
-for v in sys.argv[2:]:
-    tag = v.split(":")[0]
-    f = os.path.join(w, "flat_%s.csv" % tag)
-    if not os.path.exists(f):
-        continue
-    rows = [r for r in csv.DictReader(l for l in open(f) if not l.startswith("#"))]
-    us = {int(r["n"]): float(r["us_per_atom_step"]) for r in rows}
-    if us:
-        print("%-7s %s  most/least %.3f  (%s)" % (tag, "  ".join("%d: %.5f" % (n, us[n]) for n in sorted(us)),
-              max(us.values()) / min(us.values()), v.split(":", 1)[1].strip(":").replace(",", " ") or "default"))
-PY
-for tag in new prev before b1 mb32 fuse1 new2 prev2 dnew dprev; do # the per-phase line of the smallest point (ms per step)
-  [ -f "$W/flat_$tag.txt" ] && awk -v t=$tag '/ms per step:/ { getline; printf "%-7s smallest n, ms per step: wall %s force %s sum %s integr %s lists %s other %s\n", t, $2, $3, $4, $5, $6, $7; exit }' "$W/flat_$tag.txt" | tee -a "$S"
-done
+sw_flat_table $variants $small $dbl
+sw_flat_phases new prev before b1 mb32 fuse1 new2 prev2 dnew dprev # the per-phase line of the smallest point (ms per step)
 
 RL=$((RS * 10 / 3)) # 1000 steps: the run's time is printed to 3 digits (h24lst's first call: 300)
 say "== a run of the $n-atom crystal, $RL NVE steps (thermo every 100), mixed, prev and new twice"

@@ -86,6 +86,21 @@ __device__ __forceinline__ void nbr_cell_prefix(const nbr_grid &g, int c, const 
     __syncthreads();
 }
 
+/* Anchor i's own place among the sorted candidates si[0 .. total) (a binary search: the
+ * first at least i; i is among them, so its slot, which the row skips). */
+__device__ __forceinline__ int nbr_own_place(const int *si, int total, int i)
+{
+    int lo = 0, hi = total;
+    while (lo < hi) {
+        const int mid = (lo + hi) >> 1;
+        if (si[mid] < i)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo;
+}
+
 /* The candidates of the runs (r0, ro, nr: nbr_cell_prefix) sorted by index into si (padded to
  * a power of two with INT_MAX) by a bitonic sort, their positions into sx, sy, sz, all in shared
  * memory; returns their count. Every thread of the block calls it (barriers). */
@@ -157,14 +172,7 @@ __global__ void __launch_bounds__(1024)
         if (k < a_hi) {
             const int i = perm[k];
             const tb_double4 xi = pos[i];
-            int lo_r = 0, hi_r = total; /* the anchor's own place among the candidates */
-            while (lo_r < hi_r) {
-                const int mid = (lo_r + hi_r) >> 1;
-                if (si[mid] < i)
-                    lo_r = mid + 1;
-                else
-                    hi_r = mid;
-            }
+            const int lo_r = nbr_own_place(si, total, i);
             int *out = NULL;
             if (FILL) {
                 out = idx + roff[k - lo];
@@ -276,14 +284,7 @@ __global__ void __launch_bounds__(1024)
         if (k < a_hi) {
             i = perm[k];
             xi = pos[i];
-            int hi_r = total; /* the anchor's own place among the candidates */
-            while (lo_r < hi_r) {
-                const int mid = (lo_r + hi_r) >> 1;
-                if (si[mid] < i)
-                    lo_r = mid + 1;
-                else
-                    hi_r = mid;
-            }
+            lo_r = nbr_own_place(si, total, i);
             for (int r = b0; r < b1; r++)
                 m += r != lo_r && nbr_keep(g, xi.x, xi.y, xi.z, sx[r], sy[r], sz[r], R2, skin);
         }
