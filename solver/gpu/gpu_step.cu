@@ -18,7 +18,7 @@ int gpu_pdl(void)
     if (on < 0) {
         const char *e = getenv("TB_STEP_PDL");
         int dev = 0, major = 0;
-        on = e && *e ? atoi(e) != 0 : 1;
+        on = e && *e ? atoi(e) != 0 : 0; /* measured no faster (gpu-measured.md): off */
         if (on && (cudaGetDevice(&dev) != cudaSuccess ||
                    cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, dev) !=
                        cudaSuccess || major < 9)) {
