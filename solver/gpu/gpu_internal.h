@@ -309,7 +309,8 @@ int gpu_nbr_test_fusable(gpu_nbr *b, const gpu_nbr_soon *s, gpu_nbr_fuse *f);
 /* After the kick-drift that tested: the flag's event, the forces on the lists as they are
  * (gpu_nbr_test_start's bookkeeping without its launch). 0 or -1. */
 int gpu_nbr_test_fused(gpu_nbr *b, cudaStream_t st);
-/* TB_STEP_FUSE: 2 (default) as 1, and a step of advance() zeroes the accumulators in its
+/* TB_STEP_FUSE: 3 (default) as 2, and a step's kick-drift also runs the speculative skin test
+ * (gpu_nbr_test_fusable); 2 as 1, and a step of advance() zeroes the accumulators in its
  * kick-drift and kicks in the forces' last kernel (gpu_step.cu); 1: that test is one kernel, its
  * flag written into the pinned word by the kernel, s->vsave copied by it, and gpu_forces zeroes
  * its accumulators in one kernel; 0: a memset, the kernel, two copies, and a memset per
