@@ -1,8 +1,9 @@
 /* gpu_motion.cu — the integrators' O(n) kernels on the device: the float copy of the positions,
  * velocity Verlet's kick-drift (also with the lists' skin test: kick_drift_test_kernel) and
  * kick, the thermostats' drift, velocity scaling and Ornstein-Uhlenbeck step, the kinetic
- * energy per species; and their launchers (gpu_internal.h), which gpu_backend.cu calls. Every drift wraps through the box (box_wrap_d, box.h: tilted
- * cells, open axes), and every kernel that writes positions keeps their type lane. */
+ * energy per species; and their launchers (gpu_internal.h), which gpu_backend.cu calls. Every
+ * drift wraps through the box (box_wrap_d, box.h: tilted cells, open axes), and every kernel
+ * that writes positions keeps their type lane. */
 #include <string.h>
 
 #include "common/check.h"
