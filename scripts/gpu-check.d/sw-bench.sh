@@ -4,7 +4,7 @@
 # logic on a machine without a GPU, at small n and few steps.
   BE=${GPU_CHECK_BACKEND:-gpu}
   if [ "$BE" = cpu ]; then NS=512,4096; NM=4096; BSTEPS=50; CSTEPS=10000; CPUF=--cpu; else
-    NS=1e5,3e5,1e6,1e7; NM=1e6; BSTEPS=300; CSTEPS=100000; CPUF=; fi
+    NS=1e5,110592,3e5,1e6,1e7; NM=1e6; BSTEPS=300; CSTEPS=100000; CPUF=; fi
   P=${TB_PREV:-build/tribody-prev} # the binary before a change, when there: its rows beside
   say "== centres per block (solver.threads 32, 96, 128, 160, 256): deterministic evaluations bitwise equal"
   for case in sw_si sw_gan sw_mw; do
@@ -55,11 +55,17 @@ for r in plain:
                target[r["precision"]]))
 for p in ("mixed", "double"):  # issue 24: flat from 1e5 to 1e7, within 15 % (the worst n / the best)
     us = {int(r["n"]): float(r["us_per_atom_step"]) for r in plain if r["precision"] == p}
-    if len(us) >= 2:
-        ratio = max(us.values()) / min(us.values())
-        print("%s: sw bench %s: cost per atom-step, the most / the least over n = %.2f (flat: <= 1.15; %s)" %
+    # the issue's range starts at 1e5: 110592 (8 x 24^3) is its first diamond; 97336 (8 x 23^3)
+    # is just below it, so its ratio is printed too (a note, not the verdict)
+    rng = {n: u for n, u in us.items() if n >= 100000 or not gpu}
+    if len(rng) >= 2:
+        ratio = max(rng.values()) / min(rng.values())
+        print("%s: sw bench %s: cost per atom-step, the most / the least over n >= 1e5 = %.2f (flat: <= 1.15; %s)" %
               ("PASS" if ratio <= 1.15 or not gpu else "FAIL", p, ratio,
-               ", ".join("%d: %.4g us" % (n, us[n]) for n in sorted(us))))
+               ", ".join("%d: %.4g us" % (n, us[n]) for n in sorted(rng))))
+    if gpu and len(us) > len(rng) >= 1:
+        print("note: sw bench %s: the most / the least including %s = %.2f" % (
+            p, ", ".join(str(n) for n in sorted(set(us) - set(rng))), max(us.values()) / min(us.values())))
 for p in ("mixed", "double"):  # the binary before, beside: its flatness and the per-n ratio
     old = {int(r["n"]): float(r["us_per_atom_step"]) for r in prev if r["precision"] == p}
     if not old:

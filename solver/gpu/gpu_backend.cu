@@ -479,12 +479,13 @@ int gpu_forces(backend *b)
     if (tb_mpi_fault())
         return -1;
     b->computed = 1;
-    if (b->timing)
+    const int tm = b->timing && (b->tphase || !b->spec_step); /* a step's phases (tphase) */
+    if (tm)
         CUDA_CHECK(cudaEventRecord(b->ev[b->tslot][0], b->st));
     /* the lists first, on their own, so that the timers see them apart */
     if (gpu_spec_lists(b) != 0)
         return -1;
-    if (b->timing)
+    if (tm)
         CUDA_CHECK(cudaEventRecord(b->ev[b->tslot][1], b->st));
     if (gpu_acc_zero(b) != 0)
         return -1;
@@ -504,11 +505,11 @@ int gpu_forces(backend *b)
         if (gpu_pair_launch(&b->args, &b->p2, b->rho, b->pdbl, b->threads, b->st) != 0)
             return -1;
     }
-    if (b->timing)
+    if (tm)
         CUDA_CHECK(cudaEventRecord(b->ev[b->tslot][2], b->st));
     if (gpu_reduce(b, b->stats) != 0)
         return -1;
-    if (b->timing)
+    if (tm)
         CUDA_CHECK(cudaEventRecord(b->ev[b->tslot][3], b->st));
     return gpu_finalize(b); /* the forces (gpu_step.cu), with the step's kick when fused */
 }
@@ -527,6 +528,11 @@ static int gpu_elapsed(const backend *b, int k, int e0, int e1, double *acc)
 static int gpu_time_add(backend *b, int k, int step)
 {
     CUDA_CHECK(gpu_wait_event(b->ev[k][step ? 7 : 3]));
+    if (step && !b->tphase) { /* TB_TIMERS_PHASES=0: the step whole, as "force" */
+        b->tm.evals++;
+        b->tm.steps++;
+        return gpu_elapsed(b, k, 4, 7, &b->tm.force);
+    }
     if (gpu_elapsed(b, k, 0, 1, &b->tm.lists) != 0 || gpu_elapsed(b, k, 1, 2, &b->tm.force) != 0 ||
         gpu_elapsed(b, k, 2, 3, &b->tm.sum) != 0)
         return -1;
@@ -590,7 +596,7 @@ gpu_per_type gpu_over_mass(const backend *b, double x)
 static int gpu_advance(backend *b, long nsteps)
 {
     const gpu_per_type h = gpu_over_mass(b, 0.5 * b->dt);
-    const int typed = b->ntypes > 1, fuse = gpu_step_fuse() >= 2;
+    const int typed = b->ntypes > 1, fuse = gpu_step_fuse() >= 2, pdl = gpu_pdl();
     gpu_acc_clear z;
     gpu_acc_clear_of(b, &z);
     for (long s = 0; s < nsteps; s++) {
@@ -600,20 +606,29 @@ static int gpu_advance(backend *b, long nsteps)
         GPU_SETTLE(b); /* the previous step's test, read while the GPU runs its forces */
         if (b->timing)
             CUDA_CHECK(cudaEventRecord(b->ev[b->tslot][4], b->st));
-        if (gpu_motion_kick_drift(b->d_pos, b->d_vel, b->d_force, b->dbl ? NULL : b->d_posf, b->n,
-                                  typed, &h, b->dt, &b->pp.d.box, fuse ? &z : NULL, b->threads,
-                                  b->st) != 0)
+        gpu_nbr_fuse t; /* TB_STEP_FUSE=3: the skin test in the kick-drift (gpu_spec_fuse) */
+        const int ft = fuse ? gpu_spec_fuse(b, &t) : 0;
+        if (ft < 0)
+            return -1;
+        if ((ft || pdl) ? gpu_motion_kick_drift_test(b->d_pos, b->d_vel, b->d_force,
+                                                     b->dbl ? NULL : b->d_posf, b->n, typed, &h,
+                                                     b->dt, &b->pp.d.box, fuse ? &z : NULL,
+                                                     ft ? &t : NULL, pdl, b->threads, b->st) != 0
+                        : gpu_motion_kick_drift(b->d_pos, b->d_vel, b->d_force,
+                                                b->dbl ? NULL : b->d_posf, b->n, typed, &h, b->dt,
+                                                &b->pp.d.box, fuse ? &z : NULL, b->threads,
+                                                b->st) != 0)
             return -1;
         b->acc_clean = fuse; /* the forces' own zeroing skipped (gpu_acc_zero) */
         b->fuse_kick = fuse; /* and the closing kick done by their last kernel (gpu_finalize) */
         b->kick_h = h;
-        if (b->timing)
+        if (b->timing && b->tphase)
             CUDA_CHECK(cudaEventRecord(b->ev[b->tslot][5], b->st));
         b->spec_step = 1;
         if (gpu_forces(b) != 0)
             return -1;
         b->spec_step = 0;
-        if (b->timing)
+        if (b->timing && b->tphase)
             CUDA_CHECK(cudaEventRecord(b->ev[b->tslot][6], b->st));
         if (!fuse &&
             gpu_motion_kick(b->d_vel, b->d_force, b->d_pos, b->n, typed, &h, b->threads, b->st) != 0)
@@ -749,6 +764,11 @@ static int gpu_info(backend *b, backend_info *out, int counting)
                     CUDA_CHECK(cudaEventCreate(&b->ev[k][e]));
         const char *e = getenv("TB_TIMERS_SYNC");
         b->tsync = e && e[0] == '1' && !e[1];
+        /* TB_TIMERS_PHASES=0 (a measurement): a step records its first and last events only,
+         * none between its kernels (a stream's event between two kernels may keep the second
+         * from starting early under TB_STEP_PDL) */
+        e = getenv("TB_TIMERS_PHASES");
+        b->tphase = !(e && e[0] == '0' && !e[1]);
         memset(&b->tm, 0, sizeof b->tm);
         b->timing = 1;
     }

@@ -95,12 +95,14 @@ struct backend {
     int tslot;         /* the slot the next evaluation records into */
     int tqueued;       /* steps recorded and not read yet: the slots before tslot */
     int tsync;         /* TB_TIMERS_SYNC=1: read every step at its end (the waits of before) */
+    int tphase;        /* 0 (TB_TIMERS_PHASES=0): a step's events 4 and 7 only */
     /* the speculative skin test (gpu_spec.cu) */
     int spec;          /* TB_NBR_SPEC: 0 wait, 1 speculate, 2 speculate ignoring the early bit */
     int spec_step;     /* the evaluation is gpu_advance's: a rollback restores v, kicks again */
     int spec_pending;  /* an evaluation ran on lists whose test is in flight: 1 a compute,
                           2 a step of advance */
     int spec_wait;     /* the next evaluation waits for its test (the early bit, a rollback) */
+    int spec_fused;    /* the step's kick-drift ran this evaluation's test (gpu_spec_fuse) */
     long spec_countdown;     /* vir_countdown before the evaluation in flight */
     tb_double4 *d_vel_spec;  /* [n] v before it (a step's rollback) */
     /* a step's small kernels fused (gpu_step.cu; gpu_step_fuse() >= 2) */
@@ -153,6 +155,10 @@ int gpu_acc_zero(backend *b);
             return -1;                                                                             \
     } while (0)
 int gpu_spec_lists(backend *b);
+/* Before a step's kick-drift: 1 and *f filled when it is to run the evaluation's speculative
+ * test (TB_STEP_FUSE=3; gpu_spec_lists then records its flag's event only), 0 when the test runs
+ * apart (or the evaluation waits for it), -1 on an error. */
+int gpu_spec_fuse(backend *b, gpu_nbr_fuse *f);
 int gpu_spec_settle(backend *b);
 void gpu_spec_report(const backend *b);
 

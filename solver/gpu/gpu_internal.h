@@ -52,6 +52,30 @@ template <bool TYP> __device__ __forceinline__ double gpu_per_type_at(const gpu_
     return TYP ? p.v[gpu_type_of(w)] : p.v[0];
 }
 
+/* Programmatic dependent launch (sm_90; docs/gpu.md, "The cost per atom at 10^5"): a step's
+ * kernels (the kick-drift, Stillinger-Weber's forces, the closing finalize-kick) launched so
+ * that each may start while the one before ends, each waiting (gpu_pdl_wait, gpu_nbr_test.cuh)
+ * before its first memory access. gpu_pdl(): TB_STEP_PDL in the environment (1 on, 0 off;
+ * default gpu_step.cu's), and only on a device of compute capability 9 or more. gpu_launch:
+ * k<<<grid, block, smem, st>>>(args...), with the attribute when pdl. */
+int gpu_pdl(void);
+template <typename... P, typename... A>
+static inline cudaError_t gpu_launch(void (*k)(P...), int grid, int block, size_t smem,
+                                     cudaStream_t st, int pdl, A... args)
+{
+    cudaLaunchConfig_t cfg = {};
+    cudaLaunchAttribute at[1];
+    cfg.gridDim = dim3((unsigned)grid);
+    cfg.blockDim = dim3((unsigned)block);
+    cfg.dynamicSmemBytes = smem;
+    cfg.stream = st;
+    at[0].id = cudaLaunchAttributeProgrammaticStreamSerialization;
+    at[0].val.programmaticStreamSerializationAllowed = 1;
+    cfg.attrs = at;
+    cfg.numAttrs = pdl ? 1 : 0;
+    return cudaLaunchKernelEx(&cfg, k, args...);
+}
+
 /* Everything a force kernel needs, passed by value. With several species (kf.ntypes > 1) kf.tab
  * and kd.tab point at the backend's device copies of the tables (pot_params.h). */
 typedef struct gpu_args {
@@ -119,9 +143,16 @@ typedef struct gpu_acc_clear {
 } gpu_acc_clear;
 /* v += hm F; x += dt v, wrapped into box (NVE's step around a force evaluation); z (or NULL):
  * the accumulators zeroed as well. */
+struct gpu_nbr_fuse;
 int gpu_motion_kick_drift(tb_double4 *pos, tb_double4 *vel, const tb_double4 *force, float4 *posf,
                           int n, int typed, const gpu_per_type *hm, double dt, const tb_box_d *box,
                           const gpu_acc_clear *z, int threads, cudaStream_t st);
+/* The same, and the lists' skin test of the new positions (t: gpu_nbr_test_fusable's), its
+ * flag published as gpu_nbr_test_start's; pdl: launched with gpu_launch's attribute. */
+int gpu_motion_kick_drift_test(tb_double4 *pos, tb_double4 *vel, const tb_double4 *force,
+                               float4 *posf, int n, int typed, const gpu_per_type *hm, double dt,
+                               const tb_box_d *box, const gpu_acc_clear *z,
+                               const struct gpu_nbr_fuse *t, int pdl, int threads, cudaStream_t st);
 int gpu_motion_kick(tb_double4 *vel, const tb_double4 *force, const tb_double4 *pos, int n,
                     int typed, const gpu_per_type *hm, int threads, cudaStream_t st);
 int gpu_motion_drift(tb_double4 *pos, const tb_double4 *vel, float4 *posf, int n, double h,
@@ -260,7 +291,26 @@ int gpu_nbr_refresh(gpu_nbr *b, const tb_double4 *pos, const gpu_nbr_soon *s, un
  * next gpu_nbr_forces runs on the lists as they are. 0 queued; 1 when it cannot speculate (no
  * lists yet, or a box stretched beyond what the test bounds: gpu_nbr_refresh builds now); -1. */
 int gpu_nbr_test_start(gpu_nbr *b, const tb_double4 *pos, const gpu_nbr_soon *s, cudaStream_t st);
-/* TB_STEP_FUSE: 2 (default) as 1, and a step of advance() zeroes the accumulators in its
+/* The plain speculative test done by the step's kick-drift as it moves the particles
+ * (TB_STEP_FUSE=3, the default: gpu_motion.cu's kick_drift_test_kernel): what it reads. */
+typedef struct gpu_nbr_fuse {
+    const tb_double4 *xref; /* positions at the build */
+    tb_box_d box;           /* the lists' box (its minimum image) */
+    double lim2;            /* (skin/2)^2 */
+    double v2;              /* the early bit's margin (soon): v2 |v| + f2[type] |F| */
+    gpu_per_type f2;
+    int soon;
+    tb_double4 *vsave;      /* v_{s-1/2} for a rollback (the kicked v), or NULL */
+    unsigned *flag, *hflag; /* d_pub and the mapped pinned word (gpu_nbr_stale.cu) */
+} gpu_nbr_fuse;
+/* 1 and *f filled when the kick-drift can test (TB_STEP_FUSE >= 3, lists built, the box neither
+ * moving on the device nor stretched since the build), 0 when the test's own kernel runs. */
+int gpu_nbr_test_fusable(gpu_nbr *b, const gpu_nbr_soon *s, gpu_nbr_fuse *f);
+/* After the kick-drift that tested: the flag's event, the forces on the lists as they are
+ * (gpu_nbr_test_start's bookkeeping without its launch). 0 or -1. */
+int gpu_nbr_test_fused(gpu_nbr *b, cudaStream_t st);
+/* TB_STEP_FUSE: 3 (default) as 2, and a step's kick-drift also runs the speculative skin test
+ * (gpu_nbr_test_fusable); 2 as 1, and a step of advance() zeroes the accumulators in its
  * kick-drift and kicks in the forces' last kernel (gpu_step.cu); 1: that test is one kernel, its
  * flag written into the pinned word by the kernel, s->vsave copied by it, and gpu_forces zeroes
  * its accumulators in one kernel; 0: a memset, the kernel, two copies, and a memset per

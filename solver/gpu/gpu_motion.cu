@@ -1,12 +1,14 @@
 /* gpu_motion.cu — the integrators' O(n) kernels on the device: the float copy of the positions,
- * velocity Verlet's kick-drift and kick, the thermostats' drift, velocity scaling and
- * Ornstein-Uhlenbeck step, the kinetic energy per species; and their launchers (gpu_internal.h),
- * which gpu_backend.cu calls. Every drift wraps through the box (box_wrap_d, box.h: tilted
- * cells, open axes), and every kernel that writes positions keeps their type lane. */
+ * velocity Verlet's kick-drift (also with the lists' skin test: kick_drift_test_kernel) and
+ * kick, the thermostats' drift, velocity scaling and Ornstein-Uhlenbeck step, the kinetic
+ * energy per species; and their launchers (gpu_internal.h), which gpu_backend.cu calls. Every
+ * drift wraps through the box (box_wrap_d, box.h: tilted cells, open axes), and every kernel
+ * that writes positions keeps their type lane. */
 #include <string.h>
 
 #include "common/check.h"
 #include "solver/gpu/gpu_internal.h"
+#include "solver/gpu/gpu_nbr_test.cuh"
 
 __global__ void to_float_kernel(const tb_double4 *pos, float4 *posf, int n)
 {
@@ -18,8 +20,8 @@ __global__ void to_float_kernel(const tb_double4 *pos, float4 *posf, int n)
 
 /* pos[i] = x + h v, wrapped into the box (box_wrap_d), and its float copy: the one drift
  * arithmetic of kick_drift_kernel (NVE) and drift_kernel (the thermostats' steps). */
-__device__ __forceinline__ void drift_store(tb_double4 *pos, float4 *posf, int i, tb_double4 x,
-                                            const tb_double4 &v, double h, const tb_box_d &box)
+__device__ __forceinline__ tb_double4 drift_store(tb_double4 *pos, float4 *posf, int i, tb_double4 x,
+                                                  const tb_double4 &v, double h, const tb_box_d &box)
 {
     double w[3] = {x.x + h * v.x, x.y + h * v.y, x.z + h * v.z};
     box_wrap_d(&box, w);
@@ -29,6 +31,7 @@ __device__ __forceinline__ void drift_store(tb_double4 *pos, float4 *posf, int i
     pos[i] = x; /* x.w, the type lane, as it was */
     if (posf)
         posf[i] = make_float4((float)x.x, (float)x.y, (float)x.z, __int_as_float(gpu_type_of(x.w)));
+    return x;
 }
 
 /* The small kernels' TYP: several species, each particle's dt/2m (or noise) by the type lane of
@@ -60,6 +63,51 @@ __global__ void kick_drift_kernel(tb_double4 *pos, tb_double4 *vel, const tb_dou
     v.z += h * f.z;
     vel[i] = v;
     drift_store(pos, posf, i, x, v, dt, box);
+}
+
+/* kick_drift_kernel's arithmetic (the same bits), launched with or without gpu_launch's
+ * attribute (its wait first), and with TEST the lists' speculative skin test of the new
+ * positions as nbr_stale_kernel<true> does it (gpu_nbr_stale.cu: the same bits of the flag, the
+ * kicked v kept for a rollback): one kernel where a step had two, each reading x, v and F. */
+template <bool TYP, bool TEST>
+__global__ void kick_drift_test_kernel(tb_double4 *pos, tb_double4 *vel, const tb_double4 *force,
+                                       float4 *posf, int n, gpu_per_type hm, double dt,
+                                       tb_box_d box, gpu_acc_clear z, gpu_nbr_fuse t)
+{
+    gpu_pdl_wait();
+    gpu_pdl_trigger();
+    const int i = blockIdx.x * blockDim.x + threadIdx.x;
+    unsigned bits = 0u;
+    if (i < n) {
+        if (z.per) { /* the next evaluation's accumulators (gpu_step.cu) */
+            for (int w = 0; w < z.words; w++)
+                z.per[(size_t)i * z.words + w] = 0ull;
+            if (i == 0)
+                for (int a = 0; a < 4; a++)
+                    for (int w = 0; w < z.nsmall[a]; w++)
+                        z.small[a][w] = 0ull;
+        }
+        tb_double4 v = vel[i], x = pos[i];
+        const tb_double4 f = force[i];
+        const double h = gpu_per_type_at<TYP>(hm, x.w);
+        v.x += h * f.x;
+        v.y += h * f.y;
+        v.z += h * f.z;
+        vel[i] = v;
+        const tb_double4 p = drift_store(pos, posf, i, x, v, dt, box);
+        if (TEST) {
+            const tb_double4 r = t.xref[i];
+            double d[3] = {p.x - r.x, p.y - r.y, p.z - r.z};
+            box_min_image_d(&t.box, d);
+            const double moved2 = d[0] * d[0] + d[1] * d[1] + d[2] * d[2];
+            bits = nbr_bits_vf(moved2, t.lim2, t.soon, v, f, t.v2,
+                               gpu_per_type_at<TYP>(t.f2, p.w));
+            if (t.vsave)
+                t.vsave[i] = v;
+        }
+    }
+    if (TEST)
+        nbr_flag_or<true>(bits, t.flag, t.hflag);
 }
 
 template <bool TYP>
@@ -281,6 +329,25 @@ int gpu_motion_kick_drift(tb_double4 *pos, tb_double4 *vel, const tb_double4 *fo
                                                                             n, *hm, dt, *box,
                                                                             z ? *z : none);
     TB_LAUNCH_CHECK("kick_drift_kernel");
+    return 0;
+}
+
+int gpu_motion_kick_drift_test(tb_double4 *pos, tb_double4 *vel, const tb_double4 *force,
+                               float4 *posf, int n, int typed, const gpu_per_type *hm, double dt,
+                               const tb_box_d *box, const gpu_acc_clear *z,
+                               const gpu_nbr_fuse *t, int pdl, int threads, cudaStream_t st)
+{
+    gpu_acc_clear none;
+    gpu_nbr_fuse no;
+    memset(&none, 0, sizeof none);
+    memset(&no, 0, sizeof no);
+    void (*k)(tb_double4 *, tb_double4 *, const tb_double4 *, float4 *, int, gpu_per_type, double,
+              tb_box_d, gpu_acc_clear, gpu_nbr_fuse) =
+        typed ? (t ? kick_drift_test_kernel<true, true> : kick_drift_test_kernel<true, false>)
+              : (t ? kick_drift_test_kernel<false, true> : kick_drift_test_kernel<false, false>);
+    CUDA_CHECK(gpu_launch(k, blocks_for(n, threads), threads, 0, st, pdl, pos, vel, force, posf, n,
+                          *hm, dt, *box, z ? *z : none, t ? *t : no));
+    TB_LAUNCH_CHECK("kick_drift_test_kernel");
     return 0;
 }
 

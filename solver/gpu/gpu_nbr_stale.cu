@@ -16,47 +16,19 @@
 
 #include "common/check.h"
 #include "solver/gpu/gpu_nbr_int.h"
+#include "solver/gpu/gpu_nbr_test.cuh"
 
-/* The test's bits for particle i (0 for i >= n): NBR_STALE from moved2 (its displacement
- * squared, in the measure of lim2), NBR_SOON from the margin of the next step (s.vel set). */
+/* The test's bits for particle i (0 for i >= n): nbr_bits_vf (gpu_nbr_test.cuh) with v and F
+ * read from s (s.vel set: the early bit). */
 __device__ __forceinline__ unsigned nbr_bits(double moved2, double lim2, int i, int n,
                                              const tb_double4 *pos, const gpu_nbr_soon &s)
 {
     if (i >= n)
         return 0u;
-    unsigned f = moved2 > lim2 ? NBR_STALE : 0u;
-    if (s.vel) {
-        const tb_double4 v = s.vel[i], F = s.force[i];
-        const double dm = s.typed ? s.f2.v[gpu_type_of(pos[i].w)] : s.f2.v[0];
-        const double r = sqrt(moved2) + s.v2 * sqrt(v.x * v.x + v.y * v.y + v.z * v.z) +
-                         dm * sqrt(F.x * F.x + F.y * F.y + F.z * F.z);
-        f |= r * r > lim2 ? NBR_SOON : 0u;
-    }
-    return f;
-}
-
-/* One atomic per warp (every lane reaches the reduction: no early return). PUB (the
- * speculative test): flag is d_pub, zero before the test; the last block to end moves the
- * flag into the host's pinned word (hflag, mapped) and zeroes d_pub for the next test, so the
- * test is one kernel, without a memset before it or a copy after it (2 of a step's ~12 stream
- * operations at 10^5 atoms, docs/gpu.md). Every thread reaches it (no early return). */
-template <bool PUB>
-__device__ __forceinline__ void nbr_flag_or(unsigned f, unsigned *flag, unsigned *hflag)
-{
-    f = __reduce_or_sync(0xffffffffu, f);
-    if ((threadIdx.x & 31) == 0 && f)
-        atomicOr(flag, f);
-    if (!PUB)
-        return;
-    __syncthreads(); /* the block's atomics issued */
-    if (threadIdx.x == 0) {
-        __threadfence();
-        if (atomicAdd(flag + 1, 1u) == gridDim.x - 1) { /* every block's atomics done */
-            *(volatile unsigned *)hflag = atomicExch(flag, 0u);
-            flag[1] = 0u;
-            __threadfence_system();
-        }
-    }
+    if (!s.vel)
+        return moved2 > lim2 ? NBR_STALE : 0u;
+    const double dm = s.typed ? s.f2.v[gpu_type_of(pos[i].w)] : s.f2.v[0];
+    return nbr_bits_vf(moved2, lim2, true, s.vel[i], s.force[i], s.v2, dm);
 }
 
 /* The rollback's copy of v (s.vsave, the speculative test of a step). */
@@ -171,8 +143,9 @@ int gpu_step_fuse(void)
 {
     static int pub = -1;
     if (pub < 0) {
-        const char *e = getenv("TB_STEP_FUSE"); /* 0, 1 (h24flat's), 2 (the default: gpu_step.cu) */
-        pub = e && *e ? atoi(e) : 2;
+        /* 0, 1 (h24flat's), 2 (h24lst's), 3 (the default: gpu_step.cu) */
+        const char *e = getenv("TB_STEP_FUSE");
+        pub = e && *e ? atoi(e) : 3;
     }
     return pub;
 }
@@ -241,6 +214,31 @@ int gpu_nbr_test_start(gpu_nbr *b, const tb_double4 *pos, const gpu_nbr_soon *s,
     if (!pub && s->vsave)
         CUDA_CHECK(cudaMemcpyAsync(s->vsave, s->vsrc, (size_t)b->n * sizeof(tb_double4),
                                    cudaMemcpyDeviceToDevice, st));
+    b->fresh = 1; /* the forces run on the lists as they are */
+    return 0;
+}
+
+int gpu_nbr_test_fusable(gpu_nbr *b, const gpu_nbr_soon *s, gpu_nbr_fuse *f)
+{
+    double m[6];
+    if (gpu_step_fuse() < 3 || b->builds == 0 || b->d_box || nbr_stretch(&b->box, &b->box_ref, m))
+        return 0;
+    memset(f, 0, sizeof *f);
+    f->xref = b->d_xref;
+    f->box = b->box;
+    f->lim2 = 0.25 * b->skin * b->skin; /* nbr_test_launch's */
+    f->soon = s->vel != NULL;
+    f->v2 = s->v2;
+    f->f2 = s->f2;
+    f->vsave = s->vsave;
+    f->flag = b->d_pub;
+    f->hflag = b->h_flag_dev;
+    return 1;
+}
+
+int gpu_nbr_test_fused(gpu_nbr *b, cudaStream_t st)
+{
+    CUDA_CHECK(cudaEventRecord(b->ev_flag, st));
     b->fresh = 1; /* the forces run on the lists as they are */
     return 0;
 }

@@ -41,29 +41,52 @@ int gpu_spec_init(backend *b)
     return TB_EXIT_USAGE;
 }
 
+/* The test's early-bit margin and, in a step, the copy of v_{s-1/2} it keeps. */
+static int spec_soon(backend *b, gpu_nbr_soon *s)
+{
+    memset(s, 0, sizeof *s);
+    if (b->spec == 1) { /* the early bit's margin, 2 dt |v| + 2 dt^2 |F| / m */
+        s->vel = b->d_vel;
+        s->force = b->d_force;
+        s->v2 = 2.0 * b->dt;
+        s->f2 = gpu_over_mass(b, 2.0 * b->dt * b->dt);
+        s->typed = b->ntypes > 1;
+    }
+    if (b->spec_step && b->spec && !b->spec_wait) { /* v_{s-1/2}: the step's kick comes after the forces; the test copies
+                           it when it runs (gpu_nbr_test_start) */
+        if (!b->d_vel_spec)
+            CUDA_CHECK(cudaMalloc(&b->d_vel_spec, (size_t)b->n * sizeof(tb_double4)));
+        s->vsrc = b->d_vel;
+        s->vsave = b->d_vel_spec;
+    }
+    return 0;
+}
+
+int gpu_spec_fuse(backend *b, gpu_nbr_fuse *f)
+{
+    gpu_nbr_soon s;
+    b->spec_fused = 0;
+    if (!b->cull || !b->spec || b->spec_wait)
+        return 0;
+    b->spec_step = 1; /* the step's evaluation (gpu_advance sets it again) */
+    if (spec_soon(b, &s) != 0)
+        return -1;
+    b->spec_fused = gpu_nbr_test_fusable(b->nb, &s, f);
+    return b->spec_fused;
+}
+
 int gpu_spec_lists(backend *b)
 {
     gpu_nbr_soon s;
     unsigned bits = 0;
     if (!b->cull)
         return 0;
-    memset(&s, 0, sizeof s);
-    if (b->spec == 1) { /* the early bit's margin, 2 dt |v| + 2 dt^2 |F| / m */
-        s.vel = b->d_vel;
-        s.force = b->d_force;
-        s.v2 = 2.0 * b->dt;
-        s.f2 = gpu_over_mass(b, 2.0 * b->dt * b->dt);
-        s.typed = b->ntypes > 1;
-    }
+    if (spec_soon(b, &s) != 0)
+        return -1;
     if (b->spec && !b->spec_wait) {
-        if (b->spec_step) { /* v_{s-1/2}: the step's kick comes after the forces; the test
-                               copies it when it runs (gpu_nbr_test_start) */
-            if (!b->d_vel_spec)
-                CUDA_CHECK(cudaMalloc(&b->d_vel_spec, (size_t)b->n * sizeof(tb_double4)));
-            s.vsrc = b->d_vel;
-            s.vsave = b->d_vel_spec;
-        }
-        const int r = gpu_nbr_test_start(b->nb, b->d_pos, &s, b->st);
+        const int r = b->spec_fused ? gpu_nbr_test_fused(b->nb, b->st)
+                                    : gpu_nbr_test_start(b->nb, b->d_pos, &s, b->st);
+        b->spec_fused = 0;
         if (r < 0)
             return -1;
         if (r == 0) {
@@ -72,6 +95,7 @@ int gpu_spec_lists(backend *b)
             return 0;
         }
     }
+    b->spec_fused = 0;
     /* waiting: while the early bit stays set (and the lists were not just built), the next
      * evaluation waits too, up to the build */
     if (gpu_nbr_refresh(b->nb, b->d_pos, b->spec ? &s : NULL, &bits, b->st) != 0)

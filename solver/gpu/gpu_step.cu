@@ -5,10 +5,29 @@
  * fewer per step); and what a step's kick-drift zeroes of the next evaluation's accumulators
  * (gpu_acc_clear_of: one more kernel fewer, gpu_acc_zero then skips its own). The step's
  * fixed costs at 1e5 atoms: docs/gpu.md, "Stillinger-Weber", and gpu-measured.md. */
+#include <stdlib.h>
 #include <string.h>
 
 #include "common/check.h"
 #include "solver/gpu/gpu_backend_int.h"
+#include "solver/gpu/gpu_nbr_test.cuh"
+
+int gpu_pdl(void)
+{
+    static int on = -1;
+    if (on < 0) {
+        const char *e = getenv("TB_STEP_PDL");
+        int dev = 0, major = 0;
+        on = e && *e ? atoi(e) != 0 : 0; /* measured no faster (gpu-measured.md): off */
+        if (on && (cudaGetDevice(&dev) != cudaSuccess ||
+                   cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, dev) !=
+                       cudaSuccess || major < 9)) {
+            (void)cudaGetLastError();
+            on = 0;
+        }
+    }
+    return on;
+}
 
 __device__ __forceinline__ double fix_value(const unsigned long long *hl)
 {
@@ -52,6 +71,8 @@ template <bool TYP>
 __global__ void finalize_kick_kernel(gpu_args a, tb_double4 *force, tb_double4 *vel,
                                      const tb_double4 *pos, gpu_per_type hm)
 {
+    gpu_pdl_wait(); /* the forces' kernel ended (launched early under TB_STEP_PDL) */
+    gpu_pdl_trigger();
     const int i = blockIdx.x * blockDim.x + threadIdx.x;
     if (i >= a.n)
         return;
@@ -75,9 +96,9 @@ int gpu_finalize(backend *b)
         TB_LAUNCH_CHECK("finalize_kernel");
         return 0;
     }
-    (b->ntypes > 1 ? finalize_kick_kernel<true> : finalize_kick_kernel<false>)<<<blocks, T, 0,
-                                                                                 b->st>>>(
-        b->args, b->d_force, b->d_vel, b->d_pos, b->kick_h);
+    CUDA_CHECK(gpu_launch(b->ntypes > 1 ? finalize_kick_kernel<true> : finalize_kick_kernel<false>,
+                          blocks, T, 0, b->st, gpu_pdl(), b->args, b->d_force, b->d_vel,
+                          b->d_pos, b->kick_h));
     TB_LAUNCH_CHECK("finalize_kick_kernel");
     return 0;
 }

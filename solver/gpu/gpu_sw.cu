@@ -30,6 +30,7 @@
 #include "common/check.h"
 #include "solver/gpu/gpu_atm.cuh"
 #include "solver/gpu/gpu_nbr_int.h"
+#include "solver/gpu/gpu_nbr_test.cuh"
 
 #define SW_NT 32     /* lanes of a warp: one centre */
 #define SW_MAXT 256  /* threads per block at most (the launch bounds) */
@@ -276,6 +277,8 @@ template <typename R, int L, bool FIX, int MINB, bool MOV = false, int OPT = 0>
 __global__ void __launch_bounds__(SW_MAXT, MINB) sw_kernel_p(gpu_args a, sw_args q)
 {
     __shared__ tb_box_d sbox; /* MOV: the box that moves on the device, read once a block */
+    gpu_pdl_wait(); /* the kernel before ended (launched early under TB_STEP_PDL) */
+    gpu_pdl_trigger();
     if (MOV) {
         if (threadIdx.x == 0)
             sbox = *q.dbox;
@@ -493,7 +496,7 @@ template <typename R> static int sw_launch(gpu_nbr *b, const gpu_args *a, const 
         const long long per_sm = most * gpb * b->sw_sms;
         grid = (long long)b->sw_sms * ((q.count + per_sm - 1) / per_sm);
     }
-    k<<<(int)grid, block, bsmem, st>>>(*a, q);
+    CUDA_CHECK(gpu_launch(k, (int)grid, block, (size_t)bsmem, st, gpu_pdl(), *a, q));
     TB_LAUNCH_CHECK("sw_kernel_p");
     return 0;
 }
