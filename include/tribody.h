@@ -134,7 +134,10 @@ int tribody_evaluate(tribody *t, double *energy, double *forces, double *virial)
  * GPU each phase waits for its copies and kernels, so the phases do not overlap, but for two
  * that are queued behind the next one's wait: the upload of the positions (the library keeps
  * them in page-locked memory: the copy runs first in the evaluation's phase) and the
- * finiteness check (queued with the download; its phase reads the result). */
+ * finiteness check (queued with the download; its phase reads the result); and the download
+ * itself is queued behind the evaluation's kernels with one wait for both (its time in the
+ * evaluation's phase, the download's 0; TB_ONE_WAIT=0 in the environment at the handle's
+ * creation: the two waits apart, as before API 5). */
 #define TRIBODY_TIMINGS 6
 int tribody_timings(tribody *t, double *sec, long long *evals);
 
