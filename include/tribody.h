@@ -123,8 +123,11 @@ int tribody_pressure(tribody *t, double *p);
 /* One call for a binding's force evaluation: evaluates when stale (as tribody_compute), then
  * the total energy into *energy, the forces into forces[3n] and the total virial into
  * virial[6], as tribody_energy(TRIBODY_TOTAL), tribody_forces and tribody_virial(TRIBODY_TOTAL)
- * give them; a NULL pointer skips its result. One crossing and one lock instead of three. */
-int tribody_evaluate(tribody *t, double *energy, double *forces, double *virial);
+ * give them; a NULL pointer skips its result. forces_copy[3n] (NULL: none; needs forces): the
+ * forces again, written in the same pass (a binding's results and the copy it hands its
+ * caller, e.g. ASE's get_forces). One crossing and one lock instead of three. */
+int tribody_evaluate(tribody *t, double *energy, double *forces, double *forces_copy,
+                     double *virial);
 
 /* Where the time of the handle's evaluations went (wall clock, seconds summed since its
  * creation; a profile, not a result): sec[TRIBODY_TIMINGS] = the host's checks and wrap of

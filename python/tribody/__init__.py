@@ -292,7 +292,7 @@ class Tribody:
         elif out.dtype != np.float64 or out.shape != (self.n, 3) or not out.flags.c_contiguous:
             raise ValueError("tribody: out: a C-contiguous float64 array of shape (%d, 3)" % self.n)
         e, w = ctypes.c_double(), np.zeros(6)
-        _check(_L.tribody_evaluate(self._handle(), ctypes.addressof(e), out.ctypes.data,
+        _check(_L.tribody_evaluate(self._handle(), ctypes.addressof(e), out.ctypes.data, None,
                                    w.ctypes.data))
         return e.value, out, w
 

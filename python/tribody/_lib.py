@@ -46,7 +46,7 @@ _PROTOS = {
     "tribody_set_positions": (_i, [_h, _pd]),
     "tribody_set_positions_copy": (_i, [_h, _h, _h]),
     "tribody_set_positions_changed": (_i, [_h, _h, _h, _h]),
-    "tribody_evaluate": (_i, [_h, _h, _h, _h]),
+    "tribody_evaluate": (_i, [_h, _h, _h, _h, _h]),
     "tribody_set_velocities": (_i, [_h, _pd]),
     "tribody_set_box": (_i, [_h, _pd, _pi]),
     "tribody_compute": (_i, [_h]),

@@ -415,11 +415,13 @@ class TribodyCalculator(Calculator):
             self._src = (x, x.ctypes.data, z, z.ctypes.data, z.nbytes)
         return self._src
 
-    def _fast_eval(self, fast):
+    def _fast_eval(self, fast, g=None):
         """calculate() of the steady state (_fast): the library's one call (tribody_evaluate:
-        energy, forces into the reused array, virial) and the results."""
+        energy, forces into the reused array and, when g is given, into g in the same pass:
+        the copy get_property hands out; virial) and the results."""
         f = self._out("forces", fast[6])
-        _check(_L.tribody_evaluate(fast[0], self._ep, f.ctypes.data, self._wa))
+        _check(_L.tribody_evaluate(fast[0], self._ep, f.ctypes.data,
+                                   None if g is None else g.ctypes.data, self._wa))
         e, V = self._ebuf.value, fast[5]
         w = self._w.tolist()
         self.results = {"energy": e, "free_energy": e, "forces": f,
@@ -438,7 +440,8 @@ class TribodyCalculator(Calculator):
         numbers, cell and pbc compared bit for bit as check_state does, then the positions'
         check, their copy into the snapshot and set_positions in one library call
         (tribody_set_positions_changed); on a change, reset (results dropped; the snapshot is
-        already the new positions) and one library call for the results (tribody_evaluate).
+        already the new positions) and one library call for the results (tribody_evaluate; the
+        forces asked for are also written, in the same pass, into the copy handed out).
         Anything else (a change of numbers, cell or pbc, new arrays of another shape or
         dtype) takes ASE's general path below. TB_ASE_FAST=0 in the environment at the
         calculator's creation keeps it on the general path (a measurement's switch)."""
@@ -463,6 +466,10 @@ class TribodyCalculator(Calculator):
                 if name not in self.results:
                     if not allow_calculation:
                         return None
+                    if name == "forces":  # the copy handed out written with the results'
+                        g = np.empty(fast[6])
+                        self._fast_eval(fast, g)
+                        return g
                     self._fast_eval(fast)
                 result = self.results[name]
                 return _copy(result) if isinstance(result, np.ndarray) else result

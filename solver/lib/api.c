@@ -279,11 +279,30 @@ int tribody_forces(tribody *t, double *f)
     HANDLE_CALL("tribody_forces", f, forces(t, f));
 }
 
-static int evaluate(tribody *t, double *e, double *f, double *w)
+/* The forces into f and, in the same pass, into f2 (a binding's results and the copy it hands
+ * out: src read once), on the threads of the host passes (sim_host_threads). */
+static void copy_twice(double *f, double *f2, const double *src, size_t count)
 {
-    const int rc = f ? forces(t, f) : engine_compute(&t->e, "the state");
+    const size_t bytes = count * sizeof *src, piece = 65536;
+    const long pieces = (long)((bytes + piece - 1) / piece);
+#pragma omp parallel for schedule(static) num_threads(sim_host_threads()) if (pieces >= 4)
+    for (long k = 0; k < pieces; k++) {
+        const size_t at = (size_t)k * piece, m = bytes - at < piece ? bytes - at : piece;
+        memcpy((char *)f + at, (const char *)src + at, m);
+        memcpy((char *)f2 + at, (const char *)f + at, m); /* the piece just written: cached */
+    }
+}
+
+static int evaluate(tribody *t, double *e, double *f, double *f2, double *w)
+{
+    const int rc = f && !f2 ? forces(t, f) : engine_compute(&t->e, "the state");
     if (rc != 0)
         return rc;
+    if (f && f2) {
+        const double t0 = engine_now();
+        copy_twice(f, f2, t->e.s.force, 3 * (size_t)t->e.s.n);
+        t->e.tm[ENGINE_COPY] += engine_now() - t0;
+    }
     if (e)
         *e = t->e.s.e_pair + t->e.s.e_triplet;
     if (w)
@@ -291,9 +310,11 @@ static int evaluate(tribody *t, double *e, double *f, double *w)
     return 0;
 }
 
-int tribody_evaluate(tribody *t, double *energy, double *forces, double *virial)
+int tribody_evaluate(tribody *t, double *energy, double *forces, double *forces_copy,
+                     double *virial)
 {
-    HANDLE_CALL("tribody_evaluate", t, evaluate(t, energy, forces, virial));
+    HANDLE_CALL("tribody_evaluate", t && (forces || !forces_copy),
+                evaluate(t, energy, forces, forces_copy, virial));
 }
 
 static int virial(tribody *t, int term, double *w)

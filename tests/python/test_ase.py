@@ -384,9 +384,15 @@ def test_fast():
         atoms.positions += d
         b.positions += d
         ok &= same()
+    g = atoms.get_forces()
+    g2 = atoms.get_forces()
+    ok &= g is not calc.results["forces"] and g2 is not g and np.array_equal(g, g2)
+    g[:] = 0.0
+    ok &= np.array_equal(calc.results["forces"], g2) and np.array_equal(atoms.get_forces(), g2)
     check(ok and calls[0] == 0 and evals() - n0 == 5 and calc._fast is not None and
           ref._fast is None, "5 moves of every atom: the steady path (%d calculate() calls, %d "
-          "evaluations) gives the general path's energy, forces and stress bit for bit"
+          "evaluations) gives the general path's energy, forces and stress bit for bit; the "
+          "forces handed out are the caller's own (changing them changes no later result)"
           % (calls[0], evals() - n0))
     n0 = evals()
     e0 = atoms.get_potential_energy(), atoms.get_forces()
