@@ -32,9 +32,15 @@ it (ASE's get_forces hands out copies). The passes over (n, 3) arrays (the chang
 copy get_property hands out) are the library's threaded ones (tribody_same_bytes,
 tribody_copy_bytes); the snapshot of new positions is written by the library's set_positions
 pass itself (tribody_set_positions_copy: 0.042 -> 0.007 ms); the force call's library calls are
-made directly, not through Tribody's converting wrappers. ASE's, the calculator's and ctypes'
-Python in an ASE force call at n = 32768 on an H200 machine: ~0.21 ms (0.25 before; scripts/
-bench-library's split, docs/performance-runs.md, "The ASE force call against bench").
+made directly, not through Tribody's converting wrappers. The steady state (an MD or optimiser
+step: only the positions changed, a cell in LAMMPS's frame, metal units, periodic along every
+axis) takes a shorter path in get_property: the numbers, cell and pbc compared, then two
+library calls, tribody_set_positions_changed (the positions' check, their snapshot and
+set_positions) and tribody_evaluate (energy, forces, virial, and the copy of the forces handed
+out, in one pass); TB_ASE_FAST=0 at the calculator's creation keeps the general path. ASE's,
+the calculator's and ctypes' Python in an ASE force call at n = 32768 on an H200 machine:
+~0.13 ms (0.19 on the general path; scripts/bench-library's split, docs/performance-runs.md,
+"The ASE force call against bench", the fifth round).
 """
 import ctypes
 import os
