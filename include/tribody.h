@@ -39,8 +39,9 @@ extern "C" {
 
 #include <stddef.h>
 
-#define TRIBODY_API_VERSION 4 /* 2: tribody_virial per term, tribody_timings; 3: the host passes;
-                                * 4: tribody_set_positions_copy */
+#define TRIBODY_API_VERSION 5 /* 2: tribody_virial per term, tribody_timings; 3: the host passes;
+                                * 4: tribody_set_positions_copy; 5: tribody_set_positions_changed,
+                                * tribody_evaluate */
 
 enum { TRIBODY_OK = 0, TRIBODY_ERUNTIME = 1, TRIBODY_EINPUT = 2 };
 
@@ -80,6 +81,14 @@ int tribody_set_positions(tribody *t, const double *pos);
  * binding's snapshot of what it handed in, e.g. the ASE calculator's change check: one pass
  * over the caller's array instead of two). On a failure copy may be partly written. */
 int tribody_set_positions_copy(tribody *t, const double *pos, double *copy);
+/* A binding's change check and set_positions in one call: when pos[3n] equals copy[3n] bit
+ * for bit (copy: what the binding handed in last, as tribody_set_positions_copy wrote it),
+ * *changed = 0 and nothing else is done (the last evaluation stays fresh); else *changed = 1
+ * and it is tribody_set_positions_copy(t, pos, copy). The comparison reads the first
+ * coordinates alone when they differ (a moved state: an MD or optimiser step), the whole
+ * array on the library's threads otherwise; its time counts as the set phase's
+ * (tribody_timings). On a failure copy may be partly written and *changed is 1. */
+int tribody_set_positions_changed(tribody *t, const double *pos, double *copy, int *changed);
 int tribody_set_velocities(tribody *t, const double *vel);
 int tribody_set_box(tribody *t, const double *box, const int *periodic);
 
@@ -111,6 +120,14 @@ int tribody_energy(tribody *t, int term, double *e);
 int tribody_forces(tribody *t, double *f);
 int tribody_virial(tribody *t, int term, double *w);
 int tribody_pressure(tribody *t, double *p);
+/* One call for a binding's force evaluation: evaluates when stale (as tribody_compute), then
+ * the total energy into *energy, the forces into forces[3n] and the total virial into
+ * virial[6], as tribody_energy(TRIBODY_TOTAL), tribody_forces and tribody_virial(TRIBODY_TOTAL)
+ * give them; a NULL pointer skips its result. forces_copy[3n] (NULL: none; needs forces): the
+ * forces again, written in the same pass (a binding's results and the copy it hands its
+ * caller, e.g. ASE's get_forces). One crossing and one lock instead of three. */
+int tribody_evaluate(tribody *t, double *energy, double *forces, double *forces_copy,
+                     double *virial);
 
 /* Where the time of the handle's evaluations went (wall clock, seconds summed since its
  * creation; a profile, not a result): sec[TRIBODY_TIMINGS] = the host's checks and wrap of
@@ -120,7 +137,10 @@ int tribody_pressure(tribody *t, double *p);
  * GPU each phase waits for its copies and kernels, so the phases do not overlap, but for two
  * that are queued behind the next one's wait: the upload of the positions (the library keeps
  * them in page-locked memory: the copy runs first in the evaluation's phase) and the
- * finiteness check (queued with the download; its phase reads the result). */
+ * finiteness check (queued with the download; its phase reads the result); and the download
+ * itself is queued behind the evaluation's kernels with one wait for both (its time in the
+ * evaluation's phase, the download's 0; TB_ONE_WAIT=0 in the environment at the handle's
+ * creation: the two waits apart, as before API 5). */
 #define TRIBODY_TIMINGS 6
 int tribody_timings(tribody *t, double *sec, long long *evals);
 

@@ -165,6 +165,9 @@ typedef struct backend_ops {
      * host memory; this only saves a pass. host_free(NULL) does nothing. */
     void *(*host_alloc)(size_t bytes);
     void (*host_free)(void *p);
+    /* compute() then results() with one wait: results' copies queued behind the evaluation's
+     * kernels, the same bits (NULL: the caller makes the two calls; the CPU). 0 or -1. */
+    int (*compute_results)(backend *b, sim_state *s);
 } backend_ops;
 
 /* put()'s `what`. */

@@ -138,6 +138,8 @@ static void test_eval_same(const char *cfg)
 
 /* New positions (a particle moved past the skin: a new list), velocities and box give the bits
  * of a fresh handle made at them. */
+static void expect_bad(int rc, const char *want, const char *what);
+
 static void test_set_same(void)
 {
     const char *cfg = repo("tests/lammps/mix_ortho.cfg");
@@ -189,6 +191,47 @@ static void test_set_same(void)
                  "set_positions_copy: the energy (%.17g) and forces of set_positions (%.17g), "
                  "the copy bit for bit the positions handed in (%s)", e4, e3,
                  rc ? tribody_last_error() : "ok");
+        tribody_destroy(u3);
+    }
+    /* tribody_set_positions_changed and tribody_evaluate (API 5): equal to the copy, nothing
+     * (no evaluation); the last particle moved is set_positions_copy (a change past the head
+     * the library compares first: tests/python/test_ase.py's test_fast, 256 particles);
+     * evaluate gives energy, forces and virial's bits */
+    {
+        static double x2[3 * NMAX], kept[3 * NMAX], f3[3 * NMAX], f4[3 * NMAX], f5[3 * NMAX];
+        double e3 = 0, e4 = 1, w3[6], w4[6];
+        int ch[3] = {-1, -1, -1};
+        long long n1 = 0, n2 = 0, n3 = 0;
+        double sec[TRIBODY_TIMINGS];
+        tribody *u3 = NULL;
+        memcpy(x2, x, 3 * (size_t)n * sizeof *x);
+        rc = tribody_create_system(&u3, cfg, NULL, 2, CPU_DOUBLE, n, x, sp, box, per);
+        rc |= u3 ? tribody_set_positions_copy(u3, x2, kept) | tribody_compute(u3) |
+                       tribody_timings(u3, sec, &n1) | tribody_set_positions_changed(u3, x2, kept, &ch[0]) |
+                       tribody_evaluate(u3, &e3, f3, NULL, w3) | tribody_timings(u3, sec, &n2)
+                 : 1;
+        x2[3 * n - 1] += 1e-3;
+        rc |= u3 ? tribody_set_positions_changed(u3, x2, kept, &ch[1]) |
+                       tribody_evaluate(u3, &e3, f3, NULL, w3) | tribody_timings(u3, sec, &n3) |
+                       tribody_set_positions(u, x2) | tribody_energy(u, TRIBODY_TOTAL, &e4) |
+                       tribody_forces(u, f4) | tribody_virial(u, TRIBODY_TOTAL, w4) |
+                       tribody_evaluate(u3, NULL, NULL, NULL, NULL) | tribody_evaluate(u3, NULL, f3, f5, NULL)
+                 : 1;
+        gsl_test(rc != 0 || ch[0] != 0 || n2 != n1 ||
+                     ch[1] != 1 || n3 != n2 + 1 || !(e3 == e4) || !same(f3, f4, 3 * n, &where) ||
+                     !same(w3, w4, 6, &where) || !same(f5, f4, 3 * n, &where) ||
+                     memcmp(kept, x2, 3 * (size_t)n * sizeof *x2) != 0,
+                 "set_positions_changed: equal, changed %d and %lld evaluations; the last "
+                 "particle moved, changed %d and %lld evaluation, the copy written; evaluate's "
+                 "energy %.17g, forces (and their second copy) and virial a set_positions "
+                 "handle's (%.17g; %s)", ch[0],
+                 n2 - n1, ch[1], n3 - n2, e3, e4, rc ? tribody_last_error() : "ok");
+        expect_bad(tribody_set_positions_changed(u3, x2, kept, NULL), "array is NULL",
+                   "set_positions_changed without changed");
+        expect_bad(tribody_evaluate(NULL, &e3, f3, NULL, w3), "handle is NULL",
+                   "evaluate without a handle");
+        expect_bad(tribody_evaluate(u3, &e3, NULL, f5, w3), "array is NULL",
+                   "evaluate: a forces copy without forces");
         tribody_destroy(u3);
     }
     /* each term's virial alone (tests/python/test_virial_terms.py holds them to LAMMPS's) */

@@ -237,6 +237,20 @@ class Tribody:
         pos = _real(pos, "positions", (self.n, 3))
         _check(_L.tribody_set_positions(self._handle(), _dp(pos)))
 
+    def set_positions_changed(self, pos, copy):
+        """set_positions(pos) unless pos equals copy bit for bit (then nothing: the last
+        evaluation stays fresh); copy (C-contiguous float64 (n, 3)) then becomes pos.
+        Returns whether pos differed (tribody_set_positions_changed)."""
+        pos = _real(pos, "positions", (self.n, 3))
+        if (type(copy) is not np.ndarray or copy.dtype != np.float64 or copy.shape != (self.n, 3)
+                or not copy.flags.c_contiguous or not copy.flags.writeable):
+            raise ValueError("tribody: copy: a writeable C-contiguous float64 array of shape "
+                             "(%d, 3)" % self.n)
+        c = ctypes.c_int()
+        _check(_L.tribody_set_positions_changed(self._handle(), pos.ctypes.data, copy.ctypes.data,
+                                                ctypes.addressof(c)))
+        return bool(c.value)
+
     def set_velocities(self, vel):
         vel = _real(vel, "velocities", (self.n, 3))
         _check(_L.tribody_set_velocities(self._handle(), _dp(vel)))
@@ -269,6 +283,18 @@ class Tribody:
             raise ValueError("tribody: out: a C-contiguous float64 array of shape (%d, 3)" % self.n)
         _check(_L.tribody_forces(self._handle(), _dp(out)))
         return out
+
+    def evaluate(self, out=None):
+        """(energy, forces, virial) of the total in one library call (tribody_evaluate):
+        energy(), forces(out) and virial() at once."""
+        if out is None:
+            out = np.empty((self.n, 3))
+        elif out.dtype != np.float64 or out.shape != (self.n, 3) or not out.flags.c_contiguous:
+            raise ValueError("tribody: out: a C-contiguous float64 array of shape (%d, 3)" % self.n)
+        e, w = ctypes.c_double(), np.zeros(6)
+        _check(_L.tribody_evaluate(self._handle(), ctypes.addressof(e), out.ctypes.data, None,
+                                   w.ctypes.data))
+        return e.value, out, w
 
     def virial(self, term="total"):
         """W_xx W_yy W_zz W_xy W_xz W_yz [energy] of term "total" (both terms), "pair"

@@ -45,6 +45,8 @@ _PROTOS = {
     "tribody_destroy": (None, [_h]),
     "tribody_set_positions": (_i, [_h, _pd]),
     "tribody_set_positions_copy": (_i, [_h, _h, _h]),
+    "tribody_set_positions_changed": (_i, [_h, _h, _h, _h]),
+    "tribody_evaluate": (_i, [_h, _h, _h, _h, _h]),
     "tribody_set_velocities": (_i, [_h, _pd]),
     "tribody_set_box": (_i, [_h, _pd, _pi]),
     "tribody_compute": (_i, [_h]),
@@ -76,8 +78,8 @@ _PROTOS = {
     "tribody_copy_bytes": (None, [_h, _h, ctypes.c_size_t]),
 }
 
-API_VERSION = 4  # 2: per-term virials (tribody_virial's term), tribody_timings; 3: host passes;
-# 4: tribody_set_positions_copy
+API_VERSION = 5  # 2: per-term virials (tribody_virial's term), tribody_timings; 3: host passes;
+# 4: tribody_set_positions_copy; 5: tribody_set_positions_changed, tribody_evaluate
 lib.tribody_api_version.restype = _i
 if lib.tribody_api_version() != API_VERSION:
     raise ImportError("tribody: %s implements API version %d, this package wants %d: rebuild "

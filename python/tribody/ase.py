@@ -32,11 +32,18 @@ it (ASE's get_forces hands out copies). The passes over (n, 3) arrays (the chang
 copy get_property hands out) are the library's threaded ones (tribody_same_bytes,
 tribody_copy_bytes); the snapshot of new positions is written by the library's set_positions
 pass itself (tribody_set_positions_copy: 0.042 -> 0.007 ms); the force call's library calls are
-made directly, not through Tribody's converting wrappers. ASE's, the calculator's and ctypes'
-Python in an ASE force call at n = 32768 on an H200 machine: ~0.21 ms (0.25 before; scripts/
-bench-library's split, docs/performance-runs.md, "The ASE force call against bench").
+made directly, not through Tribody's converting wrappers. The steady state (an MD or optimiser
+step: only the positions changed, a cell in LAMMPS's frame, metal units, periodic along every
+axis) takes a shorter path in get_property: the numbers, cell and pbc compared, then two
+library calls, tribody_set_positions_changed (the positions' check, their snapshot and
+set_positions) and tribody_evaluate (energy, forces, virial, and the copy of the forces handed
+out, in one pass); TB_ASE_FAST=0 at the calculator's creation keeps the general path. ASE's,
+the calculator's and ctypes' Python in an ASE force call at n = 32768 on an H200 machine:
+~0.13 ms (0.19 on the general path; scripts/bench-library's split, docs/performance-runs.md,
+"The ASE force call against bench", the fifth round).
 """
 import ctypes
+import os
 import sys
 
 import numpy as np
@@ -156,6 +163,16 @@ class TribodyCalculator(Calculator):
         self._eref = ctypes.byref(self._ebuf)
         self._w = np.zeros(6)
         self._wp = self._w.ctypes.data_as(_lib._pd)
+        # the steady state's path (get_property, _fast_eval): what calculate leaves when the
+        # next call may take it, else None; the caller's positions and numbers arrays seen last
+        # with their addresses (_bind); the library's out-arguments by address
+        self._fast = None
+        self._src = None
+        self._chg = ctypes.c_int()
+        self._chgp = ctypes.addressof(self._chg)
+        self._ep = ctypes.addressof(self._ebuf)
+        self._wa = self._w.ctypes.data
+        self._fast_on = os.environ.get("TB_ASE_FAST", "1") != "0"  # 0: the general path only
 
     # ---- the state of the last calculation ------------------------------------------
     # ASE's Calculator keeps `self.atoms = atoms.copy()` (every array, info, constraints:
@@ -178,7 +195,9 @@ class TribodyCalculator(Calculator):
 
     @atoms.setter
     def atoms(self, atoms):
-        # Calculator.__init__ and reset() set None; calculate() sets the atoms computed
+        # Calculator.__init__ and reset() set None; calculate() sets the atoms computed. A
+        # snapshot set from outside is not the handle's positions: the general path decides
+        self._fast = None
         self._keep(atoms, all_changes)
 
     def _keep(self, atoms, changes, defer=False):
@@ -189,6 +208,7 @@ class TribodyCalculator(Calculator):
         (tribody_set_positions_copy); returns the positions array to copy then, else None."""
         if atoms is None:
             self._snap_valid = False
+            self._fast = None
             return None
         x, z = atoms.arrays["positions"], atoms.arrays["numbers"]
         later = None
@@ -307,6 +327,7 @@ class TribodyCalculator(Calculator):
 
     def calculate(self, atoms=None, properties=("energy",), system_changes=all_changes):
         # Calculator.calculate would keep atoms.copy(): _keep keeps the four arrays
+        self._fast = None
         later = None
         if atoms is not None:
             # system_changes of our get_property's own check_state (the same list) are what
@@ -381,12 +402,83 @@ class TribodyCalculator(Calculator):
             from ase.calculators.calculator import PropertyNotImplementedError
             raise PropertyNotImplementedError("TribodyCalculator: stress needs a cell periodic "
                                               "along all three axes")
+        if (self._fast_on and q is None and k == 1.0 and box is not None and pbc.all() and
+                pos is self._x and self._snap_valid):
+            # the next get_property may take the steady state's path: (handle, the snapshot's
+            # address, its numbers, cell and pbc as bytes, the volume, the positions' shape)
+            self._fast = (h, self._x.ctypes.data, self._z, self._cell.tobytes(), pbc.tobytes(),
+                          box[0] * box[1] * box[2], pos.shape, self._z.ctypes.data)
+
+    def _bind(self, x, z, fast):
+        """(x, its address, z, its address, z's bytes): the caller's positions and numbers
+        arrays when the steady state's path can read them (C-contiguous, of the snapshot's
+        dtype and shape; kept while the Atoms keep the same arrays: ASE's set_positions writes
+        into its array), else None."""
+        self._src = None
+        if (type(x) is np.ndarray and type(z) is np.ndarray and x.dtype == np.float64 and
+                x.shape == fast[6] and x.flags.c_contiguous and z.dtype == fast[2].dtype and
+                z.shape == fast[2].shape and z.flags.c_contiguous):
+            self._src = (x, x.ctypes.data, z, z.ctypes.data, z.nbytes)
+        return self._src
+
+    def _fast_eval(self, fast, g=None):
+        """calculate() of the steady state (_fast): the library's one call (tribody_evaluate:
+        energy, forces into the reused array and, when g is given, into g in the same pass:
+        the copy get_property hands out; virial) and the results."""
+        f = self._out("forces", fast[6])
+        _check(_L.tribody_evaluate(fast[0], self._ep, f.ctypes.data,
+                                   None if g is None else g.ctypes.data, self._wa))
+        e, V = self._ebuf.value, fast[5]
+        w = self._w.tolist()
+        self.results = {"energy": e, "free_energy": e, "forces": f,
+                        "stress": np.array([-w[0] / V, -w[1] / V, -w[2] / V, -w[5] / V,
+                                            -w[4] / V, -w[3] / V])}
 
     def get_property(self, name, atoms=None, allow_calculation=True):
         """ASE's Calculator.get_property (3.22: check_state, reset on a change, calculate, a
         copy of an array result for the caller), with the copy made by the library's threaded
         pass (_copy): a single thread's copy of the forces costs 0.05-0.08 ms at n = 32768 on
-        an H200 machine, a sixth of the goal's overhead (docs/performance-runs.md)."""
+        an H200 machine, a sixth of the goal's overhead (docs/performance-runs.md).
+
+        The steady state (an MD or optimiser step: the same handle, numbers, cell, pbc and
+        arrays as the last calculation, a cell in LAMMPS's frame, metal units, periodic along
+        every axis: _fast, left by calculate) takes a shorter path of the same meaning: the
+        numbers, cell and pbc compared bit for bit as check_state does, then the positions'
+        check, their copy into the snapshot and set_positions in one library call
+        (tribody_set_positions_changed); on a change, reset (results dropped; the snapshot is
+        already the new positions) and one library call for the results (tribody_evaluate; the
+        forces asked for are also written, in the same pass, into the copy handed out).
+        Anything else (a change of numbers, cell or pbc, new arrays of another shape or
+        dtype) takes ASE's general path below. TB_ASE_FAST=0 in the environment at the
+        calculator's creation keeps it on the general path (a measurement's switch)."""
+        fast = self._fast
+        if fast is not None and atoms is not None and name in self.implemented_properties:
+            a = atoms.arrays
+            x, z = a["positions"], a["numbers"]
+            src = self._src
+            if src is None or x is not src[0] or z is not src[2]:
+                src = self._bind(x, z, fast)
+            if (src is not None and x.shape == fast[6] and z.shape == fast[2].shape and
+                    atoms.cell.array.tobytes() == fast[3] and atoms.pbc.tobytes() == fast[4] and
+                    _L.tribody_same_bytes(src[3], fast[7], src[4])):
+                rc = _L.tribody_set_positions_changed(fast[0], src[1], fast[1], self._chgp)
+                if rc:  # refused: the snapshot may be partly written; results of nothing
+                    self._snap_valid = False
+                    self._fast = None
+                    self.results = {}
+                    _check(rc)
+                if self._chg.value:
+                    self.results = {}  # reset(), less its atoms = None: the snapshot is new
+                if name not in self.results:
+                    if not allow_calculation:
+                        return None
+                    if name == "forces":  # the copy handed out written with the results'
+                        g = np.empty(fast[6])
+                        self._fast_eval(fast, g)
+                        return g
+                    self._fast_eval(fast)
+                result = self.results[name]
+                return _copy(result) if isinstance(result, np.ndarray) else result
         if name not in self.implemented_properties:
             from ase.calculators.calculator import PropertyNotImplementedError
             raise PropertyNotImplementedError("{} property not implemented".format(name))
@@ -418,6 +510,7 @@ class TribodyCalculator(Calculator):
         return self._names_cache
 
     def close(self):
+        self._fast = None
         if self._t is not None:
             self._t.close()
             self._t = None

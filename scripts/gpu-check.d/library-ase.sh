@@ -19,7 +19,9 @@
 # scripts/carry-library ase). TB_LIBDIR: a folder of the shared libraries the library needs
 # (libconfig, GSL, libgomp) put on LD_LIBRARY_PATH. TB_NEW_ENV="VAR=value ...": a third run of
 # this build per series with those variables set, labelled new-env (an A/B of a switch in one
-# call, e.g. TB_ZEROCOPY=0: the staging copies). GPU_CHECK_BACKEND=cpu: a dry run at N = 2048.
+# call, e.g. TB_ZEROCOPY=0: the staging copies); TB_NEW_ENV2: a fourth, labelled new-env2 (the
+# pieces of a change apart, e.g. TB_ASE_FAST=0 TB_ONE_WAIT=0 and TB_ONE_WAIT=0).
+# GPU_CHECK_BACKEND=cpu: a dry run at N = 2048.
   BE=${GPU_CHECK_BACKEND:-gpu}
   NB=32768; RB=${LA_CALLS:-200}; BR=100; NS=${LA_SERIES:-4}; [ "$BE" = cpu ] && NB=2048 && RB=3 && BR=2 && NS=2
   NEW_LIB=${TRIBODY_LIB:-$PWD/build/libtribody.so}
@@ -33,11 +35,13 @@
   builds="new"
   [ -n "${TB_PREV_LIB:-}" ] && builds="prev new"
   [ -n "${TB_NEW_ENV:-}" ] && builds="$builds new-env"
+  [ -n "${TB_NEW_ENV2:-}" ] && builds="$builds new-env2"
   for p in mixed double; do
     for s in $(seq 1 $NS); do
       for v in $builds; do
         if [ "$v" = prev ]; then lib=$TB_PREV_LIB; py=${TB_PREV_PYTHON:-$PWD/python}; else lib=$NEW_LIB; py=$PWD/python; fi
         envs=(); [ "$v" = new-env ] && read -r -a envs <<<"$TB_NEW_ENV"
+        [ "$v" = new-env2 ] && read -r -a envs <<<"$TB_NEW_ENV2"
         f="$W/bench_${p}_${s}_$v.txt"
         env "${envs[@]}" TRIBODY_LIB=$lib timeout 120 python3 scripts/bench-library --n $NB --backend $BE \
           --precision $p --repeat $RB --bench-repeat $BR --bin "$B" --python "$py" >"$f" 2>&1

@@ -629,4 +629,5 @@ const backend_ops cpu_backend_ops = {"cpu",     cpu_create, cpu_compute, cpu_adv
                                      cpu_virial,  cpu_kinetic_axes, cpu_rescale,
                                      NULL /* check_finite_late: every check is at once */,
                                      cpu_results, NULL /* mtk: the host runs it (integrate.c) */,
-                                     NULL, NULL /* host_alloc, host_free: none */};
+                                     NULL, NULL /* host_alloc, host_free: none */,
+                                     NULL /* compute_results: compute and results */};

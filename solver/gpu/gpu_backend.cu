@@ -572,7 +572,8 @@ static int gpu_time_step(backend *b)
     return gpu_time_free(b, b->tsync);
 }
 
-static int gpu_compute(backend *b)
+/* wait 0: the forces queued, not waited for (compute_results: results' wait follows) */
+static int compute(backend *b, int wait)
 {
     GPU_SETTLE(b);
     b->spec_step = 0;
@@ -580,8 +581,15 @@ static int gpu_compute(backend *b)
     if (gpu_forces(b) != 0)
         return -1;
     GPU_SETTLE(b); /* its own test: read once queued, before the wait for the forces */
+    if (!wait && !b->timing)
+        return 0;
     CUDA_CHECK(gpu_wait_stream(b->st));
     return b->timing ? gpu_time_add(b, b->tslot, 0) : 0;
+}
+
+static int gpu_compute(backend *b)
+{
+    return compute(b, 1);
 }
 
 /* x / m for each species (one species: x / mass[0], the expression of before). */
@@ -723,6 +731,11 @@ static int gpu_results(backend *b, sim_state *s)
     return results(b, s, 1);
 }
 
+static int gpu_compute_results(backend *b, sim_state *s)
+{
+    return compute(b, 0) != 0 ? -1 : results(b, s, 1);
+}
+
 static int gpu_fetch(backend *b, sim_state *s)
 {
     if (results(b, s, 0) != 0)
@@ -791,4 +804,4 @@ const backend_ops gpu_backend_ops = {"gpu",       gpu_create, gpu_compute, gpu_a
                                      gpu_put, gpu_rdf,
                                      gpu_virial,  gpu_kinetic_axes, gpu_rescale,
                                      gpu_check_finite_late, gpu_results, gpu_mtk,
-                                     gpu_host_alloc, gpu_host_free};
+                                     gpu_host_alloc, gpu_host_free, gpu_compute_results};

@@ -189,6 +189,27 @@ int tribody_set_positions_copy(tribody *t, const double *pos, double *copy)
     HANDLE_CALL("tribody_set_positions_copy", pos && copy, engine_set_positions(&t->e, pos, copy));
 }
 
+/* A moved state differs in its first coordinates: the head is compared alone first, and the
+ * whole (threaded) only when the head is the same. */
+#define CHANGED_HEAD 4096
+
+static int positions_changed(tribody *t, const double *pos, double *copy, int *changed)
+{
+    const double t0 = engine_now();
+    const size_t bytes = 3 * (size_t)t->e.s.n * sizeof *pos;
+    const size_t head = bytes < CHANGED_HEAD ? bytes : CHANGED_HEAD;
+    *changed = !(memcmp(pos, copy, head) == 0 &&
+                 (head == bytes || sim_same_bytes(pos, copy, bytes)));
+    t->e.tm[ENGINE_SET] += engine_now() - t0;
+    return *changed ? engine_set_positions(&t->e, pos, copy) : 0;
+}
+
+int tribody_set_positions_changed(tribody *t, const double *pos, double *copy, int *changed)
+{
+    HANDLE_CALL("tribody_set_positions_changed", pos && copy && changed,
+                positions_changed(t, pos, copy, changed));
+}
+
 int tribody_set_velocities(tribody *t, const double *vel)
 {
     HANDLE_CALL("tribody_set_velocities", vel, engine_set_velocities(&t->e, vel));
@@ -256,6 +277,44 @@ static int forces(tribody *t, double *f)
 int tribody_forces(tribody *t, double *f)
 {
     HANDLE_CALL("tribody_forces", f, forces(t, f));
+}
+
+/* The forces into f and, in the same pass, into f2 (a binding's results and the copy it hands
+ * out: src read once), on the threads of the host passes (sim_host_threads). */
+static void copy_twice(double *f, double *f2, const double *src, size_t count)
+{
+    const size_t bytes = count * sizeof *src, piece = 65536;
+    const long pieces = (long)((bytes + piece - 1) / piece);
+#pragma omp parallel for schedule(static) num_threads(sim_host_threads()) if (pieces >= 4)
+    for (long k = 0; k < pieces; k++) {
+        const size_t at = (size_t)k * piece, m = bytes - at < piece ? bytes - at : piece;
+        memcpy((char *)f + at, (const char *)src + at, m);
+        memcpy((char *)f2 + at, (const char *)f + at, m); /* the piece just written: cached */
+    }
+}
+
+static int evaluate(tribody *t, double *e, double *f, double *f2, double *w)
+{
+    const int rc = f && !f2 ? forces(t, f) : engine_compute(&t->e, "the state");
+    if (rc != 0)
+        return rc;
+    if (f && f2) {
+        const double t0 = engine_now();
+        copy_twice(f, f2, t->e.s.force, 3 * (size_t)t->e.s.n);
+        t->e.tm[ENGINE_COPY] += engine_now() - t0;
+    }
+    if (e)
+        *e = t->e.s.e_pair + t->e.s.e_triplet;
+    if (w)
+        memcpy(w, t->e.s.virial, sizeof t->e.s.virial);
+    return 0;
+}
+
+int tribody_evaluate(tribody *t, double *energy, double *forces, double *forces_copy,
+                     double *virial)
+{
+    HANDLE_CALL("tribody_evaluate", t && (forces || !forces_copy),
+                evaluate(t, energy, forces, forces_copy, virial));
 }
 
 static int virial(tribody *t, int term, double *w)

@@ -20,8 +20,9 @@ struct integ;
 
 /* The phases of an API force call the engine times (wall clock, tribody_timings): the host's
  * checks and wrap of new positions or velocities; their upload (put); the evaluation; the
- * download of forces, energies and virial (results); the finiteness checks; the copy of the
- * forces out to the caller (api.c). */
+ * download of forces, energies and virial (results; inside the evaluation's phase when the
+ * backend makes the two with one wait, compute_results); the finiteness checks; the copy of
+ * the forces out to the caller (api.c). */
 enum { ENGINE_SET, ENGINE_UPLOAD, ENGINE_EVAL, ENGINE_DOWNLOAD, ENGINE_CHECK, ENGINE_COPY,
        ENGINE_PHASES };
 
@@ -55,6 +56,8 @@ typedef struct tb_engine {
     double *heap[3];
     double kin[7];          /* sim_kinetic_sums of s.vel, for the checks of each evaluation */
     int kin_ok;             /* 1: kin is of the current s.vel */
+    int one_wait;           /* 1: compute and results in one backend call, one wait
+                             * (backend_ops.compute_results); TB_ONE_WAIT=0: two calls */
     double tm[ENGINE_PHASES]; /* wall seconds of each phase since engine_config */
     long long n_eval;       /* evaluations engine_compute made */
 } tb_engine;

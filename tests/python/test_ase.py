@@ -344,8 +344,98 @@ def test_handout():
           "positions bit for bit; a held array and a held view kept their values")
 
 
+def test_fast():
+    """The steady state's path (get_property with _fast: tribody_set_positions_changed,
+    tribody_evaluate) against the general path (TB_ASE_FAST=0) on the same moves: the same
+    energies, forces and stresses bit for bit; it is taken (no calculate()); a move of the
+    last atom only (past the head the library compares first), a number, the cell or pbc
+    changed in place are each seen; no change evaluates nothing; a NaN position raises and the
+    next good positions evaluate again; the Tribody wrappers of the two calls."""
+    atoms = bulk("Ar", "fcc", a=5.26, cubic=True) * (4, 4, 4)  # 256 atoms: 6 KiB, past the head
+    atoms.rattle(0.05, seed=6)
+    calc = TribodyCalculator(text=config())
+    os.environ["TB_ASE_FAST"] = "0"
+    try:
+        ref = TribodyCalculator(text=config())
+    finally:
+        del os.environ["TB_ASE_FAST"]
+    b = atoms.copy()
+    atoms.calc, b.calc = calc, ref
+    atoms.get_forces(), b.get_forces()
+    calls = [0]
+    inner = calc.calculate
+
+    def counted(*args, **kw):
+        calls[0] += 1
+        return inner(*args, **kw)
+    calc.calculate = counted
+
+    def same():
+        return (atoms.get_potential_energy() == b.get_potential_energy() and
+                np.array_equal(atoms.get_forces(), b.get_forces()) and
+                np.array_equal(atoms.get_stress(), b.get_stress()))
+
+    def evals():
+        return calc._t.timings()["evals"]
+    ok, n0 = True, evals()
+    rng = np.random.default_rng(6)
+    for k in range(5):  # every atom moved, as an MD step
+        d = rng.normal(scale=0.01, size=(len(atoms), 3))
+        atoms.positions += d
+        b.positions += d
+        ok &= same()
+    g = atoms.get_forces()
+    g2 = atoms.get_forces()
+    ok &= g is not calc.results["forces"] and g2 is not g and np.array_equal(g, g2)
+    g[:] = 0.0
+    ok &= np.array_equal(calc.results["forces"], g2) and np.array_equal(atoms.get_forces(), g2)
+    check(ok and calls[0] == 0 and evals() - n0 == 5 and calc._fast is not None and
+          ref._fast is None, "5 moves of every atom: the steady path (%d calculate() calls, %d "
+          "evaluations) gives the general path's energy, forces and stress bit for bit; the "
+          "forces handed out are the caller's own (changing them changes no later result)"
+          % (calls[0], evals() - n0))
+    n0 = evals()
+    e0 = atoms.get_potential_energy(), atoms.get_forces()
+    check(evals() == n0, "no change: no evaluation (%d)" % (evals() - n0))
+    atoms.positions[-1, 2] += 0.01
+    b.positions[-1, 2] += 0.01
+    ok = same() and evals() == n0 + 1 and calls[0] == 0
+    check(ok, "the last atom alone moved in place: one evaluation, the general path's results")
+    atoms.numbers[5] = 36
+    r1 = raises(atoms.get_potential_energy, ValueError, "Kr")
+    atoms.numbers[5] = 18
+    ok = same() and calls[0] >= 1
+    atoms.cell[0, 0] *= 1.001
+    b.cell[0, 0] *= 1.001
+    ok &= same()
+    check(r1[0] and ok, "a number changed in place raises (%s), changed back and the cell "
+          "changed in place: the general path's results" % r1[1])
+    for k in range(2):
+        d = rng.normal(scale=0.01, size=(len(atoms), 3))
+        atoms.positions += d
+        b.positions += d
+    ok = same()
+    good = atoms.positions.copy()
+    atoms.positions[250, 1] = np.nan
+    r2 = raises(atoms.get_forces, ValueError, "non-finite")
+    atoms.positions[:] = good
+    check(ok and r2[0] and same() and calc._fast is not None,
+          "a NaN position on the steady path raises (%s); the good positions evaluate again "
+          "(the general path's results)" % r2[1])
+    t = calc._t
+    x = np.ascontiguousarray(t.positions.copy())
+    c = x.copy()
+    e, f, w = t.evaluate()
+    check(not t.set_positions_changed(x, c) and np.array_equal(c, x) and
+          t.set_positions_changed(x + 0.001, c) and np.array_equal(c, x + 0.001) and
+          t.evaluate()[0] == t.energy() and np.array_equal(t.evaluate()[1], t.forces()) and
+          np.array_equal(t.evaluate()[2], t.virial()) and t.evaluate()[0] != e,
+          "Tribody.set_positions_changed and evaluate: no change when equal; else the copy "
+          "written and the energy, forces and virial of energy(), forces(), virial()")
+
+
 for fn in (test_forces_fd, test_stress_fd, test_sum_calculator, test_md, test_langevin_bfgs,
-           test_bad_input, test_views, test_state, test_handout):
+           test_bad_input, test_views, test_state, test_handout, test_fast):
     try:
         fn()
     except Exception as e:  # a test's own failure is one failed check, the rest still run
