@@ -131,6 +131,10 @@ void gpu_download3_finish(backend *b, double *h);
 /* The fixed-point virial words as doubles (synchronizes the stream). */
 int gpu_virial_fixed(backend *b, double w[6]);
 
+/* gpu_device.cu: this rank's device (the node-local rank's; TRIBODY_SHARE_GPUS=1 to share), set
+ * current; 0 or an exit status with the message given. */
+int gpu_pick_device(int *dev);
+
 /* gpu_backend.cu: one force evaluation queued (lists, accumulators, kernels, the sum over the
  * ranks, forces); x / m for each species. */
 int gpu_forces(backend *b);

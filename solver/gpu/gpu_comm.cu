@@ -32,7 +32,7 @@ static struct {
 } g_host;
 
 /* Collective: 1 on every rank when some node holds more ranks than GPUs (only allowed with
- * TRIBODY_SHARE_GPUS=1, gpu_backend.cu's gpu_pick_device), else 0. */
+ * TRIBODY_SHARE_GPUS=1, gpu_device.cu's gpu_pick_device), else 0. */
 static int ranks_share_gpus(void)
 {
     return tb_mpi_max_ll(tb_local_size() > gpu_count(NULL)) ? 1 : 0;
