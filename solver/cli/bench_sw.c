@@ -11,15 +11,13 @@
  * solver and the integrator (it must name a one-species potential.sw; the lattice stays
  * silicon's).
  *
- * Per point (n, precision): forces once (builds the lists), `warm` MD steps, `steps` MD steps
- * timed whole by the host's clock with the per-rank timers off, as a run steps (integration and
- * the list rebuilds at their natural rate, when the skin is crossed), then, timers on, `repeat`
- * timed force evaluations at fixed positions and `steps` more steps for the per-rank tables'
- * phases. Reported: ms per step (the untimed steps), atom-steps per second and us per step and
- * atom (flat in N when the cost is O(N)), ms per force evaluation, angles within the cutoffs per
- * evaluation (the backend's count, when it keeps one), list entries per atom, list builds over
- * the untimed steps, the temperature at the end and, on a GPU, the device memory the point
- * holds; the per-rank tables' wall is the timed steps'. */
+ * Per point (n, precision): forces once (builds the lists), `warm` MD steps, `repeat` timed
+ * force evaluations at fixed positions, then `steps` timed MD steps (integration and the list
+ * rebuilds at their natural rate, when the skin is crossed). Reported: ms per step, atom-steps
+ * per second and us per step and atom (flat in N when the cost is O(N)), ms per force
+ * evaluation, angles within the cutoffs per evaluation (the backend's count, when it keeps
+ * one), list entries per atom, list builds over the timed steps, the temperature at the end
+ * and, on a GPU, the device memory the point holds. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -136,14 +134,10 @@ typedef struct sw_row {
     double step_ms, force_ms, hits, entries, temp, gib;
     long long builds;
     backend_times tf, ts; /* this rank's timers over the force evaluations, over the steps */
-    double wall_f, wall_s, wall_t; /* forces (timed), the steps untimed, the steps timed */
+    double wall_f, wall_s;
 } sw_row;
 
-/* One point; 0, or nonzero (reported). After the warm-up the steps run twice: first with the
- * per-rank timers off, as a run steps (no event between a step's kernels on the GPU: they cost
- * ~0.009 ms per step at 10^5 atoms, docs/gpu-measured.md), timed whole by the host clock: the
- * headline (ms/step, atom-steps/s, us/atom/step) and the builds; then the forces alone and the
- * steps again with the timers on: the per-rank tables (their phases, and their own wall). */
+/* One point; 0, or nonzero (reported). */
 static int sw_point(const sim_config *base, const backend_ops *ops, int m, int prec, int steps,
                     int repeat, sw_row *row)
 {
@@ -161,18 +155,10 @@ static int sw_point(const sim_config *base, const backend_ops *ops, int m, int p
         return rc;
     c.system.box = s.box.l[0];
     if ((rc = ops->create(&b, &c, &s)) != 0 || (rc = ops->compute(b)) != 0 ||
-        (rc = ops->advance(b, SW_WARM)) != 0 || (rc = ops->info(b, &in, 0)) != 0)
+        (rc = ops->advance(b, SW_WARM)) != 0 || (rc = ops->info(b, &in, 1)) != 0 ||
+        (rc = ops->compute(b)) != 0 || (rc = ops->info(b, &in, BACKEND_TIMERS)) != 0)
         goto done;
     double t0 = bench_now_s();
-    rc = ops->advance(b, steps); /* the headline: timers off */
-    row->wall_s = bench_now_s() - t0;
-    if (rc != 0 || (rc = ops->info(b, &in2, 0)) != 0)
-        goto done;
-    row->builds = in2.builds - in.builds;
-    if ((rc = ops->info(b, &in, 1)) != 0 || (rc = ops->compute(b)) != 0 ||
-        (rc = ops->info(b, &in, BACKEND_TIMERS)) != 0)
-        goto done;
-    t0 = bench_now_s();
     for (int r = 0; r < repeat && rc == 0; r++)
         rc = ops->compute(b);
     row->wall_f = bench_now_s() - t0;
@@ -181,7 +167,7 @@ static int sw_point(const sim_config *base, const backend_ops *ops, int m, int p
     t0 = bench_now_s();
     if (rc == 0)
         rc = ops->advance(b, steps);
-    row->wall_t = bench_now_s() - t0;
+    row->wall_s = bench_now_s() - t0;
     if (rc == 0 && (rc = ops->info(b, &in2, 0)) == 0)
         row->ts = in2.times;
     row->gib = gpu ? (gpu_mem_used() - used0) / (1024.0 * 1024.0 * 1024.0) : 0.0;
@@ -195,6 +181,7 @@ static int sw_point(const sim_config *base, const backend_ops *ops, int m, int p
         row->force_ms = 1e3 * row->wall_f / repeat;
         row->hits = (double)in.hits;
         row->entries = (double)in2.entries;
+        row->builds = in2.builds - in.builds;
         row->temp = sim_temperature(&s);
     }
 done:
@@ -264,7 +251,7 @@ int bench_sw(int argc, char **argv)
                     r.backend, r.step_ms, rate, us, r.force_ms, r.hits, r.entries / r.n, r.builds,
                     steps, r.temp, r.gib);
         fflush(stdout);
-        if (bench_case_ranks("sw", r.n, r.prec, &r.tf, r.wall_f, &r.ts, r.wall_t, "centres",
+        if (bench_case_ranks("sw", r.n, r.prec, &r.tf, r.wall_f, &r.ts, r.wall_s, "centres",
                              r.entries, f) != 0)
             failed = 1;
     }

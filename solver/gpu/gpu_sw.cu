@@ -358,12 +358,14 @@ __global__ void __launch_bounds__(SW_MAXT, MINB) sw_kernel_p(gpu_args a, sw_args
 #define SW_OPT_DEFAULT_F (SW_OPT_PF | SW_OPT_A16)
 #define SW_OPT_DEFAULT_D 0
 #define SW_FEW 4         /* TB_SW_FEW: at most this many rounds, one centre per group */
-/* The tail (TB_SW_TAIL: the lanes per centre, 8 or 16; 0 none; unset: 16 where the remainder
- * fills at most 128 groups per SM, else 8): where the centres make more than one full wave of
- * the default kernel but fewer than SW_TAILR (TB_SW_TAILR) and do not fill the last, the full
- * waves' centres are one launch and the rest a second, groups of 8 or 16 lanes each taking one
- * centre (the filter over 8 or 16 lanes, the legs over the first 4: the bits of 4-lane groups,
- * sw_centre), so that the partial last wave takes less than a centre's time at full load */
+/* The tail, a measurement switch, off by default (TB_SW_TAIL: the lanes per centre, 8 or 16;
+ * 1: 16 where the rest fills at most 128 groups per SM, else 8; unset or 0: none): where the
+ * centres make more than one full wave of the default kernel but fewer than SW_TAILR
+ * (TB_SW_TAILR) and do not fill the last, the full waves' centres are one launch and the rest a
+ * second, groups of 8 or 16 lanes each taking one centre (the filter over 8 or 16 lanes, the
+ * legs over the first 4: the bits of 4-lane groups, sw_centre). Slower on the H200 at every n
+ * measured (force phase at 97336 0.250 -> 0.302 ms, at 110592 0.292 -> 0.318 with 8 lanes,
+ * 0.334 with 16; docs/gpu-measured.md, "the SW kernel's partial last wave") */
 #define SW_TAILR 64
 static int sw_env(const char *name, int dflt);
 static int sw_variant(void)
@@ -508,11 +510,11 @@ template <typename R> static int sw_launch(gpu_nbr *b, const gpu_args *a, const 
     /* the tail (SW_TAILR): the first launch takes the full waves' centres, q1.count */
     sw_args q1 = q;
     void (*kt)(gpu_args, sw_args) = NULL;
-    int tl = sw_env("TB_SW_TAIL", -1);
+    int tl = sw_env("TB_SW_TAIL", 0);
     const long long wave = grid * gpb, full = q.count / wave, rem = q.count - full * wave;
     if (var == SW_VAR_DEFAULT && gm == 3 && tl != 0 && full >= 1 && rem > 0 &&
         full < sw_env("TB_SW_TAILR", SW_TAILR)) {
-        if (tl < 0) /* unset: 16 lanes where the rest fills at most 128 groups per SM */
+        if (tl == 1) /* 16 lanes where the rest fills at most 128 groups per SM, else 8 */
             tl = rem <= 128LL * b->sw_sms ? 16 : 8;
         const int opt = sw_env("TB_SW_OPT", sizeof(R) == sizeof(float) ? SW_OPT_DEFAULT_F
                                                                         : SW_OPT_DEFAULT_D);
