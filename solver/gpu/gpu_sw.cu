@@ -83,6 +83,7 @@ struct sw_args {
     int cap; /* legs the shared arrays hold */
     int b0;  /* warp w of block b takes centre perm[b0 + b warps + w] */
     int count; /* centres: b0 .. b0 + count - 1 */
+    int cbeg;  /* sw_kernel_p: its centres are cbeg .. count - 1 (a launch of the tail: sw_launch) */
     int typed;
 };
 
@@ -136,9 +137,12 @@ __device__ __forceinline__ void sw_keep(const gpu_args &a, const sw_args &q, con
 
 /* One centre c (of count) by a group of L lanes (sl its lane, gm its mask; L = 32: a warp):
  * filters the row into ld / lt / ls (the group's shared arrays), adds the forces of the legs
- * and of the centre, and returns its sums in out[8] on every lane of the group: the three-body
- * energy, the pair energy, the virial xx yy zz xy xz yz. */
-template <typename R, int L, int OPT = 0>
+ * and of the centre, and returns its sums in out[8] on the group's first LA lanes: the
+ * three-body energy, the pair energy, the virial xx yy zz xy xz yz. The filter's result (the
+ * legs, in the row's order) does not depend on L; the legs' forces and the sums are the first
+ * LA lanes' (LA <= L, the others idle there), so a centre's bits depend on LA only: the tail's
+ * groups of 8 or 16 lanes with LA = 4 give the 4-lane groups' bits (sw_launch). */
+template <typename R, int L, int OPT = 0, int LA = L>
 __device__ __forceinline__ void sw_centre(const gpu_args &a, const sw_args &q,
                                           const tb_box_d *box, int c, int sl, unsigned gm, R *ld,
                                           int *lt, int *ls, double out[8])
@@ -192,8 +196,13 @@ __device__ __forceinline__ void sw_centre(const gpu_args &a, const sw_args &q,
         }
     }
     __syncwarp(gm);
+    if (LA < L && sl >= LA) { /* idle while the first LA lanes take the legs */
+        __syncwarp(gm);
+        return;
+    }
+    const unsigned am = LA == L ? gm : ((1u << LA) - 1u) << gb; /* the first LA lanes */
     double fi[3] = {0, 0, 0}, ep = 0, e3 = 0, vir[6] = {0, 0, 0, 0, 0, 0};
-    for (int j = sl; j < m; j += L) {
+    for (int j = sl; j < m; j += LA) {
         const R *dj = ld + 4 * (size_t)j;
         const double dw[3] = {(double)dj[0], (double)dj[1], (double)dj[2]};
         double f[3] = {0, 0, 0};
@@ -227,11 +236,11 @@ __device__ __forceinline__ void sw_centre(const gpu_args &a, const sw_args &q,
         nbr_virial_add(vir, dw, f);
     }
     for (int x = 0; x < 3; x++)
-        fi[x] = group_sum<L>(fi[x], gm);
+        fi[x] = group_sum<LA>(fi[x], am);
     for (int x = 0; x < 6; x++)
-        out[2 + x] = group_sum<L>(vir[x], gm);
-    out[0] = group_sum<L>(e3, gm);
-    out[1] = group_sum<L>(ep, gm);
+        out[2 + x] = group_sum<LA>(vir[x], am);
+    out[0] = group_sum<LA>(e3, am);
+    out[1] = group_sum<LA>(ep, am);
     if (sl == 0)
         add_force(a, i, fi[0], fi[1], fi[2]);
     __syncwarp(gm); /* the shared arrays are reused by the group's next centre */
@@ -273,7 +282,7 @@ __global__ void __launch_bounds__(SW_MAXT) sw_kernel(gpu_args a, sw_args q)
  * shared memory (FIX: as the integer words of fix_add, split per centre exactly as fix_add
  * splits it, so the totals are the per-centre atomics' bit for bit); at the end the block sums
  * its groups' and adds them, one atomic per word and block. */
-template <typename R, int L, bool FIX, int MINB, bool MOV = false, int OPT = 0>
+template <typename R, int L, bool FIX, int MINB, bool MOV = false, int OPT = 0, int LA = L>
 __global__ void __launch_bounds__(SW_MAXT, MINB) sw_kernel_p(gpu_args a, sw_args q)
 {
     __shared__ tb_box_d sbox; /* MOV: the box that moves on the device, read once a block */
@@ -303,9 +312,9 @@ __global__ void __launch_bounds__(SW_MAXT, MINB) sw_kernel_p(gpu_args a, sw_args
     if (sl == 0)
         for (int x = 0; x < 16; x++)
             acc[x] = 0;
-    for (int c = blockIdx.x * (blockDim.x / L) + grp; c < q.count; c += groups) {
+    for (int c = q.cbeg + blockIdx.x * (blockDim.x / L) + grp; c < q.count; c += groups) {
         double s[8];
-        sw_centre<R, L, OPT>(a, q, qbox, c, sl, gm, ld, lt, ls, s);
+        sw_centre<R, L, OPT, LA>(a, q, qbox, c, sl, gm, ld, lt, ls, s);
         if (sl == 0)
             for (int x = 0; x < 8; x++) {
                 if (FIX) { /* fix_add's words (gpu_atm.cuh), summed here, added once below */
@@ -349,6 +358,16 @@ __global__ void __launch_bounds__(SW_MAXT, MINB) sw_kernel_p(gpu_args a, sw_args
 #define SW_OPT_DEFAULT_F (SW_OPT_PF | SW_OPT_A16)
 #define SW_OPT_DEFAULT_D 0
 #define SW_FEW 4         /* TB_SW_FEW: at most this many rounds, one centre per group */
+/* The tail, a measurement switch, off by default (TB_SW_TAIL: the lanes per centre, 8 or 16;
+ * 1: 16 where the rest fills at most 128 groups per SM, else 8; unset or 0: none): where the
+ * centres make more than one full wave of the default kernel but fewer than SW_TAILR
+ * (TB_SW_TAILR) and do not fill the last, the full waves' centres are one launch and the rest a
+ * second, groups of 8 or 16 lanes each taking one centre (the filter over 8 or 16 lanes, the
+ * legs over the first 4: the bits of 4-lane groups, sw_centre). Slower on the H200 at every n
+ * measured (force phase at 97336 0.250 -> 0.302 ms, at 110592 0.292 -> 0.318 with 8 lanes,
+ * 0.334 with 16; docs/gpu-measured.md, "the SW kernel's partial last wave") */
+#define SW_TAILR 64
+static int sw_env(const char *name, int dflt);
 static int sw_variant(void)
 {
     static int v = -1;
@@ -364,10 +383,11 @@ static int sw_variant(void)
 static int sw_env(const char *name, int dflt)
 {
     static const char *const names[] = {"TB_SW_BLOCKS", "TB_SW_GRID", "TB_SW_THREADS",
-                                        "TB_SW_OPT",    "TB_SW_FEW",  "TB_SW_FEWT"};
-    static int got[6] = {-1, -1, -1, -1, -1, -1}; /* -1: not read yet, -2: unset */
+                                        "TB_SW_OPT",    "TB_SW_FEW",  "TB_SW_FEWT",
+                                        "TB_SW_TAIL",   "TB_SW_TAILR"};
+    static int got[8] = {-1, -1, -1, -1, -1, -1, -1, -1}; /* -1: not read yet, -2: unset */
     int w = 0;
-    while (w < 5 && strcmp(name, names[w]) != 0)
+    while (w < 7 && strcmp(name, names[w]) != 0)
         w++;
     if (got[w] == -1) {
         const char *e = getenv(name);
@@ -405,6 +425,19 @@ static void (*sw_pick(int var, bool fix, bool mov, int *lanes))(gpu_args, sw_arg
     case 4: return fix ? sw_pick_opt<R, true, false>(opt) : sw_pick_opt<R, false, false>(opt);
     default: return fix ? sw_kernel_p<R, 8, true, 1> : sw_kernel_p<R, 8, false, 1>;
     }
+}
+
+/* The tail's kernel: groups of tl (8 or 16) lanes, the legs over the first 4, for the default
+ * kernel's instance (FIX, MOV) with the precision's default options; NULL for other options
+ * (TB_SW_OPT) or tl. */
+template <typename R, bool FIX, bool MOV>
+static void (*sw_pick_tail(int opt, int tl))(gpu_args, sw_args)
+{
+    constexpr int O = sizeof(R) == sizeof(float) ? SW_OPT_DEFAULT_F : SW_OPT_DEFAULT_D;
+    if ((opt & 3) != O)
+        return NULL;
+    return tl == 8 ? sw_kernel_p<R, 8, FIX, 4, MOV, O, 4>
+                   : tl == 16 ? sw_kernel_p<R, 16, FIX, 4, MOV, O, 4> : NULL;
 }
 
 template <typename R> static int sw_launch(gpu_nbr *b, const gpu_args *a, const sw_args &q,
@@ -473,10 +506,32 @@ template <typename R> static int sw_launch(gpu_nbr *b, const gpu_args *a, const 
     const long long gpb = (long long)warps * gpw; /* groups per block */
     const int cap = sw_env("TB_SW_BLOCKS", 0);
     long long grid = (long long)b->sw_sms * (cap > 0 && cap < b->sw_res ? cap : b->sw_res);
-    const long long need = (q.count + gpb - 1) / gpb;
-    grid = need < grid ? need : grid;
     const int gm = sw_env("TB_SW_GRID", 3); /* 3 (unset): by the rounds */
-    const long long rounds = (q.count + grid * gpb - 1) / (grid * gpb);
+    /* the tail (SW_TAILR): the first launch takes the full waves' centres, q1.count */
+    sw_args q1 = q;
+    void (*kt)(gpu_args, sw_args) = NULL;
+    int tl = sw_env("TB_SW_TAIL", 0);
+    const long long wave = grid * gpb, full = q.count / wave, rem = q.count - full * wave;
+    if (var == SW_VAR_DEFAULT && gm == 3 && tl != 0 && full >= 1 && rem > 0 &&
+        full < sw_env("TB_SW_TAILR", SW_TAILR)) {
+        if (tl == 1) /* 16 lanes where the rest fills at most 128 groups per SM, else 8 */
+            tl = rem <= 128LL * b->sw_sms ? 16 : 8;
+        const int opt = sw_env("TB_SW_OPT", sizeof(R) == sizeof(float) ? SW_OPT_DEFAULT_F
+                                                                        : SW_OPT_DEFAULT_D);
+        kt = a->mode == ACC_FIXED ? (q.dbox ? sw_pick_tail<R, true, true>(opt, tl)
+                                            : sw_pick_tail<R, true, false>(opt, tl))
+                                  : (q.dbox ? sw_pick_tail<R, false, true>(opt, tl)
+                                            : sw_pick_tail<R, false, false>(opt, tl));
+        if (kt) {
+            q1.count = (int)(full * wave);
+            /* its shared memory: groups of the same bytes, fewer per block (tl > 4) */
+            CUDA_CHECK(cudaFuncSetAttribute(kt, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                            smem));
+        }
+    }
+    const long long need = (q1.count + gpb - 1) / gpb;
+    grid = need < grid ? need : grid;
+    const long long rounds = (q1.count + grid * gpb - 1) / (grid * gpb);
     int block = warps * SW_NT, bsmem = smem;
     if (gm == 2 || (gm == 3 && rounds <= sw_env("TB_SW_FEW", SW_FEW))) {
         /* TB_SW_FEWT=t (a measurement): blocks of t threads for these few rounds when the block
@@ -487,17 +542,25 @@ template <typename R> static int sw_launch(gpu_nbr *b, const gpu_args *a, const 
         if (gm == 3 && fw >= 1 && fw < warps && threads <= 0 && tenv <= 0) {
             block = fw * SW_NT;
             bsmem = fw * gpw * pg;
-            grid = (q.count + (long long)fw * gpw - 1) / ((long long)fw * gpw);
+            grid = (q1.count + (long long)fw * gpw - 1) / ((long long)fw * gpw);
         } else {
             grid = need;
         }
     } else if (gm && grid < need) { /* a full wave: r blocks on every SM */
-        const long long most = (q.count + grid * gpb - 1) / (grid * gpb); /* k */
+        const long long most = (q1.count + grid * gpb - 1) / (grid * gpb); /* k */
         const long long per_sm = most * gpb * b->sw_sms;
-        grid = (long long)b->sw_sms * ((q.count + per_sm - 1) / per_sm);
+        grid = (long long)b->sw_sms * ((q1.count + per_sm - 1) / per_sm);
     }
-    CUDA_CHECK(gpu_launch(k, (int)grid, block, (size_t)bsmem, st, gpu_pdl(), *a, q));
+    CUDA_CHECK(gpu_launch(k, (int)grid, block, (size_t)bsmem, st, gpu_pdl(), *a, q1));
     TB_LAUNCH_CHECK("sw_kernel_p");
+    if (kt) { /* the rest, one centre per group of tl lanes, blocks of the same threads */
+        sw_args q2 = q;
+        q2.cbeg = q1.count;
+        const long long g2 = (warps * SW_NT) / tl; /* groups per block */
+        CUDA_CHECK(gpu_launch(kt, (int)((rem + g2 - 1) / g2), warps * SW_NT, (size_t)(g2 * pg),
+                              st, gpu_pdl(), *a, q2));
+        TB_LAUNCH_CHECK("sw_kernel_p (the tail)");
+    }
     return 0;
 }
 
@@ -516,6 +579,7 @@ int gpu_sw_forces(gpu_nbr *b, const gpu_args *a, const pot_params *pp, int dbl, 
     q.cap = ((b->max_row > 0 ? b->max_row : 1) + round) & ~round;
     q.b0 = b->a_lo;
     q.count = b->a_hi - b->a_lo;
+    q.cbeg = 0;
     q.typed = pp->d.ntypes > 1;
     if (b->n == 0)
         return 0;
