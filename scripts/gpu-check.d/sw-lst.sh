@@ -21,55 +21,12 @@ P=${TB_PREV:-build/tribody-prev}
 [ -x "$P" ] || { say "FAIL: no $P (the binary before the change)"; exit 1; }
 D=$(pwd)
 abs() { case $1 in /*) echo "$1" ;; *) echo "$D/$1" ;; esac; }
-. scripts/gpu-check.d/sw-shared.inc # sw_crystal, sw_flat_table, sw_flat_phases
+. scripts/gpu-check.d/sw-shared.inc # sw_crystal, sw_flat_table, sw_flat_phases, sw_bits
 if [ "$BE" = cpu ]; then NS=512,4096; M=8; ST=20; RS=20; DS=10; CPUF=--cpu; LQ=2048,4000; LS=2; NL=2048; N1=4096
 else NS=97336,287496,1000000,10000000; M=23; ST=300; RS=300; DS=200; CPUF=; LQ=32768,1000000; LS=50; NL=4000; N1=97336; fi
 TL="timeout ${SW_LST_PART:-120}" # no part may take the whole call
 sw_crystal $M $RS # $W/si.data, $W/si.cfg, n
-say "== bitwise, deterministic: evaluations and $DS-step runs of the $n-atom crystal, prev = new"
-same=0; tot=0
-for p in double mixed; do
-  for c in tests/lammps/sw_si.cfg tests/lammps/sw_gan.cfg "$W/si.cfg"; do
-    for bin in $P "$B"; do
-      tag=$([ "$bin" = "$B" ] && echo new || echo prev); rm -f "$W/bw_$tag.xyz"
-      $TL "$bin" eval "$c" --set solver.backend=$BE --set solver.precision=$p --set solver.deterministic=true \
-        -o "$W/bw_$tag.xyz" >"$W/bw_$tag.txt" 2>&1
-    done
-    tot=$((tot + 1)); [ -s "$W/bw_new.xyz" ] && cmp -s "$W/bw_prev.xyz" "$W/bw_new.xyz" && same=$((same + 1))
-  done
-done
-say "$([ $same = $tot ] && echo PASS || echo FAIL): deterministic evaluations prev = new bit for bit: $same of $tot (sw_si, sw_gan, the $n-atom crystal; double, mixed)"
-for p in double mixed; do
-  for bin in $P "$B"; do
-    tag=$([ "$bin" = "$B" ] && echo new || echo prev)
-    ( cd "$W" && rm -f thd_$tag.csv* ckd_$tag.tbck* && $TL "$(abs "$bin")" run si.cfg --set solver.precision=$p \
-        --set solver.deterministic=true --set integrator.steps=$DS --set output.thermo=\"thd_$tag.csv\" \
-        --set output.thermo_every=5 --set output.checkpoint=\"ckd_$tag.tbck\" >rd_$tag.txt 2>&1 )
-  done
-  b=$(grep -o 'built [0-9]* times' "$W/rd_new.txt" | head -n 1)
-  if [ -s "$W/ckd_new.tbck" ] && cmp -s "$W/ckd_prev.tbck" "$W/ckd_new.tbck" && cmp -s "$W/thd_prev.csv" "$W/thd_new.csv"; then
-    say "PASS: $DS-step deterministic NVE run of $n atoms ($p, lists $b): thermo and checkpoint prev = new byte for byte"
-  else say "FAIL: $DS-step deterministic run of $n atoms ($p): prev and new differ ($(tail -n 1 "$W/rd_new.txt"))"; fi
-  for sw in TB_NBR_SPEC=2 TB_NBR_BUILD=1 TB_STEP_FUSE=1 TB_NBR_MINBLOCK=32; do
-    ( cd "$W" && rm -f thx.csv* ckx.tbck* && env $sw $TL "$(abs "$B")" run si.cfg --set solver.precision=$p \
-        --set solver.deterministic=true --set integrator.steps=$DS --set output.thermo=\"thx.csv\" \
-        --set output.thermo_every=5 --set output.checkpoint=\"ckx.tbck\" >rx.txt 2>&1 )
-    if [ -s "$W/ckx.tbck" ] && cmp -s "$W/ckd_prev.tbck" "$W/ckx.tbck" && cmp -s "$W/thd_prev.csv" "$W/thx.csv"; then
-      say "PASS: the same run with $sw ($(grep -o '[0-9]* rollbacks' "$W/rx.txt" || echo 'no spec report')): prev = new byte for byte"
-    else say "FAIL: the same run with $sw differs from prev ($(tail -n 1 "$W/rx.txt"))"; fi
-  done
-done
-lq="$D/examples/liquid.cfg"
-l4k="--set system.particles=$NL --set system.box=$(python3 -c "print(repr(($NL / 0.8) ** (1 / 3)))") --set solver.backend=$BE --set solver.deterministic=true --set integrator.steps=$DS --set solver.precision=mixed"
-for bin in $P "$B"; do
-  tag=$([ "$bin" = "$B" ] && echo new || echo prev)
-  ( cd "$W" && rm -f thl_$tag.csv* ckl_$tag.tbck* && TB_NBR_SPEC=$([ $tag = new ] && echo 2 || echo 1) $TL "$(abs "$bin")" run "$lq" $l4k \
-      --set output.thermo=\"thl_$tag.csv\" --set output.thermo_every=5 --set output.trajectory=\"\" \
-      --set output.checkpoint=\"ckl_$tag.tbck\" >rl_$tag.txt 2>&1 )
-done
-if [ -s "$W/ckl_new.tbck" ] && cmp -s "$W/ckl_prev.tbck" "$W/ckl_new.tbck" && cmp -s "$W/thl_prev.csv" "$W/thl_new.csv"; then
-  say "PASS: liquid n=$NL mixed deterministic $DS steps, new with TB_NBR_SPEC=2 ($(grep -o '[0-9]* rollbacks' "$W/rl_new.txt")) = prev byte for byte"
-else say "FAIL: liquid n=$NL: new (TB_NBR_SPEC=2) and prev differ ($(tail -n 1 "$W/rl_new.txt"))"; fi
+sw_bits TB_NBR_SPEC=2 TB_NBR_BUILD=1 TB_STEP_FUSE=1 TB_NBR_MINBLOCK=32
 
 say "== the lists' build at $N1 (TB_NBR_PHASES=1, bench --sw mixed, 20 steps): phases, ms, and the first build's rows checksum"
 for v in prev:: new:: b1:TB_NBR_BUILD=1 mb32:TB_NBR_MINBLOCK=32; do

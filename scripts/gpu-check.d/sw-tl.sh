@@ -20,7 +20,7 @@ P=${TB_PREV:-build/tribody-prev}
 [ -x "$P" ] || { say "FAIL: no $P (the binary before the change)"; exit 1; }
 D=$(pwd)
 abs() { case $1 in /*) echo "$1" ;; *) echo "$D/$1" ;; esac; }
-. scripts/gpu-check.d/sw-shared.inc # sw_crystal, sw_flat_table
+. scripts/gpu-check.d/sw-shared.inc # sw_crystal, sw_flat_table, sw_bench_variants
 if [ "$BE" = cpu ]; then NS=512,4096; NSM=512,1000,4096; MS="4 5"; ST=20; DS=10; RL=30; CPUF=--cpu; NL=2048
 else NS=97336,110592,287496,1000000,10000000; NSM=97336,110592,1000000; MS="23 24"; ST=300; DS=200; RL=1000; CPUF=; NL=4000; fi
 TL="timeout ${SW_TL_PART:-100}" # no part may take the whole call
@@ -82,26 +82,7 @@ if [[ " $PARTS " = *" bench "* ]]; then
 say "== bench --sw on $BE, n $NS (mixed, double) and $NSM (the switches), $ST steps: us per atom-step"
 variants="new:: prev:: tail1:TB_SW_TAIL=1 dnew:: dprev::"
 small="t8:TB_SW_TAIL=8 t16:TB_SW_TAIL=16 dtail1:TB_SW_TAIL=1 new2:: prev2:: ${SW_TL_EXTRA:-}"
-for v in $variants $small; do
-  tag=${v%%:*}; envs=${v#*:}; envs=${envs%:}; bin=$B; case $tag in prev*|dprev) bin=$P ;; esac
-  ns=$NS; pr=mixed; case " $small " in *" $v "*) ns=$NSM ;; esac
-  case $tag in d*) pr=double ;; esac
-  env $(echo "$envs" | tr ',' ' ') $TL "$bin" bench --sw $CPUF --n $ns --precisions $pr --steps $ST \
-    --csv "$W/flat_$tag.csv" >"$W/flat_$tag.txt" 2>&1 || say "FAIL: bench --sw ($tag): $(tail -n 1 "$W/flat_$tag.txt")"
-done
-sw_flat_table $variants $small
-python3 - "$W" $variants $small <<'PY' | tee -a "$S"
-import csv, os, sys
-w = sys.argv[1]
-for v in sys.argv[2:]:  # most / least over the issue's range (n >= 1e5) and with 97336
-    tag = v.split(":")[0]; f = os.path.join(w, "flat_%s.csv" % tag)
-    if not os.path.exists(f):
-        continue
-    us = {int(r["n"]): float(r["us_per_atom_step"]) for r in csv.DictReader(l for l in open(f) if not l.startswith("#"))}
-    rng = [u for n, u in us.items() if n >= 100000]
-    if len(us) >= 3 and len(rng) >= 2:
-        print("%-7s most/least over n >= 1e5: %.3f; with 97336: %.3f" % (tag, max(rng) / min(rng), max(us.values()) / min(us.values())))
-PY
+sw_bench_variants "$variants" "$small"
 for v in $variants $small; do # the per-phase lines (ms per step) of the two smallest n, and 1e7
   tag=${v%%:*}
   [ -f "$W/flat_$tag.txt" ] && awk -v t=$tag '$2 == "mixed" || $2 == "double" { n = $1; h = $3 } /per rank, ms per step:/ { getline; if (++k <= 2 || n + 0 >= 5000000) printf "%-8s n %s, ms per step: headline %s; phases: wall %s force %s sum %s integr %s lists %s other %s\n", t, n, h, $2, $3, $4, $5, $6, $7 }' "$W/flat_$tag.txt" | tee -a "$S"

@@ -37,17 +37,17 @@ __device__ __forceinline__ tb_double4 drift_store(tb_double4 *pos, float4 *posf,
 /* The small kernels' TYP: several species, each particle's dt/2m (or noise) by the type lane of
  * its position (gpu_per_type_at); the one-species instances are the kernels of before. */
 
-/* v += h F (h = dt / 2m of the particle's species); x += dt v, wrapped into the box; float copy
- * of x. */
+/* Particle i's kick-drift: the next evaluation's accumulators zeroed (z.per: gpu_step.cu), v += h
+ * F (h = dt / 2m of the particle's species), x += dt v wrapped into the box and its float copy
+ * (drift_store); returns the new x, the kicked v and the F read in *vo, *fo. */
 template <bool TYP>
-__global__ void kick_drift_kernel(tb_double4 *pos, tb_double4 *vel, const tb_double4 *force,
-                                  float4 *posf, int n, gpu_per_type hm, double dt, tb_box_d box,
-                                  gpu_acc_clear z)
+__device__ __forceinline__ tb_double4 kick_drift_at(int i, tb_double4 *pos, tb_double4 *vel,
+                                                    const tb_double4 *force, float4 *posf,
+                                                    const gpu_per_type &hm, double dt,
+                                                    const tb_box_d &box, const gpu_acc_clear &z,
+                                                    tb_double4 *vo, tb_double4 *fo)
 {
-    const int i = blockIdx.x * blockDim.x + threadIdx.x;
-    if (i >= n)
-        return;
-    if (z.per) { /* the next evaluation's accumulators (gpu_step.cu) */
+    if (z.per) {
         for (int w = 0; w < z.words; w++)
             z.per[(size_t)i * z.words + w] = 0ull;
         if (i == 0)
@@ -62,7 +62,22 @@ __global__ void kick_drift_kernel(tb_double4 *pos, tb_double4 *vel, const tb_dou
     v.y += h * f.y;
     v.z += h * f.z;
     vel[i] = v;
-    drift_store(pos, posf, i, x, v, dt, box);
+    *vo = v;
+    *fo = f;
+    return drift_store(pos, posf, i, x, v, dt, box);
+}
+
+/* v += h F; x += dt v, wrapped into the box; float copy of x (kick_drift_at). */
+template <bool TYP>
+__global__ void kick_drift_kernel(tb_double4 *pos, tb_double4 *vel, const tb_double4 *force,
+                                  float4 *posf, int n, gpu_per_type hm, double dt, tb_box_d box,
+                                  gpu_acc_clear z)
+{
+    const int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i >= n)
+        return;
+    tb_double4 v, f;
+    kick_drift_at<TYP>(i, pos, vel, force, posf, hm, dt, box, z, &v, &f);
 }
 
 /* kick_drift_kernel's arithmetic (the same bits), launched with or without gpu_launch's
@@ -79,22 +94,8 @@ __global__ void kick_drift_test_kernel(tb_double4 *pos, tb_double4 *vel, const t
     const int i = blockIdx.x * blockDim.x + threadIdx.x;
     unsigned bits = 0u;
     if (i < n) {
-        if (z.per) { /* the next evaluation's accumulators (gpu_step.cu) */
-            for (int w = 0; w < z.words; w++)
-                z.per[(size_t)i * z.words + w] = 0ull;
-            if (i == 0)
-                for (int a = 0; a < 4; a++)
-                    for (int w = 0; w < z.nsmall[a]; w++)
-                        z.small[a][w] = 0ull;
-        }
-        tb_double4 v = vel[i], x = pos[i];
-        const tb_double4 f = force[i];
-        const double h = gpu_per_type_at<TYP>(hm, x.w);
-        v.x += h * f.x;
-        v.y += h * f.y;
-        v.z += h * f.z;
-        vel[i] = v;
-        const tb_double4 p = drift_store(pos, posf, i, x, v, dt, box);
+        tb_double4 v, f;
+        const tb_double4 p = kick_drift_at<TYP>(i, pos, vel, force, posf, hm, dt, box, z, &v, &f);
         if (TEST) {
             const tb_double4 r = t.xref[i];
             double d[3] = {p.x - r.x, p.y - r.y, p.z - r.z};
