@@ -81,13 +81,7 @@ PY
 done
 
 say "== bench --liquid (ATM), mixed, n $LQ, $LS steps x 2: prev and new; the build's phases at ${LQ##*,}"
-for bin in $P "$B"; do
-  tag=$([ "$bin" = "$B" ] && echo new || echo prev)
-  $TL "$bin" bench --liquid $CPUF --n $LQ --precisions mixed --steps $LS --repeat 2 >"$W/liq_$tag.txt" 2>&1
-  for nl in ${LQ//,/ }; do
-    awk -v t=$tag -v n=$nl '$1 == n && $2 == "mixed" { printf "%-5s liquid n %s mixed: %s ms/step, %s ms/force\n", t, n, $3, $5; exit }' "$W/liq_$tag.txt" | tee -a "$S"
-  done
-done
+sw_liquid_bench
 for v in prev:: new::; do
   tag=${v%%:*}; envs=${v#*:}; envs=${envs%:}; bin=$B; [ $tag = prev ] && bin=$P
   env TB_NBR_PHASES=1 $envs $TL "$bin" bench --liquid $CPUF --n ${LQ##*,} --precisions mixed --steps 3 --repeat 1 >"$W/lph_$tag.txt" 2>&1

@@ -41,12 +41,6 @@ fi
 
 if [[ " $PARTS " = *" liquid "* ]]; then
 say "== bench --liquid (ATM), mixed, n $LQ, $LS steps x 2: prev and new"
-for bin in $P "$B"; do
-  tag=$([ "$bin" = "$B" ] && echo new || echo prev)
-  $TL "$bin" bench --liquid $CPUF --n $LQ --precisions mixed --steps $LS --repeat 2 >"$W/liq_$tag.txt" 2>&1
-  for nl in ${LQ//,/ }; do
-    awk -v t=$tag -v n=$nl '$1 == n && $2 == "mixed" { printf "%-5s liquid n %s mixed: %s ms/step, %s ms/force\n", t, n, $3, $5; exit }' "$W/liq_$tag.txt" | tee -a "$S"
-  done
-done
+sw_liquid_bench
 fi
 rm -f "$W"/*.xyz "$W"/*.tbck* "$W"/si.data # the logs stay small
