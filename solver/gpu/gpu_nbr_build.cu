@@ -143,6 +143,11 @@ static int tmp_fit(gpu_nbr *b, size_t bytes)
     return cells_tmp_fit(&b->d_tmp, &b->tmp_bytes, bytes);
 }
 
+int gpu_nbr_tmp_fit(gpu_nbr *b, size_t bytes)
+{
+    return tmp_fit(b, bytes);
+}
+
 /* Environment switches, read once: TB_NBR_BUILD selects the build (2 or unset: the passes of
  * nbr_cell_count_kernel and nbr_cell_fill_kernel, one wait; 1: nbr_cell_rows_kernel's, which
  * also waits for the most candidates of a cell before counting; unset: 2 when the cells hold
@@ -390,6 +395,8 @@ void gpu_nbr_destroy(gpu_nbr *b)
     cudaFree(b->d_part);
     cudaFree(b->d_flag);
     cudaFree(b->d_pub);
+    cudaFree(b->d_swq);
+    cudaFree(b->d_swlegs);
     if (b->h_flag)
         cudaFreeHost(b->h_flag);
     if (b->ev_flag)
@@ -420,6 +427,8 @@ static int nbr_alloc(gpu_nbr *b)
     CUDA_CHECK(cudaHostGetDevicePointer((void **)&b->h_flag_dev, b->h_flag, 0));
     CUDA_CHECK(cudaMalloc(&b->d_pub, 2 * sizeof(unsigned)));
     CUDA_CHECK(cudaMemset(b->d_pub, 0, 2 * sizeof(unsigned)));
+    CUDA_CHECK(cudaMalloc(&b->d_swq, 2 * sizeof(int)));
+    CUDA_CHECK(cudaMemset(b->d_swq, 0, 2 * sizeof(int)));
     CUDA_CHECK(cudaEventCreateWithFlags(&b->ev_flag, cudaEventDisableTiming));
     CUDA_CHECK(cudaMalloc(&b->d_roff, (n + 1) * sizeof(int)));
     CUDA_CHECK(cudaMalloc(&b->d_meta, 8 * sizeof(int)));

@@ -54,12 +54,26 @@ struct gpu_nbr {
     const void *sw_fn;                    /* gpu_sw.cu's last launch: kernel, block, shared */
     int sw_block, sw_smem;                /* bytes; SMs and resident blocks per SM (queried */
     int sw_sms, sw_res;                   /* again when one of the first three changes) */
+    int *d_swq;                           /* [2] gpu_sw.cu's queue of centres: 0 between
+                                             launches */
+    int *d_swlegs;                        /* [5 n] gpu_sw_order.cu's legs per particle, its
+                                             keys, values and the order of the centres */
+    int sw_legs_ok, sw_order_n;           /* legs recorded; the centres the order holds */
+    long long sw_order_at;                /* the build the order was sorted after (-1: none) */
 };
 
 /* The skin test's bits: a particle moved more than skin/2 since the build (the lists are
  * stale), or may do so within the next step (the early flag of the speculative test). */
 #define NBR_STALE 1u
 #define NBR_SOON 2u
+
+/* The order of the SW centres for gpu_sw.cu's queue (gpu_sw_order.cu): *legs, where the kernel
+ * records each particle's legs, and *order (NULL: the rows' order), sorted again after a build;
+ * both NULL under TB_SW_ORDER=0. 0 or -1 (reported). */
+int gpu_sw_order(gpu_nbr *b, int count, cudaStream_t st, int **legs, const int **order);
+
+/* CUB's scratch of the lists (b->d_tmp) grown to at least bytes; 0 or -1 (reported). */
+int gpu_nbr_tmp_fit(gpu_nbr *b, size_t bytes);
 
 /* The build itself (gpu_nbr_build.cu), at pos, whatever the skin test says; 0 or -1. */
 int gpu_nbr_build(gpu_nbr *b, const tb_double4 *pos, cudaStream_t st);

@@ -85,6 +85,10 @@ struct sw_args {
     int count; /* centres: b0 .. b0 + count - 1 */
     int cbeg;  /* sw_kernel_p: its centres are cbeg .. count - 1 (a launch of the tail: sw_launch) */
     int typed;
+    int *queue; /* sw_kernel_p: [2] the next centre and the warps done (0 between launches), or
+                   NULL: group g takes centres g, g + groups, ... */
+    const int *order; /* the queue's k-th centre is order[k] (gpu_sw_order.cu), or NULL: k */
+    int *legs;        /* each centre's legs recorded here (by particle), or NULL */
 };
 
 /* sw_kernel_p's options (TB_SW_OPT, a bit mask; docs/gpu.md): the filter with two entries per
@@ -196,6 +200,8 @@ __device__ __forceinline__ void sw_centre(const gpu_args &a, const sw_args &q,
         }
     }
     __syncwarp(gm);
+    if (q.legs && sl == 0) /* for the queue's next order */
+        q.legs[i] = m;
     if (LA < L && sl >= LA) { /* idle while the first LA lanes take the legs */
         __syncwarp(gm);
         return;
@@ -312,9 +318,29 @@ __global__ void __launch_bounds__(SW_MAXT, MINB) sw_kernel_p(gpu_args a, sw_args
     if (sl == 0)
         for (int x = 0; x < 16; x++)
             acc[x] = 0;
-    for (int c = q.cbeg + blockIdx.x * (blockDim.x / L) + grp; c < q.count; c += groups) {
+    /* The centres: group g takes g, g + groups, ... (a static share), or, with a queue, each
+     * warp takes the next 32 / L centres when its last ones are done, so no warp waits for
+     * another before the queue is empty (a static share leaves the SMs up to a centre's time
+     * apart at a few rounds; docs/gpu.md). The last warp out zeroes the queue for the next
+     * launch. Which group takes a centre changes no bits in deterministic mode (integer words);
+     * in the others the sums' order changes, as their atomics' does. One call of sw_centre. */
+    const int wl = threadIdx.x & 31;
+    for (int c = q.cbeg + blockIdx.x * (blockDim.x / L) + grp;; c += groups) {
+        if (q.queue) {
+            int base = 0;
+            if (wl == 0)
+                base = atomicAdd(q.queue, 32 / L);
+            base = q.cbeg + __shfl_sync(0xffffffffu, base, 0);
+            if (base >= q.count)
+                break;
+            c = base + wl / L;
+        } else if (c >= q.count) {
+            break;
+        }
+        if (c >= q.count)
+            continue;
         double s[8];
-        sw_centre<R, L, OPT, LA>(a, q, qbox, c, sl, gm, ld, lt, ls, s);
+        sw_centre<R, L, OPT, LA>(a, q, qbox, q.order ? q.order[c] : c, sl, gm, ld, lt, ls, s);
         if (sl == 0)
             for (int x = 0; x < 8; x++) {
                 if (FIX) { /* fix_add's words (gpu_atm.cuh), summed here, added once below */
@@ -326,6 +352,11 @@ __global__ void __launch_bounds__(SW_MAXT, MINB) sw_kernel_p(gpu_args a, sw_args
                     sum[x] += s[x];
                 }
             }
+    }
+    const int warps = (int)(gridDim.x * (blockDim.x >> 5));
+    if (q.queue && wl == 0 && atomicAdd(q.queue + 1, 1) == warps - 1) {
+        atomicExch(q.queue, 0);
+        atomicExch(q.queue + 1, 0);
     }
     /* The block's groups summed first, one atomic per word and block: every group ends at
      * about the same time, and one atomic per group and word (8 words, 16 fixed-point, in one
@@ -358,6 +389,10 @@ __global__ void __launch_bounds__(SW_MAXT, MINB) sw_kernel_p(gpu_args a, sw_args
 #define SW_OPT_DEFAULT_F (SW_OPT_PF | SW_OPT_A16)
 #define SW_OPT_DEFAULT_D 0
 #define SW_FEW 4         /* TB_SW_FEW: at most this many rounds, one centre per group */
+/* TB_SW_GRID: 0 the full wave, 1 the persistent wave (a static share), 2 one centre per group,
+ * 3 by the rounds (1 or 2: SW_FEW), 4 the persistent wave taking centres from a queue */
+#define SW_GRID_QUEUE 4
+#define SW_GRID_DEFAULT SW_GRID_QUEUE
 /* The tail, a measurement switch, off by default (TB_SW_TAIL: the lanes per centre, 8 or 16;
  * 1: 16 where the rest fills at most 128 groups per SM, else 8; unset or 0: none): where the
  * centres make more than one full wave of the default kernel but fewer than SW_TAILR
@@ -506,7 +541,7 @@ template <typename R> static int sw_launch(gpu_nbr *b, const gpu_args *a, const 
     const long long gpb = (long long)warps * gpw; /* groups per block */
     const int cap = sw_env("TB_SW_BLOCKS", 0);
     long long grid = (long long)b->sw_sms * (cap > 0 && cap < b->sw_res ? cap : b->sw_res);
-    const int gm = sw_env("TB_SW_GRID", 3); /* 3 (unset): by the rounds */
+    const int gm = sw_env("TB_SW_GRID", SW_GRID_DEFAULT);
     /* the tail (SW_TAILR): the first launch takes the full waves' centres, q1.count */
     sw_args q1 = q;
     void (*kt)(gpu_args, sw_args) = NULL;
@@ -531,6 +566,11 @@ template <typename R> static int sw_launch(gpu_nbr *b, const gpu_args *a, const 
     }
     const long long need = (q1.count + gpb - 1) / gpb;
     grid = need < grid ? need : grid;
+    if (gm == SW_GRID_QUEUE) { /* the wave, as many blocks as the centres need at most */
+        q1.queue = b->d_swq;
+        if (gpu_sw_order(b, q1.count, st, &q1.legs, &q1.order) != 0)
+            return -1;
+    }
     const long long rounds = (q1.count + grid * gpb - 1) / (grid * gpb);
     int block = warps * SW_NT, bsmem = smem;
     if (gm == 2 || (gm == 3 && rounds <= sw_env("TB_SW_FEW", SW_FEW))) {
@@ -546,7 +586,7 @@ template <typename R> static int sw_launch(gpu_nbr *b, const gpu_args *a, const 
         } else {
             grid = need;
         }
-    } else if (gm && grid < need) { /* a full wave: r blocks on every SM */
+    } else if (gm && gm != SW_GRID_QUEUE && grid < need) { /* a full wave: r blocks per SM */
         const long long most = (q1.count + grid * gpb - 1) / (grid * gpb); /* k */
         const long long per_sm = most * gpb * b->sw_sms;
         grid = (long long)b->sw_sms * ((q1.count + per_sm - 1) / per_sm);
@@ -581,6 +621,9 @@ int gpu_sw_forces(gpu_nbr *b, const gpu_args *a, const pot_params *pp, int dbl, 
     q.count = b->a_hi - b->a_lo;
     q.cbeg = 0;
     q.typed = pp->d.ntypes > 1;
+    q.queue = NULL;
+    q.order = NULL;
+    q.legs = NULL;
     if (b->n == 0)
         return 0;
     return dbl ? sw_launch<double>(b, a, q, threads, st) : sw_launch<float>(b, a, q, threads, st);
