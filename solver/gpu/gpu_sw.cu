@@ -1,12 +1,13 @@
 /* gpu_sw.cu — Stillinger-Weber on the GPU (pot_sw.h, the CPU's twin is cpu/sw_cpu.h) over the
  * full neighbour lists of gpu_nbr_build.cu (gpu_nbr.full). The default kernel (sw_kernel_p) is
  * persistent: one wave of resident blocks of solver.threads / 32 warps (0: 256 threads in float,
- * 128 in double; at most SW_MAXT), each warp 8 groups of 4 lanes, group g taking centres g, g +
- * groups, ... (when that is at most SW_FEW centres per group, one centre per group and as many
- * blocks as that needs instead: sw_launch). Each group works alone (its own shared arrays, shuffles
- * within its lanes; one block barrier, at the end, before the block's sums), so a centre's
- * arithmetic and the order of its sums do not depend on the block size: the same bits at every
- * solver.threads in deterministic mode.
+ * 128 in double; at most SW_MAXT), each warp 8 groups of 4 lanes taking its next 8 centres from a
+ * queue when its last are done, in the order of their legs at the last evaluation, most first
+ * (gpu_sw_order.cu; TB_SW_GRID=3: the grid before, group g taking centres g, g + groups, ..., or
+ * one centre per group at few rounds: sw_launch). Each group works alone (its own shared
+ * arrays, shuffles within its lanes; one block barrier, at the end, before the block's sums), so a
+ * centre's arithmetic and the order of its sums depend neither on the block size nor on which
+ * group takes it: the same bits at every solver.threads and order in deterministic mode.
  *
  * Per centre (sw_centre): the group filters the row at the current positions into shared
  * memory (separations formed in double, rounded to R; the legs within their (i, j, j) cutoffs,
