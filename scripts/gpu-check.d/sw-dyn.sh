@@ -38,9 +38,6 @@ if [[ " $PARTS " = *" bench "* ]]; then
   variants="new:: noord:TB_SW_ORDER=0: prev:: dnew:: dprev::"
   small="grid3:TB_SW_GRID=3 dgrid3:TB_SW_GRID=3 dnoord:TB_SW_ORDER=0 new2:: prev2:: ${SW_DYN_EXTRA:-}"
   sw_bench_variants "$variants" "$small"
-  for v in $variants $small; do # the per-phase lines of the two smallest n (ms per step)
-    tag=${v%%:*}
-    [ -f "$W/flat_$tag.txt" ] && awk -v t=$tag '$2 == "mixed" || $2 == "double" { n = $1 } /per rank, ms per step:/ { getline; printf "%-8s n %s, ms per step: wall %s force %s sum %s integr %s lists %s other %s\n", t, n, $2, $3, $4, $5, $6, $7; if (++k == 2) exit }' "$W/flat_$tag.txt" | tee -a "$S"
-  done
+  sw_small_phases $variants $small
 fi
 rm -f "$W"/*.xyz "$W"/*.tbck* "$W"/si.data # the logs stay small

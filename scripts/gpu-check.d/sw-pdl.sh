@@ -33,10 +33,7 @@ say "== bench --sw on $BE, n $NS (mixed, double) and $NSM (the switches), $ST st
 variants="new:: prev:: dnew:: dprev::"
 small="pdl0:TB_STEP_PDL=0 before:TB_STEP_PDL=0,TB_STEP_FUSE=2 nophase:TB_TIMERS_PHASES=0 nophase0:TB_TIMERS_PHASES=0,TB_STEP_PDL=0 few8:TB_SW_FEW=8 new2:: prev2:: ${SW_PDL_EXTRA:-}"
 sw_bench_variants "$variants" "$small"
-for v in $variants $small; do # the per-phase lines of the two smallest n (ms per step)
-  tag=${v%%:*}
-  [ -f "$W/flat_$tag.txt" ] && awk -v t=$tag '$2 == "mixed" || $2 == "double" { n = $1 } /per rank, ms per step:/ { getline; printf "%-8s n %s, ms per step: wall %s force %s sum %s integr %s lists %s other %s\n", t, n, $2, $3, $4, $5, $6, $7; if (++k == 2) exit }' "$W/flat_$tag.txt" | tee -a "$S"
-done
+sw_small_phases $variants $small
 fi
 
 if [[ " $PARTS " = *" liquid "* ]]; then
