@@ -2,8 +2,10 @@
  * by their legs (partners within the cutoff) at the last evaluation, most first, in the rows'
  * order among equals. A group of 4 lanes spends ceil(m / 4) (m - 1) angles on a centre of m legs
  * and a warp's 8 groups wait for the slowest: in silicon at 1000 K (m from 4 to 12, mostly 6 to
- * 9) a warp of 8 centres in the rows' order costs 1.6x its mean centre, of equal legs 1.0x, and
- * the wave's last centres are the cheapest (docs/gpu.md, "Stillinger-Weber"). The kernel records
+ * 9) the angles of 8 centres in the rows' order cost 1.6x their mean, of equal legs 1.0x, and the
+ * wave's last centres are the cheapest. The angles are a small part of a centre's time (the
+ * filter's loads are most of it): 1-3 % faster in mixed, 3-4 % in double at 1e5 on an H200
+ * (docs/gpu.md, "Stillinger-Weber"). The kernel records
  * each particle's legs (gpu_sw_order's *legs); the order is sorted again at the first
  * evaluation after each build of the lists (a stable radix sort of 6-bit keys, CUB's, so the same
  * legs give the same order), from the legs of the evaluation before. The order changes which
