@@ -23,8 +23,6 @@
 BE=${GPU_CHECK_BACKEND:-gpu}
 P=${TB_PREV:-build/tribody-prev}
 [ -x "$P" ] || { say "FAIL: no $P (the binary before the change)"; P=""; }
-D=$(pwd)
-abs() { case $1 in /*) echo "$1" ;; *) echo "$D/$1" ;; esac; }
 . scripts/gpu-check.d/sw-shared.inc # sw_crystal, sw_flat_table, sw_flat_phases
 if [ "$BE" = cpu ]; then NS=512,4096; M=8; ST=20; RS=20; DS=10; CPUF=--cpu; LQ=2048; LS=2
 else NS=1e5,3e5,1e6,1e7; M=23; ST=300; RS=300; DS=200; CPUF=; LQ="32768 100000"; LS=100; fi

@@ -16,8 +16,6 @@
 BE=${GPU_CHECK_BACKEND:-gpu}
 P=${TB_PREV:-build/tribody-prev}
 [ -x "$P" ] || { say "FAIL: no $P (the binary before the change)"; exit 1; }
-D=$(pwd)
-abs() { case $1 in /*) echo "$1" ;; *) echo "$D/$1" ;; esac; }
 . scripts/gpu-check.d/sw-shared.inc # sw_crystal, sw_bits, sw_bench_variants
 if [ "$BE" = cpu ]; then NS=512,4096; NSM=512,1000; M=8; ST=20; DS=10; CPUF=--cpu; LQ=2048,4000; LS=2; NL=2048
 else NS=97336,110592,287496,1000000,10000000; NSM=97336,110592; M=23; ST=300; DS=200; CPUF=; LQ=32768,1000000; LS=50; NL=4000; fi

@@ -18,8 +18,6 @@
 BE=${GPU_CHECK_BACKEND:-gpu}
 P=${TB_PREV:-build/tribody-prev}
 [ -x "$P" ] || { say "FAIL: no $P (the binary before the change)"; exit 1; }
-D=$(pwd)
-abs() { case $1 in /*) echo "$1" ;; *) echo "$D/$1" ;; esac; }
 . scripts/gpu-check.d/sw-shared.inc # sw_crystal, sw_flat_table, sw_bench_variants
 if [ "$BE" = cpu ]; then NS=512,4096; NSM=512,1000,4096; MS="4 5"; ST=20; DS=10; RL=30; CPUF=--cpu; NL=2048
 else NS=97336,110592,287496,1000000,10000000; NSM=97336,110592,1000000; MS="23 24"; ST=300; DS=200; RL=1000; CPUF=; NL=4000; fi
