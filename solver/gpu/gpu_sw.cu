@@ -7,7 +7,12 @@
  * one centre per group at few rounds: sw_launch). Each group works alone (its own shared
  * arrays, shuffles within its lanes; one block barrier, at the end, before the block's sums), so a
  * centre's arithmetic and the order of its sums depend neither on the block size nor on which
- * group takes it: the same bits at every solver.threads and order in deterministic mode.
+ * group takes it: the same bits at every solver.threads and order in deterministic mode. With
+ * the queue, a warp's groups meet once per centre, after the angles (__syncwarp): the groups of
+ * fewer legs leave the angle loop first and, left alone, ran on through the sums, the atomics
+ * and the next centre's filter as separate partial-warp instructions until the queue's shuffle
+ * joined them: 1.3x the kernel's time at every n on the H200 (docs/performance-sw.md). No
+ * arithmetic changes: the same bits.
  *
  * Per centre (sw_centre): the group filters the row at the current positions into shared
  * memory (separations formed in double, rounded to R; the legs within their (i, j, j) cutoffs,
@@ -150,7 +155,7 @@ __device__ __forceinline__ void sw_keep(const gpu_args &a, const sw_args &q, con
 template <typename R, int L, int OPT = 0, int LA = L>
 __device__ __forceinline__ void sw_centre(const gpu_args &a, const sw_args &q,
                                           const tb_box_d *box, int c, int sl, unsigned gm, R *ld,
-                                          int *lt, int *ls, double out[8])
+                                          int *lt, int *ls, double out[8], unsigned wm = 0u)
 {
     typedef typename sw_real<R>::P P;
     typedef typename sw_real<R>::T T;
@@ -242,6 +247,8 @@ __device__ __forceinline__ void sw_centre(const gpu_args &a, const sw_args &q,
             fi[x] -= f[x];
         nbr_virial_add(vir, dw, f);
     }
+    if (wm) /* the warp's groups together again (sw_kernel_p) */
+        __syncwarp(wm);
     for (int x = 0; x < 3; x++)
         fi[x] = group_sum<LA>(fi[x], am);
     for (int x = 0; x < 6; x++)
@@ -338,10 +345,12 @@ __global__ void __launch_bounds__(SW_MAXT, MINB) sw_kernel_p(gpu_args a, sw_args
         } else if (c >= q.count) {
             break;
         }
+        /* with a queue, the warp's groups that have a centre (the whole warp is here) */
+        const unsigned wm = q.queue && LA == L ? __ballot_sync(0xffffffffu, c < q.count) : 0u;
         if (c >= q.count)
             continue;
         double s[8];
-        sw_centre<R, L, OPT, LA>(a, q, qbox, q.order ? q.order[c] : c, sl, gm, ld, lt, ls, s);
+        sw_centre<R, L, OPT, LA>(a, q, qbox, q.order ? q.order[c] : c, sl, gm, ld, lt, ls, s, wm);
         if (sl == 0)
             for (int x = 0; x < 8; x++) {
                 if (FIX) { /* fix_add's words (gpu_atm.cuh), summed here, added once below */
