@@ -2,10 +2,14 @@
  * anchor, over the lists gpu_nbr_build.cu builds (their struct: gpu_nbr_int.h).
  *
  * Force kernel: block b takes anchor perm[b] (particles in cell order, so neighbouring blocks
- * read neighbouring particles). Its 128 threads filter the row at the current positions into
- * shared memory (separations formed in double, stored in R; the ATM partners first, order
- * kept by a ballot compaction), then the 4 warps share the 32 x 32 tiles (P, Q) of the
- * entry-pair triangle. VAR 1's loop (docs/gpu.md): items (J, Q), 2J <= Q, dealt
+ * read neighbouring particles). Its NBR_NT threads (one warp since 2026-11-29; 4 before) filter
+ * the row at the current positions into shared memory (separations formed in double, stored in
+ * R; the ATM partners first, order kept by a ballot compaction), then its warps share the
+ * 32 x 32 tiles (P, Q) of the entry-pair triangle. One warp per block: no warp of a block waits
+ * at the barriers after the tile loop for the one with the most items (30 % of the stall
+ * samples with 4), 32 blocks of one warp per SM where 8 of 4 were: 1.12x in mixed, 1.13x in
+ * double at 10^6 on the H200 (docs/gpu-measured.md, "one warp per anchor"); -DNBR_NT=128 builds
+ * the blocks before. VAR 1's loop (docs/gpu.md): items (J, Q), 2J <= Q, dealt
  * round-robin; lane l holds j1 = 64 J + l and j2 = j1 + 32 and visits k = 32 Q + ((l + s) mod
  * 32), s = 0..31 (the diagonal tiles Q = 2J: l against l + s, s = 1..16): at each step the 32
  * lanes touch 32 different k, so each warp keeps the k-side sums in its own shared array
@@ -46,7 +50,9 @@
 #include "solver/gpu/gpu_atm.cuh"
 #include "solver/gpu/gpu_nbr_int.h"
 
-#define NBR_NT 128
+#ifndef NBR_NT
+#define NBR_NT 32 /* threads per block, a multiple of 32 */
+#endif
 #define NBR_NW (NBR_NT / 32)
 #define NBR_SCRATCH 64 /* doubles: block_sum's 32, nbr_block_sums' 12 values x NBR_NW warps */
 
