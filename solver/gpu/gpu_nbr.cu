@@ -54,6 +54,17 @@
 #define NBR_NT 32 /* threads per block, a multiple of 32 */
 #endif
 #define NBR_NW (NBR_NT / 32)
+/* The two-j tile loop's unroll, by the sums' precision: 4 in float (10^7 liquid 342 -> 327 ms
+ * per step on the H200 against 2; 64 registers either way), 2 in double (4 takes 126 registers
+ * against 118 and was 0.5 % slower; 1: 94, 2 % slower). -DNBR_UNROLL_DUAL=k: k in both. */
+template <typename R> __host__ __device__ constexpr int nbr_unroll_dual()
+{
+#ifdef NBR_UNROLL_DUAL
+    return NBR_UNROLL_DUAL;
+#else
+    return sizeof(R) == sizeof(float) ? 4 : 2;
+#endif
+}
 #define NBR_SCRATCH 64 /* doubles: block_sum's 32, nbr_block_sums' 12 values x NBR_NW warps */
 
 /* ---- forces ------------------------------------------------------------------------ */
@@ -351,7 +362,7 @@ __global__ void __launch_bounds__(NBR_NT) nbr_kernel(gpu_args a, nbr_args q)
                     const R r52 = atm_real<R>::five_over(e2.w);
                     const R *nrow2 = nuk + (TYP && j2 < ma ? sty[j2] : 0) * q.cap;
                     R A2 = 0, f2[3] = {0, 0, 0};
-#pragma unroll 2
+#pragma unroll (nbr_unroll_dual<R>())
                     for (int s = 0; s < 32; s++) {
                         const int k = 32 * Q + ((lane + s) & 31);
                         const V ek = ent[k];
@@ -438,7 +449,7 @@ __global__ void __launch_bounds__(NBR_NT) nbr_kernel(gpu_args a, nbr_args q)
                     const R r52 = atm_real<R>::five_over(e2.w);
                     const R *nrow2 = nuk + (TYP && j2 < ma ? sty[j2] : 0) * q.cap;
                     R A2 = 0, f2[3] = {0, 0, 0};
-#pragma unroll 2
+#pragma unroll (nbr_unroll_dual<R>())
                     for (int s = 0; s < 32; s++) {
                         const int k = 32 * Q + ((lane + s) & 31);
                         const V ek = ent[k];
