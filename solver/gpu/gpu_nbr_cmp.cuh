@@ -1,7 +1,7 @@
 /* gpu_nbr_cmp.cuh — the neighbour-list force kernel's tile loop VAR 9 (TB_NBR_KERNEL=9, issue 23;
  * docs/gpu-measured.md, "Measured: compaction of the useful slots"): the slots of VAR 7's items
  * tested first, the useful ones queued, then evaluated 32 at a time with every lane busy.
- * Included by gpu_nbr.cu only, after nbr_real and NBR_NW.
+ * Included by gpu_nbr.cu only, after gpu_nbr_tri.cuh (nbr_real, NBR_NW).
  *
  * Phase 1 (per step of an item, VAR 7's items (J, Q) and steps): each lane tests its slots'
  * b = |d_k - d_j|^2 <= r_c^2 (and k < m_atm, j < k), the warp ballots and appends the passing

@@ -1,7 +1,7 @@
 /* gpu_nbr_parts.cuh — the neighbour-list force kernel's block-wide parts that its tile loops
  * VAR >= 2 use (gpu_nbr.cu, docs/gpu.md): the one-sweep filter of an anchor's row and the
- * block's sums of several doubles behind one barrier. Included by gpu_nbr.cu only, after its
- * nbr_args, NBR_NT, NBR_NW and NBR_SCRATCH. */
+ * block's sums of several doubles behind one barrier. Included by gpu_nbr.cu only, after
+ * gpu_nbr_tri.cuh (nbr_args, NBR_NT, NBR_NW and NBR_SCRATCH). */
 #ifndef TB_GPU_NBR_PARTS_CUH
 #define TB_GPU_NBR_PARTS_CUH
 
