@@ -15,7 +15,7 @@
 BE=${GPU_CHECK_BACKEND:-gpu}
 P=${TB_PREV:-build/tribody-prev}
 [ -x "$P" ] || { say "FAIL: no $P (the binary before the change)"; exit 1; }
-. scripts/gpu-check.d/sw-shared.inc # sw_crystal, sw_bits, sw_bench_variants
+. scripts/gpu-check.d/sw-shared.inc # sw_crystal, sw_bits, sw_bench_part
 if [ "$BE" = cpu ]; then NS=512,4096; NSM=512,1000; M=8; ST=20; DS=10; CPUF=--cpu; NL=2048
 else NS=97336,110592,287496,1000000,10000000; NSM=97336,110592; M=23; ST=300; DS=200; CPUF=; NL=4000; fi
 TL="timeout ${SW_DYN_PART:-100}" # no part may take the whole call
@@ -32,10 +32,7 @@ if [[ " $PARTS " = *" bits "* ]]; then
   fi
 fi
 if [[ " $PARTS " = *" bench "* ]]; then
-  say "== bench --sw on $BE, n $NS (mixed, double) and $NSM (the grid by the rounds), $ST steps: us per atom-step"
-  variants="new:: noord:TB_SW_ORDER=0: prev:: dnew:: dprev::"
-  small="grid3:TB_SW_GRID=3 dgrid3:TB_SW_GRID=3 dnoord:TB_SW_ORDER=0 new2:: prev2:: ${SW_DYN_EXTRA:-}"
-  sw_bench_variants "$variants" "$small"
-  sw_small_phases $variants $small
+  sw_bench_part "the grid by the rounds" "new:: noord:TB_SW_ORDER=0: prev:: dnew:: dprev::" \
+    "grid3:TB_SW_GRID=3 dgrid3:TB_SW_GRID=3 dnoord:TB_SW_ORDER=0 new2:: prev2:: ${SW_DYN_EXTRA:-}"
 fi
 rm -f "$W"/*.xyz "$W"/*.tbck* "$W"/si.data # the logs stay small

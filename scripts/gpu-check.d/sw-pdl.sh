@@ -16,7 +16,7 @@
 BE=${GPU_CHECK_BACKEND:-gpu}
 P=${TB_PREV:-build/tribody-prev}
 [ -x "$P" ] || { say "FAIL: no $P (the binary before the change)"; exit 1; }
-. scripts/gpu-check.d/sw-shared.inc # sw_crystal, sw_bits, sw_bench_variants
+. scripts/gpu-check.d/sw-shared.inc # sw_crystal, sw_bits, sw_bench_part
 if [ "$BE" = cpu ]; then NS=512,4096; NSM=512,1000; M=8; ST=20; DS=10; CPUF=--cpu; LQ=2048,4000; LS=2; NL=2048
 else NS=97336,110592,287496,1000000,10000000; NSM=97336,110592; M=23; ST=300; DS=200; CPUF=; LQ=32768,1000000; LS=50; NL=4000; fi
 TL="timeout ${SW_PDL_PART:-100}" # no part may take the whole call
@@ -27,11 +27,8 @@ sw_bits TB_NBR_SPEC=2 TB_STEP_PDL=0 TB_STEP_FUSE=2
 fi
 
 if [[ " $PARTS " = *" bench "* ]]; then
-say "== bench --sw on $BE, n $NS (mixed, double) and $NSM (the switches), $ST steps: us per atom-step"
-variants="new:: prev:: dnew:: dprev::"
-small="pdl0:TB_STEP_PDL=0 before:TB_STEP_PDL=0,TB_STEP_FUSE=2 nophase:TB_TIMERS_PHASES=0 nophase0:TB_TIMERS_PHASES=0,TB_STEP_PDL=0 few8:TB_SW_FEW=8 new2:: prev2:: ${SW_PDL_EXTRA:-}"
-sw_bench_variants "$variants" "$small"
-sw_small_phases $variants $small
+sw_bench_part "the switches" "new:: prev:: dnew:: dprev::" \
+  "pdl0:TB_STEP_PDL=0 before:TB_STEP_PDL=0,TB_STEP_FUSE=2 nophase:TB_TIMERS_PHASES=0 nophase0:TB_TIMERS_PHASES=0,TB_STEP_PDL=0 few8:TB_SW_FEW=8 new2:: prev2:: ${SW_PDL_EXTRA:-}"
 fi
 
 if [[ " $PARTS " = *" liquid "* ]]; then
