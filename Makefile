@@ -21,6 +21,11 @@
 
 # `make` alone builds the binary (the first rule below would otherwise be the default).
 .DEFAULT_GOAL := all
+# One job per core unless the command line says (-jN; make -j1 builds one file at a time): the
+# nvcc files take minutes each, and a fresh build on one job of 2 cores took ~10 of CI's 23.
+ifeq ($(filter -j%,$(MAKEFLAGS)),)
+MAKEFLAGS += -j$(shell nproc 2>/dev/null || echo 1)
+endif
 
 CC        ?= gcc
 CXX       ?= g++
