@@ -27,12 +27,15 @@ box() { python3 -c "print(repr(($1 / 0.8) ** (1 / 3)))"; }
 # one run: bin tag n init [placement [threads]]; leaves $W/su_TAG/ with out.txt, err.txt (the
 # marks) and the outputs
 one_run() {
-  local bin=$1 tag=$2 n=$3 init=$4 d="$W/su_$2" pl=()
-  [ -n "${5:-}" ] && pl=(--set system.init.placement=\"$5\")
+  local bin=$1 tag=$2 n=$3 init=$4 d="$W/su_$2" pl=() cf="$W/liquid_noplace.cfg"
+  # examples/liquid.cfg sets placement = "parallel" (random starts only): the random runs name
+  # their placement (sequential unless given), the lattice runs take the example without the line
+  grep -v '^ *placement *=' "$lq" >"$cf"
+  [ "$init" = random ] && pl=(--set system.init.placement=\"${5:-sequential}\")
   rm -rf "$d"; mkdir -p "$d"
   ( cd "$d" && [ -n "${6:-}" ] && export OMP_NUM_THREADS=$6
     date +%s.%N >t0 &&
-    TRIBODY_TIMES=1 TB_INIT_PAR_STATS=1 "$OLDPWD/$bin" run "$lq" "${pl[@]}" --set system.particles=$n --set system.box=$(box $n) \
+    TRIBODY_TIMES=1 TB_INIT_PAR_STATS=1 "$OLDPWD/$bin" run "$cf" "${pl[@]}" --set system.particles=$n --set system.box=$(box $n) \
       --set system.init.type=\"$init\" --set solver.backend=$BE --set solver.deterministic=true \
       --set integrator.steps=$k --set output.thermo=\"th.csv\" --set output.thermo_every=100 \
       --set output.trajectory=\"tr.xyz\" --set output.trajectory_every=1000 \
