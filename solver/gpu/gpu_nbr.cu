@@ -283,13 +283,13 @@ __global__ void __launch_bounds__(NBR_NT) nbr_kernel(gpu_args a, nbr_args q)
                 const int j1 = 64 * J + lane, j2 = j1 + 32;
                 const V e1 = ent[j1];
                 const R d1[3] = {e1.x, e1.y, e1.z}, nah1 = (R)-0.5 * e1.w;
-                const R r51 = atm_real<R>::five_over(e1.w);
+                const R r51 = atm_real<R>::five_over(e1.w), a51 = (R)0.2 * e1.w;
                 const R *nrow1 = nuk + (TYP && j1 < ma ? sty[j1] : 0) * q.cap;
                 R A1 = 0, f1[3] = {0, 0, 0};
                 if (dual) {
                     const V e2 = ent[j2];
                     const R d2[3] = {e2.x, e2.y, e2.z}, nah2 = (R)-0.5 * e2.w;
-                    const R r52 = atm_real<R>::five_over(e2.w);
+                    const R r52 = atm_real<R>::five_over(e2.w), a52 = (R)0.2 * e2.w;
                     const R *nrow2 = nuk + (TYP && j2 < ma ? sty[j2] : 0) * q.cap;
                     R A2 = 0, f2[3] = {0, 0, 0};
 #pragma unroll (nbr_unroll_dual<R>())
@@ -298,10 +298,11 @@ __global__ void __launch_bounds__(NBR_NT) nbr_kernel(gpu_args a, nbr_args q)
                         const V ek = ent[k];
                         const bool kin = k < ma;
                         nbr_share<R> k1, k2;
-                        const bool o1 = nbr_tri2<R, V, TRI, VF>(d1, e1.w, nah1, r51, ek, kin, rc2,
-                                                                rct6, TYP ? nrow1[k] : (R)1, A1,
-                                                                f1, k1);
-                        const bool o2 = nbr_tri2<R, V, TRI, VF>(d2, e2.w, nah2, r52, ek,
+                        /* j1 (tile 2J < Q, never a pad) is never entry k: no degenerate */
+                        const bool o1 = nbr_tri2<R, V, TRI, VF, false>(
+                            d1, e1.w, nah1, r51, a51, ek, kin, rc2, rct6,
+                            TYP ? nrow1[k] : (R)1, A1, f1, k1);
+                        const bool o2 = nbr_tri2<R, V, TRI, VF>(d2, e2.w, nah2, r52, a52, ek,
                                                                 kin && j2 < k, rc2, rct6,
                                                                 TYP ? nrow2[k] : (R)1, A2, f2, k2);
                         if (STATS)
@@ -326,9 +327,9 @@ __global__ void __launch_bounds__(NBR_NT) nbr_kernel(gpu_args a, nbr_args q)
                         const V ek = ent[k];
                         const bool pre = jin && k < ma && (s < 16 || lane < 16);
                         nbr_share<R> k1;
-                        const bool o1 = nbr_tri2<R, V, TRI, VF>(d1, e1.w, nah1, r51, ek, pre, rc2,
-                                                                rct6, TYP ? nrow1[k] : (R)1, A1,
-                                                                f1, k1);
+                        const bool o1 = nbr_tri2<R, V, TRI, VF>(d1, e1.w, nah1, r51, a51, ek, pre,
+                                                                rc2, rct6, TYP ? nrow1[k] : (R)1,
+                                                                A1, f1, k1);
                         if (STATS)
                             hits += o1;
                         V vk = accw[k];

@@ -46,7 +46,7 @@ static __device__ __forceinline__ void nbr_cmp_eval(const V *ent, R *sx, int mz,
     const R nah = (R)-0.5 * ej.w, r5a = atm_real<R>::five_over(ej.w);
     const R w = TYP ? nuk[sty[j] * cap + k] : (R)1;
     R v, ha, gb, hc;
-    nbr_real<R>::list_v(ej.w, nah, r5a, b, ek.w, abc, w, 1, &v, &ha, &gb, &hc);
+    nbr_real<R>::list_v(ej.w, nah, r5a, b, ek.w, abc * (R)0.2, w, 1, 1, &v, &ha, &gb, &hc);
     if (PR == 2 && on) { /* the probe: plain adds, racy */
         const R g = gb * v;
         for (int x = 0; x < 3; x++) {

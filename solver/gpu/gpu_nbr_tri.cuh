@@ -11,8 +11,9 @@
 #endif
 #define NBR_NW (NBR_NT / 32)
 /* The two-j tile loop's unroll, by the sums' precision: 4 in float (10^7 liquid 342 -> 327 ms
- * per step on the H200 against 2; 64 registers either way), 2 in double (4 takes 126 registers
- * against 118 and was 0.5 % slower; 1: 94, 2 % slower). -DNBR_UNROLL_DUAL=k: k in both. */
+ * per step on the H200 against 2; 64 registers either way then, 72 with nbr_tri2's a5), 2 in
+ * double (4 took 126 registers against 118 and was 0.5 % slower; 1: 94, 2 % slower).
+ * -DNBR_UNROLL_DUAL=k: k in both. */
 template <typename R> __host__ __device__ constexpr int nbr_unroll_dual()
 {
 #ifdef NBR_UNROLL_DUAL
@@ -41,10 +42,10 @@ template <> struct nbr_real<float> {
         pot_atm_list_f(a, nah, r5a, b, c, abc, w, ok, ga, gb, gc);
     }
     static __device__ __forceinline__ void list_v(float a, float nah, float r5a, float b, float c,
-                                                  float abc, float w, int ok, float *v, float *ha,
-                                                  float *hb, float *hc)
+                                                  float p5, float w, int ok, int degen, float *v,
+                                                  float *ha, float *hb, float *hc)
     {
-        pot_atm_list_v_f(a, nah, r5a, b, c, abc, w, ok, v, ha, hb, hc);
+        pot_atm_list_v_f(a, nah, r5a, b, c, p5, w, ok, degen, v, ha, hb, hc);
     }
 };
 template <> struct nbr_real<double> {
@@ -63,11 +64,11 @@ template <> struct nbr_real<double> {
     {
         pot_atm_list_d(a, nah, r5a, b, c, abc, w, ok, ga, gb, gc);
     }
-    static __device__ __forceinline__ void list_v(double a, double nah, double r5a, double b,
-                                                  double c, double abc, double w, int ok,
-                                                  double *v, double *ha, double *hb, double *hc)
+    static __device__ __forceinline__ void list_v(double a, double nah, double r5a, double b, double c,
+                                                  double p5, double w, int ok, int degen, double *v,
+                                                  double *ha, double *hb, double *hc)
     {
-        pot_atm_list_v_d(a, nah, r5a, b, c, abc, w, ok, v, ha, hb, hc);
+        pot_atm_list_v_d(a, nah, r5a, b, c, p5, w, ok, degen, v, ha, hb, hc);
     }
 };
 
@@ -135,11 +136,14 @@ template <typename R> struct nbr_share {
 
 /* nbr_tri for VAR >= 2: TRI = false leaves out the cutoff_triple test (VAR 7: where it cannot
  * fail); VF (VAR 7, 8) takes pot_atm_list_v, whose factor v the sums' FMAs take (A,
- * entry k's w) and which forms 5/b, 5/c from mp u^2 a: three multiplies fewer per triplet. */
-template <typename R, typename V, bool TRI, bool VF>
-static __device__ __forceinline__ bool nbr_tri2(const R dj[3], R a, R nah, R r5a, const V &ek,
-                                                bool pre, R rc2, R rct6, R w, R &A, R fj[3],
-                                                nbr_share<R> &ks)
+ * entry k's w) and which forms 5/b, 5/c from mp u^2 a: three multiplies fewer per triplet.
+ * Without the test (VAR 7) abc/5 is the lane's a5 = a/5 times bc, one multiply fewer; with it,
+ * abc = a (bc) as the CPU forms it for the test, and abc/5 from that. DEG = false where j and k
+ * are never the same entry nor both pads (the two-j items' first j): one select fewer. */
+template <typename R, typename V, bool TRI, bool VF, bool DEG = true>
+static __device__ __forceinline__ bool nbr_tri2(const R dj[3], R a, R nah, R r5a, R a5,
+                                                const V &ek, bool pre, R rc2, R rct6, R w, R &A,
+                                                R fj[3], nbr_share<R> &ks)
 {
     ks.d[0] = ek.x - dj[0];
     ks.d[1] = ek.y - dj[1];
@@ -149,7 +153,8 @@ static __device__ __forceinline__ bool nbr_tri2(const R dj[3], R a, R nah, R r5a
     const bool ok = pre && b <= rc2 && (!TRI || abc <= rct6);
     if (VF) {
         R ha;
-        nbr_real<R>::list_v(a, nah, r5a, b, ek.w, abc, w, ok, &ks.v, &ha, &ks.gb, &ks.hc);
+        const R p5 = TRI ? abc * (R)0.2 : a5 * bc;
+        nbr_real<R>::list_v(a, nah, r5a, b, ek.w, p5, w, ok, DEG, &ks.v, &ha, &ks.gb, &ks.hc);
         A = atm_real<R>::fma(ks.v, ha, A);
         ks.gb *= ks.v;
     } else {

@@ -115,23 +115,26 @@ TB_HOSTDEV static inline void TB_NAME(pot_atm_list)(TB_REAL a, TB_REAL nah, TB_R
     *gc = v * TB_NAME(tb_fma)(t, a * b, TB_NAME(tb_fma)(-c, Z, XY));
 }
 
-/* pot_atm_list with its factor v left to the caller (gpu_nbr.cu's VAR 7, 8): SETS *v = w u^5
+/* pot_atm_list with its factor v left to the caller (gpu_nbr.cu's VAR 7, 8, 9): SETS *v = w u^5
  * (0 unless ok) and *ha, *hb, *hc with pot_atm_list's ga = v ha, gb = v hb, gc = v hc, so that
  * the caller's sums take v in their fused multiply-adds (A += v ha, k's w -= v hc); 5/b and
  * 5/c come as mp u^2 a c and mp u^2 a b from t = mp (u^2 a). Three multiplies fewer per
- * triplet than pot_atm_list; with ok = 0, v = 0 and h finite (u^2 selected to 0 as there). */
+ * triplet than pot_atm_list. It takes p5 = abc/5, formed by the caller: (a/5)(bc) where the
+ * lane's a/5 is at hand (VAR 7: one multiply fewer per triplet), abc * 0.2 where abc is needed
+ * anyway (the cutoff_triple test). With ok = 0, v = 0 and h finite when degen is nonzero (u^2
+ * selected to 0 as in pot_atm_list: a masked j = k has b = 0 and p5 = 0); degen = 0 where
+ * b > 0 is certain (j and k never the same entry or the same pad), one select fewer. */
 TB_HOSTDEV static inline void TB_NAME(pot_atm_list_v)(TB_REAL a, TB_REAL nah, TB_REAL r5a,
-                                                       TB_REAL b, TB_REAL c, TB_REAL abc,
-                                                       TB_REAL w, int ok, TB_REAL *v,
+                                                       TB_REAL b, TB_REAL c, TB_REAL p5,
+                                                       TB_REAL w, int ok, int degen, TB_REAL *v,
                                                        TB_REAL *ha, TB_REAL *hb, TB_REAL *hc)
 {
     const TB_REAL X = TB_NAME(tb_fma)((TB_REAL)0.5, b + c, nah); /* (b+c-a)/2 */
     const TB_REAL Y = c - X, Z = b - X;
-    const TB_REAL p5 = abc * (TB_REAL)0.2; /* abc/5 */
     const TB_REAL u = TB_NAME(tb_rsqrt)(p5);
     const TB_REAL u2r = u * u;
     *v = ok ? ((u2r * u2r) * u) * w : (TB_REAL)0;
-    const TB_REAL u2 = ok ? u2r : (TB_REAL)0;
+    const TB_REAL u2 = ok || !degen ? u2r : (TB_REAL)0;
     const TB_REAL YZ = Y * Z, XZ = X * Z, XY = X * Y;
     const TB_REAL mp = TB_NAME(tb_fma)(X, YZ, p5);
     const TB_REAL t = mp * (u2 * a); /* mp 5/(bc) */
