@@ -57,11 +57,17 @@ template <> struct sw_real<float> {
     {
         return pot_sw2_f(p, r2, fp);
     }
-    static __device__ __forceinline__ float three(const P *pj, const P *pk, const T *t,
-                                                  const float dj[3], float rj, const float dk[3],
-                                                  float rk, float fj[3], float fk[3])
+    /* one leg's radial factors (pot_sw_leg), and the angle from both legs' (pot_sw3_legs) */
+    static __device__ __forceinline__ float leg(const P *p, float r2, float *r, float *g)
     {
-        return pot_sw3_f(pj, pk, t, dj, rj, dk, rk, fj, fk);
+        return pot_sw_leg_f(p, r2, r, g);
+    }
+    static __device__ __forceinline__ float three_legs(const T *t, const float d1[3], float r21,
+                                                      float e1, float r1, float g1,
+                                                      const float d2[3], float r22, float e2,
+                                                      float r2, float g2, float f1[3], float f2[3])
+    {
+        return pot_sw3_legs_f(t, d1, r21, e1, r1, g1, d2, r22, e2, r2, g2, f1, f2);
     }
 };
 template <> struct sw_real<double> {
@@ -73,12 +79,18 @@ template <> struct sw_real<double> {
     {
         return pot_sw2_d(p, r2, fp);
     }
-    static __device__ __forceinline__ double three(const P *pj, const P *pk, const T *t,
-                                                   const double dj[3], double rj,
-                                                   const double dk[3], double rk, double fj[3],
-                                                   double fk[3])
+    /* one leg's radial factors (pot_sw_leg), and the angle from both legs' (pot_sw3_legs) */
+    static __device__ __forceinline__ double leg(const P *p, double r2, double *r, double *g)
     {
-        return pot_sw3_d(pj, pk, t, dj, rj, dk, rk, fj, fk);
+        return pot_sw_leg_d(p, r2, r, g);
+    }
+    static __device__ __forceinline__ double three_legs(const T *t, const double d1[3], double r21,
+                                                      double e1, double r1, double g1,
+                                                      const double d2[3], double r22, double e2,
+                                                      double r2, double g2, double f1[3],
+                                                      double f2[3])
+    {
+        return pot_sw3_legs_d(t, d1, r21, e1, r1, g1, d2, r22, e2, r2, g2, f1, f2);
     }
 };
 
@@ -224,20 +236,24 @@ __device__ __forceinline__ void sw_centre(const gpu_args &a, const sw_args &q,
             for (int x = 0; x < 3; x++)
                 f[x] += (double)(fp * dj[x]);
         }
+        /* leg j's radial factors once for its m - 1 angles (pot_sw3 forms both legs' at every
+         * angle: the same arithmetic, one sqrt, divide and exp fewer per angle) */
+        R rj, gj;
+        const R ej = sw_real<R>::leg(legs + ls[j], dj[3], &rj, &gj);
         for (int k = 0; k < m; k++) { /* the angles j-i-k: the force on j */
             if (k == j)
                 continue;
             const R *dk = ld + 4 * (size_t)k;
-            R fa[3], fb[3];
+            R fa[3], fb[3], rk, gk;
+            const R ek = sw_real<R>::leg(legs + ls[k], dk[3], &rk, &gk);
             if (j < k) {
-                e3 += (double)sw_real<R>::three(legs + ls[j], legs + ls[k],
-                                                angles + POT_PAIR(ls[j], ls[k]), dj, dj[3], dk,
-                                                dk[3], fa, fb);
+                e3 += (double)sw_real<R>::three_legs(angles + POT_PAIR(ls[j], ls[k]), dj, dj[3],
+                                                     ej, rj, gj, dk, dk[3], ek, rk, gk, fa, fb);
                 for (int x = 0; x < 3; x++)
                     f[x] += (double)fa[x];
             } else {
-                sw_real<R>::three(legs + ls[k], legs + ls[j], angles + POT_PAIR(ls[k], ls[j]), dk,
-                                  dk[3], dj, dj[3], fa, fb);
+                sw_real<R>::three_legs(angles + POT_PAIR(ls[k], ls[j]), dk, dk[3], ek, rk, gk, dj,
+                                       dj[3], ej, rj, gj, fa, fb);
                 for (int x = 0; x < 3; x++)
                     f[x] += (double)fb[x];
             }

@@ -51,19 +51,17 @@ TB_HOSTDEV static inline TB_REAL TB_NAME(pot_sw_leg)(const TB_NAME(pot_sw_pair) 
     return TB_NAME(tb_exp)(gs);
 }
 
-/* Three-body energy of the angle j-i-k with d1 = d_ij (r2_1 = |d1|^2 below Pij's cutoff), d2 =
- * d_ik (r2_2 below Pik's); writes the forces on j and k (fj, fk; the force on i is
- * -(fj + fk)), LAMMPS's threebody. */
-TB_HOSTDEV static inline TB_REAL TB_NAME(pot_sw3)(const TB_NAME(pot_sw_pair) *Pij,
-                                                   const TB_NAME(pot_sw_pair) *Pik,
-                                                   const TB_NAME(pot_sw_trip) *T,
-                                                   const TB_REAL d1[3], TB_REAL r2_1,
-                                                   const TB_REAL d2[3], TB_REAL r2_2,
-                                                   TB_REAL fj[3], TB_REAL fk[3])
+/* Three-body energy of the angle j-i-k from its legs' radial factors (pot_sw_leg: e1, r1, g1 of
+ * leg 1 at r2_1, e2, r2, g2 of leg 2 at r2_2), d1 = d_ij, d2 = d_ik; writes the forces on j and
+ * k (fj, fk; the force on i is -(fj + fk)), LAMMPS's threebody. A caller that walks the angles
+ * of one leg takes that leg's factors once (gpu_sw.cu): the same arithmetic as pot_sw3. */
+TB_HOSTDEV static inline TB_REAL TB_NAME(pot_sw3_legs)(const TB_NAME(pot_sw_trip) *T,
+                                                        const TB_REAL d1[3], TB_REAL r2_1,
+                                                        TB_REAL e1, TB_REAL r1, TB_REAL g1,
+                                                        const TB_REAL d2[3], TB_REAL r2_2,
+                                                        TB_REAL e2, TB_REAL r2, TB_REAL g2,
+                                                        TB_REAL fj[3], TB_REAL fk[3])
 {
-    TB_REAL r1, r2, g1, g2;
-    const TB_REAL e1 = TB_NAME(pot_sw_leg)(Pij, r2_1, &r1, &g1);
-    const TB_REAL e2 = TB_NAME(pot_sw_leg)(Pik, r2_2, &r2, &g2);
     const TB_REAL rinv12 = (TB_REAL)1 / (r1 * r2);
     const TB_REAL cs = (d1[0] * d2[0] + d1[1] * d2[1] + d1[2] * d2[2]) * rinv12;
     const TB_REAL delcs = cs - T->costheta0;
@@ -77,4 +75,20 @@ TB_HOSTDEV static inline TB_REAL TB_NAME(pot_sw3)(const TB_NAME(pot_sw_pair) *Pi
         fk[x] = d2[x] * a2 - d1[x] * facang12;
     }
     return facrad;
+}
+
+/* Three-body energy of the angle j-i-k with d1 = d_ij (r2_1 = |d1|^2 below Pij's cutoff), d2 =
+ * d_ik (r2_2 below Pik's); writes the forces on j and k (fj, fk; the force on i is
+ * -(fj + fk)), LAMMPS's threebody. */
+TB_HOSTDEV static inline TB_REAL TB_NAME(pot_sw3)(const TB_NAME(pot_sw_pair) *Pij,
+                                                   const TB_NAME(pot_sw_pair) *Pik,
+                                                   const TB_NAME(pot_sw_trip) *T,
+                                                   const TB_REAL d1[3], TB_REAL r2_1,
+                                                   const TB_REAL d2[3], TB_REAL r2_2,
+                                                   TB_REAL fj[3], TB_REAL fk[3])
+{
+    TB_REAL r1, r2, g1, g2;
+    const TB_REAL e1 = TB_NAME(pot_sw_leg)(Pij, r2_1, &r1, &g1);
+    const TB_REAL e2 = TB_NAME(pot_sw_leg)(Pik, r2_2, &r2, &g2);
+    return TB_NAME(pot_sw3_legs)(T, d1, r2_1, e1, r1, g1, d2, r2_2, e2, r2, g2, fj, fk);
 }
