@@ -121,9 +121,7 @@ if o.bounds:
     raise SystemExit(0)
 slots = hits = lane_rounds = queue_rounds = 0
 for _ in range(o.rows):
-    n = int(rng.poisson(o.rho * (2.0 / 3.0) * np.pi * o.rc ** 3))
-    p = rng.uniform(-o.rc, o.rc, (4 * n + 64, 3))
-    p = p[(p[:, 0] >= 0) & ((p * p).sum(1) <= o.rc * o.rc)][:n]
+    p = half_ball(rng)
     ma = len(p)
     mb = (ma + 31) // 32
     near = np.linalg.norm(p[:, None, :] - p[None, :, :], axis=2) <= o.rc
