@@ -51,13 +51,15 @@ static double TB_TNAME(sw_centre)(const pot_params *pp, const TB_NAME(pot_coef) 
         const TB_REAL *dj = d + 4 * (size_t)j;
         const int tj = type ? type[tq[j]] : 0;
         double gj[3] = {0, 0, 0};
+        TB_REAL rj, hj; /* leg j's radial factors, once for its angles */
+        const TB_REAL ej = TB_NAME(pot_sw_leg)(legs + tj, dj[3], &rj, &hj);
         for (int k = j + 1; k < m; k++) {
             const TB_REAL *dk = d + 4 * (size_t)k;
             const int tk = type ? type[tq[k]] : 0;
-            TB_REAL fj[3], fk[3];
-            e3 += (double)TB_NAME(pot_sw3)(legs + tj, legs + tk,
-                                           angles + POT_PAIR(tj, tk), dj, dj[3], dk, dk[3],
-                                           fj, fk);
+            TB_REAL fj[3], fk[3], rk, hk;
+            const TB_REAL ek = TB_NAME(pot_sw_leg)(legs + tk, dk[3], &rk, &hk);
+            e3 += (double)TB_NAME(pot_sw3_legs)(angles + POT_PAIR(tj, tk), dj, dj[3], ej, rj, hj,
+                                                dk, dk[3], ek, rk, hk, fj, fk);
             for (int x = 0; x < 3; x++) {
                 gj[x] += (double)fj[x];
                 fq[3 * k + x] += (double)fk[x];

@@ -236,8 +236,8 @@ __device__ __forceinline__ void sw_centre(const gpu_args &a, const sw_args &q,
             for (int x = 0; x < 3; x++)
                 f[x] += (double)(fp * dj[x]);
         }
-        /* leg j's radial factors once for its m - 1 angles (pot_sw3 forms both legs' at every
-         * angle: the same arithmetic, one sqrt, divide and exp fewer per angle) */
+        /* leg j's radial factors once for its m - 1 angles, leg k's at each (the same
+         * arithmetic as forming both at every angle, one sqrt, divide and exp fewer per angle) */
         R rj, gj;
         const R ej = sw_real<R>::leg(legs + ls[j], dj[3], &rj, &gj);
         for (int k = 0; k < m; k++) { /* the angles j-i-k: the force on j */

@@ -51,10 +51,11 @@ TB_HOSTDEV static inline TB_REAL TB_NAME(pot_sw_leg)(const TB_NAME(pot_sw_pair) 
     return TB_NAME(tb_exp)(gs);
 }
 
-/* Three-body energy of the angle j-i-k from its legs' radial factors (pot_sw_leg: e1, r1, g1 of
- * leg 1 at r2_1, e2, r2, g2 of leg 2 at r2_2), d1 = d_ij, d2 = d_ik; writes the forces on j and
- * k (fj, fk; the force on i is -(fj + fk)), LAMMPS's threebody. A caller that walks the angles
- * of one leg takes that leg's factors once (gpu_sw.cu): the same arithmetic as pot_sw3. */
+/* Three-body energy of the angle j-i-k with d1 = d_ij (r2_1 = |d1|^2 below Pij's cutoff), d2 =
+ * d_ik (r2_2 below Pik's), from its legs' radial factors (pot_sw_leg: e1, r1, g1 of leg 1 at
+ * r2_1, e2, r2, g2 of leg 2 at r2_2); writes the forces on j and k (fj, fk; the force on i is
+ * -(fj + fk)), LAMMPS's threebody. The factors are the caller's, so that one walking the angles
+ * of a leg forms that leg's once (cpu/sw_cpu.h, gpu/gpu_sw.cu). */
 TB_HOSTDEV static inline TB_REAL TB_NAME(pot_sw3_legs)(const TB_NAME(pot_sw_trip) *T,
                                                         const TB_REAL d1[3], TB_REAL r2_1,
                                                         TB_REAL e1, TB_REAL r1, TB_REAL g1,
@@ -77,18 +78,3 @@ TB_HOSTDEV static inline TB_REAL TB_NAME(pot_sw3_legs)(const TB_NAME(pot_sw_trip
     return facrad;
 }
 
-/* Three-body energy of the angle j-i-k with d1 = d_ij (r2_1 = |d1|^2 below Pij's cutoff), d2 =
- * d_ik (r2_2 below Pik's); writes the forces on j and k (fj, fk; the force on i is
- * -(fj + fk)), LAMMPS's threebody. */
-TB_HOSTDEV static inline TB_REAL TB_NAME(pot_sw3)(const TB_NAME(pot_sw_pair) *Pij,
-                                                   const TB_NAME(pot_sw_pair) *Pik,
-                                                   const TB_NAME(pot_sw_trip) *T,
-                                                   const TB_REAL d1[3], TB_REAL r2_1,
-                                                   const TB_REAL d2[3], TB_REAL r2_2,
-                                                   TB_REAL fj[3], TB_REAL fk[3])
-{
-    TB_REAL r1, r2, g1, g2;
-    const TB_REAL e1 = TB_NAME(pot_sw_leg)(Pij, r2_1, &r1, &g1);
-    const TB_REAL e2 = TB_NAME(pot_sw_leg)(Pik, r2_2, &r2, &g2);
-    return TB_NAME(pot_sw3_legs)(T, d1, r2_1, e1, r1, g1, d2, r2_2, e2, r2, g2, fj, fk);
-}
