@@ -168,6 +168,17 @@ typedef struct backend_ops {
     /* compute() then results() with one wait: results' copies queued behind the evaluation's
      * kernels, the same bits (NULL: the caller makes the two calls; the CPU). 0 or -1. */
     int (*compute_results)(backend *b, sim_state *s);
+    /* What a thermo row needs without the state (NULL: the caller fetches and sums on the host,
+     * the CPU, whose state is host memory): the last evaluation's two energies and virial into
+     * s (evaluating again with the virial when it was skipped, as fetch does) and the box into
+     * s->box; kin[7] = the velocities' sums of finite.h's sim_kinetic_sums (the kinetic energy,
+     * then sum m v_a v_b, xx yy zz xy xz yz) reduced where the velocities are, per species in
+     * a fixed order (restarts repeat bit for bit; they differ from the host's serial sums by
+     * rounding). s's positions, velocities and forces are left as they are. The call fetch
+     * cost at a thermo row, less the copies of the particles and the host's passes over them
+     * (tribody run: a few ms per row at 1e5 atoms, ~35 ms at 1e6 on an H200 before). Every
+     * rank calls it at the same steps, as fetch. 0 or -1. */
+    int (*thermo)(backend *b, sim_state *s, double kin[7]);
 } backend_ops;
 
 /* put()'s `what`. */

@@ -140,7 +140,7 @@ static int thermo_columns(const sim_state *s, double col[8])
     static const int want[8] = {9, 10, 11, 12, 14, 15, 16, 17};
     char row[1024];
     FILE *f = tmpfile();
-    if (!f || thermo_row(f, "tmp", s) != 0 || fseek(f, 0, SEEK_SET) != 0 || !fgets(row, sizeof row, f)) {
+    if (!f || thermo_row(f, "tmp", s, NULL) != 0 || fseek(f, 0, SEEK_SET) != 0 || !fgets(row, sizeof row, f)) {
         if (f)
             fclose(f);
         return -1;

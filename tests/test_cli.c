@@ -50,6 +50,42 @@ static void test_restart_equality(void)
              "restarted run's trajectory.xyz equals the uninterrupted one");
 }
 
+/* A thermo row of a step that writes nothing else comes from the backend's thermo() without a
+ * fetch of the particles (run.c's row_only); with a trajectory frame at every step each row
+ * comes after a fetch. The two files are the same byte for byte: the cluster (open, no
+ * pressure) and a periodic triclinic box under MTK (the box and the barostat's energy moved
+ * by the integrator, the pressure columns). */
+static void test_thermo_rows(void)
+{
+    static const char *const cfg[2] = {
+        base_cfg,
+        "system = { particles = 108; seed = 7; boundary = \"periodic\";\n"
+        "  box = { lengths = [5.2415, 5.2415, 5.2415]; tilt = [1.0, 0.0, -0.5]; };\n"
+        "  init = { type = \"lattice\"; temperature = 1.0; }; };\n"
+        "potential = { lj = { cutoff = 1.5; }; atm = { cutoff = 1.5; }; };\n"
+        "integrator = { dt = 0.005; steps = 60; type = \"nose-hoover\"; temperature = 1.0;\n"
+        "  nh = { period = 0.5; };\n"
+        "  barostat = { type = \"mtk\"; pressure = 1.0; period = 0.5; coupling = \"tri\"; }; };\n"
+        "solver = { backend = \"cpu\"; precision = \"double\"; };\n"
+        "output = { thermo_every = 1; trajectory = \"\"; checkpoint = \"\"; };\n"};
+    for (int k = 0; k < 2; k++) {
+        char a[TB_TEST_PATH_MAX], b[TB_TEST_PATH_MAX];
+        snprintf(a, sizeof a, "%s", tb_test_fresh_dir(top, k ? "rows_mtk_a" : "rows_a"));
+        snprintf(b, sizeof b, "%s", tb_test_fresh_dir(top, k ? "rows_mtk_b" : "rows_b"));
+        tb_test_write_file(a, "sim.cfg", cfg[k]);
+        tb_test_write_file(b, "sim.cfg", cfg[k]);
+        gsl_test(tribody(a, "run sim.cfg --set integrator.steps=60 --set output.thermo_every=1 "
+                            "--set output.trajectory=\"\" --set output.checkpoint=\"\"") != 0,
+                 "thermo rows alone (%d): exit 0", k);
+        gsl_test(tribody(b, "run sim.cfg --set integrator.steps=60 --set output.thermo_every=1 "
+                            "--set output.trajectory=\"t.xyz\" --set output.trajectory_every=1 "
+                            "--set output.checkpoint=\"\"") != 0,
+                 "thermo rows with a frame at each step (%d): exit 0", k);
+        gsl_test(!tb_test_same_file(a, b, "thermo.csv"),
+                 "thermo rows without a fetch = the rows of fetched steps, byte for byte (%d)", k);
+    }
+}
+
 /* SIGINT mid-run: state saved, then killed by the re-raised signal; the restart then ends where an uninterrupted run does. */
 static void test_interrupt(void)
 {
@@ -469,6 +505,7 @@ int main(void)
     if (tb_test_temp_dir(top, sizeof top, "cli") != 0)
         return tb_test_done();
     test_restart_equality();
+    test_thermo_rows();
     test_interrupt();
     test_backups();
     test_eval();

@@ -168,6 +168,7 @@ typedef struct run_ctx {
     long long step_origin;     /* time = time_origin + (step - step_origin) dt: (0, 0) unless */
     double time_origin;        /* a restart changed dt (checkpoint.h, "TORG") */
     obs *obs;                  /* output.rdf, output.msd, the summary (NULL: none asked) */
+    double kin[7];             /* the velocities' sums of the last thermo row (thermo_sums) */
 } run_ctx;
 
 /* The time at a step [tau]. With the origin (0, 0), as in every run whose dt never changed,
@@ -289,11 +290,23 @@ static int save_checkpoint(run_ctx *r, const char *path)
     return 0;
 }
 
+/* The kinetic energy and tensor of a thermo row (finite.h's kin[7]) into r->kin: the
+ * backend's sums where the velocities are, with the energies, virial and box (its thermo(),
+ * so that a row needs no fetch), or the host's of the fetched r->s (a backend without it).
+ * One source for every row of a run and for e0, so that the columns keep one rounding. */
+static int thermo_sums(run_ctx *r)
+{
+    if (r->ops->thermo)
+        return r->ops->thermo(r->b, &r->s, r->kin);
+    sim_kinetic_sums(&r->s, r->kin);
+    return 0;
+}
+
 static int write_outputs(run_ctx *r, int thermo, int traj)
 {
     const sim_config *c = &r->cfg;
     char extra[128];
-    if (thermo && r->thermo && thermo_row(r->thermo, c->output.thermo, &r->s) != 0)
+    if (thermo && r->thermo && thermo_row(r->thermo, c->output.thermo, &r->s, r->kin) != 0)
         return -1;
     if (traj && r->traj) {
         snprintf(extra, sizeof extra, "kinetic=%.17g run_id=%016llx", sim_kinetic(&r->s),
@@ -479,6 +492,8 @@ static int integrate(run_ctx *r)
         const int ck = is_multiple(r->s.step, c->output.checkpoint_every) && c->output.checkpoint[0];
         const int last = r->s.step == c->integrator.steps;
         const int fetch = th || tr || ck || last || stop || run_obs_fetch_due(r->obs, c, r->s.step);
+        /* a step that writes a thermo row and nothing else: the row's numbers alone come back */
+        const int row_only = th && !tr && !ck && !last && !stop && !r->obs && r->ops->thermo;
         /* A step that is fetched (written, saved) is checked at once; the others a step late
          * where the backend can (GPU: the host does not wait for the step it has just
          * queued), which names the same first bad step, one step later */
@@ -492,9 +507,11 @@ static int integrate(run_ctx *r)
             if (integ_sync(r->g, r->ops, r->b) != 0) /* MTK's state held on the device */
                 return -1;
             r->s.e_bath = integ_bath(r->g);
-            if (r->ops->fetch(r->b, &r->s) != 0)
+            if ((!row_only && r->ops->fetch(r->b, &r->s) != 0) || (th && thermo_sums(r) != 0))
                 return -1;
-            if (sim_find_nonfinite(&r->s, &nf)) /* and the columns the host derives from it */
+            /* and the columns the host derives (the particles: check_finite above) */
+            if (row_only ? sim_find_nonfinite_derived_kin(&r->s, &nf, r->kin)
+                         : sim_find_nonfinite(&r->s, &nf))
                 return report_nonfinite(r, &nf) == 0 ? 1 : -1;
         }
         if (tb_rank() == 0 && run_obs_step(r->obs, c, r->ops, r->b, &r->s, fetch) != 0)
@@ -763,7 +780,9 @@ int cmd_run(int argc, char **argv)
         return finish(r, 1);
     tb_phase("open_outputs");
     if (!r->args.restart) {
-        r->s.e0 = sim_conserved(&r->s);
+        if (tb_mpi_agree(thermo_sums(r)) != 0)
+            return finish(r, 1);
+        r->s.e0 = sim_conserved_k(&r->s, r->kin[0]);
         if (write_outputs(r, r->thermo != NULL, 0) != 0 || (tb_phase("step0_thermo"), 0) ||
             write_outputs(r, 0, r->traj != NULL) != 0 || (tb_phase("step0_trajectory"), 0) ||
             (tb_rank() == 0 && run_obs_step(r->obs, &r->cfg, r->ops, r->b, &r->s, 1) != 0))

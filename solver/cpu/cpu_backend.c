@@ -35,6 +35,7 @@
 #include "maps3d/map3d.h"
 #include "solver/backend.h"
 #include "common/check.h"
+#include "solver/finite.h"
 #include "solver/par/mpi.h"
 #include "solver/physics/nbr_list.h"
 #include "solver/physics/pot.h"
@@ -562,17 +563,36 @@ static int cpu_advance(backend *b, long nsteps)
     return 0;
 }
 
-int cpu_results(backend *b, sim_state *s)
+/* The energies and the virial of the last evaluation into s. */
+static int cpu_scalars(backend *b, sim_state *s)
 {
     if (b->vir_skip) { /* the last evaluation dropped the virial: again, with it (as the GPU) */
         b->vir_countdown = 0;
         if (cpu_compute(b) != 0)
             return -1;
     }
-    memcpy(s->force, b->s.force, 3 * (size_t)b->s.n * sizeof *s->force);
     s->e_pair = b->s.e_pair;
     s->e_triplet = b->s.e_triplet;
     memcpy(s->virial, b->s.virial, sizeof s->virial);
+    return 0;
+}
+
+int cpu_results(backend *b, sim_state *s)
+{
+    if (cpu_scalars(b, s) != 0)
+        return -1;
+    memcpy(s->force, b->s.force, 3 * (size_t)b->s.n * sizeof *s->force);
+    return 0;
+}
+
+/* thermo() (backend.h): the host's serial sums of the backend's own state, the bits of a
+ * fetched copy's, without the copy. */
+static int cpu_thermo(backend *b, sim_state *s, double kin[7])
+{
+    if (cpu_scalars(b, s) != 0)
+        return -1;
+    s->box = b->s.box;
+    sim_kinetic_sums(&b->s, kin);
     return 0;
 }
 
@@ -630,4 +650,5 @@ const backend_ops cpu_backend_ops = {"cpu",     cpu_create, cpu_compute, cpu_adv
                                      NULL /* check_finite_late: every check is at once */,
                                      cpu_results, NULL /* mtk: the host runs it (integrate.c) */,
                                      NULL, NULL /* host_alloc, host_free: none */,
-                                     NULL /* compute_results: compute and results */};
+                                     NULL /* compute_results: compute and results */,
+                                     cpu_thermo};

@@ -603,8 +603,9 @@ int gpu_virial_fixed(backend *b, double w[6])
  * returned is queued before the one wait, so that the engine's check_finite right after
  * (engine_compute) only reads its record (fin_early); fetch's caller checks a step of a run,
  * which the record must name, so fetch queues none. The energies and the virial come back
- * through pinned memory (h_res), so every copy is queued behind that one wait. */
-static int results(backend *b, sim_state *s, int early)
+ * through pinned memory (h_res), so every copy is queued behind that one wait. forces 0: not
+ * the forces (thermo()). */
+static int results(backend *b, sim_state *s, int early, int forces)
 {
     GPU_SETTLE(b);
     if (b->computed && !b->vir_valid && !b->cull && b->pp.atm_on) {
@@ -616,8 +617,10 @@ static int results(backend *b, sim_state *s, int early)
     }
     /* the forces' copy queued with the energies' and the virial's: one wait for them all
      * (b->zc, page-locked forces: one kernel writes them all into host memory) */
-    const int zc = b->zc && b->computed ? gpu_get_results(b, s->force, b->args.mode != ACC_FIXED) : 0;
-    if (zc < 0 || (!zc && gpu_download3_start(b, s->force, b->d_force) != 0))
+    const int zc = forces && b->zc && b->computed
+                       ? gpu_get_results(b, s->force, b->args.mode != ACC_FIXED)
+                       : 0;
+    if (zc < 0 || (forces && !zc && gpu_download3_start(b, s->force, b->d_force) != 0))
         return -1;
     b->h_direct |= zc;
     if (!b->computed) {
@@ -649,23 +652,44 @@ static int results(backend *b, sim_state *s, int early)
         s->e_pair = b->h_res[1];
         memcpy(s->virial, b->h_res + 2, 6 * sizeof(double));
     }
-    gpu_download3_finish(b, s->force); /* every branch above waited for the stream */
+    if (forces)
+        gpu_download3_finish(b, s->force); /* every branch above waited for the stream */
     return 0;
 }
 
 static int gpu_results(backend *b, sim_state *s)
 {
-    return results(b, s, 1);
+    return results(b, s, 1, 1);
 }
 
 static int gpu_compute_results(backend *b, sim_state *s)
 {
-    return compute(b, 0) != 0 ? -1 : results(b, s, 1);
+    return compute(b, 0) != 0 ? -1 : results(b, s, 1, 1);
+}
+
+/* thermo() (backend.h): results() without the forces, the box, and the velocities' sums of
+ * gpu_kinetic_v2 (the barostats' reduction) weighted as sim_kinetic and sim_kinetic_tensor
+ * weight the host's. */
+static int gpu_thermo(backend *b, sim_state *s, double kin[7])
+{
+    double v2[6 * TB_TYPES_MAX];
+    if (results(b, s, 0, 0) != 0 || gpu_kinetic_v2(b, v2) != 0)
+        return -1;
+    s->box = b->pp.d.box;
+    for (int c = 0; c < 7; c++)
+        kin[c] = 0.0;
+    for (int t = 0; t < (b->ntypes > 1 ? b->ntypes : 1); t++) {
+        const double *w = v2 + 6 * t;
+        kin[0] += 0.5 * b->mass[t] * (w[0] + w[1] + w[2]);
+        for (int c = 0; c < 6; c++)
+            kin[1 + c] += b->mass[t] * w[c];
+    }
+    return 0;
 }
 
 static int gpu_fetch(backend *b, sim_state *s)
 {
-    if (results(b, s, 0) != 0)
+    if (results(b, s, 0, 1) != 0)
         return -1;
     s->box = b->pp.d.box;
     if (gpu_download3(b, s->pos, b->d_pos) != 0 || gpu_download3(b, s->vel, b->d_vel) != 0)
@@ -731,4 +755,5 @@ const backend_ops gpu_backend_ops = {"gpu",       gpu_create, gpu_compute, gpu_a
                                      gpu_put, gpu_rdf,
                                      gpu_virial,  gpu_kinetic_axes, gpu_rescale,
                                      gpu_check_finite_late, gpu_results, gpu_mtk,
-                                     gpu_host_alloc, gpu_host_free, gpu_compute_results};
+                                     gpu_host_alloc, gpu_host_free, gpu_compute_results,
+                                     gpu_thermo};

@@ -20,7 +20,7 @@ int gpu_kinetic(backend *b, double *ke)
     double v2[TB_TYPES_MAX];
     const int nt = b->ntypes > 1 ? b->ntypes : 1;
     if (!b->d_ke)
-        CUDA_CHECK(cudaMalloc(&b->d_ke, TB_TYPES_MAX * sizeof(double)));
+        CUDA_CHECK(cudaMalloc(&b->d_ke, GPU_KE_WORDS(1) * sizeof(double)));
     if (gpu_motion_kinetic(b->d_vel, b->d_pos, b->n, nt, b->d_ke, b->st) != 0)
         return -1;
     CUDA_CHECK(cudaMemcpyAsync(v2, b->d_ke, nt * sizeof(double), cudaMemcpyDeviceToHost, b->st));
@@ -48,17 +48,25 @@ int gpu_virial(backend *b, double w[6])
     return 0;
 }
 
-int gpu_kinetic_axes(backend *b, double k[6])
+int gpu_kinetic_v2(backend *b, double v2[6 * TB_TYPES_MAX])
 {
     GPU_SETTLE(b);
-    double v2[6 * TB_TYPES_MAX];
     const int nt = b->ntypes > 1 ? b->ntypes : 1;
     if (!b->d_ke3)
-        CUDA_CHECK(cudaMalloc(&b->d_ke3, 6 * TB_TYPES_MAX * sizeof(double)));
+        CUDA_CHECK(cudaMalloc(&b->d_ke3, GPU_KE_WORDS(6) * sizeof(double)));
     if (gpu_motion_kinetic_axes(b->d_vel, b->d_pos, b->n, nt, b->d_ke3, b->st) != 0)
         return -1;
     CUDA_CHECK(cudaMemcpyAsync(v2, b->d_ke3, 6 * nt * sizeof(double), cudaMemcpyDeviceToHost, b->st));
     CUDA_CHECK(gpu_wait_stream(b->st));
+    return 0;
+}
+
+int gpu_kinetic_axes(backend *b, double k[6])
+{
+    double v2[6 * TB_TYPES_MAX];
+    const int nt = b->ntypes > 1 ? b->ntypes : 1;
+    if (gpu_kinetic_v2(b, v2) != 0)
+        return -1;
     for (int a = 0; a < 6; a++)
         k[a] = 0.0;
     for (int t = 0; t < nt; t++)

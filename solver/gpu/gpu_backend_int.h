@@ -35,9 +35,9 @@ struct backend {
     unsigned long long *d_efix;
     double *d_virial;              /* [6] */
     double *d_xi;                  /* [3n] noise of ostep(), allocated at its first call */
-    double *d_ke;                  /* [1] kinetic() result */
+    double *d_ke;                  /* kinetic()'s sums [GPU_KE_WORDS(1)] */
     gpu_rdf_work *rdfw;            /* rdf()'s work space (gpu_rdf.cu), at its first call */
-    double *d_ke3;                 /* [6 ntypes] kinetic_axes() result, at its first call */
+    double *d_ke3;                 /* kinetic_axes()'s [GPU_KE_WORDS(6)], at its first call */
     mtk_state *d_mtk, *h_mtk;      /* MTK's state on the device, its pinned copy (gpu_mtk.cu) */
     /* the box moved on the device by MTK (gpu_mtk.cu's MTK_MOVE, gpu_mtk_box.cu) */
     int box_dev;                   /* 1: it moves there (from MTK_PUSH on) */
@@ -170,6 +170,9 @@ void gpu_spec_report(const backend *b);
 int gpu_kinetic(backend *b, double *ke);
 int gpu_virial(backend *b, double w[6]);
 int gpu_kinetic_axes(backend *b, double k[6]);
+/* The sums v_a v_b (xx yy zz xy xz yz) of each species t into v2[6 t ..], on the device in a
+ * fixed order (gpu_motion_kinetic_axes); one wait. */
+int gpu_kinetic_v2(backend *b, double v2[6 * TB_TYPES_MAX]);
 int gpu_rescale(backend *b, const double m[6], const double vm[6]);
 int gpu_put(backend *b, const sim_state *s, int what);
 int gpu_rdf(backend *b, const rdf_spec *s, unsigned long long *counts, double *volume);

@@ -161,7 +161,11 @@ int gpu_motion_scale(tb_double4 *vel, int n, double c, int threads, cudaStream_t
 /* v = c1 v + c2 xi (xi: [3n] on the device, c2 per species). */
 int gpu_motion_ostep(tb_double4 *vel, const tb_double4 *pos, const double *xi, int n, int typed,
                      double c1, const gpu_per_type *c2s, int threads, cudaStream_t st);
-/* out[t] = sum |v|^2 over species t (nt > 1), else out[0] over all; fixed order (bitwise). */
+/* out[t] = sum |v|^2 over species t (nt > 1), else out[0] over all; fixed order (bitwise).
+ * out holds GPU_KE_WORDS(1) doubles (GPU_KE_WORDS(6) for gpu_motion_kinetic_axes): the sums,
+ * then the partial sums of up to GPU_KE_BLOCKS blocks (gpu_motion.cu). */
+#define GPU_KE_BLOCKS 512
+#define GPU_KE_WORDS(k) ((size_t)(k) * TB_TYPES_MAX * (1 + GPU_KE_BLOCKS))
 int gpu_motion_kinetic(const tb_double4 *vel, const tb_double4 *pos, int n, int nt, double *out,
                        cudaStream_t st);
 

@@ -175,36 +175,100 @@ __global__ void ostep_kernel(tb_double4 *vel, const tb_double4 *pos, const doubl
     vel[i] = v;
 }
 
-/* out[t] = sum |v|^2 over the particles of species t (TYP; else out[0] over all), as the CPU's
- * sim_kinetic sums them before the masses: one block of KE_THREADS threads, strided partial
- * sums, then a tree in shared memory, one species after the other; the order is fixed, so the
- * result repeats bit for bit. */
+/* The velocities' sums of species t (TYP; else of all) over the particles [lo, hi) of each
+ * block: K = 1, |v|^2 as the CPU's sim_kinetic sums it before the masses; K = 6, v_a v_b (xx yy
+ * zz xy xz yz). A block of KE_THREADS threads takes strided partial sums over its particles,
+ * then a tree in shared memory, one species after the other, into out[gridDim.x ..][K nt]: block
+ * g's row at out + g K nt. kinetic_final_kernel sums the rows, in a fixed order too, so the
+ * result repeats bit for bit (the blocks and their particles depend on n alone). One block (n
+ * <= KE_CHUNK) writes the result itself: the single block's sums of before, the same bits. Many
+ * blocks since 2026-11-29: the single block read the velocities at one SM's bandwidth (1.7 ms
+ * at 1e6 atoms on an H200, at every thermo row and every Nose-Hoover step). */
 #define KE_THREADS 256
-template <bool TYP>
-__global__ void __launch_bounds__(KE_THREADS) kinetic_kernel(const tb_double4 *vel,
-                                                             const tb_double4 *pos, int n, int nt,
-                                                             double *out)
+#define KE_CHUNK 4096 /* particles per block at least */
+template <bool TYP, int K>
+__global__ void __launch_bounds__(KE_THREADS) kinetic_part_kernel(const tb_double4 *vel,
+                                                                  const tb_double4 *pos, int n,
+                                                                  int nt, int chunk, double *out)
 {
-    __shared__ double part[KE_THREADS];
+    __shared__ double part[K][KE_THREADS];
+    const int lo = blockIdx.x * chunk, hi = min(n, lo + chunk);
+    double *row = out + (size_t)blockIdx.x * K * (TYP ? nt : 1);
     for (int t = 0; t < (TYP ? nt : 1); t++) {
-        double sum = 0.0;
-        for (int i = threadIdx.x; i < n; i += KE_THREADS) {
+        double s[K];
+        for (int a = 0; a < K; a++)
+            s[a] = 0.0;
+        for (int i = lo + threadIdx.x; i < hi; i += KE_THREADS) {
             if (TYP && gpu_type_of(pos[i].w) != t)
                 continue;
             const tb_double4 v = vel[i];
-            sum += v.x * v.x + v.y * v.y + v.z * v.z;
+            if (K == 1) {
+                s[0] += v.x * v.x + v.y * v.y + v.z * v.z;
+            } else {
+                s[0] += v.x * v.x;
+                s[1 % K] += v.y * v.y;
+                s[2 % K] += v.z * v.z;
+                s[3 % K] += v.x * v.y;
+                s[4 % K] += v.x * v.z;
+                s[5 % K] += v.y * v.z;
+            }
         }
-        part[threadIdx.x] = sum;
+        for (int a = 0; a < K; a++)
+            part[a][threadIdx.x] = s[a];
         __syncthreads();
         for (int w = KE_THREADS / 2; w > 0; w >>= 1) {
             if ((int)threadIdx.x < w)
-                part[threadIdx.x] += part[threadIdx.x + w];
+                for (int a = 0; a < K; a++)
+                    part[a][threadIdx.x] += part[a][threadIdx.x + w];
             __syncthreads();
         }
         if (threadIdx.x == 0)
-            out[t] = part[0];
-        __syncthreads(); /* part[0] read before the next species overwrites it */
+            for (int a = 0; a < K; a++)
+                row[K * t + a] = part[a][0];
+        __syncthreads(); /* part[.][0] read before the next species overwrites it */
     }
+}
+
+/* out[c] = the sum over g < rows of part[g m + c], c < m: strided, then a tree (fixed order). */
+__global__ void __launch_bounds__(KE_THREADS) kinetic_final_kernel(const double *part, int rows,
+                                                                   int m, double *out)
+{
+    __shared__ double sum[KE_THREADS];
+    for (int c = 0; c < m; c++) {
+        double x = 0.0;
+        for (int g = threadIdx.x; g < rows; g += KE_THREADS)
+            x += part[(size_t)g * m + c];
+        sum[threadIdx.x] = x;
+        __syncthreads();
+        for (int w = KE_THREADS / 2; w > 0; w >>= 1) {
+            if ((int)threadIdx.x < w)
+                sum[threadIdx.x] += sum[threadIdx.x + w];
+            __syncthreads();
+        }
+        if (threadIdx.x == 0)
+            out[c] = sum[0];
+        __syncthreads();
+    }
+}
+
+/* The sums of kinetic_part_kernel into out[K nt], its blocks' rows after out[K TB_TYPES_MAX]
+ * (GPU_KE_WORDS). */
+template <int K>
+static int kinetic_sums(const tb_double4 *vel, const tb_double4 *pos, int n, int nt, double *out,
+                        cudaStream_t st)
+{
+    int g = (n + KE_CHUNK - 1) / KE_CHUNK;
+    g = g < 1 ? 1 : g > GPU_KE_BLOCKS ? GPU_KE_BLOCKS : g;
+    const int chunk = (n + g - 1) / g;
+    double *part = g == 1 ? out : out + K * TB_TYPES_MAX;
+    (nt > 1 ? kinetic_part_kernel<true, K> : kinetic_part_kernel<false, K>)<<<g, KE_THREADS, 0, st>>>(
+        vel, pos, n, nt, chunk, part);
+    TB_LAUNCH_CHECK("kinetic_part_kernel");
+    if (g > 1) {
+        kinetic_final_kernel<<<1, KE_THREADS, 0, st>>>(part, g, K * (nt > 1 ? nt : 1), out);
+        TB_LAUNCH_CHECK("kinetic_final_kernel");
+    }
+    return 0;
 }
 
 /* x = lo + M (x - lo) wrapped into the moved box, the float copy: the positions' part of
@@ -267,46 +331,6 @@ __global__ void rescale_dev_kernel(tb_double4 *pos, float4 *posf, int n, const d
     rescale_point(pos, posf, i, m, m[3] != 0.0 || m[4] != 0.0 || m[5] != 0.0, *dbox);
 }
 
-/* out[6 t + c] = sum v_a v_b (c: xx yy zz xy xz yz) over the particles of species t (TYP;
- * else out[c] over all), in the fixed order of kinetic_kernel. */
-template <bool TYP>
-__global__ void __launch_bounds__(KE_THREADS) kinetic_axes_kernel(const tb_double4 *vel,
-                                                                  const tb_double4 *pos, int n,
-                                                                  int nt, double *out)
-{
-    __shared__ double part[6][KE_THREADS];
-    for (int t = 0; t < (TYP ? nt : 1); t++) {
-        double sx = 0.0, sy = 0.0, sz = 0.0, sxy = 0.0, sxz = 0.0, syz = 0.0;
-        for (int i = threadIdx.x; i < n; i += KE_THREADS) {
-            if (TYP && gpu_type_of(pos[i].w) != t)
-                continue;
-            const tb_double4 v = vel[i];
-            sx += v.x * v.x;
-            sy += v.y * v.y;
-            sz += v.z * v.z;
-            sxy += v.x * v.y;
-            sxz += v.x * v.z;
-            syz += v.y * v.z;
-        }
-        part[0][threadIdx.x] = sx;
-        part[1][threadIdx.x] = sy;
-        part[2][threadIdx.x] = sz;
-        part[3][threadIdx.x] = sxy;
-        part[4][threadIdx.x] = sxz;
-        part[5][threadIdx.x] = syz;
-        __syncthreads();
-        for (int w = KE_THREADS / 2; w > 0; w >>= 1) {
-            if ((int)threadIdx.x < w)
-                for (int a = 0; a < 6; a++)
-                    part[a][threadIdx.x] += part[a][threadIdx.x + w];
-            __syncthreads();
-        }
-        if (threadIdx.x == 0)
-            for (int a = 0; a < 6; a++)
-                out[6 * t + a] = part[a][0];
-        __syncthreads();
-    }
-}
 static int blocks_for(int n, int threads)
 {
     return (n + threads - 1) / threads;
@@ -388,10 +412,7 @@ int gpu_motion_ostep(tb_double4 *vel, const tb_double4 *pos, const double *xi, i
 int gpu_motion_kinetic(const tb_double4 *vel, const tb_double4 *pos, int n, int nt, double *out,
                        cudaStream_t st)
 {
-    (nt > 1 ? kinetic_kernel<true> : kinetic_kernel<false>)<<<1, KE_THREADS, 0, st>>>(vel, pos, n,
-                                                                                    nt, out);
-    TB_LAUNCH_CHECK("kinetic_kernel");
-    return 0;
+    return kinetic_sums<1>(vel, pos, n, nt, out, st);
 }
 
 /* The kernel's copy of a map of backend.h's rescale (NULL: off). */
@@ -436,8 +457,5 @@ int gpu_motion_rescale_dev(tb_double4 *pos, float4 *posf, int n, const double *d
 int gpu_motion_kinetic_axes(const tb_double4 *vel, const tb_double4 *pos, int n, int nt,
                             double *out, cudaStream_t st)
 {
-    (nt > 1 ? kinetic_axes_kernel<true> : kinetic_axes_kernel<false>)<<<1, KE_THREADS, 0, st>>>(
-        vel, pos, n, nt, out);
-    TB_LAUNCH_CHECK("kinetic_axes_kernel");
-    return 0;
+    return kinetic_sums<6>(vel, pos, n, nt, out, st);
 }

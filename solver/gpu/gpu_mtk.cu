@@ -111,9 +111,9 @@ static int kinetic_sums(backend *b, int iso, double **out)
 {
     const int nt = b->ntypes > 1 ? b->ntypes : 1;
     if (!b->d_ke)
-        CUDA_CHECK(cudaMalloc(&b->d_ke, TB_TYPES_MAX * sizeof(double)));
+        CUDA_CHECK(cudaMalloc(&b->d_ke, GPU_KE_WORDS(1) * sizeof(double)));
     if (!b->d_ke3)
-        CUDA_CHECK(cudaMalloc(&b->d_ke3, 6 * TB_TYPES_MAX * sizeof(double)));
+        CUDA_CHECK(cudaMalloc(&b->d_ke3, GPU_KE_WORDS(6) * sizeof(double)));
     *out = iso ? b->d_ke : b->d_ke3;
     return iso ? gpu_motion_kinetic(b->d_vel, b->d_pos, b->n, nt, b->d_ke, b->st)
                : gpu_motion_kinetic_axes(b->d_vel, b->d_pos, b->n, nt, b->d_ke3, b->st);

@@ -15,6 +15,7 @@
 #include "config/config.h"
 #include "config/units.h"
 #include "common/check.h"
+#include "solver/finite.h"
 #include "solver/io/output.h"
 
 /* Splits path into its directory (with trailing slash, "" for the current one) and base. */
@@ -452,21 +453,31 @@ int thermo_header(FILE *f, const char *path, unsigned long long run_id, int unit
     return 0;
 }
 
-double sim_drift(const sim_state *s)
+double sim_drift_k(const sim_state *s, double k)
 {
-    const double e = sim_conserved(s);
+    const double e = sim_conserved_k(s, k);
     return s->e0 != 0.0 ? (e - s->e0) / fabs(s->e0) : e - s->e0;
 }
 
-int thermo_row(FILE *f, const char *path, const sim_state *s)
+double sim_drift(const sim_state *s)
 {
-    const double ke = sim_kinetic(s), epot = s->e_pair + s->e_triplet;
+    return sim_drift_k(s, sim_kinetic(s));
+}
+
+int thermo_row(FILE *f, const char *path, const sim_state *s, const double kin[7])
+{
+    double own[7];
+    if (!kin) { /* the host's serial sums (sim_kinetic, sim_kinetic_tensor: the same bits) */
+        sim_kinetic_sums(s, own);
+        kin = own;
+    }
+    const double ke = kin[0], epot = s->e_pair + s->e_triplet;
     double p[7];
     char press[128] = ",,,", shear[128] = ",,", box[256] = ",,,,,,,";
     char row[1024];
     int len;
     const tb_box_d *b = &s->box;
-    if (sim_pressure(s, p) == 0) {
+    if (sim_pressure_kin(s, kin + 1, p) == 0) {
         snprintf(press, sizeof press, "%.15g,%.15g,%.15g,%.15g", p[0], p[1], p[2], p[3]);
         snprintf(shear, sizeof shear, "%.15g,%.15g,%.15g", p[4], p[5], p[6]);
     }
@@ -475,8 +486,9 @@ int thermo_row(FILE *f, const char *path, const sim_state *s)
                  b->l[0], b->l[1], b->l[2], b->xy, b->xz, b->yz, sim_density(s));
     len = snprintf(row, sizeof row,
                    "%ld,%.10g,%.15g,%.15g,%.15g,%.15g,%.6e,%.10g,%.15g,%s,%.15g,%s,%s\n", s->step,
-                   s->time, ke, s->e_pair, s->e_triplet, ke + epot, sim_drift(s),
-                   sim_temperature(s), sim_virial_trace(s), press, sim_conserved(s), shear, box);
+                   s->time, ke, s->e_pair, s->e_triplet, ke + epot, sim_drift_k(s, ke),
+                   sim_temperature_k(s, ke), sim_virial_trace(s), press, sim_conserved_k(s, ke),
+                   shear, box);
     /* one write per row, straight to the file: a run that dies loses no row written */
     if (len < 0 || (size_t)len >= sizeof row || out_write(f, row, (size_t)len) != 0)
         return tb_error(path, 0, "write error: %s", strerror(errno));

@@ -96,14 +96,18 @@ int out_write(FILE *f, const void *buf, size_t len);
 /* write(2) of all len bytes to fd. 0, or -1 with errno set. */
 int out_write_fd(int fd, const void *buf, size_t len);
 
-/* The run-id line and the CSV header line (one write); one row for the state s (one write).
- * 0 or -1 (a write error, reported). */
+/* The run-id line and the CSV header line (one write); one row for the state s (one write),
+ * its kinetic columns from kin[7] (finite.h's sim_kinetic_sums: the kinetic energy, then the
+ * tensor sum m v_a v_b), or from s's velocities when kin is NULL. 0 or -1 (a write error,
+ * reported). */
 int thermo_header(FILE *f, const char *path, unsigned long long run_id, int units);
-int thermo_row(FILE *f, const char *path, const sim_state *s);
+int thermo_row(FILE *f, const char *path, const sim_state *s, const double kin[7]);
 
 /* Relative drift (H - H0)/|H0| of the conserved quantity H = sim_conserved(s), H0 = s->e0
- * (H - H0 when H0 = 0); under nve H is the total energy. */
+ * (H - H0 when H0 = 0); under nve H is the total energy. sim_drift_k: H from the kinetic
+ * energy k (sim_conserved_k). */
 double sim_drift(const sim_state *s);
+double sim_drift_k(const sim_state *s, double k);
 
 TB_END_DECLS
 
