@@ -108,7 +108,7 @@ if [[ "$parts" == *" prev "* ]] && [ -x "$P" ]; then
   for cp in iso aniso tri; do
     for v in prev host dev; do
       bin=$Bb; [ $v = prev ] && bin=$Pb
-      hv=0; [ $v = host ] && hv=1
+      hv=0; [ $v != dev ] && hv=1 # prev's host path too (its default has been the device path since)
       ( cd "$W" && TB_BARO_HOST=$hv "$bin" run "$lq" --set solver.backend=$BE --set solver.deterministic=true \
           --set system.particles=$ln --set system.box=$(python3 -c "print(($ln / 0.8) ** (1 / 3))") \
           --set integrator.steps=$lst --set integrator.type=\"nose-hoover\" --set integrator.temperature=1.0 \
