@@ -34,6 +34,7 @@
 #include "solver/io/output.h"
 #include "solver/io/restart.h"
 #include "solver/cli/run_obs.h"
+#include "solver/cli/run_signal.h"
 #include "solver/io/xyz.h"
 
 static const char run_help[] =
@@ -75,73 +76,6 @@ static const char run_help[] =
     "within a second are ignored (GNU timeout and job launchers signal the process, then its\n"
     "group); a second Ctrl-C or SIGTERM after that stops at once, without saving.\n"
     "Under mpirun: docs/scaling.md, \"Signals\".\n";
-
-static volatile sig_atomic_t stop_signal = 0;
-static long long stop_first_ms; /* monotonic time of the first signal [ms] */
-static int stop_notes;          /* this process says what it does with a signal (rank 0) */
-static int stop_tty;            /* stderr is a terminal (rank 0): the first signal is answered */
-
-/* A repeat within this time of the first signal is the same request delivered twice (GNU
- * timeout and job launchers signal the process and then its group): it is ignored. */
-#define STOP_REPEAT_MS 1000
-
-static long long monotonic_ms(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts); /* async-signal-safe */
-    return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
-
-/* Writes msg to stderr from a signal handler (write(2) is async-signal-safe, stdio is not). */
-static void signal_note(const char *msg)
-{
-    if (stop_notes && write(STDERR_FILENO, msg, strlen(msg)) < 0)
-        return;
-}
-
-/* First SIGINT/SIGTERM: finish the step, save, then die of the signal (on a terminal a note
- * says so at once: a step may take minutes). A repeat within STOP_REPEAT_MS: ignored (a
- * double delivery). A later one (a deliberate second Ctrl-C): die at once without saving;
- * the last checkpoint written stays as it is. The handler runs with both signals blocked
- * (catch_signals), so it never interrupts itself. */
-static void on_signal(int sig)
-{
-    if (!stop_signal) {
-        stop_first_ms = monotonic_ms();
-        stop_signal = sig;
-        if (!stop_tty) /* a log gets the one line saying where the state was saved */
-            return;
-        signal_note(sig == SIGINT
-                        ? "\ntribody: SIGINT: saving the state at the end of this step (Ctrl-C "
-                          "again, after a second, stops at once without saving)\n"
-                        : "\ntribody: SIGTERM: saving the state at the end of this step (a "
-                          "second signal, after a second, stops at once without saving)\n");
-        return;
-    }
-    if (monotonic_ms() - stop_first_ms < STOP_REPEAT_MS)
-        return;
-    if (stop_tty)
-        signal_note("\n");
-    signal_note("tribody: a second signal: stopped at once, without saving (the last checkpoint "
-                "written, if any, is kept)\n");
-    signal(sig, SIG_DFL);
-    raise(sig); /* delivered when the handler returns: the signal stays blocked until then */
-}
-
-/* Installs on_signal for SIGINT and SIGTERM (h = on_signal), or the defaults (h = SIG_DFL). */
-static void catch_signals(void (*h)(int))
-{
-    struct sigaction sa;
-    memset(&sa, 0, sizeof sa);
-    sa.sa_handler = h;
-    sigemptyset(&sa.sa_mask);
-    sigaddset(&sa.sa_mask, SIGINT);
-    sigaddset(&sa.sa_mask, SIGTERM);
-    sa.sa_flags = SA_RESTART;
-    stop_notes = tb_rank() == 0;
-    sigaction(SIGINT, &sa, NULL);
-    sigaction(SIGTERM, &sa, NULL);
-}
 
 static double now_seconds(void)
 {
@@ -396,7 +330,7 @@ static int stop_on_signal(run_ctx *r, int saved)
     resume_command(r, path, cmd, sizeof cmd);
     if (tb_rank() == 0)
         tb_error(NULL, 0, "interrupted by signal %d at step %ld; state saved to %s; resume "
-                          "with: %s", (int)stop_signal, r->s.step, path, cmd);
+                          "with: %s", run_signal_pending(), r->s.step, path, cmd);
     /* and for its message: mpirun may drop the output of the job once a rank has ended */
     return tb_mpi_agree(0) == 0 ? 0 : -1;
 }
@@ -436,19 +370,6 @@ static int report_nonfinite(run_ctx *r, tb_nonfinite *nf)
 /* The stepping loop, one step at a time: after each step the backend checks that every
  * value is finite (one reduction, read a step late on the GPU except at fetched steps), and a signal is acted on at the next step boundary.
  * Returns 0 when done, 1 on a non-finite value, 2 on a signal (state saved), -1 on failure. */
-/* The signal the ranks act on from here to the next call: every rank's, agreed (the largest),
- * read once. The stepping loop decides from this value alone, never from stop_signal, which
- * a handler may set on one rank between two decisions: that rank would then fetch, or stop,
- * where the others step on, and their collectives would no longer match (MPI_ERR_TRUNCATE,
- * or a hang, under mpirun with a signal sent to the ranks). */
-static int agreed_stop(void)
-{
-    int sig = (int)stop_signal;
-    if (tb_nranks() > 1 && (sig = (int)tb_mpi_max_ll((long long)sig)) != 0)
-        stop_signal = (sig_atomic_t)sig;
-    return sig;
-}
-
 static int integrate(run_ctx *r)
 {
     const sim_config *c = &r->cfg;
@@ -457,7 +378,7 @@ static int integrate(run_ctx *r)
     r->t0 = now_seconds();
     r->step0 = r->s.step;
     while (r->s.step < c->integrator.steps) {
-        int stop = agreed_stop();
+        int stop = run_signal_agreed();
         if (stop) { /* the last step may have been checked late: check it now, before saving */
             if (integ_sync(r->g, r->ops, r->b) != 0)
                 return -1;
@@ -483,7 +404,7 @@ static int integrate(run_ctx *r)
                 return -1;
         }
         r->s.e_bath = integ_bath(r->g);
-        stop = agreed_stop();
+        stop = run_signal_agreed();
         r->s.step += 1;
         r->s.time = step_time(r, r->s.step);
 
@@ -764,8 +685,7 @@ int cmd_run(int argc, char **argv)
     /* From here a signal is acted on at the next step boundary (step 0 included). */
     r->ckpt_step = -1;
     r->progress = isatty(STDERR_FILENO) && tb_rank() == 0; /* one progress line */
-    stop_tty = r->progress;
-    catch_signals(on_signal);
+    run_signals_catch(r->progress);
     /* The starting state is evaluated and checked before any file is written: an input
      * that is non-finite from the start is a bad input. */
     if (tb_mpi_agree(!r->args.restart &&
@@ -791,13 +711,13 @@ int cmd_run(int argc, char **argv)
     }
     rc = integrate(r);
     if (rc == 2) { /* a signal: close the files, then die of it as the shell expects */
-        const int sig = (int)stop_signal;
+        const int sig = run_signal_pending();
         rc = finish(r, 1);
-        catch_signals(SIG_DFL);
+        run_signals_default();
         raise(sig);
         return rc;
     }
-    catch_signals(SIG_DFL);
+    run_signals_default();
     if (rc != 0)
         return finish(r, 1);
     tb_phase("stepping");
