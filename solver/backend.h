@@ -122,7 +122,9 @@ typedef struct backend_ops {
     int (*rescale)(backend *b, const double m[6], const double vm[6]);
     /* check_finite a step late, so that the host need not wait for the step it has just
      * queued (NULL: the backend checks at once, the CPU): starts the check of the state
-     * after `step` and fills nf with the result of the check started by the previous call
+     * after `step` (the GPU may leave it to the next step's first kernel, or to whichever
+     * operation comes next, before anything changes that state) and fills nf with the result
+     * of the check of the previous call's step
      * (nf->step = -1: none, or all finite up to that step; else the first bad step <= it,
      * as check_finite says). After the first call advance() no longer waits for its steps
      * to finish; check_finite (at once) reads every check started so far. 0 or -1. */

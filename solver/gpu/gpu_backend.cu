@@ -538,17 +538,26 @@ static int gpu_advance(backend *b, long nsteps)
         /* the slot this step records into read first: a rollback below records into it */
         if (b->timing && gpu_time_free(b, 0) != 0)
             return -1;
-        GPU_SETTLE(b); /* the previous step's test, read while the GPU runs its forces */
+        /* the previous step's test, read while the GPU runs its forces; a deferred finiteness
+         * check (check_finite_late's) is not launched here: the kick-drift below takes it */
+        GPU_SETTLE_ONLY(b);
         if (b->timing)
             CUDA_CHECK(cudaEventRecord(b->ev[b->tslot][4], b->st));
         gpu_nbr_fuse t; /* TB_STEP_FUSE=3: the skin test in the kick-drift (gpu_spec_fuse) */
         const int ft = fuse ? gpu_spec_fuse(b, &t) : 0;
         if (ft < 0)
             return -1;
+        /* the finiteness check of the state this step starts from: in the kick-drift that tests
+         * the skin (its bad values come back in the test's flag), else launched on its own */
+        gpu_fin_check fc;
+        const int fck = ft && b->fin_defer;
+        if (fck ? gpu_fin_take(b, &fc) != 0 : gpu_fin_flush(b) != 0)
+            return -1;
         if ((ft || pdl) ? gpu_motion_kick_drift_test(b->d_pos, b->d_vel, b->d_force,
                                                      b->dbl ? NULL : b->d_posf, b->n, typed, &h,
                                                      b->dt, &b->pp.d.box, fuse ? &z : NULL,
-                                                     ft ? &t : NULL, pdl, b->threads, b->st) != 0
+                                                     ft ? &t : NULL, fck ? &fc : NULL, pdl,
+                                                     b->threads, b->st) != 0
                         : gpu_motion_kick_drift(b->d_pos, b->d_vel, b->d_force,
                                                 b->dbl ? NULL : b->d_posf, b->n, typed, &h, b->dt,
                                                 &b->pp.d.box, fuse ? &z : NULL, b->threads,
@@ -699,14 +708,14 @@ static int gpu_fetch(backend *b, sim_state *s)
 
 static int gpu_virial_next(backend *b, long k)
 {
-    GPU_SETTLE(b); /* a rollback restores the countdown of before its evaluation */
+    GPU_SETTLE_ONLY(b); /* a rollback restores the countdown of before its evaluation */
     b->vir_countdown = k > 0 ? k : 0;
     return 0;
 }
 
 static int gpu_info(backend *b, backend_info *out, int counting)
 {
-    GPU_SETTLE(b);
+    GPU_SETTLE_ONLY(b);
     memset(out, 0, sizeof *out);
     out->cull = b->cull;
     b->stats = counting & 1;

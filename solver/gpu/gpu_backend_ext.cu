@@ -281,7 +281,7 @@ int gpu_put(backend *b, const sim_state *s, int what)
     if ((what & BACKEND_PUT_POS) && b->fin_bad) {
         if (gpu_finite_reset(b->d_finite, b->st) != 0)
             return -1;
-        b->fin_bad = 0;
+        b->fin_bad = b->fin_flag = 0;
     }
     if (what & BACKEND_PUT_POS) {
         const int zc = b->zc ? gpu_put_pos(b, s->pos) : 0;
@@ -344,6 +344,29 @@ int gpu_ostep(backend *b, double c1, const double *c2, const double *xi)
                             b->st);
 }
 
+/* TB_FIN_POISON=S:P, a test switch (scripts/gpu-check finite): before the check of the state
+ * after step S, whichever path checks it, particle P's velocity is made NaN (P < 0: the pair
+ * energy), once, so that the check must name that value and step; 0 or -1. */
+static int fin_poison(backend *b, long step)
+{
+    static int read = 0;
+    static long ps = -1, pp = 0;
+    static const double nan_v = NAN;
+    if (!read) {
+        const char *e = getenv("TB_FIN_POISON");
+        read = 1;
+        if (e && sscanf(e, "%ld:%ld", &ps, &pp) != 2)
+            ps = -1;
+    }
+    if (ps < 0 || step != ps || pp >= b->n)
+        return 0;
+    ps = -1;
+    double *to = pp >= 0 ? &b->d_vel[pp].y : b->d_energy + 1;
+    CUDA_CHECK(cudaMemcpyAsync(to, &nan_v, sizeof nan_v, cudaMemcpyHostToDevice, b->st));
+    CUDA_CHECK(gpu_wait_stream(b->st));
+    return 0;
+}
+
 /* Launches the finiteness check of the state after `step` into the next slot of the pinned
  * record (gpu_finite.cu). */
 int gpu_finite_start(backend *b, long step)
@@ -353,16 +376,45 @@ int gpu_finite_start(backend *b, long step)
     const int dbl = b->computed && b->args.mode != ACC_FIXED;
     gpu_per_type mass;
     memcpy(mass.v, b->mass, sizeof mass.v);
+    if (fin_poison(b, step) != 0)
+        return -1;
     b->fin_slot ^= 1;
+    b->fin_fused = 0; /* this copy holds the record as of now, a kick-drift's check included */
     return gpu_finite_launch(b->d_pos, b->d_vel, b->d_force, dbl ? b->d_energy : NULL,
                              dbl ? b->d_virial : NULL, &mass, b->ntypes > 1, b->n, step,
                              b->d_finite, b->h_finite + b->fin_slot, b->ev_fin[b->fin_slot], b->st);
+}
+
+int gpu_fin_flush(backend *b)
+{
+    if (!b->fin_defer)
+        return 0;
+    b->fin_defer = 0;
+    return gpu_finite_start(b, b->fin_defer_step);
+}
+
+int gpu_fin_take(backend *b, gpu_fin_check *fc)
+{
+    if (fin_poison(b, b->fin_defer_step) != 0)
+        return -1;
+    const int dbl = b->computed && b->args.mode != ACC_FIXED; /* gpu_finite_start's */
+    memset(fc, 0, sizeof *fc);
+    fc->rec = b->d_finite;
+    fc->step = b->fin_defer_step;
+    memcpy(fc->mass.v, b->mass, sizeof fc->mass.v);
+    fc->ke_bound = tb_ke_bound(b->n);
+    fc->energy = dbl ? b->d_energy : NULL;
+    fc->virial = dbl ? b->d_virial : NULL;
+    b->fin_defer = 0;
+    b->fin_fused = 1;
+    return 0;
 }
 
 int gpu_check_finite(backend *b, long step, tb_nonfinite *nf)
 {
     GPU_SETTLE(b);
     b->fin_pending = 0; /* the record is cumulative: this read covers the pending one too */
+    b->fin_flag = 0;
     /* results() queued the check of the state it returned (fin_early: nothing changed since;
      * the library's evaluations ask step 0): its record is read, no second launch */
     const int queued = b->fin_early && step == 0;
@@ -376,23 +428,36 @@ int gpu_check_finite(backend *b, long step, tb_nonfinite *nf)
     return 0;
 }
 
-/* check_finite_late (backend.h): launches the check of `step` and returns the record as of
- * the check launched by the previous call, whose event the stream passed while the host
- * queued this step (no wait for the step just launched). */
+/* check_finite_late (backend.h): defers the check of `step` to the next step's kick-drift (or
+ * to the next operation, gpu_fin_flush) and returns the record as of the check of the previous
+ * call's step, done since without a wait for the step just queued: by a kick-drift, whose bad
+ * values the skin test's flag brought (fin_flag, read by this call's settle; the record is
+ * copied only then), or by a launch of its own, whose copy's event the stream passed while the
+ * host queued this step. */
 int gpu_check_finite_late(backend *b, long step, tb_nonfinite *nf)
 {
     GPU_SETTLE(b);
-    const int prev = b->fin_slot, had = b->fin_pending;
+    const int had = b->fin_pending;
     b->async = 1;
     b->fin_early = 0;
-    if (gpu_finite_start(b, step) != 0)
-        return -1;
-    b->fin_pending = 1;
     nf->step = -1;
     nf->term = nf->particle = -1;
-    return had ? gpu_finite_read(b->h_finite + prev, b->ev_fin[prev], &nf->step, &nf->term,
-                                 &nf->particle)
-               : 0;
+    if (had && (!b->fin_fused || b->fin_flag)) {
+        if (b->fin_fused) { /* rare: a bad value; the record copied (one wait for the step) */
+            b->fin_slot ^= 1;
+            if (gpu_finite_copy(b->d_finite, b->h_finite + b->fin_slot, b->ev_fin[b->fin_slot],
+                                b->st) != 0)
+                return -1;
+        }
+        if (gpu_finite_read(b->h_finite + b->fin_slot, b->ev_fin[b->fin_slot], &nf->step,
+                            &nf->term, &nf->particle) != 0)
+            return -1;
+        b->fin_flag = 0;
+    }
+    b->fin_defer = 1;
+    b->fin_defer_step = step;
+    b->fin_pending = 1;
+    return 0;
 }
 
 /* The accumulators of an evaluation zeroed in one kernel (gpu_step_fuse): up to 5 arrays of

@@ -76,6 +76,13 @@ struct backend {
     double *h_res;            /* [8] pinned: the two energies and the virial of results() */
     int fin_bad;              /* check_finite read a non-finite value: the record keeps it (a
                                * run's first bad step) until put brings new positions */
+    int fin_defer;            /* check_finite_late's step, fin_defer_step, not checked yet: the
+                               * next step's kick-drift checks it as it reads that state (when it
+                               * tests the skin too), else gpu_fin_flush launches the check first */
+    long fin_defer_step;
+    int fin_fused;            /* the last check was a kick-drift's: its bad values reach the host
+                               * as NBR_BAD in the skin test's flag (fin_flag), no copy per step */
+    int fin_flag;             /* NBR_BAD read since the last read of the record */
     int async;                /* the caller reads the checks late: advance() does not wait */
     double *h_stage;          /* [4n] host staging of upload3 / download3: pinned when it can be */
     double *d_h3;             /* [3n] their device side: host-order xyz, scattered / gathered */
@@ -153,11 +160,26 @@ int gpu_spec_init(backend *b);
 /* gpu_backend_ext.cu: zeroes the accumulators of an evaluation on the stream (gpu_step_fuse:
  * one kernel). 0 or -1. */
 int gpu_acc_zero(backend *b);
+/* Every operation first settles a skin test in flight and launches a deferred finiteness check
+ * (gpu_fin_flush: before anything changes the state it checks); GPU_SETTLE_ONLY, the settle
+ * alone, for the operations a run calls between a check_finite_late and the next step that
+ * neither change nor read the particles (virial_next, info), so the step's kick-drift can take
+ * the check. */
 #define GPU_SETTLE(b)                                                                              \
+    do {                                                                                           \
+        if (gpu_spec_settle(b) != 0 || gpu_fin_flush(b) != 0)                                      \
+            return -1;                                                                             \
+    } while (0)
+#define GPU_SETTLE_ONLY(b)                                                                         \
     do {                                                                                           \
         if (gpu_spec_settle(b) != 0)                                                               \
             return -1;                                                                             \
     } while (0)
+/* gpu_backend_ext.cu: the deferred check (fin_defer) launched on its own, or, with fc, handed
+ * to the step's kick-drift (gpu_fin_take fills fc); 0 or -1. */
+int gpu_fin_flush(backend *b);
+struct gpu_fin_check;
+int gpu_fin_take(backend *b, struct gpu_fin_check *fc);
 int gpu_spec_lists(backend *b);
 /* Before a step's kick-drift: 1 and *f filled when it is to run the evaluation's speculative
  * test (TB_STEP_FUSE=3; gpu_spec_lists then records its flag's event only), 0 when the test runs

@@ -1,18 +1,20 @@
-/* gpu_finite.cu — the per-step finiteness check of the GPU backend (see finite.h).
+/* gpu_finite.cu — the per-step finiteness check of the GPU backend (see finite.h) as a kernel of
+ * its own, and the record it shares with the step's kick-drift (gpu_finite.cuh).
  *
- * One kernel over the particles, launched after each step on the backend's stream: a thread
- * checks its particle's force, position, velocity and kinetic energy (within tb_ke_bound, so
- * that the host's and the thermostats' sums of m v^2 / 2 cannot overflow), and thread 0 the
- * two energies and the virial, and, only when it finds a non-finite value, atomicMin's the
- * key term * 2^32 + particle into the record with the step. A kernel that finds the record
- * already filled by an earlier step returns at once, so the record keeps the first bad step.
- * Nothing is atomic on the usual (all finite) path: a step costs one read of pos, vel and
- * force, and a copy of the 16-byte record into pinned host memory behind an event. The
- * backend reads it at once (check_finite) or a step later (check_finite_late: the host does
- * not wait for the step it has just launched; gpu_backend.cu). */
+ * One kernel over the particles: a thread checks its particle's force, position, velocity and
+ * kinetic energy (within tb_ke_bound, so that the host's and the thermostats' sums of m v^2 / 2
+ * cannot overflow), and thread 0 the two energies and the virial, and, only when it finds a
+ * non-finite value, atomicMin's the key term * 2^32 + particle into the record with the step. A
+ * kernel that finds the record already filled by an earlier step returns at once, so the record
+ * keeps the first bad step. Nothing is atomic on the usual (all finite) path: a check costs one
+ * read of pos, vel and force, and a copy of the 16-byte record into pinned host memory behind an
+ * event. The backend reads it at once (check_finite), or, for check_finite_late, a step later:
+ * then the next step's kick-drift checks the same values as it reads them, with no kernel or copy
+ * of its own, and a bad value reaches the host as a bit of the skin test's flag
+ * (gpu_backend_ext.cu, gpu_fin_take; docs/gpu.md, "A step's finiteness check"); this kernel runs
+ * where that kick-drift does not test the skin. */
 #include "common/check.h"
-#include "solver/finite.h"
-#include "solver/gpu/gpu_internal.h"
+#include "solver/gpu/gpu_finite.cuh"
 
 template <bool TYP>
 __global__ void finite_kernel(const tb_double4 *pos, const tb_double4 *vel,
@@ -20,37 +22,17 @@ __global__ void finite_kernel(const tb_double4 *pos, const tb_double4 *vel,
                               const double *virial, gpu_per_type mass, double ke_bound, int n,
                               long long step, gpu_finite_rec *rec)
 {
-    const long long seen = *(volatile long long *)&rec->step;
     const int i = blockIdx.x * blockDim.x + threadIdx.x;
-    unsigned long long key = ~0ULL;
-    if (seen >= 0 && seen != step)
+    unsigned long long key = GPU_FIN_NONE;
+    if (!fin_open(rec, step))
         return;
     if (i < n) { /* the particle's terms first: each key below those of later terms */
-        const tb_double4 f = force[i], p = pos[i], v = vel[i];
-        if (!(isfinite(f.x) && isfinite(f.y) && isfinite(f.z)))
-            key = ((unsigned long long)TB_NF_FORCE << 32) | (unsigned)i;
-        else if (!(isfinite(p.x) && isfinite(p.y) && isfinite(p.z)))
-            key = ((unsigned long long)TB_NF_POS << 32) | (unsigned)i;
-        else if (!(isfinite(v.x) && isfinite(v.y) && isfinite(v.z)))
-            key = ((unsigned long long)TB_NF_VEL << 32) | (unsigned)i;
-        else if (!tb_ke_ok(v.x * v.x + v.y * v.y + v.z * v.z, gpu_per_type_at<TYP>(mass, p.w),
-                           ke_bound))
-            key = ((unsigned long long)TB_NF_KINETIC << 32) | (unsigned)i;
+        const tb_double4 p = pos[i];
+        key = fin_key_particle(i, force[i], p, vel[i], gpu_per_type_at<TYP>(mass, p.w), ke_bound);
     }
-    if (i == 0 && virial)
-        for (int c = 0; c < 6; c++)
-            if (!isfinite(virial[c]) && key > ((unsigned long long)TB_NF_VIRIAL << 32))
-                key = (unsigned long long)TB_NF_VIRIAL << 32;
-    if (i == 0 && energy) { /* keys 0 and 1 << 32: below every other */
-        if (!isfinite(energy[0]))
-            key = (unsigned long long)TB_NF_TRIPLET << 32;
-        else if (!isfinite(energy[1]))
-            key = (unsigned long long)TB_NF_PAIR << 32;
-    }
-    if (key != ~0ULL) {
-        atomicMin(&rec->key, key);
-        rec->step = step;
-    }
+    if (i == 0)
+        key = fin_key_whole(key, energy, virial);
+    fin_commit(rec, key, step);
 }
 
 int gpu_finite_reset(gpu_finite_rec *d_rec, cudaStream_t st)
@@ -77,6 +59,13 @@ int gpu_finite_launch(const tb_double4 *pos, const tb_double4 *vel, const tb_dou
         finite_kernel<false><<<nblk, threads, 0, st>>>(pos, vel, force, energy, virial, *mass,
                                                         tb_ke_bound(n), n, (long long)step, d_rec);
     TB_LAUNCH_CHECK("finite_kernel");
+    return gpu_finite_copy(d_rec, h_rec, ev, st);
+}
+
+/* The record copied into h_rec (pinned) behind the stream's work, then ev recorded. */
+int gpu_finite_copy(const gpu_finite_rec *d_rec, gpu_finite_rec *h_rec, cudaEvent_t ev,
+                    cudaStream_t st)
+{
     CUDA_CHECK(cudaMemcpyAsync(h_rec, d_rec, sizeof *h_rec, cudaMemcpyDeviceToHost, st));
     CUDA_CHECK(cudaEventRecord(ev, st));
     return 0;

@@ -148,11 +148,15 @@ int gpu_motion_kick_drift(tb_double4 *pos, tb_double4 *vel, const tb_double4 *fo
                           int n, int typed, const gpu_per_type *hm, double dt, const tb_box_d *box,
                           const gpu_acc_clear *z, int threads, cudaStream_t st);
 /* The same, and the lists' skin test of the new positions (t: gpu_nbr_test_fusable's), its
- * flag published as gpu_nbr_test_start's; pdl: launched with gpu_launch's attribute. */
+ * flag published as gpu_nbr_test_start's; pdl: launched with gpu_launch's attribute; fc (or
+ * NULL): the finiteness check of the state it starts from (gpu_fin_check below), whose bad
+ * values also set NBR_BAD in t's flag. */
+struct gpu_fin_check;
 int gpu_motion_kick_drift_test(tb_double4 *pos, tb_double4 *vel, const tb_double4 *force,
                                float4 *posf, int n, int typed, const gpu_per_type *hm, double dt,
                                const tb_box_d *box, const gpu_acc_clear *z,
-                               const struct gpu_nbr_fuse *t, int pdl, int threads, cudaStream_t st);
+                               const struct gpu_nbr_fuse *t, const struct gpu_fin_check *fc,
+                               int pdl, int threads, cudaStream_t st);
 int gpu_motion_kick(tb_double4 *vel, const tb_double4 *force, const tb_double4 *pos, int n,
                     int typed, const gpu_per_type *hm, int threads, cudaStream_t st);
 int gpu_motion_drift(tb_double4 *pos, const tb_double4 *vel, float4 *posf, int n, double h,
@@ -357,6 +361,18 @@ typedef struct gpu_finite_rec {
     unsigned long long key;
 } gpu_finite_rec;
 
+/* The finiteness check of a step's starting state (the state after step `step`), done by the
+ * step's kick-drift as it reads that state (gpu_motion_kick_drift_test; gpu_finite.cuh's keys,
+ * the same record as gpu_finite_launch's): mass each species' mass, ke_bound tb_ke_bound(n),
+ * energy and virial as gpu_finite_launch's. */
+typedef struct gpu_fin_check {
+    gpu_finite_rec *rec;
+    long long step;
+    gpu_per_type mass;
+    double ke_bound;
+    const double *energy, *virial;
+} gpu_fin_check;
+
 /* Empties the record (synchronously); 0 or -1. */
 int gpu_finite_reset(gpu_finite_rec *d_rec, cudaStream_t st);
 
@@ -383,5 +399,9 @@ int gpu_finite_launch(const tb_double4 *pos, const tb_double4 *vel, const tb_dou
                       cudaEvent_t ev, cudaStream_t st);
 int gpu_finite_read(const gpu_finite_rec *h_rec, cudaEvent_t ev, long *bad_step, int *term,
                     int *particle);
+/* The record alone copied to h_rec behind the stream's work, ev recorded after (for
+ * gpu_finite_read); 0 or -1. */
+int gpu_finite_copy(const gpu_finite_rec *d_rec, gpu_finite_rec *h_rec, cudaEvent_t ev,
+                    cudaStream_t st);
 
 #endif

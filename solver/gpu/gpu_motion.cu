@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "common/check.h"
+#include "solver/gpu/gpu_finite.cuh"
 #include "solver/gpu/gpu_internal.h"
 #include "solver/gpu/gpu_nbr_test.cuh"
 
@@ -39,13 +40,16 @@ __device__ __forceinline__ tb_double4 drift_store(tb_double4 *pos, float4 *posf,
 
 /* Particle i's kick-drift: the next evaluation's accumulators zeroed (z.per: gpu_step.cu), v += h
  * F (h = dt / 2m of the particle's species), x += dt v wrapped into the box and its float copy
- * (drift_store); returns the new x, the kicked v and the F read in *vo, *fo. */
+ * (drift_store); returns the new x, the kicked v and the F read in *vo, *fo. fc (or NULL): the
+ * particle's finiteness key of the state read, before it moves, into *key (gpu_finite.cuh). */
 template <bool TYP>
 __device__ __forceinline__ tb_double4 kick_drift_at(int i, tb_double4 *pos, tb_double4 *vel,
                                                     const tb_double4 *force, float4 *posf,
                                                     const gpu_per_type &hm, double dt,
                                                     const tb_box_d &box, const gpu_acc_clear &z,
-                                                    tb_double4 *vo, tb_double4 *fo)
+                                                    tb_double4 *vo, tb_double4 *fo,
+                                                    const gpu_fin_check *fc = NULL,
+                                                    unsigned long long *key = NULL)
 {
     if (z.per) {
         for (int w = 0; w < z.words; w++)
@@ -57,6 +61,8 @@ __device__ __forceinline__ tb_double4 kick_drift_at(int i, tb_double4 *pos, tb_d
     }
     tb_double4 v = vel[i], x = pos[i];
     const tb_double4 f = force[i];
+    if (fc)
+        *key = fin_key_particle(i, f, x, v, gpu_per_type_at<TYP>(fc->mass, x.w), fc->ke_bound);
     const double h = gpu_per_type_at<TYP>(hm, x.w);
     v.x += h * f.x;
     v.y += h * f.y;
@@ -87,15 +93,23 @@ __global__ void kick_drift_kernel(tb_double4 *pos, tb_double4 *vel, const tb_dou
 template <bool TYP, bool TEST>
 __global__ void kick_drift_test_kernel(tb_double4 *pos, tb_double4 *vel, const tb_double4 *force,
                                        float4 *posf, int n, gpu_per_type hm, double dt,
-                                       tb_box_d box, gpu_acc_clear z, gpu_nbr_fuse t)
+                                       tb_box_d box, gpu_acc_clear z, gpu_nbr_fuse t,
+                                       gpu_fin_check fc)
 {
     gpu_pdl_wait();
     gpu_pdl_trigger();
     const int i = blockIdx.x * blockDim.x + threadIdx.x;
     unsigned bits = 0u;
+    const bool check = TEST && fc.rec;
+    /* the step before's energies and virial, before thread 0 zeroes them (z.small) */
+    unsigned long long key = check && i == 0 ? fin_key_whole(GPU_FIN_NONE, fc.energy, fc.virial)
+                                             : GPU_FIN_NONE;
     if (i < n) {
         tb_double4 v, f;
-        const tb_double4 p = kick_drift_at<TYP>(i, pos, vel, force, posf, hm, dt, box, z, &v, &f);
+        unsigned long long kp = GPU_FIN_NONE;
+        const tb_double4 p = kick_drift_at<TYP>(i, pos, vel, force, posf, hm, dt, box, z, &v, &f,
+                                                check ? &fc : NULL, &kp);
+        key = kp < key ? kp : key;
         if (TEST) {
             const tb_double4 r = t.xref[i];
             double d[3] = {p.x - r.x, p.y - r.y, p.z - r.z};
@@ -106,6 +120,10 @@ __global__ void kick_drift_test_kernel(tb_double4 *pos, tb_double4 *vel, const t
             if (t.vsave)
                 t.vsave[i] = v;
         }
+    }
+    if (check && key != GPU_FIN_NONE && fin_open(fc.rec, fc.step)) { /* rare: a bad value */
+        fin_commit(fc.rec, key, fc.step);
+        bits |= NBR_BAD;
     }
     if (TEST)
         nbr_flag_or<true>(bits, t.flag, t.hflag);
@@ -360,18 +378,23 @@ int gpu_motion_kick_drift(tb_double4 *pos, tb_double4 *vel, const tb_double4 *fo
 int gpu_motion_kick_drift_test(tb_double4 *pos, tb_double4 *vel, const tb_double4 *force,
                                float4 *posf, int n, int typed, const gpu_per_type *hm, double dt,
                                const tb_box_d *box, const gpu_acc_clear *z,
-                               const gpu_nbr_fuse *t, int pdl, int threads, cudaStream_t st)
+                               const gpu_nbr_fuse *t, const gpu_fin_check *fc, int pdl,
+                               int threads, cudaStream_t st)
 {
     gpu_acc_clear none;
     gpu_nbr_fuse no;
+    gpu_fin_check nofc;
     memset(&none, 0, sizeof none);
     memset(&no, 0, sizeof no);
+    memset(&nofc, 0, sizeof nofc);
+    if (fc && !t)
+        return tb_error(NULL, 0, "internal: a kick-drift's finiteness check without its skin test");
     void (*k)(tb_double4 *, tb_double4 *, const tb_double4 *, float4 *, int, gpu_per_type, double,
-              tb_box_d, gpu_acc_clear, gpu_nbr_fuse) =
+              tb_box_d, gpu_acc_clear, gpu_nbr_fuse, gpu_fin_check) =
         typed ? (t ? kick_drift_test_kernel<true, true> : kick_drift_test_kernel<true, false>)
               : (t ? kick_drift_test_kernel<false, true> : kick_drift_test_kernel<false, false>);
     CUDA_CHECK(gpu_launch(k, blocks_for(n, threads), threads, 0, st, pdl, pos, vel, force, posf, n,
-                          *hm, dt, *box, z ? *z : none, t ? *t : no));
+                          *hm, dt, *box, z ? *z : none, t ? *t : no, fc ? *fc : nofc));
     TB_LAUNCH_CHECK("kick_drift_test_kernel");
     return 0;
 }

@@ -66,6 +66,7 @@ struct gpu_nbr {
  * stale), or may do so within the next step (the early flag of the speculative test). */
 #define NBR_STALE 1u
 #define NBR_SOON 2u
+#define NBR_BAD 4u /* the step's kick-drift found a non-finite value (gpu_fin_check) */
 
 /* The order of the SW centres for gpu_sw.cu's queue (gpu_sw_order.cu): *legs, where the kernel
  * records each particle's legs, and *order (NULL: the rows' order), sorted again after a build;

@@ -114,6 +114,7 @@ int gpu_spec_settle(backend *b)
     b->spec_pending = 0;
     if (gpu_nbr_test_read(b->nb, &f) != 0)
         return -1;
+    b->fin_flag |= (f & NBR_BAD) != 0; /* the kick-drift's finiteness check (gpu_fin_check) */
     if (!(f & NBR_STALE)) {
         b->spec_wait = (f & NBR_SOON) != 0;
         b->spec_waits += b->spec_wait;
