@@ -106,6 +106,7 @@ struct sw_args {
     int *queue; /* sw_kernel_p: [2] the next centre and the warps done (0 between launches), or
                    NULL: group g takes centres g, g + groups, ... */
     const int *order; /* the queue's k-th centre is order[k] (gpu_sw_order.cu), or NULL: k */
+    int first;        /* with the queue: each warp's first centres by its place (TB_SW_Q0) */
     int *legs;        /* each centre's legs recorded here (by particle), or NULL */
 };
 
@@ -349,12 +350,22 @@ __global__ void __launch_bounds__(SW_MAXT, MINB) sw_kernel_p(gpu_args a, sw_args
      * launch. Which group takes a centre changes no bits in deterministic mode (integer words);
      * in the others the sums' order changes, as their atomics' does. One call of sw_centre. */
     const int wl = threadIdx.x & 31;
+    /* q.first: each warp's first 32 / L centres by its place in the grid, the queue handing out
+     * the rest after them (no burst of one atomic per warp on one word as the kernel starts) */
+    const int nw = (int)(gridDim.x * (blockDim.x >> 5));
+    const int gw = (int)(blockIdx.x * (blockDim.x >> 5)) + (threadIdx.x >> 5);
+    bool first = q.first;
     for (int c = q.cbeg + blockIdx.x * (blockDim.x / L) + grp;; c += groups) {
         if (q.queue) {
             int base = 0;
-            if (wl == 0)
-                base = atomicAdd(q.queue, 32 / L);
-            base = q.cbeg + __shfl_sync(0xffffffffu, base, 0);
+            if (first) {
+                base = q.cbeg + gw * (32 / L);
+                first = false;
+            } else {
+                if (wl == 0)
+                    base = atomicAdd(q.queue, 32 / L) + (q.first ? nw * (32 / L) : 0);
+                base = q.cbeg + __shfl_sync(0xffffffffu, base, 0);
+            }
             if (base >= q.count)
                 break;
             c = base + wl / L;
@@ -445,10 +456,10 @@ static int sw_env(const char *name, int dflt)
 {
     static const char *const names[] = {"TB_SW_BLOCKS", "TB_SW_GRID", "TB_SW_THREADS",
                                         "TB_SW_OPT",    "TB_SW_FEW",  "TB_SW_FEWT",
-                                        "TB_SW_TAIL",   "TB_SW_TAILR"};
-    static int got[8] = {-1, -1, -1, -1, -1, -1, -1, -1}; /* -1: not read yet, -2: unset */
+                                        "TB_SW_TAIL",   "TB_SW_TAILR", "TB_SW_Q0"};
+    static int got[9] = {-1, -1, -1, -1, -1, -1, -1, -1, -1}; /* -1: not read yet, -2: unset */
     int w = 0;
-    while (w < 7 && strcmp(name, names[w]) != 0)
+    while (w < 8 && strcmp(name, names[w]) != 0)
         w++;
     if (got[w] == -1) {
         const char *e = getenv(name);
@@ -594,6 +605,7 @@ template <typename R> static int sw_launch(gpu_nbr *b, const gpu_args *a, const 
     grid = need < grid ? need : grid;
     if (gm == SW_GRID_QUEUE) { /* the wave, as many blocks as the centres need at most */
         q1.queue = b->d_swq;
+        q1.first = sw_env("TB_SW_Q0", 1) != 0;
         if (gpu_sw_order(b, q1.count, st, &q1.legs, &q1.order) != 0)
             return -1;
     }
@@ -648,6 +660,7 @@ int gpu_sw_forces(gpu_nbr *b, const gpu_args *a, const pot_params *pp, int dbl, 
     q.cbeg = 0;
     q.typed = pp->d.ntypes > 1;
     q.queue = NULL;
+    q.first = 0;
     q.order = NULL;
     q.legs = NULL;
     if (b->n == 0)
