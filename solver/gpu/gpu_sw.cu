@@ -16,7 +16,8 @@
  *
  * Per centre (sw_centre): the group filters the row at the current positions into shared
  * memory (separations formed in double, rounded to R; the legs within their (i, j, j) cutoffs,
- * order kept by a ballot compaction). Lane l then owns legs q = l, l + L, ...: the pair of leg
+ * order kept by a ballot compaction). Lane l then owns legs q = l, l + L, ...: their radial
+ * factors (pot_sw_leg, kept after the legs for every lane's angles), the pair of leg
  * q (once, at the centre it comes after: nbr_after), and every angle q-i-k, k != q, of which it
  * keeps the force on its own leg only; the angle is evaluated in the order of the legs (j < k,
  * the CPU's), so each angle is computed twice, by its two lanes, and its energy counted by the
@@ -226,6 +227,23 @@ __device__ __forceinline__ void sw_centre(const gpu_args &a, const sw_args &q,
         return;
     }
     const unsigned am = LA == L ? gm : ((1u << LA) - 1u) << gb; /* the first LA lanes */
+    /* Each leg's radial factors (pot_sw_leg: e, r, g) once per centre, by the lane that owns the
+     * leg, into the arrays' unused end (3 m values after the m legs in ld, where they fit: 7 m
+     * <= 4 cap, so always in silicon's rows), read by the angle loop instead of forming leg k's
+     * at every angle: the same function of the same values, so the same bits; a sqrt, two
+     * divides and an exp fewer per angle. */
+    R *fac = ld + 4 * (size_t)m;
+    const bool pre = 7 * m <= 4 * q.cap;
+    if (pre) {
+        for (int j = sl; j < m; j += LA) {
+            R rj, gj;
+            const R ej = sw_real<R>::leg(legs + ls[j], ld[4 * (size_t)j + 3], &rj, &gj);
+            fac[3 * j] = ej;
+            fac[3 * j + 1] = rj;
+            fac[3 * j + 2] = gj;
+        }
+        __syncwarp(am);
+    }
     double fi[3] = {0, 0, 0}, ep = 0, e3 = 0, vir[6] = {0, 0, 0, 0, 0, 0};
     for (int j = sl; j < m; j += LA) {
         const R *dj = ld + 4 * (size_t)j;
@@ -237,16 +255,28 @@ __device__ __forceinline__ void sw_centre(const gpu_args &a, const sw_args &q,
             for (int x = 0; x < 3; x++)
                 f[x] += (double)(fp * dj[x]);
         }
-        /* leg j's radial factors once for its m - 1 angles, leg k's at each (the same
-         * arithmetic as forming both at every angle, one sqrt, divide and exp fewer per angle) */
-        R rj, gj;
-        const R ej = sw_real<R>::leg(legs + ls[j], dj[3], &rj, &gj);
+        /* leg j's radial factors once for its m - 1 angles, leg k's at each where they are not
+         * kept (the same arithmetic as forming both at every angle) */
+        R rj, gj, ej;
+        if (pre) {
+            ej = fac[3 * j];
+            rj = fac[3 * j + 1];
+            gj = fac[3 * j + 2];
+        } else {
+            ej = sw_real<R>::leg(legs + ls[j], dj[3], &rj, &gj);
+        }
         for (int k = 0; k < m; k++) { /* the angles j-i-k: the force on j */
             if (k == j)
                 continue;
             const R *dk = ld + 4 * (size_t)k;
-            R fa[3], fb[3], rk, gk;
-            const R ek = sw_real<R>::leg(legs + ls[k], dk[3], &rk, &gk);
+            R fa[3], fb[3], rk, gk, ek;
+            if (pre) {
+                ek = fac[3 * k];
+                rk = fac[3 * k + 1];
+                gk = fac[3 * k + 2];
+            } else {
+                ek = sw_real<R>::leg(legs + ls[k], dk[3], &rk, &gk);
+            }
             if (j < k) {
                 e3 += (double)sw_real<R>::three_legs(angles + POT_PAIR(ls[j], ls[k]), dj, dj[3],
                                                      ej, rj, gj, dk, dk[3], ek, rk, gk, fa, fb);
