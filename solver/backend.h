@@ -41,8 +41,10 @@ typedef struct backend_times {
     double held;       /* list entries this rank built and holds (its anchors' rows only) */
 } backend_times;
 
-/* info()'s `counting` flag: switch the timers on (and zero them). */
+/* info()'s `counting` flags: switch the timers on (and zero them); switch them off (a pass
+ * whose wall clock their per-step events must not touch: bench --sw's headline). */
 #define BACKEND_TIMERS 2
+#define BACKEND_TIMERS_OFF 4
 
 typedef struct backend_info {
     int cull;          /* 1: the neighbour-list path (nbr.h) */
@@ -81,7 +83,8 @@ typedef struct backend_ops {
     int (*kinetic)(backend *b, double *ke);
     /* Fills *out (zeros where not applicable); counting & 1 asks the next evaluations to
      * count slots and hits where that costs time (GPU); counting & BACKEND_TIMERS switches the
-     * per-rank timers on and zeroes them (out->times: before the zeroing). 0 or -1. */
+     * per-rank timers on and zeroes them (out->times: before the zeroing), BACKEND_TIMERS_OFF
+     * off. 0 or -1. */
     int (*info)(backend *b, backend_info *out, int counting);
     /* Of the next k force evaluations (compute, advance, or the integrators' steps) only the
      * k-th, the last of an advance over k steps, need sum the virial, which fetch() then

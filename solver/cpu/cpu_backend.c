@@ -639,6 +639,8 @@ static int cpu_info(backend *b, backend_info *out, int counting)
         memset(&b->tm, 0, sizeof b->tm);
         b->timing = 1;
     }
+    if (counting & BACKEND_TIMERS_OFF)
+        b->timing = 0;
     return 0;
 }
 

@@ -745,6 +745,8 @@ static int gpu_info(backend *b, backend_info *out, int counting)
         memset(&b->tm, 0, sizeof b->tm);
         b->timing = 1;
     }
+    if (counting & BACKEND_TIMERS_OFF) /* advance() read every slot at its end */
+        b->timing = 0;
     if (b->cull) {
         gpu_nbr_info in;
         if (gpu_nbr_stats(b->nb, &in, b->st) != 0)
