@@ -51,7 +51,9 @@
 
 /* SoA arrays of st reals in one thread's neighbour scratch: the entries' d and v (4 + 4), and
  * with several species one nu array per species (nbr_cpu.h). */
-#define NBR_SCR_REALS(st, typed) ((8 + ((typed) ? TB_TYPES_MAX : 0)) * (size_t)(st))
+/* the anchors' SoA arrays: 8, then per species (typed) or Stillinger-Weber's legs' radial
+ * factors (3 per leg, sw_cpu.h; with several species they take the species' room) */
+#define NBR_SCR_REALS(st, typed) ((8 + ((typed) ? TB_TYPES_MAX : 3)) * (size_t)(st))
 
 static void cpu_destroy(backend *b)
 {
@@ -348,15 +350,15 @@ static double nbr_run_anchor(backend *b, int t, int i, double *ep, double vir[6]
     int *tt = b->typed ? tix + 2 * (size_t)cap : NULL;
     const int *type = b->typed ? b->s.type : NULL;
     if (b->pp.sw_on) { /* the centred body: legs' d in the reals, their forces after them */
-        double *fq = (double *)raw + 4 * st;
+        double *fq = (double *)raw + 4 * st, *lf = (double *)raw + 8 * st; /* lf: legs' factors */
         if (b->precision == CFG_PREC_DOUBLE)
-            return sw_centre_dd(&b->pp, &b->pp.d, type, b->s.pos, i, row, cnt, (double *)raw, fq,
-                                tix, b->acc_d + off, ep, vir, h);
+            return sw_centre_dd(&b->pp, &b->pp.d, type, b->s.pos, i, row, cnt, (double *)raw, lf,
+                                fq, tix, b->acc_d + off, ep, vir, h);
         if (b->precision == CFG_PREC_MIXED)
-            return sw_centre_fd(&b->pp, &b->pp.f, type, b->s.pos, i, row, cnt, (float *)raw, fq,
-                                tix, b->acc_d + off, ep, vir, h);
-        return sw_centre_ff(&b->pp, &b->pp.f, type, b->s.pos, i, row, cnt, (float *)raw, fq, tix,
-                            b->acc_f + off, ep, vir, h);
+            return sw_centre_fd(&b->pp, &b->pp.f, type, b->s.pos, i, row, cnt, (float *)raw,
+                                (float *)lf, fq, tix, b->acc_d + off, ep, vir, h);
+        return sw_centre_ff(&b->pp, &b->pp.f, type, b->s.pos, i, row, cnt, (float *)raw,
+                            (float *)lf, fq, tix, b->acc_f + off, ep, vir, h);
     }
     if (b->precision == CFG_PREC_DOUBLE) {
         nbr_scratch_dd s = {(double *)raw, (double *)raw + 4 * st, tix, cap, type,

@@ -14,10 +14,12 @@
 
 /* Centre i of species ti (type NULL: one species, 0) over its full row: returns the three-body
  * energy, adds the pair energy to *e_pair, the virial to vir[6], the angles to *hits and its
- * forces into f. Scratch: d [4 cap] reals (legs' x y z r^2), fq [3 cap] doubles, t [cap]. */
+ * forces into f. Scratch: d [4 cap] reals (legs' x y z r^2), h [3 cap] reals (each leg's radial
+ * factors, pot_sw_leg's e r g, formed once as the leg is kept: the same values the angles formed
+ * before, one leg's per angle fewer), fq [3 cap] doubles, t [cap]. */
 static double TB_TNAME(sw_centre)(const pot_params *pp, const TB_NAME(pot_coef) *kc,
                                   const int *type, const double *pos, int i, const int *row,
-                                  int cnt, TB_REAL *d, double *fq, int *tq, TB_ACC *f,
+                                  int cnt, TB_REAL *d, TB_REAL *h, double *fq, int *tq, TB_ACC *f,
                                   double *e_pair, double vir[6], long long *hits)
 {
     const int ti = type ? type[i] : 0;
@@ -37,6 +39,7 @@ static double TB_TNAME(sw_centre)(const pot_params *pp, const TB_NAME(pot_coef) 
         dm[1] = (TB_REAL)e[1];
         dm[2] = (TB_REAL)e[2];
         dm[3] = dm[0] * dm[0] + dm[1] * dm[1] + dm[2] * dm[2];
+        h[3 * m] = TB_NAME(pot_sw_leg)(legs + tj, dm[3], h + 3 * m + 1, h + 3 * m + 2);
         fq[3 * m] = fq[3 * m + 1] = fq[3 * m + 2] = 0.0;
         tq[m] = t;
         if (nbr_after(e[0], e[1], e[2], i, t)) { /* the pair, once */
@@ -51,15 +54,13 @@ static double TB_TNAME(sw_centre)(const pot_params *pp, const TB_NAME(pot_coef) 
         const TB_REAL *dj = d + 4 * (size_t)j;
         const int tj = type ? type[tq[j]] : 0;
         double gj[3] = {0, 0, 0};
-        TB_REAL rj, hj; /* leg j's radial factors, once for its angles */
-        const TB_REAL ej = TB_NAME(pot_sw_leg)(legs + tj, dj[3], &rj, &hj);
+        const TB_REAL *hj = h + 3 * (size_t)j; /* leg j's radial factors */
         for (int k = j + 1; k < m; k++) {
-            const TB_REAL *dk = d + 4 * (size_t)k;
+            const TB_REAL *dk = d + 4 * (size_t)k, *hk = h + 3 * (size_t)k;
             const int tk = type ? type[tq[k]] : 0;
-            TB_REAL fj[3], fk[3], rk, hk;
-            const TB_REAL ek = TB_NAME(pot_sw_leg)(legs + tk, dk[3], &rk, &hk);
-            e3 += (double)TB_NAME(pot_sw3_legs)(angles + POT_PAIR(tj, tk), dj, dj[3], ej, rj, hj,
-                                                dk, dk[3], ek, rk, hk, fj, fk);
+            TB_REAL fj[3], fk[3];
+            e3 += (double)TB_NAME(pot_sw3_legs)(angles + POT_PAIR(tj, tk), dj, dj[3], hj[0], hj[1],
+                                                hj[2], dk, dk[3], hk[0], hk[1], hk[2], fj, fk);
             for (int x = 0; x < 3; x++) {
                 gj[x] += (double)fj[x];
                 fq[3 * k + x] += (double)fk[x];
