@@ -367,22 +367,35 @@ static int fin_poison(backend *b, long step)
     return 0;
 }
 
-/* Launches the finiteness check of the state after `step` into the next slot of the pinned
- * record (gpu_finite.cu). */
-int gpu_finite_start(backend *b, long step)
+/* What the check of the state after `step` reads besides the particles, either path's (and
+ * TB_FIN_POISON's NaN planted first); 0 or -1. */
+static int fin_check_of(backend *b, long step, gpu_fin_check *fc)
 {
     /* Energies and the virial are in d_energy and d_virial except for fixed-point sums (and
      * before any force call). */
     const int dbl = b->computed && b->args.mode != ACC_FIXED;
-    gpu_per_type mass;
-    memcpy(mass.v, b->mass, sizeof mass.v);
-    if (fin_poison(b, step) != 0)
+    memset(fc, 0, sizeof *fc);
+    fc->rec = b->d_finite;
+    fc->step = step;
+    memcpy(fc->mass.v, b->mass, sizeof fc->mass.v);
+    fc->ke_bound = tb_ke_bound(b->n);
+    fc->energy = dbl ? b->d_energy : NULL;
+    fc->virial = dbl ? b->d_virial : NULL;
+    return fin_poison(b, step);
+}
+
+/* Launches the finiteness check of the state after `step` into the next slot of the pinned
+ * record (gpu_finite.cu). */
+int gpu_finite_start(backend *b, long step)
+{
+    gpu_fin_check fc;
+    if (fin_check_of(b, step, &fc) != 0)
         return -1;
     b->fin_slot ^= 1;
     b->fin_fused = 0; /* this copy holds the record as of now, a kick-drift's check included */
-    return gpu_finite_launch(b->d_pos, b->d_vel, b->d_force, dbl ? b->d_energy : NULL,
-                             dbl ? b->d_virial : NULL, &mass, b->ntypes > 1, b->n, step,
-                             b->d_finite, b->h_finite + b->fin_slot, b->ev_fin[b->fin_slot], b->st);
+    return gpu_finite_launch(b->d_pos, b->d_vel, b->d_force, fc.energy, fc.virial, &fc.mass,
+                             b->ntypes > 1, b->n, step, b->d_finite, b->h_finite + b->fin_slot,
+                             b->ev_fin[b->fin_slot], b->st);
 }
 
 int gpu_fin_flush(backend *b)
@@ -395,16 +408,8 @@ int gpu_fin_flush(backend *b)
 
 int gpu_fin_take(backend *b, gpu_fin_check *fc)
 {
-    if (fin_poison(b, b->fin_defer_step) != 0)
+    if (fin_check_of(b, b->fin_defer_step, fc) != 0)
         return -1;
-    const int dbl = b->computed && b->args.mode != ACC_FIXED; /* gpu_finite_start's */
-    memset(fc, 0, sizeof *fc);
-    fc->rec = b->d_finite;
-    fc->step = b->fin_defer_step;
-    memcpy(fc->mass.v, b->mass, sizeof fc->mass.v);
-    fc->ke_bound = tb_ke_bound(b->n);
-    fc->energy = dbl ? b->d_energy : NULL;
-    fc->virial = dbl ? b->d_virial : NULL;
     b->fin_defer = 0;
     b->fin_fused = 1;
     return 0;

@@ -159,6 +159,18 @@ __device__ __forceinline__ void sw_keep(const gpu_args &a, const sw_args &q, con
     *m += __popc(ball);
 }
 
+/* Leg q's radial factors (e returned, r, g): kept in fac (pre: sw_centre's), else formed. */
+template <typename R>
+__device__ __forceinline__ R sw_leg_of(bool pre, const R *fac, int q,
+                                       const typename sw_real<R>::P *p, R r2, R *r, R *g)
+{
+    if (!pre)
+        return sw_real<R>::leg(p, r2, r, g);
+    *r = fac[3 * q + 1];
+    *g = fac[3 * q + 2];
+    return fac[3 * q];
+}
+
 /* One centre c (of count) by a group of L lanes (sl its lane, gm its mask; L = 32: a warp):
  * filters the row into ld / lt / ls (the group's shared arrays), adds the forces of the legs
  * and of the centre, and returns its sums in out[8] on the group's first LA lanes: the
@@ -257,26 +269,14 @@ __device__ __forceinline__ void sw_centre(const gpu_args &a, const sw_args &q,
         }
         /* leg j's radial factors once for its m - 1 angles, leg k's at each where they are not
          * kept (the same arithmetic as forming both at every angle) */
-        R rj, gj, ej;
-        if (pre) {
-            ej = fac[3 * j];
-            rj = fac[3 * j + 1];
-            gj = fac[3 * j + 2];
-        } else {
-            ej = sw_real<R>::leg(legs + ls[j], dj[3], &rj, &gj);
-        }
+        R rj, gj;
+        const R ej = sw_leg_of<R>(pre, fac, j, legs + ls[j], dj[3], &rj, &gj);
         for (int k = 0; k < m; k++) { /* the angles j-i-k: the force on j */
             if (k == j)
                 continue;
             const R *dk = ld + 4 * (size_t)k;
-            R fa[3], fb[3], rk, gk, ek;
-            if (pre) {
-                ek = fac[3 * k];
-                rk = fac[3 * k + 1];
-                gk = fac[3 * k + 2];
-            } else {
-                ek = sw_real<R>::leg(legs + ls[k], dk[3], &rk, &gk);
-            }
+            R fa[3], fb[3], rk, gk;
+            const R ek = sw_leg_of<R>(pre, fac, k, legs + ls[k], dk[3], &rk, &gk);
             if (j < k) {
                 e3 += (double)sw_real<R>::three_legs(angles + POT_PAIR(ls[j], ls[k]), dj, dj[3],
                                                      ej, rj, gj, dk, dk[3], ek, rk, gk, fa, fb);
