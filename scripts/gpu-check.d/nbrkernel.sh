@@ -1,20 +1,23 @@
 # scripts/gpu-check.d/nbrkernel.sh — scripts/gpu-check's mode `nbrkernel` (issue 23): the neighbour-list
-# force kernel's tile loops (solver/gpu/gpu_nbr.cu, TB_NBR_KERNEL 0, 1, 2, 7, 8, 9; unset = 7, or 8 where
-# cutoff_triple can cut; 9: the compacted slots, gpu_nbr_cmp.cuh, 7 in deterministic mode; docs/gpu-measured.md,
-# "Measured: the tile loop's instructions", "Measured: compaction of the useful slots" and "Measured: the
-# row's O(m) part"), before and after in one call. Sourced by scripts/gpu-check (B, W, S, say in scope).
+# force kernel's tile loops (solver/gpu/gpu_nbr.cu, TB_NBR_KERNEL 0, 1, 2, 7, 8, 9, 18 (the ring walk,
+# gpu_nbr_ring.cuh; 19 where cutoff_triple can cut); unset = 7, or 8 where
+# cutoff_triple can cut; 9: the compacted slots, gpu_nbr_cmp.cuh, 7 in deterministic mode; docs/gpu-measured.md's
+# "Measured: the ring walk" and "Measured: the row's O(m) part", gpu-measured-early.md's "Measured: the tile
+# loop's instructions" and "Measured: compaction of the useful slots"), before and after in one call. Sourced by scripts/gpu-check (B, W, S, say in scope).
 #   · accuracy: energies and forces of each loop x double, mixed against the CPU double evaluation at
-#     n = 2048 (the liquid; with cutoff_triple 3.2; three species): PASS within 1e-13 (double) and
-#     1e-6 (mixed), relative energy and largest force error
+#     n = 2048 (the liquid; with cutoff_triple 3.2; three species; short rows, ATM cutoff 1.6: 0 to ~15
+#     entries, the ring's split chunks and its one-pair rows; long rows, 6.5: ~460 entries): PASS within
+#     1e-13 (double) and 1e-6 (mixed), relative energy and largest force error
 #   · bitwise: two deterministic evaluations per loop and precision (NBRK_DET_KS, default "1 2 7 8 9"),
 #     each loop's equal to VAR 7's where NBRK_DET_SAME lists it (default "9": it takes VAR 7 there);
 #     100 + restart + 100 = 200 steps of the default (cmp of the checkpoints; gpu-check fixes the run id);
-#     racecheck and memcheck of the default and VAR 9 (NBRK_SAN_KS; n = 300, L = 7.2, r_c 3.3)
-#   · speed: bench --liquid of main's binary (build/tribody-prev or $TB_PREV), the loop of 2026-11-24
-#     (TB_NBR_KERNEL=1), the default and VAR 9, N = 32768, 1e5, 1e6, mixed and double; 1e7 mixed (prev,
-#     new)
-# NBRK_PARTS (default "accuracy bitwise speed") picks the parts, NBRK_KS (default "0 1 2 7 8 9") the
-# accuracy part's loops, NBRK_BENCH (default "K1 default K9") the speed part's, NBRK_1E7=0 skips 1e7.
+#     racecheck and memcheck of the default and VAR 9 (NBRK_SAN_KS; n = 300, L = 7.2, ATM cutoffs
+#     NBRK_SAN_CUTS, default 3.3 and 1.7)
+#   · speed: bench --liquid of main's binary (build/tribody-prev or $TB_PREV), the tiles of 2026-11-25
+#     (TB_NBR_KERNEL=7) and the default (the ring, 18), N = 32768, 1e5, 1e6, mixed and double; 1e7 mixed
+#     (prev, new)
+# NBRK_PARTS (default "accuracy bitwise speed") picks the parts, NBRK_KS (default "0 1 2 7 8 9 18 20 21")
+# the accuracy part's loops, NBRK_BENCH (default "K7 default") the speed part's, NBRK_1E7=0 skips 1e7.
 # GPU_CHECK_BACKEND=cpu: a dry run on a machine without a GPU (the CPU backend ignores TB_NBR_KERNEL:
 # every line equals the reference). About 4 minutes on an H200.
 BE=${GPU_CHECK_BACKEND:-gpu}
@@ -49,13 +52,14 @@ output = { thermo = ""; trajectory = ""; checkpoint = ""; };
 CFG
 if [[ " $parts " == *" accuracy "* ]]; then
   say "== nbr kernels against the CPU double evaluation (energy_rel force_max_rel force_rms_rel), n = 2048"
-  for cs in "liquid:$nk" "cutoff_triple 3.2:$nk --set potential.atm.cutoff_triple=3.2" "three species:$W/nbrk_sp.cfg"; do
+  for cs in "liquid:$nk" "cutoff_triple 3.2:$nk --set potential.atm.cutoff_triple=3.2" "three species:$W/nbrk_sp.cfg" \
+            "short rows (ATM cutoff 1.6):$nk --set potential.atm.cutoff=1.6" "long rows (ATM cutoff 6.5):$nk --set potential.atm.cutoff=6.5"; do
     label=${cs%%:*}; c=${cs#*:}
     rm -f "$W/nbrk_ref.xyz"
     # shellcheck disable=SC2086 # c holds a file and --set arguments
     "$B" eval $c --set solver.backend=cpu --set solver.precision=double -o "$W/nbrk_ref.xyz" >"$W/nbrk_ref.txt" 2>&1 ||
       { say "FAIL: $label: CPU reference ($(tail -n 1 "$W/nbrk_ref.txt"))"; continue; }
-    for k in ${NBRK_KS:-0 1 2 7 8 9}; do
+    for k in ${NBRK_KS:-0 1 2 7 8 9 18 20 21}; do
       for p in double mixed; do
         rm -f "$W/nbrk_g.xyz"
         # shellcheck disable=SC2086
@@ -71,7 +75,7 @@ if [[ " $parts " == *" accuracy "* ]]; then
 fi
 if [[ " $parts " == *" bitwise "* ]]; then
   say "== nbr kernels: bitwise repeatable (deterministic), restarts and sanitizers of the default"
-  for k in ${NBRK_DET_KS:-1 2 7 8 9}; do # 9 takes VAR 7 in deterministic mode (its atomics' order is the hardware's)
+  for k in ${NBRK_DET_KS:-1 2 7 8 9 18 20 21}; do # 9 takes VAR 7 in deterministic mode (its atomics' order is the hardware's)
     for p in double mixed; do
       for r in 1 2; do
         rm -f "$W/nbrk_d$r.xyz"
@@ -97,13 +101,15 @@ if [[ " $parts " == *" bitwise "* ]]; then
   if [ "$BE" = gpu ]; then
     for kv in ${NBRK_SAN_KS:-default 9}; do
       for p in double mixed; do
-        for tool in racecheck memcheck; do
-          f="$W/nbrk_${tool}_${kv}_$p.txt"
-          if env $([ $kv != default ] && echo TB_NBR_KERNEL=$kv) compute-sanitizer --tool $tool --error-exitcode 3 "$B" eval "$nk" \
-               --set system.particles=300 --set system.box=7.2 --set potential.atm.cutoff=3.3 --set solver.precision=$p \
-               -o - >"$f" 2>&1; then
-            say "PASS: $tool K=$kv $p: $(grep -E 'ERROR SUMMARY|RACECHECK SUMMARY' "$f" | head -1 | sed 's/=* *//')"
-          else say "FAIL: $tool K=$kv $p: $(grep -E 'ERROR SUMMARY|RACECHECK SUMMARY|rror' "$f" | head -2)"; fi
+        for rc in ${NBRK_SAN_CUTS:-3.3 1.7}; do # rows of ~60 ATM entries; of 0 to ~15 (short rows)
+          for tool in racecheck memcheck; do
+            f="$W/nbrk_${tool}_${kv}_${p}_$rc.txt"
+            if env $([ $kv != default ] && echo TB_NBR_KERNEL=$kv) compute-sanitizer --tool $tool --error-exitcode 3 "$B" eval "$nk" \
+                 --set system.particles=300 --set system.box=7.2 --set potential.atm.cutoff=$rc --set solver.precision=$p \
+                 -o - >"$f" 2>&1; then
+              say "PASS: $tool K=$kv $p ATM cutoff $rc: $(grep -E 'ERROR SUMMARY|RACECHECK SUMMARY' "$f" | head -1 | sed 's/=* *//')"
+            else say "FAIL: $tool K=$kv $p ATM cutoff $rc: $(grep -E 'ERROR SUMMARY|RACECHECK SUMMARY|rror' "$f" | head -2)"; fi
+          done
         done
       done
     done
@@ -121,7 +127,7 @@ if [[ " $parts " == *" speed "* ]]; then
       "$W/nbrk_b_$label.txt" | tee -a "$S"
   }
   [ -n "$P" ] && nbrk_bench prev "$P"
-  for bk in ${NBRK_BENCH:-K1 default K9}; do
+  for bk in ${NBRK_BENCH:-K7 default}; do
     if [ "$bk" = default ]; then nbrk_bench default "$B"; else nbrk_bench "$bk" "$B" TB_NBR_KERNEL=${bk#K}; fi
   done
   if [ "$BE" = gpu ] && [ "${NBRK_1E7:-1}" != 0 ]; then

@@ -19,7 +19,11 @@
  * cutoff_triple can cut) walks the same items and steps after a one-sweep filter
  * (gpu_nbr_parts.cuh), adds entry k's shares by FMAs, takes pot_atm_list_v (its factor v
  * folded into the sums' FMAs) and leaves out the cutoff_triple test where it cannot fail: 7-9 %
- * less time in mixed precision, 1-2 % in double. VAR 9 (gpu_nbr_cmp.cuh) evaluates only the
+ * less time in mixed precision, 1-2 % in double. The default since 2026-11-29 (VAR 18; 19 where
+ * cutoff_triple can cut; gpu_nbr_ring.cuh) walks the same pairs by their difference k - j mod
+ * m_atm, two entries per lane, with no tile's masked half nor pad: 59 % of the slots hold a
+ * triplet instead of 47 %, 1.27x in mixed and 1.32x in double at 10^6 on the H200
+ * (docs/gpu-measured.md, "Measured: the ring walk"). VAR 9 (gpu_nbr_cmp.cuh) evaluates only the
  * useful slots, compacted by warp, with shared-memory atomics: 3.3x slower, kept for
  * measurements (docs/gpu-measured.md). The loop before VAR 1 (VAR 0): tile w =
  * warp, warp + 4, ... placed by lambda2d, one j per lane, pot_atm_set and the energy per
@@ -52,20 +56,30 @@
 #include "solver/gpu/gpu_nbr_tri.cuh" /* NBR_NT, nbr_real, nbr_args, one triplet */
 #include "solver/gpu/gpu_nbr_parts.cuh"
 #include "solver/gpu/gpu_nbr_cmp.cuh"
+#include "solver/gpu/gpu_nbr_ring.cuh"
 
 /* ---- forces ------------------------------------------------------------------------ */
 
 /* What VAR >= 2 take (docs/gpu.md): 2 the cutoff_triple test and pot_atm_list; 7 (the
  * default) pot_atm_list_v and no test (taken where it cannot fail: nbr_launch_t); 8 the same
- * with the test. */
-__host__ __device__ constexpr bool nbr_tri_test(int var) { return var != 7 && var < 14; }
+ * with the test; 18 and 19 the ring walk (gpu_nbr_ring.cuh) as 7 and 8. */
+__host__ __device__ constexpr bool nbr_tri_test(int var)
+{
+    return var == 19 || (var != 7 && var < 14);
+}
+__host__ __device__ constexpr bool nbr_ring_var(int var) { return var >= 18 && var <= 21; }
+/* The ring's entries per lane: 18, 19 two, 20 three, 21 four (nbr_ring.h). */
+__host__ __device__ constexpr int nbr_ring_jv(int var) { return var == 20 ? 3 : var == 21 ? 4 : 2; }
 __host__ __device__ constexpr bool nbr_vfold(int var) { return var >= 7; }
 /* Timing probes of the row's O(m) part (float, one species; their results are wrong;
  * docs/gpu-measured.md, "Measured: the row's O(m) part"): VAR 7 with 14 the filter alone (no
  * triplets, no epilogue), 15 the entries' force atomics replaced by plain stores, 16 no LJ
  * pairs, 17 no block energy and virial atomics. */
 __host__ __device__ constexpr bool nbr_cmp(int var) { return var >= 9 && var <= 13; }
-__host__ __device__ constexpr bool nbr_walk7(int var) { return (var >= 2 && var < 9) || var >= 15; }
+__host__ __device__ constexpr bool nbr_walk7(int var)
+{
+    return (var >= 2 && var < 9) || (var >= 15 && var <= 17);
+}
 
 /* VAR 0: the tile loop of 2026-11-22 (one j per lane, pot_atm_set, the energy per triplet);
  * VAR 1 (the default since 2026-11-24, TB_NBR_KERNEL=0 selects VAR 0): two j per lane (tiles
@@ -89,7 +103,8 @@ __global__ void __launch_bounds__(NBR_NT) nbr_kernel(gpu_args a, nbr_args q)
     R *nuk = (R *)(tix + q.cap);                        /* TYP: [nt][cap] (16-byte aligned) */
     LP *slj = (LP *)(nuk + nt * q.cap);                 /* TYP: [nt] LJ of (anchor, species) */
     unsigned char *sty = (unsigned char *)(slj + nt);   /* TYP: [cap] */
-    const int tid = threadIdx.x, lane = tid & 31, warp = tid >> 5;
+    const int tid = threadIdx.x, lane = tid & 31;
+    const int warp = NBR_NW == 1 ? 0 : tid >> 5; /* known 0 with one-warp blocks: accw is acc */
     const auto &kc = nbr_real<R>::coef(a);
     const int i = q.perm[q.b0 + blockIdx.x];
     const tb_double4 xi = a.posd[i];
@@ -225,12 +240,7 @@ __global__ void __launch_bounds__(NBR_NT) nbr_kernel(gpu_args a, nbr_args q)
                         accw[k] = vk;
                         __syncwarp();
                     }
-                    V v2 = accw[j2];
-                    v2.x += f2[0];
-                    v2.y += f2[1];
-                    v2.z += f2[2];
-                    v2.w -= A2;
-                    accw[j2] = v2;
+                    nbr_put_j<R, V>(accw, j2, f2, A2);
                 } else {
                     /* the diagonal tile Q = 2J: lane l pairs with l + s (mod 32), s = 1..16, each
                      * pair of the tile once (at s = 16 the lanes l < 16 only); the triplet's
@@ -255,12 +265,7 @@ __global__ void __launch_bounds__(NBR_NT) nbr_kernel(gpu_args a, nbr_args q)
                         __syncwarp();
                     }
                 }
-                V v1 = accw[j1];
-                v1.x += f1[0];
-                v1.y += f1[1];
-                v1.z += f1[2];
-                v1.w -= A1;
-                accw[j1] = v1;
+                nbr_put_j<R, V>(accw, j1, f1, A1);
                 __syncwarp();
             }
         }
@@ -269,6 +274,9 @@ __global__ void __launch_bounds__(NBR_NT) nbr_kernel(gpu_args a, nbr_args q)
         hits = nbr_loop_cmp<R, V, TYP, VAR - 9>(ent, (R *)accw, mz, (unsigned *)(sty + (TYP ? q.cap : 0)) +
                                                               warp * NBR_CMP_Q,
                                        ma, mb, kc.atm_rc2, nuk, sty, q.cap, warp, lane);
+    if constexpr (nbr_ring_var(VAR)) /* the ring walk (gpu_nbr_ring.cuh) */
+        hits = nbr_ring<R, V, TYP, nbr_tri_test(VAR), STATS, nbr_ring_jv(VAR)>(
+            ent, accw, nuk, sty, q.cap, ma, kc.atm_rc2, kc.atm_rct6, lane);
     if (nbr_walk7(VAR)) {
         /* VAR 1's items (J, Q) and steps, dealt round-robin (an even deal of the steps was
          * slower: docs/gpu.md) */
@@ -313,12 +321,7 @@ __global__ void __launch_bounds__(NBR_NT) nbr_kernel(gpu_args a, nbr_args q)
                         accw[k] = vk;
                         __syncwarp();
                     }
-                    V v2 = accw[j2];
-                    v2.x += f2[0];
-                    v2.y += f2[1];
-                    v2.z += f2[2];
-                    v2.w -= A2;
-                    accw[j2] = v2;
+                    nbr_put_j<R, V>(accw, j2, f2, A2);
                 } else { /* the diagonal tile Q = 2J: as VAR 1 */
                     const bool jin = j1 < ma;
 #pragma unroll 4
@@ -338,12 +341,7 @@ __global__ void __launch_bounds__(NBR_NT) nbr_kernel(gpu_args a, nbr_args q)
                         __syncwarp();
                     }
                 }
-                V v1 = accw[j1];
-                v1.x += f1[0];
-                v1.y += f1[1];
-                v1.z += f1[2];
-                v1.w -= A1;
-                accw[j1] = v1;
+                nbr_put_j<R, V>(accw, j1, f1, A1);
                 __syncwarp();
             }
         }
@@ -503,9 +501,12 @@ __global__ void __launch_bounds__(NBR_NT) nbr_kernel(gpu_args a, nbr_args q)
         }
         if (STATS) {
             /* slots launched: 1024 per tile; VAR 1 walks the (mb + 1) / 2 diagonal tiles
-             * Q = 2J in 512 */
-            atomicAdd(q.stats, (unsigned long long)n_tiles * 1024ull -
-                                   (VAR >= 1 ? (unsigned long long)((mb + 1) / 2) * 512ull : 0ull));
+             * Q = 2J in 512; the ring its own (nbr_ring.h) */
+            atomicAdd(q.stats, nbr_ring_var(VAR)
+                                   ? (unsigned long long)nbr_ring_slots(ma, nbr_ring_jv(VAR))
+                                   : (unsigned long long)n_tiles * 1024ull -
+                                         (VAR >= 1 ? (unsigned long long)((mb + 1) / 2) * 512ull
+                                                   : 0ull));
             atomicAdd(q.stats + 1, (unsigned long long)hsum);
         }
     }
@@ -516,8 +517,11 @@ __global__ void __launch_bounds__(NBR_NT) nbr_kernel(gpu_args a, nbr_args q)
  * sums and entry k's sums by FMA; nbr_tri_test, nbr_vfold), 9 (VAR 7's slots compacted,
  * gpu_nbr_cmp.cuh, 3.3x slower; VAR 7 in deterministic mode, 8 where cutoff_triple can cut),
  * 10-13 (9's timing probes, float and one species only, else 9), 14-17 (the timing probes of the
- * row's filter and epilogue: nbr_walk7; else 7), kept for before/after measurements in one run;
- * unset (-1): VAR 7, or 8 where cutoff_triple can cut (nbr_launch_t). */
+ * row's filter and epilogue: nbr_walk7; else 7), 18 (the ring walk of 2026-11-29,
+ * gpu_nbr_ring.cuh, two entries per lane; 19 where cutoff_triple can cut), 20 and 21 (the ring
+ * with three and four entries per lane: one species, else 18; 2-5 % slower in mixed, the same in
+ * double), kept for before/after measurements in one run; unset (-1): VAR 18, or 19 where
+ * cutoff_triple can cut (nbr_launch_t). */
 static int nbr_variant(void)
 {
     static int v = -2;
@@ -525,7 +529,7 @@ static int nbr_variant(void)
         const char *e = getenv("TB_NBR_KERNEL");
         char *end = NULL;
         const long x = e && e[0] ? strtol(e, &end, 10) : -1;
-        v = end && *end == 0 && x >= 0 && x <= 17 && (x <= 2 || x >= 7) ? (int)x : -1;
+        v = end && *end == 0 && x >= 0 && x <= 21 && (x <= 2 || x >= 7) ? (int)x : -1;
     }
     return v;
 }
@@ -538,8 +542,9 @@ static int nbr_launch_v(gpu_nbr *b, const gpu_args *a, const nbr_args &q, int sm
                                     cudaFuncAttributeMaxDynamicSharedMemorySize, smem));
     if (b->a_hi <= b->a_lo)
         return 0; /* no anchors for this rank */
-    if constexpr ((VAR == 1 || VAR == 7 || VAR == 8 || VAR == 9) && !STATS) { /* the instances a moving
-                                                                     box takes (gpu_mtk.cu) */
+    /* the instances a moving box takes (gpu_mtk.cu) */
+    if constexpr ((VAR == 1 || VAR == 7 || VAR == 8 || VAR == 9 || VAR == 18 || VAR == 19) &&
+                  !STATS) {
         if (q.dbox) {
             CUDA_CHECK(cudaFuncSetAttribute(
                 nbr_kernel<typename atm_kernel_arg<R, TYP>::type, STATS, VAR, true>,
@@ -563,20 +568,23 @@ template <typename R, bool STATS, bool TYP>
 static int nbr_launch_t(gpu_nbr *b, const gpu_args *a, const nbr_args &q, cudaStream_t st)
 {
     int v = nbr_variant();
-    if (v < 0) /* the fastest measured, float and double (H200, docs/gpu.md) */
-        v = 7;
+    if (v < 0) /* the fastest measured, float and double (H200, docs/gpu.md): the ring */
+        v = 18;
     /* the cutoff_triple test cannot fail when cutoff_triple^6 is well above rc^6 (unset: 3e38):
      * a, b, c <= rc^2 then give abc <= rc^6, whatever the rounding; VAR 9 (no test, and its
      * atomics' order the hardware's) takes VAR 7 where the sums must repeat bit for bit */
     const double rc2 = q.rca2 > 0 ? q.rca2 : 0.0;
-    if (v >= 10 && (STATS || TYP || sizeof(R) != sizeof(float)))
+    if (v >= 10 && v <= 17 && (STATS || TYP || sizeof(R) != sizeof(float)))
         v = v >= 14 ? 7 : 9;
     if (v == 15 && a->mode != ACC_DOUBLE)
         v = 7;
-    if (v >= 9 && a->mode == ACC_FIXED)
+    if (v >= 9 && v <= 17 && a->mode == ACC_FIXED)
         v = 7;
-    if ((v == 7 || v >= 9) && !(a->kd.atm_rct6 >= 2.0 * rc2 * rc2 * rc2))
+    const bool tri = !(a->kd.atm_rct6 >= 2.0 * rc2 * rc2 * rc2);
+    if ((v == 7 || (v >= 9 && v <= 17)) && tri)
         v = 8;
+    if (v >= 18 && tri)
+        v = 19;
     const int smem = nbr_smem_bytes<R>(q.cap, TYP ? a->kf.ntypes : 1) +
                      (nbr_cmp(v) ? NBR_NW * NBR_CMP_Q * (int)sizeof(unsigned) : 0);
     if (smem > b->smem_max)
@@ -595,6 +603,16 @@ static int nbr_launch_t(gpu_nbr *b, const gpu_args *a, const nbr_args &q, cudaSt
         return nbr_launch_v<R, STATS, TYP, 8>(b, a, q, smem, st);
     case 9:
         return nbr_launch_v<R, STATS, TYP, 9>(b, a, q, smem, st);
+    case 18:
+        return nbr_launch_v<R, STATS, TYP, 18>(b, a, q, smem, st);
+    case 19:
+        return nbr_launch_v<R, STATS, TYP, 19>(b, a, q, smem, st);
+    case 20:
+    case 21:
+        if constexpr (!TYP)
+            return v == 20 ? nbr_launch_v<R, STATS, TYP, 20>(b, a, q, smem, st)
+                           : nbr_launch_v<R, STATS, TYP, 21>(b, a, q, smem, st);
+        return nbr_launch_v<R, STATS, TYP, 18>(b, a, q, smem, st);
     case 10:
     case 11:
     case 12:
@@ -623,7 +641,7 @@ static int nbr_launch_t(gpu_nbr *b, const gpu_args *a, const nbr_args &q, cudaSt
 int gpu_nbr_moving_ok(void)
 {
     const int v = nbr_variant();
-    return v < 0 || v == 1 || v == 7 || v == 8 || v == 9;
+    return v < 0 || v == 1 || v == 7 || v == 8 || v == 9 || v == 18 || v == 19;
 }
 
 int gpu_nbr_forces(gpu_nbr *b, const gpu_args *a, const pot_params *pp, int dbl, int pdbl,

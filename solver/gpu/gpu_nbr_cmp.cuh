@@ -1,5 +1,5 @@
 /* gpu_nbr_cmp.cuh — the neighbour-list force kernel's tile loop VAR 9 (TB_NBR_KERNEL=9, issue 23;
- * docs/gpu-measured.md, "Measured: compaction of the useful slots"): the slots of VAR 7's items
+ * docs/gpu-measured-early.md, "Measured: compaction of the useful slots"): the slots of VAR 7's items
  * tested first, the useful ones queued, then evaluated 32 at a time with every lane busy.
  * Included by gpu_nbr.cu only, after gpu_nbr_tri.cuh (nbr_real, NBR_NW).
  *

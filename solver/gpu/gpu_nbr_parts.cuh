@@ -93,6 +93,7 @@ static __device__ __forceinline__ void nbr_block_sums(double v[N], double *scrat
 {
     const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
     static_assert(N * NBR_NW <= NBR_SCRATCH, "nbr_block_sums: scratch too small");
+    __syncwarp(); /* the warp converged after its entries' loop: plain shuffles below */
 #pragma unroll
     for (int c = 0; c < N; c++) {
         for (int o = 16; o > 0; o >>= 1)

@@ -1,7 +1,8 @@
 /* gpu_nbr_tri.cuh — the neighbour-list force kernel's (gpu_nbr.cu) constants and per-triplet
  * pieces: its block (NBR_NT threads, NBR_NW warps), the two-j loop's unroll, the precision's
  * types and potential calls (nbr_real), the kernel's arguments (nbr_args), its shared memory per
- * anchor, and one triplet of VAR 1's loop (nbr_tri) and of VAR >= 2's (nbr_tri2, nbr_share).
+ * anchor, one triplet of VAR 1's loop (nbr_tri) and of VAR >= 2's (nbr_tri2, nbr_share), and
+ * the store of an entry's j sums (nbr_put_j).
  * Included by gpu_nbr.cu only, after gpu_atm.cuh and gpu_nbr_int.h. */
 #ifndef TB_GPU_NBR_TRI_CUH
 #define TB_GPU_NBR_TRI_CUH
@@ -20,6 +21,16 @@ template <typename R> __host__ __device__ constexpr int nbr_unroll_dual()
     return NBR_UNROLL_DUAL;
 #else
     return sizeof(R) == sizeof(float) ? 4 : 2;
+#endif
+}
+/* The ring walk's unroll (gpu_nbr_ring.cuh), by precision and entries per lane J:
+ * -DNBR_UNROLL_RING=k: k for all. */
+template <typename R, int J> __host__ __device__ constexpr int nbr_unroll_ring()
+{
+#ifdef NBR_UNROLL_RING
+    return NBR_UNROLL_RING;
+#else
+    return J == 2 ? nbr_unroll_dual<R>() : sizeof(R) == sizeof(float) ? 2 : 1;
 #endif
 }
 #define NBR_SCRATCH 64 /* doubles: block_sum's 32, nbr_block_sums' 12 values x NBR_NW warps */
@@ -133,6 +144,19 @@ template <typename R> struct nbr_share {
         vk.w = atm_real<R>::fma(-v, hc, vk.w);
     }
 };
+
+/* One entry's j-side sums into the warp's array (V_q += f, S_q -= A): every loop's end of a
+ * run of steps with j held. */
+template <typename R, typename V>
+static __device__ __forceinline__ void nbr_put_j(V *accw, int j, const R f[3], R A)
+{
+    V v = accw[j];
+    v.x += f[0];
+    v.y += f[1];
+    v.z += f[2];
+    v.w -= A;
+    accw[j] = v;
+}
 
 /* nbr_tri for VAR >= 2: TRI = false leaves out the cutoff_triple test (VAR 7: where it cannot
  * fail); VF (VAR 7, 8) takes pot_atm_list_v, whose factor v the sums' FMAs take (A,
