@@ -15,7 +15,11 @@ lie beyond r_c (they could be skipped), VAR 7's fill, the warp steps with no lan
 the fill of walking each tile of j against only the k within r_c of its box (full j x k matrix, 8 /
 16 / 32 j; and the triangle's form, k after the tile in chunks of 32, 32 / 64 j).
 
-usage: nbr-slot-sim.py [--rc 4.5] [--rho 0.8] [--rows 40] [--seed 1] [--bounds]
+With --ring: the fill of the ring walk (VAR 18, the default since 2026-11-29: the pairs by their
+difference k - j mod ma, solver/physics/nbr_ring.h), J = 2, 3, 4 entries per lane, its slots counted
+as nbr_ring_slots counts them (bench --liquid measures 59.1-59.5 % for J = 2), beside VAR 7's.
+
+usage: nbr-slot-sim.py [--rc 4.5] [--rho 0.8] [--rows 40] [--seed 1] [--bounds | --ring]
 """
 import argparse
 
@@ -27,6 +31,7 @@ ap.add_argument("--rho", type=float, default=0.8)
 ap.add_argument("--rows", type=int, default=40)
 ap.add_argument("--seed", type=int, default=1)
 ap.add_argument("--bounds", action="store_true")
+ap.add_argument("--ring", action="store_true")
 o = ap.parse_args()
 rng = np.random.default_rng(o.seed)
 
@@ -62,6 +67,43 @@ def box_gap(a, pts):  # distance from each point to the box of a
     return np.sqrt((lo * lo).sum(1))
 
 
+def ring_slots(ma, J):  # nbr_ring.h's nbr_ring_slots: the last chunk's steps split by shifts
+    if ma < 3:
+        return int(ma == 2)
+    D = (ma // 2 + J - 1) // J
+    if J > 2 and J * D >= ma:
+        J, D = 2, (ma // 2 + 1) // 2
+    n = 0
+    for c in range((ma + 31) // 32):
+        r, lg = min(32, ma - 32 * c), 0
+        while r <= 16:
+            l2 = lg + 1
+            g2, L2 = 1 << l2, (D + (1 << l2) - 1) >> l2
+            if l2 > 5 or (r << l2) > 32 or g2 > D or L2 < r or (J - 1) * D + (L2 << l2) >= ma:
+                break
+            lg = l2
+        n += (D + (1 << lg) - 1) >> lg
+    return 32 * J * n
+
+
+def tiles_slots(ma):  # VAR 7's items: 2048 slots per two-j item, 512 per diagonal tile
+    mb = (ma + 31) // 32
+    return sum(2048 if 2 * J + 1 <= Q else 512 for Q in range(mb) for J in range(Q // 2 + 1))
+
+
+if o.ring:
+    hits, walked = 0, {"tiles": 0, 2: 0, 3: 0, 4: 0}
+    for _ in range(o.rows):
+        p = half_ball(rng)
+        ma = len(p)
+        near = np.linalg.norm(p[:, None, :] - p[None, :, :], axis=2) <= o.rc
+        hits += int(np.triu(near, 1).sum())
+        walked["tiles"] += tiles_slots(ma)
+        for J in (2, 3, 4):
+            walked[J] += ring_slots(ma, J)
+    print("fill: VAR 7's tiles %.1f %%; the ring %s" % (100 * hits / walked["tiles"], ", ".join(
+        "J = %d %.1f %%" % (J, 100 * hits / walked[J]) for J in (2, 3, 4))))
+    raise SystemExit(0)
 if o.bounds:
     pairs = within = 0
     for name in ["index", "x", "azimuth", "bands", "morton"]:
