@@ -67,9 +67,16 @@ __host__ __device__ constexpr bool nbr_tri_test(int var)
 {
     return var == 19 || (var != 7 && var < 14);
 }
-__host__ __device__ constexpr bool nbr_ring_var(int var) { return var >= 18 && var <= 21; }
-/* The ring's entries per lane: 18, 19 two, 20 three, 21 four (nbr_ring.h). */
+__host__ __device__ constexpr bool nbr_ring_var(int var) { return var >= 18 && var <= 22; }
+/* The ring's entries per lane: 18, 19, 22 two, 20 three, 21 four (nbr_ring.h). */
 __host__ __device__ constexpr int nbr_ring_jv(int var) { return var == 20 ? 3 : var == 21 ? 4 : 2; }
+/* The ring's full steps without the masks' tests (gpu_nbr_ring.cuh's PEEL): in double, 2.5-3 %
+ * faster on the H200, not in float, 2 % slower (docs/gpu-measured.md); VAR 22 takes the other
+ * choice, for the comparison in one binary. */
+template <typename R> __host__ __device__ constexpr bool nbr_ring_peel(int var)
+{
+    return (var == 22) != (sizeof(R) == sizeof(double));
+}
 __host__ __device__ constexpr bool nbr_vfold(int var) { return var >= 7; }
 /* Timing probes of the row's O(m) part (float, one species; their results are wrong;
  * docs/gpu-measured.md, "Measured: the row's O(m) part"): VAR 7 with 14 the filter alone (no
@@ -275,7 +282,7 @@ __global__ void __launch_bounds__(NBR_NT) nbr_kernel(gpu_args a, nbr_args q)
                                                               warp * NBR_CMP_Q,
                                        ma, mb, kc.atm_rc2, nuk, sty, q.cap, warp, lane);
     if constexpr (nbr_ring_var(VAR)) /* the ring walk (gpu_nbr_ring.cuh) */
-        hits = nbr_ring<R, V, TYP, nbr_tri_test(VAR), STATS, nbr_ring_jv(VAR)>(
+        hits = nbr_ring<R, V, TYP, nbr_tri_test(VAR), STATS, nbr_ring_jv(VAR), nbr_ring_peel<R>(VAR)>(
             ent, accw, nuk, sty, q.cap, ma, kc.atm_rc2, kc.atm_rct6, lane);
     if (nbr_walk7(VAR)) {
         /* VAR 1's items (J, Q) and steps, dealt round-robin (an even deal of the steps was
@@ -520,8 +527,9 @@ __global__ void __launch_bounds__(NBR_NT) nbr_kernel(gpu_args a, nbr_args q)
  * row's filter and epilogue: nbr_walk7; else 7), 18 (the ring walk of 2026-11-29,
  * gpu_nbr_ring.cuh, two entries per lane; 19 where cutoff_triple can cut), 20 and 21 (the ring
  * with three and four entries per lane: one species, else 18; 2-5 % slower in mixed, the same in
- * double), kept for before/after measurements in one run; unset (-1): VAR 18, or 19 where
- * cutoff_triple can cut (nbr_launch_t). */
+ * double), 22 (18 with the other choice of nbr_ring_peel; one species), kept for before/after
+ * measurements in one run; unset (-1): VAR 18, or 19 where cutoff_triple can cut
+ * (nbr_launch_t). */
 static int nbr_variant(void)
 {
     static int v = -2;
@@ -529,7 +537,7 @@ static int nbr_variant(void)
         const char *e = getenv("TB_NBR_KERNEL");
         char *end = NULL;
         const long x = e && e[0] ? strtol(e, &end, 10) : -1;
-        v = end && *end == 0 && x >= 0 && x <= 21 && (x <= 2 || x >= 7) ? (int)x : -1;
+        v = end && *end == 0 && x >= 0 && x <= 22 && (x <= 2 || x >= 7) ? (int)x : -1;
     }
     return v;
 }
@@ -609,9 +617,11 @@ static int nbr_launch_t(gpu_nbr *b, const gpu_args *a, const nbr_args &q, cudaSt
         return nbr_launch_v<R, STATS, TYP, 19>(b, a, q, smem, st);
     case 20:
     case 21:
+    case 22:
         if constexpr (!TYP)
-            return v == 20 ? nbr_launch_v<R, STATS, TYP, 20>(b, a, q, smem, st)
-                           : nbr_launch_v<R, STATS, TYP, 21>(b, a, q, smem, st);
+            return v == 20   ? nbr_launch_v<R, STATS, TYP, 20>(b, a, q, smem, st)
+                   : v == 21 ? nbr_launch_v<R, STATS, TYP, 21>(b, a, q, smem, st)
+                             : nbr_launch_v<R, STATS, TYP, 22>(b, a, q, smem, st);
         return nbr_launch_v<R, STATS, TYP, 18>(b, a, q, smem, st);
     case 10:
     case 11:

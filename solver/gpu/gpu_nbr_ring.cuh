@@ -15,8 +15,10 @@
 
 /* The ring of J entries per lane (ma >= 3, J = nbr_ring_j(ma, J)): the k and j sums into accw;
  * TYP: nu of (anchor, j's species, entry k) from nuk's rows (cap apart); TRI: the
- * cutoff_triple test. Returns the triplets that counted (STATS). */
-template <typename R, typename V, bool TYP, bool TRI, bool STATS, int J>
+ * cutoff_triple test; PEEL (double; gpu_nbr.cu's nbr_ring_peel): the steps where no lane masks a
+ * slot (all but the last one or two of a chunk without pads) without the masks' tests, a second
+ * copy of the unrolled step. Returns the triplets that counted (STATS). */
+template <typename R, typename V, bool TYP, bool TRI, bool STATS, int J, bool PEEL>
 static __device__ __forceinline__ unsigned long long nbr_ring_walk(const V *ent, V *accw,
                                                                    const R *nuk,
                                                                    const unsigned char *sty,
@@ -46,8 +48,8 @@ static __device__ __forceinline__ unsigned long long nbr_ring_walk(const V *ent,
             A[i] = 0;
             f[i][0] = f[i][1] = f[i][2] = 0;
         }
-#pragma unroll (nbr_unroll_ring<R, J>())
-        for (int u = 0; u < w.L; u++) {
+        /* one step: entry k against the lane's J entries; test: the slots' masks (u < lim) */
+        auto step = [&](const int u, const bool test) {
             const V ek = ent[k];
             nbr_share<R> ks[J];
 #pragma unroll
@@ -55,7 +57,7 @@ static __device__ __forceinline__ unsigned long long nbr_ring_walk(const V *ent,
                 /* k is never a j_i (nbr_ring.h), and a pad lane's are real entries and a
                  * padding (far, finite) or LJ-only entry: no degenerate triplet */
                 const bool o = nbr_tri2<R, V, TRI, true, false>(
-                    d[i], a[i], nah[i], r5[i], a5[i], ek, u < w.lim[i], rc2, rct6,
+                    d[i], a[i], nah[i], r5[i], a5[i], ek, !test || u < w.lim[i], rc2, rct6,
                     TYP ? nrow[i][k] : (R)1, A[i], f[i], ks[i]);
                 if (STATS)
                     hits += (unsigned)o;
@@ -68,7 +70,21 @@ static __device__ __forceinline__ unsigned long long nbr_ring_walk(const V *ent,
             __syncwarp();
             k += inc;
             k = k == wrap ? 0 : k;
+        };
+        int u = 0;
+        if (PEEL) { /* the steps every lane counts in full: no masks (a chunk with pads: none) */
+            int lm = w.lim[0];
+#pragma unroll
+            for (int i = 1; i < J; i++)
+                lm = min(lm, w.lim[i]);
+            const int Lu = __reduce_min_sync(0xffffffffu, lm);
+#pragma unroll (nbr_unroll_ring<R, J>())
+            for (; u < Lu; u++)
+                step(u, false);
         }
+#pragma unroll (nbr_unroll_ring<R, J>())
+        for (; u < w.L; u++)
+            step(u, true);
 #pragma unroll
         for (int i = 0; i < J; i++) {
             for (int o = w.gs; o < 32; o *= 2) { /* the groups' j sums, in a fixed order */
@@ -86,16 +102,16 @@ static __device__ __forceinline__ unsigned long long nbr_ring_walk(const V *ent,
 
 /* The ring walk of one warp over the ma ATM entries in ent: J entries per lane where the row
  * allows it (nbr_ring_j), else 2; ma = 2, one pair, lane 0's alone. */
-template <typename R, typename V, bool TYP, bool TRI, bool STATS, int J>
+template <typename R, typename V, bool TYP, bool TRI, bool STATS, int J, bool PEEL = false>
 static __device__ __forceinline__ unsigned long long nbr_ring(const V *ent, V *accw, const R *nuk,
                                                               const unsigned char *sty, int cap,
                                                               int ma, R rc2, R rct6, int lane)
 {
     if (ma >= 3 && (J == 2 || nbr_ring_j(ma, J) == J))
-        return nbr_ring_walk<R, V, TYP, TRI, STATS, J>(ent, accw, nuk, sty, cap, ma, rc2, rct6,
+        return nbr_ring_walk<R, V, TYP, TRI, STATS, J, PEEL>(ent, accw, nuk, sty, cap, ma, rc2, rct6,
                                                        lane);
     if (ma >= 3)
-        return nbr_ring_walk<R, V, TYP, TRI, STATS, 2>(ent, accw, nuk, sty, cap, ma, rc2, rct6,
+        return nbr_ring_walk<R, V, TYP, TRI, STATS, 2, PEEL>(ent, accw, nuk, sty, cap, ma, rc2, rct6,
                                                        lane);
     unsigned long long hits = 0;
     if (ma == 2 && lane == 0) { /* one pair: lane 0, with the degenerate-safe body */
