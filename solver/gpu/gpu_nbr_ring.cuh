@@ -1,5 +1,5 @@
 /* gpu_nbr_ring.cuh — the neighbour-list force kernel's ring walk of an anchor's entry pairs
- * (VAR 18-21 of gpu_nbr.cu; docs/gpu.md, "Cutoff systems"): the pairs (j, k) of the ma ATM
+ * (VAR 18-22 of gpu_nbr.cu; docs/gpu.md, "Cutoff systems"): the pairs (j, k) of the ma ATM
  * entries taken by their difference k - j (mod ma) instead of 32 x 32 tiles, the lanes' indices
  * from solver/physics/nbr_ring.h. As in the tiles, at each step the lanes' k are distinct and
  * one 16-byte load and one update of entry k's sums serve the J triplets of the J entries a
@@ -30,7 +30,8 @@ static __device__ __forceinline__ unsigned long long nbr_ring_walk(const V *ent,
         const nbr_ring_lane w = nbr_ring_at(ma, J, c, lane);
         int k = w.k, inc = w.inc, wrap = w.wrap;
         /* opaque to the compiler: else it forms inc and wrap again from the lane at every step
-         * of the loop (9 instructions more per 4 steps, 2 % slower in mixed) */
+         * of the loop (with the warp's array address before NBR_NW == 1 made it known, 9 PTX
+         * instructions more per 4 steps: 2 % slower in mixed) */
         asm volatile("" : "+r"(inc), "+r"(wrap));
         R d[J][3], a[J], nah[J], r5[J], a5[J], A[J], f[J][3];
         const R *nrow[J];
