@@ -282,8 +282,9 @@ __global__ void __launch_bounds__(NBR_NT) nbr_kernel(gpu_args a, nbr_args q)
                                                               warp * NBR_CMP_Q,
                                        ma, mb, kc.atm_rc2, nuk, sty, q.cap, warp, lane);
     if constexpr (nbr_ring_var(VAR)) /* the ring walk (gpu_nbr_ring.cuh) */
-        hits = nbr_ring<R, V, TYP, nbr_tri_test(VAR), STATS, nbr_ring_jv(VAR), nbr_ring_peel<R>(VAR)>(
-            ent, accw, nuk, sty, q.cap, ma, kc.atm_rc2, kc.atm_rct6, lane);
+        hits = nbr_ring<R, V, TYP, nbr_tri_test(VAR), STATS, nbr_ring_jv(VAR),
+                        nbr_ring_peel<R>(VAR)>(ent, accw, nuk, sty, q.cap, ma, kc.atm_rc2,
+                                               kc.atm_rct6, lane);
     if (nbr_walk7(VAR)) {
         /* VAR 1's items (J, Q) and steps, dealt round-robin (an even deal of the steps was
          * slower: docs/gpu.md) */

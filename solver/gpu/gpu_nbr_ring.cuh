@@ -109,11 +109,11 @@ static __device__ __forceinline__ unsigned long long nbr_ring(const V *ent, V *a
                                                               int ma, R rc2, R rct6, int lane)
 {
     if (ma >= 3 && (J == 2 || nbr_ring_j(ma, J) == J))
-        return nbr_ring_walk<R, V, TYP, TRI, STATS, J, PEEL>(ent, accw, nuk, sty, cap, ma, rc2, rct6,
-                                                       lane);
+        return nbr_ring_walk<R, V, TYP, TRI, STATS, J, PEEL>(ent, accw, nuk, sty, cap, ma,
+                                                             rc2, rct6, lane);
     if (ma >= 3)
-        return nbr_ring_walk<R, V, TYP, TRI, STATS, 2, PEEL>(ent, accw, nuk, sty, cap, ma, rc2, rct6,
-                                                       lane);
+        return nbr_ring_walk<R, V, TYP, TRI, STATS, 2, PEEL>(ent, accw, nuk, sty, cap, ma,
+                                                             rc2, rct6, lane);
     unsigned long long hits = 0;
     if (ma == 2 && lane == 0) { /* one pair: lane 0, with the degenerate-safe body */
         const V e0 = ent[0];
