@@ -34,7 +34,7 @@
  * lane: k + 1 mod ma; a pad: k stays); it stores its j sums (after its group's are summed) iff
  * real && grp == 0. */
 typedef struct {
-    int g, gs, grp, L;      /* groups, lanes per group, this lane's group, steps */
+    int gs, grp, L;         /* lanes per group (32 / groups), this lane's group, steps */
     int real, k, inc, wrap; /* k: the first step's */
     int j[NBR_RING_JMAX], lim[NBR_RING_JMAX];
 } nbr_ring_lane;
@@ -71,7 +71,6 @@ TB_HOSTDEV static inline nbr_ring_lane nbr_ring_at(int ma, int J, int c, int lan
     const int D = nbr_ring_d(ma, J);
     int lg;
     nbr_ring_split(ma, J, c, &lg, &w.L);
-    w.g = 1 << lg;
     w.gs = 32 >> lg;
     const int jl = lane & (w.gs - 1);
     w.grp = lane >> (5 - lg);
