@@ -306,6 +306,99 @@ static void test_pot_atm_part(void)
                   "to 1e-12 of the largest (worst %.2e)", worst);
 }
 
+/* pot_atm_list_dot (the ring's dot form, d_j . d_k in place of d_jk): the forces on j and k it
+ * gives, 2K (V + S d) with V_j = v hb d_k, S_j = -v hj, V_k = v hb d_j, S_k = -v hk, must equal
+ * -dE/dd_j = -2 g_a d_j + 2 g_b d_jk and -dE/dd_k = -2 g_c d_k - 2 g_b d_jk from pot_atm_d's
+ * derivatives, with the anchor at the origin (a = |d_j|^2, b = |d_jk|^2, c = |d_k|^2); ok = 0
+ * gives v = 0. Returns the largest difference relative to the largest force component. */
+static double atm_dot_err(const double dj[3], const double dk[3], double w, int fl)
+{
+    double a = 0, c = 0, y = 0, djk[3], b = 0;
+    for (int x = 0; x < 3; x++) {
+        a += dj[x] * dj[x];
+        c += dk[x] * dk[x];
+        y += dj[x] * dk[x];
+        djk[x] = dk[x] - dj[x];
+        b += djk[x] * djk[x];
+    }
+    double g[3];
+    pot_atm_d(NU, a, b, c, &g[0], &g[1], &g[2]);
+    double v, hb, hj, hk;
+    if (fl) {
+        float vf, hbf, hjf, hkf;
+        const float af = (float)a, cf = (float)c, yf = (float)y, xf = cf - yf, zf = af - yf;
+        const float bf = xf + zf;
+        pot_atm_list_dot_f(af, 5.0f / af, bf, cf, xf, yf, zf, 0.2f * af * (bf * cf), (float)w, 1,
+                           &vf, &hbf, &hjf, &hkf);
+        v = vf, hb = hbf, hj = hjf, hk = hkf;
+    } else {
+        const double x = c - y, z = a - y, bb = x + z;
+        pot_atm_list_dot_d(a, 5.0 / a, bb, c, x, y, z, 0.2 * a * (bb * c), w, 1, &v, &hb, &hj,
+                           &hk);
+    }
+    const double k2 = 2.0 * ATM_PART_K / w;
+    double fmax_ = 0, err = 0, fj[3], fk[3], rj[3], rk[3];
+    for (int x = 0; x < 3; x++) {
+        fj[x] = k2 * (v * hb * dk[x] - v * hj * dj[x]);
+        fk[x] = k2 * (v * hb * dj[x] - v * hk * dk[x]);
+        rj[x] = -2.0 * g[0] * dj[x] + 2.0 * g[1] * djk[x];
+        rk[x] = -2.0 * g[2] * dk[x] - 2.0 * g[1] * djk[x];
+        fmax_ = fmax(fmax_, fmax(fabs(rj[x]), fabs(rk[x])));
+    }
+    for (int x = 0; x < 3; x++)
+        err = fmax(err, fmax(fabs(fj[x] - rj[x]), fabs(fk[x] - rk[x])) / fmax_);
+    return err;
+}
+
+static void test_pot_atm_dot(void)
+{
+    const double s3 = sqrt(3.0) / 2.0;
+    const double eq[2][3] = {{1.2, 0, 0}, {0.6, 1.2 * s3, 0}};          /* equilateral, 1.2 */
+    const double sc[2][3] = {{1.1, 0, 0}, {-0.4, 2.2, 0.5}};            /* scalene, obtuse at i */
+    const double far[2][3] = {{3.9, 1.2, 0.3}, {3.6, 2.0, -0.2}};       /* close pair far out */
+    const double (*cases[3])[3] = {eq, sc, far};
+    const char *names[3] = {"equilateral", "scalene", "a close pair far from the anchor"};
+    for (int t = 0; t < 3; t++) {
+        const double ed = atm_dot_err(cases[t][0], cases[t][1], 1.5, 0);
+        const double ef = atm_dot_err(cases[t][0], cases[t][1], 1.0, 1);
+        gsl_test(!(ed <= 1e-13), "pot_atm_list_dot_d %s: forces on j, k = pot_atm_d's (max rel %.2e)",
+                 names[t], ed);
+        gsl_test(!(ef <= 1e-5), "pot_atm_list_dot_f %s: forces within 1e-5 (%.2e)", names[t], ef);
+    }
+    {
+        double v, hb, hj, hk;
+        pot_atm_list_dot_d(1.21, 5.0 / 1.21, 1.44, 2.25, 1.0, 1.25, 0.0, 0.2 * 1.21 * 1.44 * 2.25,
+                           1.0, 0, &v, &hb, &hj, &hk);
+        gsl_test(!(v == 0 && isfinite(hb) && isfinite(hj) && isfinite(hk)),
+                 "pot_atm_list_dot_d: ok = 0 gives v = 0, finite h");
+    }
+    gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
+    gsl_rng_set(rng, 12);
+    double worst = 0;
+    int bad = 0;
+    for (int t = 0; t < 1000; t++) { /* the liquid's shell: |d| in [0.9, 4.5], |d_jk| >= 0.8 */
+        double d[2][3], r2[2];
+        do {
+            for (int i = 0; i < 2; i++) {
+                do {
+                    r2[i] = 0;
+                    for (int x = 0; x < 3; x++) {
+                        d[i][x] = 9.0 * gsl_rng_uniform(rng) - 4.5;
+                        r2[i] += d[i][x] * d[i][x];
+                    }
+                } while (r2[i] < 0.81 || r2[i] > 20.25);
+            }
+        } while ((d[1][0] - d[0][0]) * (d[1][0] - d[0][0]) + (d[1][1] - d[0][1]) * (d[1][1] - d[0][1]) +
+                     (d[1][2] - d[0][2]) * (d[1][2] - d[0][2]) < 0.64);
+        const double err = atm_dot_err(d[0], d[1], 1.0, 0);
+        worst = fmax(worst, err);
+        bad += !(err <= 1e-12);
+    }
+    gsl_rng_free(rng);
+    gsl_test(bad, "pot_atm_list_dot_d, 1000 random triplets of a liquid's shell: forces = pot_atm_d's "
+                  "to 1e-12 of the largest (worst %.2e)", worst);
+}
+
 /* pot_lj, pot_mic and the cutoff tests of the accumulate bodies. */
 static void test_pot_lj_mic(void)
 {
@@ -476,6 +569,7 @@ int main(void)
 
     test_pot_atm();
     test_pot_atm_part();
+    test_pot_atm_dot();
     test_pot_lj_mic();
     test_vs_reference(rng);
 

@@ -18,7 +18,8 @@
  * cutoff_triple test; PEEL (double; gpu_nbr.cu's nbr_ring_peel): the steps where no lane masks a
  * slot (all but the last one or two of a chunk without pads) without the masks' tests, a second
  * copy of the unrolled step. Returns the triplets that counted (STATS). */
-template <typename R, typename V, bool TYP, bool TRI, bool STATS, int J, bool PEEL>
+template <typename R, typename V, bool TYP, bool TRI, bool STATS, int J, bool PEEL, bool DOT,
+          int UNR>
 static __device__ __forceinline__ unsigned long long nbr_ring_walk(const V *ent, V *accw,
                                                                    const R *nuk,
                                                                    const unsigned char *sty,
@@ -53,20 +54,31 @@ static __device__ __forceinline__ unsigned long long nbr_ring_walk(const V *ent,
         auto step = [&](const int u, const bool test) {
             const V ek = ent[k];
             nbr_share<R> ks[J];
+            nbr_share_dot<R> kd[J];
 #pragma unroll
             for (int i = 0; i < J; i++) {
                 /* k is never a j_i (nbr_ring.h), and a pad lane's are real entries and a
                  * padding (far, finite) or LJ-only entry: no degenerate triplet */
-                const bool o = nbr_tri2<R, V, TRI, true, false>(
-                    d[i], a[i], nah[i], r5[i], a5[i], ek, !test || u < w.lim[i], rc2, rct6,
-                    TYP ? nrow[i][k] : (R)1, A[i], f[i], ks[i]);
+                const bool pre = !test || u < w.lim[i];
+                const R wt = TYP ? nrow[i][k] : (R)1;
+                bool o;
+                if constexpr (DOT)
+                    o = nbr_tri_dot<R, V, TRI>(d[i], a[i], r5[i], a5[i], ek, pre, rc2, rct6, wt,
+                                               A[i], f[i], kd[i]);
+                else
+                    o = nbr_tri2<R, V, TRI, true, false>(d[i], a[i], nah[i], r5[i], a5[i], ek,
+                                                         pre, rc2, rct6, wt, A[i], f[i], ks[i]);
                 if (STATS)
                     hits += (unsigned)o;
             }
             V vk = accw[k]; /* loaded after the triplets (2 % faster in mixed than before) */
 #pragma unroll
-            for (int i = 0; i < J; i++)
-                ks[i].add(vk); /* a pad lane's k: its own, beyond ma (zero shares) */
+            for (int i = 0; i < J; i++) { /* a pad lane's k: its own, beyond ma (zero shares) */
+                if constexpr (DOT)
+                    kd[i].add(vk, d[i]);
+                else
+                    ks[i].add(vk);
+            }
             accw[k] = vk;
             __syncwarp();
             k += inc;
@@ -79,11 +91,11 @@ static __device__ __forceinline__ unsigned long long nbr_ring_walk(const V *ent,
             for (int i = 1; i < J; i++)
                 lm = min(lm, w.lim[i]);
             const int Lu = __reduce_min_sync(0xffffffffu, lm);
-#pragma unroll (nbr_unroll_ring<R, J>())
+#pragma unroll (UNR > 0 ? UNR : nbr_unroll_ring<R, J>())
             for (; u < Lu; u++)
                 step(u, false);
         }
-#pragma unroll (nbr_unroll_ring<R, J>())
+#pragma unroll (UNR > 0 ? UNR : nbr_unroll_ring<R, J>())
         for (; u < w.L; u++)
             step(u, true);
 #pragma unroll
@@ -103,17 +115,18 @@ static __device__ __forceinline__ unsigned long long nbr_ring_walk(const V *ent,
 
 /* The ring walk of one warp over the ma ATM entries in ent: J entries per lane where the row
  * allows it (nbr_ring_j), else 2; ma = 2, one pair, lane 0's alone. */
-template <typename R, typename V, bool TYP, bool TRI, bool STATS, int J, bool PEEL = false>
+template <typename R, typename V, bool TYP, bool TRI, bool STATS, int J, bool PEEL = false,
+          bool DOT = false, int UNR = 0>
 static __device__ __forceinline__ unsigned long long nbr_ring(const V *ent, V *accw, const R *nuk,
                                                               const unsigned char *sty, int cap,
                                                               int ma, R rc2, R rct6, int lane)
 {
     if (ma >= 3 && (J == 2 || nbr_ring_j(ma, J) == J))
-        return nbr_ring_walk<R, V, TYP, TRI, STATS, J, PEEL>(ent, accw, nuk, sty, cap, ma,
-                                                             rc2, rct6, lane);
+        return nbr_ring_walk<R, V, TYP, TRI, STATS, J, PEEL, DOT, UNR>(ent, accw, nuk, sty, cap, ma,
+                                                                  rc2, rct6, lane);
     if (ma >= 3)
-        return nbr_ring_walk<R, V, TYP, TRI, STATS, 2, PEEL>(ent, accw, nuk, sty, cap, ma,
-                                                             rc2, rct6, lane);
+        return nbr_ring_walk<R, V, TYP, TRI, STATS, 2, PEEL, DOT, UNR>(ent, accw, nuk, sty, cap, ma,
+                                                                  rc2, rct6, lane);
     unsigned long long hits = 0;
     if (ma == 2 && lane == 0) { /* one pair: lane 0, with the degenerate-safe body */
         const V e0 = ent[0];

@@ -23,14 +23,15 @@ template <typename R> __host__ __device__ constexpr int nbr_unroll_dual()
     return sizeof(R) == sizeof(float) ? 4 : 2;
 #endif
 }
-/* The ring walk's unroll (gpu_nbr_ring.cuh), by precision and entries per lane J:
- * -DNBR_UNROLL_RING=k: k for all. */
+/* The ring walk's unroll (gpu_nbr_ring.cuh), by precision and entries per lane J: 2 (J = 2;
+ * in float 2.5-5 % faster with the dot form than the tiles' 4, on the H200: docs/gpu-measured.md),
+ * else float 2, double 1. -DNBR_UNROLL_RING=k: k for all. */
 template <typename R, int J> __host__ __device__ constexpr int nbr_unroll_ring()
 {
 #ifdef NBR_UNROLL_RING
     return NBR_UNROLL_RING;
 #else
-    return J == 2 ? nbr_unroll_dual<R>() : sizeof(R) == sizeof(float) ? 2 : 1;
+    return J == 2 ? 2 : sizeof(R) == sizeof(float) ? 2 : 1;
 #endif
 }
 #define NBR_SCRATCH 64 /* doubles: block_sum's 32, nbr_block_sums' 12 values x NBR_NW warps */
@@ -58,6 +59,12 @@ template <> struct nbr_real<float> {
     {
         pot_atm_list_v_f(a, nah, r5a, b, c, p5, w, ok, degen, v, ha, hb, hc);
     }
+    static __device__ __forceinline__ void list_dot(float a, float r5a, float b, float c, float x, float y,
+                                                    float z, float p5, float w, int ok, float *v, float *hb,
+                                                    float *hj, float *hk)
+    {
+        pot_atm_list_dot_f(a, r5a, b, c, x, y, z, p5, w, ok, v, hb, hj, hk);
+    }
 };
 template <> struct nbr_real<double> {
     typedef tb_double4 V;
@@ -80,6 +87,12 @@ template <> struct nbr_real<double> {
                                                   double *ha, double *hb, double *hc)
     {
         pot_atm_list_v_d(a, nah, r5a, b, c, p5, w, ok, degen, v, ha, hb, hc);
+    }
+    static __device__ __forceinline__ void list_dot(double a, double r5a, double b, double c, double x, double y,
+                                                    double z, double p5, double w, int ok, double *v, double *hb,
+                                                    double *hj, double *hk)
+    {
+        pot_atm_list_dot_d(a, r5a, b, c, x, y, z, p5, w, ok, v, hb, hj, hk);
     }
 };
 
@@ -189,6 +202,41 @@ static __device__ __forceinline__ bool nbr_tri2(const R dj[3], R a, R nah, R r5a
     }
     for (int x = 0; x < 3; x++)
         fj[x] = atm_real<R>::fma(ks.gb, ks.d[x], fj[x]);
+    return ok;
+}
+
+/* Entry k's share of one triplet in the dot form (pot_atm_list_dot; the ring's default):
+ * V_k += gb d_j, S_k -= v hk. */
+template <typename R> struct nbr_share_dot {
+    R gb, hk, v;
+    __device__ __forceinline__ void add(typename nbr_real<R>::V &vk, const R dj[3]) const
+    {
+        vk.x = atm_real<R>::fma(gb, dj[0], vk.x);
+        vk.y = atm_real<R>::fma(gb, dj[1], vk.y);
+        vk.z = atm_real<R>::fma(gb, dj[2], vk.z);
+        vk.w = atm_real<R>::fma(-v, hk, vk.w);
+    }
+};
+
+/* nbr_tri2 (VF, DEG = false) in the dot form: y = d_j . d_k, then X, Z, b from it
+ * (pot_atm_list_dot); j's sums V_j += gb d_k (fj), S_j -= v hj (A), k's in ks. */
+template <typename R, typename V, bool TRI>
+static __device__ __forceinline__ bool nbr_tri_dot(const R dj[3], R a, R r5a, R a5, const V &ek,
+                                                   bool pre, R rc2, R rct6, R w, R &A, R fj[3],
+                                                   nbr_share_dot<R> &ks)
+{
+    const R y = atm_real<R>::fma(dj[2], ek.z, atm_real<R>::fma(dj[1], ek.y, dj[0] * ek.x));
+    const R x = ek.w - y, z = a - y, b = x + z;
+    const R bc = b * ek.w, abc = a * bc;
+    const bool ok = pre && b <= rc2 && (!TRI || abc <= rct6);
+    const R p5 = TRI ? abc * (R)0.2 : a5 * bc;
+    R hb, hj;
+    nbr_real<R>::list_dot(a, r5a, b, ek.w, x, y, z, p5, w, ok, &ks.v, &hb, &hj, &ks.hk);
+    A = atm_real<R>::fma(ks.v, hj, A);
+    ks.gb = ks.v * hb;
+    fj[0] = atm_real<R>::fma(ks.gb, ek.x, fj[0]);
+    fj[1] = atm_real<R>::fma(ks.gb, ek.y, fj[1]);
+    fj[2] = atm_real<R>::fma(ks.gb, ek.z, fj[2]);
     return ok;
 }
 

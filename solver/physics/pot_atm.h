@@ -143,6 +143,35 @@ TB_HOSTDEV static inline void TB_NAME(pot_atm_list_v)(TB_REAL a, TB_REAL nah, TB
     *hc = TB_NAME(tb_fma)(t, b, TB_NAME(tb_fma)(-c, Z, XY));
 }
 
+/* pot_atm_list_v in the dot form (the ring walk's default, gpu_nbr_ring.cuh): the caller forms
+ * y = d_j . d_k of the anchored triplet (a = |d_j|^2, c = |d_k|^2) and from it pot_atm_part's
+ * X = (b + c - a)/2 = c - y, Y = y, Z = (a + b - c)/2 = a - y and the side b = |d_k - d_j|^2 =
+ * X + Z: 6 instructions against the 10 of d_jk, b, X, Y, Z. Since d_jk = d_k - d_j, the sums
+ * take d_k and d_j in place of d_jk: j's V_j += v hb d_k, S_j -= v hj and k's V_k += v hb d_j,
+ * S_k -= v hk, with hj = ha + hb and hk = hc + hb (two adds: 2 instructions fewer per triplet in
+ * all; the forces V + S d the same). SETS *v (w u^5, 0 unless ok; u = (abc/5)^(-1/2) from the
+ * caller's p5 = abc/5), *hb, *hj, *hk. b = a + c - 2y loses digits where b << a + c (a close
+ * pair far from the anchor): relative error ~ eps (a + c)/b, against eps with d_jk. */
+TB_HOSTDEV static inline void TB_NAME(pot_atm_list_dot)(TB_REAL a, TB_REAL r5a, TB_REAL b,
+                                                         TB_REAL c, TB_REAL x, TB_REAL y,
+                                                         TB_REAL z, TB_REAL p5, TB_REAL w, int ok,
+                                                         TB_REAL *v, TB_REAL *hb, TB_REAL *hj,
+                                                         TB_REAL *hk)
+{
+    const TB_REAL u = TB_NAME(tb_rsqrt)(p5);
+    const TB_REAL u2 = u * u;
+    *v = ok ? ((u2 * u2) * u) * w : (TB_REAL)0;
+    const TB_REAL yz = y * z, xz = x * z, xy = x * y;
+    const TB_REAL mp = TB_NAME(tb_fma)(x, yz, p5);
+    const TB_REAL t = mp * (u2 * a); /* mp 5/(bc) */
+    const TB_REAL ha = TB_NAME(tb_fma)(mp, r5a, TB_NAME(tb_fma)(-a, x, yz));
+    const TB_REAL hbv = TB_NAME(tb_fma)(t, c, TB_NAME(tb_fma)(-b, y, xz));
+    const TB_REAL hc = TB_NAME(tb_fma)(t, b, TB_NAME(tb_fma)(-c, z, xy));
+    *hb = hbv;
+    *hj = ha + hbv;
+    *hk = hc + hbv;
+}
+
 /* pot_atm_add without the reciprocals, for callers that form each triplet's sides afresh (the
  * neighbour-list path, nbr.h): u^3 / a = u^5 bc and alike. SETS *e, *ga, *gb, *gc (same
  * scaling as pot_atm_add) and returns abc = (r_ij r_jk r_ki)^2, for the cutoff_triple test. */
