@@ -67,8 +67,8 @@ __host__ __device__ constexpr bool nbr_tri_test(int var)
 {
     return var == 19 || (var != 7 && var < 14);
 }
-__host__ __device__ constexpr bool nbr_ring_var(int var) { return var >= 18 && var <= 25; }
-/* The ring's entries per lane: 18, 19, 22-25 two, 20 three, 21 four (nbr_ring.h). */
+__host__ __device__ constexpr bool nbr_ring_var(int var) { return var >= 18 && var <= 23; }
+/* The ring's entries per lane: 18, 19, 22, 23 two, 20 three, 21 four (nbr_ring.h). */
 __host__ __device__ constexpr int nbr_ring_jv(int var) { return var == 20 ? 3 : var == 21 ? 4 : 2; }
 /* The ring's full steps without the masks' tests (gpu_nbr_ring.cuh's PEEL): in double, 2.5-3 %
  * faster on the H200, not in float, 2 % slower (docs/gpu-measured.md); VAR 22 takes the other
@@ -84,13 +84,6 @@ template <typename R> __host__ __device__ constexpr bool nbr_ring_peel(int var)
 template <typename R> __host__ __device__ constexpr bool nbr_ring_dot(int var)
 {
     return (var == 23) != (sizeof(R) == sizeof(float));
-}
-/* The ring's unroll, nbr_unroll_ring (0: that); VAR 24 and 25 other unrolls, for the
- * comparison: 24 twice the default (float 4, the tiles' unroll and the ring's until
- * 2026-11-29; double 4), 25 float 3, double 1. */
-template <typename R> __host__ __device__ constexpr int nbr_ring_unr(int var)
-{
-    return var == 24 ? 2 * nbr_unroll_ring<R, 2>() : var == 25 ? (sizeof(R) == sizeof(float) ? 3 : 1) : 0;
 }
 __host__ __device__ constexpr bool nbr_vfold(int var) { return var >= 7; }
 /* Timing probes of the row's O(m) part (float, one species; their results are wrong;
@@ -298,7 +291,7 @@ __global__ void __launch_bounds__(NBR_NT) nbr_kernel(gpu_args a, nbr_args q)
                                        ma, mb, kc.atm_rc2, nuk, sty, q.cap, warp, lane);
     if constexpr (nbr_ring_var(VAR)) /* the ring walk (gpu_nbr_ring.cuh) */
         hits = nbr_ring<R, V, TYP, nbr_tri_test(VAR), STATS, nbr_ring_jv(VAR),
-                        nbr_ring_peel<R>(VAR), nbr_ring_dot<R>(VAR), nbr_ring_unr<R>(VAR)>(
+                        nbr_ring_peel<R>(VAR), nbr_ring_dot<R>(VAR)>(
             ent, accw, nuk, sty, q.cap, ma, kc.atm_rc2, kc.atm_rct6, lane);
     if (nbr_walk7(VAR)) {
         /* VAR 1's items (J, Q) and steps, dealt round-robin (an even deal of the steps was
@@ -544,9 +537,8 @@ __global__ void __launch_bounds__(NBR_NT) nbr_kernel(gpu_args a, nbr_args q)
  * gpu_nbr_ring.cuh, two entries per lane; 19 where cutoff_triple can cut), 20 and 21 (the ring
  * with three and four entries per lane: one species, else 18; 2-5 % slower in mixed, the same in
  * double), 22 (18 with the other choice of nbr_ring_peel; one species), 23 (18 with the other
- * choice of nbr_ring_dot; one species), 24 and 25 (18 with other unrolls, nbr_ring_unr; one
- * species), kept for before/after measurements in one run; unset (-1): VAR 18, or 19 where
- * cutoff_triple can cut
+ * choice of nbr_ring_dot; one species), kept for before/after measurements in one run; unset
+ * (-1): VAR 18, or 19 where cutoff_triple can cut
  * (nbr_launch_t). */
 static int nbr_variant(void)
 {
@@ -555,7 +547,7 @@ static int nbr_variant(void)
         const char *e = getenv("TB_NBR_KERNEL");
         char *end = NULL;
         const long x = e && e[0] ? strtol(e, &end, 10) : -1;
-        v = end && *end == 0 && x >= 0 && x <= 25 && (x <= 2 || x >= 7) ? (int)x : -1;
+        v = end && *end == 0 && x >= 0 && x <= 23 && (x <= 2 || x >= 7) ? (int)x : -1;
     }
     return v;
 }
@@ -637,15 +629,11 @@ static int nbr_launch_t(gpu_nbr *b, const gpu_args *a, const nbr_args &q, cudaSt
     case 21:
     case 22:
     case 23:
-    case 24:
-    case 25:
         if constexpr (!TYP)
             return v == 20   ? nbr_launch_v<R, STATS, TYP, 20>(b, a, q, smem, st)
                    : v == 21 ? nbr_launch_v<R, STATS, TYP, 21>(b, a, q, smem, st)
                    : v == 22 ? nbr_launch_v<R, STATS, TYP, 22>(b, a, q, smem, st)
-                   : v == 23 ? nbr_launch_v<R, STATS, TYP, 23>(b, a, q, smem, st)
-                   : v == 24 ? nbr_launch_v<R, STATS, TYP, 24>(b, a, q, smem, st)
-                             : nbr_launch_v<R, STATS, TYP, 25>(b, a, q, smem, st);
+                             : nbr_launch_v<R, STATS, TYP, 23>(b, a, q, smem, st);
         return nbr_launch_v<R, STATS, TYP, 18>(b, a, q, smem, st);
     case 10:
     case 11:

@@ -18,8 +18,7 @@
  * cutoff_triple test; PEEL (double; gpu_nbr.cu's nbr_ring_peel): the steps where no lane masks a
  * slot (all but the last one or two of a chunk without pads) without the masks' tests, a second
  * copy of the unrolled step. Returns the triplets that counted (STATS). */
-template <typename R, typename V, bool TYP, bool TRI, bool STATS, int J, bool PEEL, bool DOT,
-          int UNR>
+template <typename R, typename V, bool TYP, bool TRI, bool STATS, int J, bool PEEL, bool DOT>
 static __device__ __forceinline__ unsigned long long nbr_ring_walk(const V *ent, V *accw,
                                                                    const R *nuk,
                                                                    const unsigned char *sty,
@@ -91,11 +90,11 @@ static __device__ __forceinline__ unsigned long long nbr_ring_walk(const V *ent,
             for (int i = 1; i < J; i++)
                 lm = min(lm, w.lim[i]);
             const int Lu = __reduce_min_sync(0xffffffffu, lm);
-#pragma unroll (UNR > 0 ? UNR : nbr_unroll_ring<R, J>())
+#pragma unroll (nbr_unroll_ring<R, J>())
             for (; u < Lu; u++)
                 step(u, false);
         }
-#pragma unroll (UNR > 0 ? UNR : nbr_unroll_ring<R, J>())
+#pragma unroll (nbr_unroll_ring<R, J>())
         for (; u < w.L; u++)
             step(u, true);
 #pragma unroll
@@ -116,16 +115,16 @@ static __device__ __forceinline__ unsigned long long nbr_ring_walk(const V *ent,
 /* The ring walk of one warp over the ma ATM entries in ent: J entries per lane where the row
  * allows it (nbr_ring_j), else 2; ma = 2, one pair, lane 0's alone. */
 template <typename R, typename V, bool TYP, bool TRI, bool STATS, int J, bool PEEL = false,
-          bool DOT = false, int UNR = 0>
+          bool DOT = false>
 static __device__ __forceinline__ unsigned long long nbr_ring(const V *ent, V *accw, const R *nuk,
                                                               const unsigned char *sty, int cap,
                                                               int ma, R rc2, R rct6, int lane)
 {
     if (ma >= 3 && (J == 2 || nbr_ring_j(ma, J) == J))
-        return nbr_ring_walk<R, V, TYP, TRI, STATS, J, PEEL, DOT, UNR>(ent, accw, nuk, sty, cap, ma,
+        return nbr_ring_walk<R, V, TYP, TRI, STATS, J, PEEL, DOT>(ent, accw, nuk, sty, cap, ma,
                                                                   rc2, rct6, lane);
     if (ma >= 3)
-        return nbr_ring_walk<R, V, TYP, TRI, STATS, 2, PEEL, DOT, UNR>(ent, accw, nuk, sty, cap, ma,
+        return nbr_ring_walk<R, V, TYP, TRI, STATS, 2, PEEL, DOT>(ent, accw, nuk, sty, cap, ma,
                                                                   rc2, rct6, lane);
     unsigned long long hits = 0;
     if (ma == 2 && lane == 0) { /* one pair: lane 0, with the degenerate-safe body */

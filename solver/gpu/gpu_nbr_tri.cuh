@@ -23,9 +23,10 @@ template <typename R> __host__ __device__ constexpr int nbr_unroll_dual()
     return sizeof(R) == sizeof(float) ? 4 : 2;
 #endif
 }
-/* The ring walk's unroll (gpu_nbr_ring.cuh), by precision and entries per lane J: 2 (J = 2;
- * in float 2.5-5 % faster with the dot form than the tiles' 4, on the H200: docs/gpu-measured.md),
- * else float 2, double 1. -DNBR_UNROLL_RING=k: k for all. */
+/* The ring walk's unroll (gpu_nbr_ring.cuh), by precision and entries per lane J: 2 for J = 2
+ * (on the H200 in 9c106f1's VAR 24, 25: float 4, the tiles' unroll and the ring's until then,
+ * and 3 were 3-4 % slower; double 4 2-3 %, 1 12 % slower: docs/gpu-measured.md), else float 2,
+ * double 1. -DNBR_UNROLL_RING=k: k for all. */
 template <typename R, int J> __host__ __device__ constexpr int nbr_unroll_ring()
 {
 #ifdef NBR_UNROLL_RING
