@@ -1,6 +1,7 @@
 # scripts/gpu-check.d/nbrkernel.sh — scripts/gpu-check's mode `nbrkernel` (issue 23): the neighbour-list
 # force kernel's tile loops (solver/gpu/gpu_nbr.cu, TB_NBR_KERNEL 0, 1, 2, 7, 8, 9, 18 (the ring walk,
-# gpu_nbr_ring.cuh; 19 where cutoff_triple can cut); unset = 7, or 8 where
+# gpu_nbr_ring.cuh; 19 where cutoff_triple can cut; 23 its triplets in the other form: d_jk in float,
+# the dot form in double); unset = 18, or 19 where
 # cutoff_triple can cut; 9: the compacted slots, gpu_nbr_cmp.cuh, 7 in deterministic mode; docs/gpu-measured.md's
 # "Measured: the ring walk" and "Measured: the row's O(m) part", gpu-measured-early.md's "Measured: the tile
 # loop's instructions" and "Measured: compaction of the useful slots"), before and after in one call. Sourced by scripts/gpu-check (B, W, S, say in scope).
@@ -16,7 +17,7 @@
 #   · speed: bench --liquid of main's binary (build/tribody-prev or $TB_PREV), the tiles of 2026-11-25
 #     (TB_NBR_KERNEL=7) and the default (the ring, 18), N = 32768, 1e5, 1e6, mixed and double; 1e7 mixed
 #     (prev, new)
-# NBRK_PARTS (default "accuracy bitwise speed") picks the parts, NBRK_KS (default "0 1 2 7 8 9 18 20 21")
+# NBRK_PARTS (default "accuracy bitwise speed") picks the parts, NBRK_KS (default "0 1 2 7 8 9 18 20 21 23")
 # the accuracy part's loops, NBRK_BENCH (default "K7 default") the speed part's, NBRK_1E7=0 skips 1e7.
 # GPU_CHECK_BACKEND=cpu: a dry run on a machine without a GPU (the CPU backend ignores TB_NBR_KERNEL:
 # every line equals the reference). About 4 minutes on an H200.
@@ -59,7 +60,7 @@ if [[ " $parts " == *" accuracy "* ]]; then
     # shellcheck disable=SC2086 # c holds a file and --set arguments
     "$B" eval $c --set solver.backend=cpu --set solver.precision=double -o "$W/nbrk_ref.xyz" >"$W/nbrk_ref.txt" 2>&1 ||
       { say "FAIL: $label: CPU reference ($(tail -n 1 "$W/nbrk_ref.txt"))"; continue; }
-    for k in ${NBRK_KS:-0 1 2 7 8 9 18 20 21}; do
+    for k in ${NBRK_KS:-0 1 2 7 8 9 18 20 21 23}; do
       for p in double mixed; do
         rm -f "$W/nbrk_g.xyz"
         # shellcheck disable=SC2086
