@@ -182,10 +182,13 @@ static double TB_TNAME(nbr_anchor)(const pot_params *pp, const TB_NAME(pot_coef)
 
 #ifdef TB_NBR_SCALAR_TRIPLETS
 /* The scalar triangle the vectorized one replaced (tests only): the NBR_TILE tiles in lambda2d
- * order as the GPU walks them, branching on the side test, then nbr_atm; same arguments and
- * results as nbr_simd_triangle (the row sums in another order). */
+ * order as the GPU walks them, branching on the side test, then nbr_atm with the energy per
+ * triplet, in pot_atm_set's scaling; returns the unscaled energy sum. Several species: nus and
+ * tt as nbr_simd_triangle_typed's (else NULL), each triplet's e and g times its nu (the GPU's
+ * tile loop before VAR 1), and only triplets of nonzero nu counted. */
 static double TB_TNAME(nbr_scalar_triangle)(const TB_NAME(pot_coef) *kc, const TB_REAL *d,
-                                            TB_REAL *v, int st, int ma, long long *hits)
+                                            TB_REAL *v, int st, int ma, const TB_REAL *nus,
+                                            const int *tt, long long *hits)
 {
     const TB_REAL *dx = d, *dy = d + st, *dz = d + 2 * (size_t)st, *dc = d + 3 * (size_t)st;
     TB_REAL *vx = v, *vy = v + st, *vz = v + 2 * (size_t)st, *vs = v + 3 * (size_t)st;
@@ -208,6 +211,15 @@ static double TB_TNAME(nbr_scalar_triangle)(const TB_NAME(pot_coef) *kc, const T
                     continue;
                 if (!TB_NAME(nbr_atm)(kc, dj, dc[j], dk, dc[k], djk, &e, &ga, &gb, &gc))
                     continue;
+                if (nus) {
+                    const TB_REAL nu = nus[(size_t)tt[j] * st + k];
+                    if (nu == (TB_REAL)0)
+                        continue;
+                    e *= nu;
+                    ga *= nu;
+                    gb *= nu;
+                    gc *= nu;
+                }
                 h++;
                 E += e;
                 A += ga;
@@ -240,7 +252,7 @@ static double TB_TNAME(nbr_anchor_scalar)(const pot_params *pp, const TB_NAME(po
     int ma;
     const int m = TB_TNAME(nbr_entries)(pp, pos, i, row, cnt, s, &ma);
     const double e = TB_TNAME(nbr_scalar_triangle)(kc, s->d, s->v, nbr_simd_stride(s->cap), ma,
-                                                   hits);
+                                                   s->type ? s->nu : NULL, s->tt, hits);
     const long long mb = (ma + NBR_TILE - 1) / NBR_TILE;
     *slots += map3d_tri((int)mb) * NBR_TILE * NBR_TILE;
     return TB_TNAME(nbr_finish)(pp, kc, pos, i, m, ma, s, e, f, e_pair, vir);
