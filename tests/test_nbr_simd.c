@@ -11,7 +11,9 @@
  * triangle takes each triplet's nu, one species triplet of nu 0 does not count). Each anchor's
  * row is every other particle (nbr_entries filters it as the lists' rows are filtered). The
  * scratch is filled with NaN first (the anchor must not read what it did not write), and the
- * vector pass is run twice: the same bits.
+ * vector pass is run twice: the same bits. The vectorized anchor takes pot_atm_list_v and its
+ * energy from the forces (Euler), the scalar one nbr_atm's energy per triplet: the energies
+ * compare two formulations.
  *
  * Errors: energies relative to the scalar energy, also per anchor (max_i |dE_i| / max_i |E_i|);
  * forces max_m |dF_m| / max_m |F_m|; virial max_c |dW_c| / max_c |W_c|; the hit and slot counts
