@@ -181,8 +181,7 @@ $(BUILD)/obj/solver/cpu/tile_simd.o: CFLAGS += -fno-math-errno
 # Likewise the neighbour-list path's vectorized triangle (solver/cpu/nbr_simd.c), and without
 # trapping math: the lane masks select after a division (tb_rsqrt), which GCC 12 will not
 # if-convert without AVX-512's masked divide, so the AVX2 and baseline clones stayed scalar.
-# Contracted: its clones with FMA (TB_SIMD_CLONES_FMA) fuse pot_atm.h's tb_fma as the GPU does.
-$(BUILD)/obj/solver/cpu/nbr_simd.o: CFLAGS += -fno-math-errno -fno-trapping-math -ffp-contract=fast
+$(BUILD)/obj/solver/cpu/nbr_simd.o: CFLAGS += -fno-math-errno -fno-trapping-math
 
 # The RDF histogram rounds every operation as the host does (no FMA), so both count the same
 # pairs in the same bins (solver/rdf.h).

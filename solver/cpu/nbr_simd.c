@@ -3,13 +3,11 @@
  * instruction set as tile_simd.c does, for one species (nbr_simd_triangle_*) and several
  * (nbr_simd_triangle_typed_*).
  *
- * The precisions come from cpu_instances.h, the clones from TB_SIMD_CLONES_FMA (common/simd.h:
- * AVX-512, AVX2 with FMA, AVX2 and baseline clones picked at load time). The Makefile compiles
- * this file with -fno-math-errno, without which sqrt cannot run in lanes; -fno-trapping-math,
- * without which GCC 12 vectorizes only the AVX-512 clone (the lane masks' selects after
- * tb_rsqrt's division need masked divides: "control flow in loop"; the AVX2 and baseline
- * clones ran scalar until 2026-11-29); and -ffp-contract=fast, so that the clones with FMA use
- * it (-std=c11 turns contraction off). */
+ * The precisions and TB_SIMD_CLONES (AVX-512, AVX2 and baseline clones picked at load time)
+ * come from cpu_instances.h. The Makefile compiles this file with -fno-math-errno, without
+ * which sqrt cannot run in lanes, and -fno-trapping-math, without which GCC 12 vectorizes only
+ * the AVX-512 clone (the lane masks' selects after tb_rsqrt's division need masked divides:
+ * "control flow in loop"); the AVX2 and baseline clones ran scalar until 2026-11-29. */
 #include "solver/cpu/nbr_simd.h"
 
 #include <stddef.h>

@@ -24,10 +24,9 @@
  * (V_k -= gb d_jk, S_k -= v hc) is added per lane into the SoA arrays v, for each k its rows j
  * ascending; what goes to j (V_j += sum_k gb d_jk, S_j -= sum_k v ha) and the hit count are
  * simd reductions of the row, in TB_REAL (at most ma terms). The reductions' order follows
- * the lane count of the clone that runs (AVX-512, AVX2 with FMA, AVX2, baseline:
- * TB_SIMD_CLONES_FMA; nbr_simd.c is compiled with -ffp-contract=fast, so the clones with FMA
- * fuse what pot_atm.h writes as tb_fma), so results are bitwise repeatable on one machine and
- * differ between instruction sets in the last bits; the hit count is exact everywhere.
+ * the lane count of the clone that runs (AVX-512, AVX2, baseline: TB_SIMD_CLONES), so results
+ * are bitwise repeatable on one machine and differ between instruction sets in the last bits;
+ * the hit count is exact everywhere.
  *
  * Several species (TB_TYPED 1: nbr_simd_triangle_typed): the caller (nbr_cpu.h) lays out, per
  * species t, the nu of (t_i, t, t_k) of every entry k as one lane array; row j reads the array
@@ -43,15 +42,14 @@
 #if TB_TYPED
 /* nus: [TB_TYPES_MAX st], nus[t st + k] = nu of (t_i, t, t_k), zero past ma; tt: [st] the
  * entries' species; rowon[t]: some nus[t st + k], k < ma, is not zero. */
-TB_SIMD_CLONES_FMA void TB_TNAME(nbr_simd_triangle_typed)(const TB_NAME(pot_coef) *kc,
-                                                          const TB_REAL *d, TB_REAL *v, int st,
-                                                          int ma, const TB_REAL *nus,
-                                                          const int *tt, const int *rowon,
-                                                          long long *hits)
+TB_SIMD_CLONES void TB_TNAME(nbr_simd_triangle_typed)(const TB_NAME(pot_coef) *kc,
+                                                      const TB_REAL *d, TB_REAL *v, int st,
+                                                      int ma, const TB_REAL *nus,
+                                                      const int *tt, const int *rowon,
+                                                      long long *hits)
 #else
-TB_SIMD_CLONES_FMA void TB_TNAME(nbr_simd_triangle)(const TB_NAME(pot_coef) *kc,
-                                                    const TB_REAL *d, TB_REAL *v, int st, int ma,
-                                                    long long *hits)
+TB_SIMD_CLONES void TB_TNAME(nbr_simd_triangle)(const TB_NAME(pot_coef) *kc, const TB_REAL *d,
+                                                TB_REAL *v, int st, int ma, long long *hits)
 #endif
 {
     const TB_REAL *restrict dx = d, *restrict dy = d + st, *restrict dz = d + 2 * (size_t)st;
