@@ -178,8 +178,10 @@ $(BUILD)/obj/%.o: %.c $(BUILD)/obj/.pic
 
 # The vectorized triplet tiles: sqrt in SIMD lanes needs no errno (solver/cpu/tile_simd.c).
 $(BUILD)/obj/solver/cpu/tile_simd.o: CFLAGS += -fno-math-errno
-# Likewise the neighbour-list path's vectorized triangle (solver/cpu/nbr_simd.c).
-$(BUILD)/obj/solver/cpu/nbr_simd.o: CFLAGS += -fno-math-errno
+# Likewise the neighbour-list path's vectorized triangle (solver/cpu/nbr_simd.c), and without
+# trapping math: the lane masks select after a division (tb_rsqrt), which GCC 12 will not
+# if-convert without AVX-512's masked divide, so the AVX2 and baseline clones stayed scalar.
+$(BUILD)/obj/solver/cpu/nbr_simd.o: CFLAGS += -fno-math-errno -fno-trapping-math
 
 # The RDF histogram rounds every operation as the host does (no FMA), so both count the same
 # pairs in the same bins (solver/rdf.h).

@@ -7,12 +7,17 @@
  * L/4 (up to near L/2: anchors of several tiles of entries, off-diagonal and clipped tiles),
  * one with cutoff_triple (the lane mask drops triplets by both tests), one without LJ, and an
  * open cluster with a cutoff; the anchors' ATM entry counts range widely and most are not a
- * multiple of the lane count (checked). Each anchor's row is every other particle (nbr_entries
- * filters it as the lists' rows are filtered). The scratch is filled with NaN first (the anchor
- * must not read what it did not write), and the vector pass is run twice: the same bits.
+ * multiple of the lane count (checked); two species (nbr_simd_triangle_typed; the scalar
+ * triangle takes each triplet's nu, one species triplet of nu 0 does not count). Each anchor's
+ * row is every other particle (nbr_entries filters it as the lists' rows are filtered). The
+ * scratch is filled with NaN first (the anchor must not read what it did not write), and the
+ * vector pass is run twice: the same bits. The vectorized anchor takes pot_atm_list_v and its
+ * energy from the forces (Euler), the scalar one nbr_atm's energy per triplet: the energies
+ * compare two formulations.
  *
- * Errors: energies relative to the scalar energy; forces max_m |dF_m| / max_m |F_m|; virial
- * max_c |dW_c| / max_c |W_c|; the hit and slot counts exactly, per anchor; every force finite. */
+ * Errors: energies relative to the scalar energy, also per anchor (max_i |dE_i| / max_i |E_i|);
+ * forces max_m |dF_m| / max_m |F_m|; virial max_c |dW_c| / max_c |W_c|; the hit and slot counts
+ * exactly, per anchor; every force and anchor energy finite. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -38,6 +43,7 @@ static const char *prec_name[] = {"double", "mixed", "single"};
 typedef struct {
     double e_trip, e_pair, w[6];
     double *f;         /* [3n] */
+    double *ea;        /* [n] per anchor: its triplet energy */
     long long *hits;   /* [n] per anchor */
     long long *slots;  /* [n] per anchor */
 } sums;
@@ -47,13 +53,16 @@ typedef struct {
 static void run(const pot_params *pp, const sim_state *s, int prec, int scalar, sums *r)
 {
     const int n = s->n, cap = n, st = nbr_simd_stride(cap);
+    const size_t nr = (8 + TB_TYPES_MAX) * (size_t)st; /* d, v, then nu per species */
     int *row = malloc((size_t)n * sizeof *row), *tix = malloc(2 * (size_t)cap * sizeof *tix);
-    double *scr = aligned_alloc(64, 8 * (size_t)st * sizeof(double));
+    int *tt = malloc((size_t)st * sizeof *tt);
+    const int *type = pp->d.ntypes > 1 ? s->type : NULL;
+    double *scr = aligned_alloc(64, nr * sizeof(double));
     float *ff = calloc(3 * (size_t)n, sizeof *ff);
-    for (size_t q = 0; q < 8 * (size_t)st; q++)
+    for (size_t q = 0; q < nr; q++)
         scr[q] = NAN; /* as floats too: a NaN double is two NaN-or-garbage floats, never 0 */
     if (prec != PREC_D)
-        for (size_t q = 0; q < 8 * (size_t)st; q++)
+        for (size_t q = 0; q < nr; q++)
             ((float *)scr)[q] = NAN;
     memset(r->f, 0, 3 * (size_t)n * sizeof *r->f);
     r->e_trip = r->e_pair = 0.0;
@@ -64,21 +73,25 @@ static void run(const pot_params *pp, const sim_state *s, int prec, int scalar, 
             if (t != i)
                 row[cnt++] = t;
         long long h = 0, sl = 0;
+        double e;
         if (prec == PREC_D) {
-            nbr_scratch_dd sc = {scr, scr + 4 * (size_t)st, tix, cap, NULL, NULL, NULL, {0}};
-            r->e_trip += (scalar ? nbr_anchor_scalar_dd : nbr_anchor_dd)(
+            nbr_scratch_dd sc = {scr, scr + 4 * (size_t)st, tix, cap, type, scr + 8 * (size_t)st,
+                                 tt, {0}};
+            e = (scalar ? nbr_anchor_scalar_dd : nbr_anchor_dd)(
                 pp, &pp->d, s->pos, i, row, cnt, &sc, r->f, &r->e_pair, r->w, &h, &sl);
         } else if (prec == PREC_MIXED) {
             nbr_scratch_fd sc = {(float *)scr, (float *)scr + 4 * (size_t)st, tix, cap,
-                                 NULL, NULL, NULL, {0}};
-            r->e_trip += (scalar ? nbr_anchor_scalar_fd : nbr_anchor_fd)(
+                                 type, (float *)scr + 8 * (size_t)st, tt, {0}};
+            e = (scalar ? nbr_anchor_scalar_fd : nbr_anchor_fd)(
                 pp, &pp->f, s->pos, i, row, cnt, &sc, r->f, &r->e_pair, r->w, &h, &sl);
         } else {
             nbr_scratch_ff sc = {(float *)scr, (float *)scr + 4 * (size_t)st, tix, cap,
-                                 NULL, NULL, NULL, {0}};
-            r->e_trip += (scalar ? nbr_anchor_scalar_ff : nbr_anchor_ff)(
+                                 type, (float *)scr + 8 * (size_t)st, tt, {0}};
+            e = (scalar ? nbr_anchor_scalar_ff : nbr_anchor_ff)(
                 pp, &pp->f, s->pos, i, row, cnt, &sc, ff, &r->e_pair, r->w, &h, &sl);
         }
+        r->e_trip += e;
+        r->ea[i] = e;
         r->hits[i] = h;
         r->slots[i] = sl;
     }
@@ -87,6 +100,7 @@ static void run(const pot_params *pp, const sim_state *s, int prec, int scalar, 
             r->f[q] = (double)ff[q];
     free(row);
     free(tix);
+    free(tt);
     free(scr);
     free(ff);
 }
@@ -94,6 +108,7 @@ static void run(const pot_params *pp, const sim_state *s, int prec, int scalar, 
 static void sums_alloc(sums *r, int n)
 {
     r->f = calloc(3 * (size_t)n, sizeof *r->f);
+    r->ea = calloc((size_t)n, sizeof *r->ea);
     r->hits = calloc((size_t)n, sizeof *r->hits);
     r->slots = calloc((size_t)n, sizeof *r->slots);
 }
@@ -101,6 +116,7 @@ static void sums_alloc(sums *r, int n)
 static void sums_free(sums *r)
 {
     free(r->f);
+    free(r->ea);
     free(r->hits);
     free(r->slots);
 }
@@ -136,7 +152,32 @@ typedef struct {
     double radius;   /* > 0: an open cluster of this radius */
     double atm_cut, triple, lj_cut; /* lj_cut 0: no LJ */
     int multi;       /* 1: some anchors must have several tiles of entries */
+    int species;     /* 2: two species (nbr_simd_triangle_typed), one triplet's nu 0 */
 } nbr_case;
+
+/* Two species, 70 % and 30 %: LJ (0,0) and (1,1) given, the cross pair mixed; ATM (0,0,0),
+ * (0,1,1), (1,1,1) given and (0,0,1) not (nu 0: those triplets do not count). */
+static void two_species(sim_config *c, double lj_cut)
+{
+    c->system.n_species = 2;
+    c->system.species_given = 1;
+    snprintf(c->system.species[0].name, sizeof c->system.species[0].name, "A");
+    snprintf(c->system.species[1].name, sizeof c->system.species[1].name, "B");
+    c->system.species[0].mass = 1.0;
+    c->system.species[1].mass = 2.3;
+    c->system.init.n_composition = 2;
+    c->system.init.composition[0] = 0.7;
+    c->system.init.composition[1] = 0.3;
+    c->potential.lj.mix = CFG_MIX_ARITHMETIC;
+    c->potential.lj.n_pairs = 2;
+    c->potential.lj.pairs[0] = (cfg_lj_pair){{0, 0}, 1.03, 0.991, lj_cut};
+    c->potential.lj.pairs[1] = (cfg_lj_pair){{1, 1}, 0.71, 1.12, lj_cut - 0.2};
+    c->potential.atm.triplets_given = 1;
+    c->potential.atm.n_triplets = 3;
+    c->potential.atm.triplets[0] = (cfg_atm_triplet){{0, 0, 0}, 0.0713};
+    c->potential.atm.triplets[1] = (cfg_atm_triplet){{0, 1, 1}, 0.118};
+    c->potential.atm.triplets[2] = (cfg_atm_triplet){{1, 1, 1}, 0.0562};
+}
 
 static void one_case(const nbr_case *k)
 {
@@ -164,6 +205,8 @@ static void one_case(const nbr_case *k)
     c.potential.lj.sigma = 0.991;
     c.potential.lj.cutoff = k->lj_cut > 0 ? k->lj_cut : 2.5;
     c.potential.lj.shift = 1;
+    if (k->species == 2)
+        two_species(&c, c.potential.lj.cutoff);
     c.solver.backend = CFG_BACKEND_CPU;
     if (sim_init(&s, &c) != 0) {
         gsl_test(1, "%s: initial state", k->what);
@@ -196,6 +239,12 @@ static void one_case(const nbr_case *k)
         int finite = isfinite(a.e_trip) && isfinite(a.e_pair); /* fmax below drops NaNs */
         for (size_t q = 0; q < 3 * (size_t)s.n; q++)
             finite &= isfinite(a.f[q]) != 0;
+        double an = 0, ad = 0; /* per anchor: max_i |dE_i| / max_i |E_i| */
+        for (int i = 0; i < s.n; i++) {
+            finite &= isfinite(a.ea[i]) != 0;
+            an = fmax(an, fabs(a.ea[i] - b.ea[i]));
+            ad = fmax(ad, fabs(b.ea[i]));
+        }
         double wn = 0, wd = 0;
         for (int x = 0; x < 6; x++) {
             wn = fmax(wn, fabs(a.w[x] - b.w[x]));
@@ -203,16 +252,16 @@ static void one_case(const nbr_case *k)
         }
         const double ee = fabs(a.e_trip - b.e_trip) / fabs(b.e_trip);
         const double ep = fabs(a.e_pair - b.e_pair) / fmax(fabs(b.e_pair), 1e-300);
-        const double fe = tb_force_error(a.f, b.f, s.n), we = wn / wd;
+        const double fe = tb_force_error(a.f, b.f, s.n), we = wn / wd, eae = an / ad;
         const int same = memcmp(a.f, a2.f, 3 * (size_t)s.n * sizeof *a.f) == 0 &&
                          a.e_trip == a2.e_trip && a.e_pair == a2.e_pair &&
                          memcmp(a.w, a2.w, sizeof a.w) == 0;
         gsl_test(!(finite && hdiff == 0 && sdiff == 0 && ha > 0 && ee <= tol[p] && ep <= tol[p] &&
-                   fe <= tol[p] && we <= tol[p] && same),
+                   eae <= tol[p] && fe <= tol[p] && we <= tol[p] && same),
                  "%s, %s: vector vs scalar anchor: hits %lld vs %lld (%lld anchors differ, slots "
-                 "%lld), E_triplet %.2e, E_pair %.2e, forces %.2e, virial %.2e <= %.0e; "
-                 "repeat bitwise %s",
-                 k->what, prec_name[p], ha, hb, hdiff, sdiff, ee, ep, fe, we, tol[p],
+                 "%lld), E_triplet %.2e (per anchor %.2e), E_pair %.2e, forces %.2e, virial "
+                 "%.2e <= %.0e; repeat bitwise %s",
+                 k->what, prec_name[p], ha, hb, hdiff, sdiff, ee, eae, ep, fe, we, tol[p],
                  same ? "yes" : "NO");
         sums_free(&a);
         sums_free(&b);
@@ -225,12 +274,16 @@ int main(void)
 {
     tb_test_init();
     static const nbr_case cases[] = {
-        {"periodic n 500 rho 0.8 (L 7.94), atm cutoff 3.9 near L/2", 500, 0.8, 0, 3.9, 0, 2.5, 1},
-        {"periodic n 500, atm cutoff 3.6, cutoff_triple 2.9", 500, 0.8, 0, 3.6, 2.9, 2.5, 1},
-        {"periodic n 137 (L 5.55), atm cutoff 2.6 > L/4, no LJ", 137, 0.8, 0, 2.6, 0, 0, 0},
-        {"open cluster n 400 radius 5, atm cutoff 3.3, LJ 2.5", 400, 0, 5.0, 3.3, 0, 2.5, 1},
+        {"periodic n 500 rho 0.8 (L 7.94), atm cutoff 3.9 near L/2", 500, 0.8, 0, 3.9, 0, 2.5, 1,
+         1},
+        {"periodic n 500, atm cutoff 3.6, cutoff_triple 2.9", 500, 0.8, 0, 3.6, 2.9, 2.5, 1, 1},
+        {"periodic n 137 (L 5.55), atm cutoff 2.6 > L/4, no LJ", 137, 0.8, 0, 2.6, 0, 0, 0, 1},
+        {"open cluster n 400 radius 5, atm cutoff 3.3, LJ 2.5", 400, 0, 5.0, 3.3, 0, 2.5, 1, 1},
         {"open cluster n 150 radius 3.5, atm cutoff 2.2, cutoff_triple 2.0", 150, 0, 3.5, 2.2,
-         2.0, 2.5, 0},
+         2.0, 2.5, 0, 1},
+        {"two species, periodic n 500, atm cutoff 3.6", 500, 0.8, 0, 3.6, 0, 2.5, 1, 2},
+        {"two species, periodic n 500, atm cutoff 3.6, cutoff_triple 3.0", 500, 0.8, 0, 3.6, 3.0,
+         2.5, 1, 2},
     };
     for (size_t q = 0; q < sizeof cases / sizeof cases[0]; q++)
         one_case(&cases[q]);

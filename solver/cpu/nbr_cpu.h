@@ -1,11 +1,13 @@
 /* nbr_cpu.h — the CPU backend's work for one anchor of the neighbour-list path (nbr.h): its
  * entries, its pairs, its triangle of entry pairs (the vectorized nbr_simd_triangle,
- * nbr_simd_body.h, row by row; the slot count still counts the NBR_TILE tiles the GPU walks),
- * and the forces of the anchor and its partners, around the shared bodies nbr_atm and
- * pair_accumulate (triplet.h).
+ * nbr_simd_body.h, row by row, over pot_atm_list_v as the GPU's lists; the slot count still
+ * counts the NBR_TILE tiles the GPU walks), and the forces of the anchor and its partners
+ * (F_q = -3 nu 5^(-5/2) (V_q + S_q d_q) plus the pair, pair_accumulate), its ATM energy from
+ * them by Euler's relation (9 E = sum_q d_q . F_q, in double: nbr_finish) and the virial.
  *
  * With TB_NBR_SCALAR_TRIPLETS defined (tests/test_nbr_simd.c only) it also defines the scalar
- * triangle the vectorized one replaced, and nbr_anchor_scalar, the same anchor around it.
+ * tile loop the vectorized triangle replaced (nbr_atm, the energy per triplet), and
+ * nbr_anchor_scalar, the same anchor around it: the tests' reference.
  *
  * Template: included by cpu_backend.c with TB_REAL (arithmetic), TB_ACC (accumulation),
  * TB_NAME (the body suffix: _d or _f) and TB_TNAME (this instance's suffix) set; needs
@@ -98,20 +100,25 @@ static int TB_TNAME(nbr_entries)(const pot_params *pp, const double *pos, int i,
     return m;
 }
 
-/* Forces of the m entries of s and of anchor i into f (its triangle summed into s->v; e_trip
- * its unscaled triplet energy): returns the triplet energy, adds the pair energy to *e_pair
- * and the virial to vir[6]. */
+/* Forces of the m entries of s and of anchor i into f (its triangle summed into s->v): returns
+ * the triplet energy, adds the pair energy to *e_pair and the virial to vir[6]. The sums are in
+ * pot_atm_list's scaling (nbr_simd_triangle) unless e_trip is given: then in pot_atm_set's
+ * (the scalar triangle of the tests), *e_trip the unscaled triplet energy. With pot_atm_list's
+ * sums F_q = -3 nu 5^(-5/2) (V_q + S_q d_q) (gpu_nbr.cu's scale) and the energy follows from
+ * the ATM forces by Euler's relation, E homogeneous of degree -9 in the d_q:
+ * 9 E = sum_q d_q . F_q, in double, over the separations the triangle saw. */
 static double TB_TNAME(nbr_finish)(const pot_params *pp, const TB_NAME(pot_coef) *kc,
                                    const double *pos, int i, int m, int ma,
-                                   const TB_TNAME(nbr_scratch) *s, double e_trip, TB_ACC *f,
-                                   double *e_pair, double vir[6])
+                                   const TB_TNAME(nbr_scratch) *s, const double *e_trip,
+                                   TB_ACC *f, double *e_pair, double vir[6])
 {
     const size_t st = (size_t)nbr_simd_stride(s->cap);
     const TB_REAL *dx = s->d, *dy = dx + st, *dz = dy + st, *dc = dz + st;
     const TB_REAL *vx = s->v, *vy = vx + st, *vz = vy + st, *vs = vz + st;
-    const double scale = 0.75 * (s->type ? 1.0 : (double)kc->nu); /* typed: nu in the sums */
+    const double scale = (e_trip ? 0.75 : -3.0 / (25.0 * 2.2360679774997896964)) *
+                         (s->type ? 1.0 : (double)kc->nu); /* typed: nu in the sums */
     const TB_NAME(pot_lj_pair) *ljrow = s->type ? kc->tab->lj + POT_PAIR(s->type[i], 0) : NULL;
-    double fi[3] = {0, 0, 0}, ep = 0;
+    double fi[3] = {0, 0, 0}, ep = 0, ea = 0;
     for (int q = 0; q < m; q++) {
         const TB_REAL d[3] = {dx[q], dy[q], dz[q]};
         double fq[3] = {0, 0, 0}, dw[3] = {(double)d[0], (double)d[1], (double)d[2]};
@@ -119,6 +126,7 @@ static double TB_TNAME(nbr_finish)(const pot_params *pp, const TB_NAME(pot_coef)
             fq[0] = scale * (double)(vx[q] + vs[q] * d[0]);
             fq[1] = scale * (double)(vy[q] + vs[q] * d[1]);
             fq[2] = scale * (double)(vz[q] + vs[q] * d[2]);
+            ea += dw[0] * fq[0] + dw[1] * fq[1] + dw[2] * fq[2]; /* 9 E (Euler) */
         }
         if (TB_PAIR_DOUBLE) { /* mixed: the pair in double, from the double separation */
             const double r2 = nbr_separation(&pp->d.box, pos + 3 * i, pos + 3 * s->t[q], dw);
@@ -158,7 +166,9 @@ static double TB_TNAME(nbr_finish)(const pot_params *pp, const TB_NAME(pot_coef)
     for (int x = 0; x < 3; x++)
         f[3 * i + x] += (TB_ACC)fi[x];
     *e_pair += ep;
-    return s->type ? e_trip : (double)kc->nu * e_trip;
+    if (!e_trip)
+        return ea / 9.0;
+    return s->type ? *e_trip : (double)kc->nu * *e_trip;
 }
 
 /* Forces of anchor i into f[3n] (the thread's buffer); returns the triplet energy and adds the
@@ -172,20 +182,24 @@ static double TB_TNAME(nbr_anchor)(const pot_params *pp, const TB_NAME(pot_coef)
     int ma;
     const int m = TB_TNAME(nbr_entries)(pp, pos, i, row, cnt, s, &ma);
     const int st = nbr_simd_stride(s->cap);
-    const double e = s->type ? TB_TNAME(nbr_simd_triangle_typed)(kc, s->d, s->v, st, ma, s->nu,
-                                                                 s->tt, s->rowon, hits)
-                             : TB_TNAME(nbr_simd_triangle)(kc, s->d, s->v, st, ma, hits);
+    if (s->type)
+        TB_TNAME(nbr_simd_triangle_typed)(kc, s->d, s->v, st, ma, s->nu, s->tt, s->rowon, hits);
+    else
+        TB_TNAME(nbr_simd_triangle)(kc, s->d, s->v, st, ma, hits);
     const long long mb = (ma + NBR_TILE - 1) / NBR_TILE;
     *slots += map3d_tri((int)mb) * NBR_TILE * NBR_TILE;
-    return TB_TNAME(nbr_finish)(pp, kc, pos, i, m, ma, s, e, f, e_pair, vir);
+    return TB_TNAME(nbr_finish)(pp, kc, pos, i, m, ma, s, NULL, f, e_pair, vir);
 }
 
 #ifdef TB_NBR_SCALAR_TRIPLETS
 /* The scalar triangle the vectorized one replaced (tests only): the NBR_TILE tiles in lambda2d
- * order as the GPU walks them, branching on the side test, then nbr_atm; same arguments and
- * results as nbr_simd_triangle (the row sums in another order). */
+ * order as the GPU walks them, branching on the side test, then nbr_atm with the energy per
+ * triplet, in pot_atm_set's scaling; returns the unscaled energy sum. Several species: nus and
+ * tt as nbr_simd_triangle_typed's (else NULL), each triplet's e and g times its nu (the GPU's
+ * tile loop before VAR 1), and only triplets of nonzero nu counted. */
 static double TB_TNAME(nbr_scalar_triangle)(const TB_NAME(pot_coef) *kc, const TB_REAL *d,
-                                            TB_REAL *v, int st, int ma, long long *hits)
+                                            TB_REAL *v, int st, int ma, const TB_REAL *nus,
+                                            const int *tt, long long *hits)
 {
     const TB_REAL *dx = d, *dy = d + st, *dz = d + 2 * (size_t)st, *dc = d + 3 * (size_t)st;
     TB_REAL *vx = v, *vy = v + st, *vz = v + 2 * (size_t)st, *vs = v + 3 * (size_t)st;
@@ -208,6 +222,15 @@ static double TB_TNAME(nbr_scalar_triangle)(const TB_NAME(pot_coef) *kc, const T
                     continue;
                 if (!TB_NAME(nbr_atm)(kc, dj, dc[j], dk, dc[k], djk, &e, &ga, &gb, &gc))
                     continue;
+                if (nus) {
+                    const TB_REAL nu = nus[(size_t)tt[j] * st + k];
+                    if (nu == (TB_REAL)0)
+                        continue;
+                    e *= nu;
+                    ga *= nu;
+                    gb *= nu;
+                    gc *= nu;
+                }
                 h++;
                 E += e;
                 A += ga;
@@ -240,9 +263,9 @@ static double TB_TNAME(nbr_anchor_scalar)(const pot_params *pp, const TB_NAME(po
     int ma;
     const int m = TB_TNAME(nbr_entries)(pp, pos, i, row, cnt, s, &ma);
     const double e = TB_TNAME(nbr_scalar_triangle)(kc, s->d, s->v, nbr_simd_stride(s->cap), ma,
-                                                   hits);
+                                                   s->type ? s->nu : NULL, s->tt, hits);
     const long long mb = (ma + NBR_TILE - 1) / NBR_TILE;
     *slots += map3d_tri((int)mb) * NBR_TILE * NBR_TILE;
-    return TB_TNAME(nbr_finish)(pp, kc, pos, i, m, ma, s, e, f, e_pair, vir);
+    return TB_TNAME(nbr_finish)(pp, kc, pos, i, m, ma, s, &e, f, e_pair, vir);
 }
 #endif

@@ -5,7 +5,9 @@
  *
  * The precisions and TB_SIMD_CLONES (AVX-512, AVX2 and baseline clones picked at load time)
  * come from cpu_instances.h. The Makefile compiles this file with -fno-math-errno, without
- * which sqrt cannot run in lanes. */
+ * which sqrt cannot run in lanes, and -fno-trapping-math, without which GCC 12 vectorizes only
+ * the AVX-512 clone (the lane masks' selects after tb_rsqrt's division need masked divides:
+ * "control flow in loop"); the AVX2 and baseline clones ran scalar until 2026-11-29. */
 #include "solver/cpu/nbr_simd.h"
 
 #include <stddef.h>
