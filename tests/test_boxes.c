@@ -240,12 +240,7 @@ static void test_lammps_cases(void)
 static void two_species(sim_config *c, int n, double rc0, double rc1, double rca)
 {
     tb_system_config(c, "test_boxes", n, 5, 0.85, 0.0);
-    c->system.n_species = 2;
-    c->system.species_given = 1;
-    snprintf(c->system.species[0].name, sizeof c->system.species[0].name, "A");
-    snprintf(c->system.species[1].name, sizeof c->system.species[1].name, "B");
-    c->system.species[0].mass = 1.0;
-    c->system.species[1].mass = 2.3;
+    tb_two_species(c, 2.3);
     c->potential.lj.mix = CFG_MIX_ARITHMETIC;
     c->potential.lj.n_pairs = 2;
     c->potential.lj.pairs[0] = (cfg_lj_pair){{0, 0}, 1.07, 0.983, rc0};

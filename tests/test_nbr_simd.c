@@ -30,6 +30,7 @@
 #include "solver/io/init.h"
 #include "solver/physics/nbr.h"
 #include "solver/physics/pot.h"
+#include "tests/tb_system.h"
 #include "tests/tb_test.h"
 
 #define TB_NBR_SCALAR_TRIPLETS
@@ -159,12 +160,7 @@ typedef struct {
  * (0,1,1), (1,1,1) given and (0,0,1) not (nu 0: those triplets do not count). */
 static void two_species(sim_config *c, double lj_cut)
 {
-    c->system.n_species = 2;
-    c->system.species_given = 1;
-    snprintf(c->system.species[0].name, sizeof c->system.species[0].name, "A");
-    snprintf(c->system.species[1].name, sizeof c->system.species[1].name, "B");
-    c->system.species[0].mass = 1.0;
-    c->system.species[1].mass = 2.3;
+    tb_two_species(c, 2.3);
     c->system.init.n_composition = 2;
     c->system.init.composition[0] = 0.7;
     c->system.init.composition[1] = 0.3;
