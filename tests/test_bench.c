@@ -3,6 +3,7 @@
  * experiments say so and check the maps' blocks on the host, --plot writes its summaries
  * (and PNGs when gnuplot is installed). A benchmark is not a test: no timing is judged here.
  * Every run passes --cpu, so the test behaves the same on a machine with a GPU. */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -73,6 +74,8 @@ static void test_bad_usage(void)
         {"--cpu missing.cfg", "missing.cfg"},
         {"--cpu --set solver.tile=0", "solver.tile"},
         {"--cpu --set no.such.setting=1", "no.such.setting"},
+        {"--liquid --cpu --state gas", "--state"},
+        {"--liquid --cpu --state", "--state"},
     };
     const char *dir = tb_test_fresh_dir(top, "usage");
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
@@ -149,6 +152,35 @@ static void test_config_file(void)
     gsl_test(!out || !strstr(out, "     30    5 double    bb "),
              "bb is timed first, so every row has its I");
     free(out);
+}
+
+/* bench --liquid's two starts on the CPU: --state random is examples/liquid.cfg's (uniform,
+ * 0.9 sigma apart, rho 0.8), whose ATM triplets within 4.5 sigma number ~7150 per particle
+ * (scripts/count-triplets: 234,370,393 at N = 32768), as at N = 1000 within 3 %; the default,
+ * 1000 of the 1372 sites of a 7^3 fcc lattice at the same density, has another count. */
+static void test_liquid_states(void)
+{
+    const char *dir = tb_test_fresh_dir(top, "liquid");
+    double tr[2] = {0, 0};
+    for (int k = 0; k < 2; k++) {
+        char *csv, *p;
+        const int rc = bench(dir, k ? "--liquid --cpu --n 1000 --steps 1 --repeat 1 --csv l.csv "
+                                      "--state random"
+                                    : "--liquid --cpu --n 1000 --steps 1 --repeat 1 --csv l.csv");
+        gsl_test(rc != 0, "bench --liquid --cpu --n 1000%s exits 0 (got %d)",
+                 k ? " --state random" : "", rc);
+        csv = tb_test_read_file(dir, "l.csv", NULL);
+        p = csv ? strstr(csv, "\n1000,mixed,cpu,") : NULL;
+        /* n,precision,backend,step_ms,us_per_atom_step,force_ms,triplets,... */
+        if (p && sscanf(p, "\n1000,mixed,cpu,%*[^,],%*[^,],%*[^,],%lf,", &tr[k]) != 1)
+            tr[k] = 0;
+        free(csv);
+    }
+    gsl_test(!(tr[1] > 0.97 * 7150e3 && tr[1] < 1.03 * 7150e3),
+             "bench --liquid --state random: %.0f ATM triplets per particle, the liquid's ~7150 "
+             "within 3 %%", tr[1] / 1000);
+    gsl_test(!(tr[0] > 0 && fabs(tr[0] - tr[1]) > 0.02 * tr[1]),
+             "the fcc-sites start is another state (%.0f triplets per particle)", tr[0] / 1000);
 }
 
 /* The map-only kernel needs a GPU: skipped, with the blocks checked on the host. */
@@ -314,6 +346,7 @@ int main(void)
         return tb_test_done();
     test_signature();
     test_bad_usage();
+    test_liquid_states();
     test_cpu_solver();
     test_config_file();
     test_cpu_map_kernel();

@@ -5,8 +5,11 @@
  * T = 1.0 epsilon/k_B, LJ cut at 2.5 sigma (shifted), ATM with nu = 0.0703 (argon) cut at
  * 4.5 sigma, skin 0.3 sigma, dt = 0.002 tau. The state: N sites drawn at random from an fcc
  * lattice slightly denser than 0.8, scaled to the box L = (N/0.8)^(1/3), jittered by +-0.05
- * sigma, Maxwell–Boltzmann velocities at T. Settings of a CONFIG file and --set override the
- * potential and solver (system.particles and the initial state come from --n).
+ * sigma, Maxwell–Boltzmann velocities at T; with --state random, examples/liquid.cfg's start
+ * instead (sim_init: uniform random positions at least 0.9 sigma apart, placed cell by cell in
+ * parallel, T = 1.0, in the box L = (N/0.8)^(1/3); a CONFIG's system.init where one is given).
+ * Settings of a CONFIG file and --set override the potential and solver (system.particles and
+ * the initial state come from --n).
  *
  * Per point (n, precision): forces once (builds the lists), `warm` MD steps, then `repeat`
  * timed force evaluations at fixed positions (the first counts the triplets within the
@@ -39,6 +42,7 @@
 static const char liquid_help[] =
     "usage: tribody bench --liquid [CONFIG] [--n LIST] [--precisions LIST] [--steps K]\n"
     "                     [--repeat R] [--csv FILE] [--set PATH=VALUE ...] [--cpu] [--species LIST]\n"
+    "                     [--state fcc|random]\n"
     "\n"
     "Times a periodic LJ + ATM liquid (rho 0.8, T 1.0, LJ cutoff 2.5, ATM cutoff 4.5) through\n"
     "the neighbour-list path for each N of --n (default 32768,100000,1000000 on a GPU, 1000,4000\n"
@@ -50,6 +54,9 @@ static const char liquid_help[] =
     "  --species LIST  the liquid as K species of the same cost for each K of LIST (1 .. 8, e.g.\n"
     "                  1,2,4; particle i of species i mod K, epsilon and mass per species, nu\n"
     "                  for every triplet): a row per K, with triplets/s over one species'\n"
+    "  --state S       the initial state: fcc (default: N random sites of an fcc lattice, jittered)\n"
+    "                  or random (examples/liquid.cfg's start: uniform, min_distance 0.9 sigma,\n"
+    "                  placed in parallel; a CONFIG's system.init instead)\n"
     "  --alternatives  also count, on the host, the slots the rejected alternative would launch:\n"
     "                  tile triplets of rho = 8, 16, 32 particles in Morton order whose bounding\n"
     "                  boxes are pairwise within rc + skin (docs/gpu.md, cutoff systems)\n";
@@ -110,6 +117,11 @@ static void liquid_config(sim_config *c)
     c->integrator.dt = 0.002;
     c->solver.cull = 1;
     c->solver.skin = 0.3;
+    /* --state random: examples/liquid.cfg's start (a CONFIG brings its own) */
+    c->system.init.type = CFG_INIT_RANDOM;
+    c->system.init.min_distance = 0.9;
+    c->system.init.placement = CFG_PLACE_PARALLEL;
+    c->system.init.temperature = 1.0;
 }
 
 /* ---- the alternative the lists were chosen over ------------------------------------------ */
@@ -233,7 +245,7 @@ typedef struct liquid_row {
 
 /* One point; 0, or nonzero (reported). */
 static int liquid_point(const sim_config *base, const backend_ops *ops, int n, int prec,
-                        int steps, int repeat, int alt, liquid_row *row)
+                        int steps, int repeat, int alt, int random, liquid_row *row)
 {
     sim_config c = *base;
     sim_state s;
@@ -242,7 +254,13 @@ static int liquid_point(const sim_config *base, const backend_ops *ops, int n, i
     int rc;
     c.system.particles = n;
     c.solver.precision = prec;
-    if ((rc = liquid_state(&s, n, 1.0, c.system.seed)) != 0)
+    if (random) { /* system.init: liquid_config's (liquid.cfg's values) or a CONFIG's */
+        c.system.box = cbrt(n / 0.8);
+        c.system.init.type = CFG_INIT_RANDOM;
+        memset(&s, 0, sizeof s);
+        if ((rc = sim_init(&s, &c)) != 0)
+            return rc;
+    } else if ((rc = liquid_state(&s, n, 1.0, c.system.seed)) != 0)
         return rc;
     bench_species_state(&s, &c);
     c.system.box = s.box.l[0];
@@ -293,7 +311,7 @@ done:
 
 /* bench --liquid's own options: --alternatives, --species LIST */
 typedef struct liquid_opts {
-    int alt, listed, n_species, species[TB_TYPES_MAX];
+    int alt, listed, n_species, species[TB_TYPES_MAX], random;
 } liquid_opts;
 
 static int liquid_opt(const char *a, const char *v, void *ctx)
@@ -301,6 +319,13 @@ static int liquid_opt(const char *a, const char *v, void *ctx)
     liquid_opts *o = ctx;
     if (!strcmp(a, "--alternatives"))
         return o->alt = 1;
+    if (!strcmp(a, "--state")) {
+        if (!v || (strcmp(v, "fcc") && strcmp(v, "random")))
+            return tb_error(NULL, 0, "bench --liquid: --state takes fcc or random, not %s",
+                            v ? v : "nothing"), -1;
+        o->random = !strcmp(v, "random");
+        return 2;
+    }
     if (strcmp(a, "--species"))
         return 0;
     if (!v)
@@ -357,8 +382,9 @@ int bench_liquid(int argc, char **argv)
                        &f) != 0)
         return 2;
     printf("== liquid: rho 0.8, T 1.0, LJ rc %.2f, ATM rc %.2f (nu %.4g), skin %.2f, dt %.4g; "
-           "backend %s (%s)\n", c.potential.lj.cutoff, c.potential.atm.cutoff, c.potential.atm.nu,
-           c.solver.skin, c.integrator.dt, ops->name,
+           "%s start; backend %s (%s)\n", c.potential.lj.cutoff, c.potential.atm.cutoff,
+           c.potential.atm.nu, c.solver.skin, c.integrator.dt,
+           lo.random ? "random" : "fcc sites", ops->name,
            ops == &gpu_backend_ops ? gpu_build_info() : "OpenMP");
     printf("%9s %-7s %10s %12s %10s %14s %12s %9s %9s %7s\n", "n", "prec", "ms/step",
            "us/atom/step", "ms/force", "triplets/eval", "triplets/s", "in slots", "list/atom",
@@ -374,7 +400,7 @@ int bench_liquid(int argc, char **argv)
         if (ik == 0)
             rate1 = 0.0;
         if (liquid_point(&ck, ops, ns[k], precs[p], steps, repeat, alt && p == 0 && ik == 0,
-                         &r) != 0) {
+                         lo.random, &r) != 0) {
             failed = 1;
             continue;
         }
