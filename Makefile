@@ -176,8 +176,10 @@ $(BUILD)/obj/%.o: %.c $(BUILD)/obj/.pic
 	$(call say,CC,$<)
 	$(Q)$(CC) $(CFLAGS) -c $< -o $@
 
-# The vectorized triplet tiles: sqrt in SIMD lanes needs no errno (solver/cpu/tile_simd.c).
-$(BUILD)/obj/solver/cpu/tile_simd.o: CFLAGS += -fno-math-errno
+# The vectorized triplet tiles: sqrt in SIMD lanes needs no errno (solver/cpu/tile_simd.c), and
+# no trapping math: else GCC 12 vectorizes only the AVX-512 clone (the lanes' selects after the
+# divisions need a masked divide), and the AVX2 and baseline clones stay scalar.
+$(BUILD)/obj/solver/cpu/tile_simd.o: CFLAGS += -fno-math-errno -fno-trapping-math
 # Likewise the neighbour-list path's vectorized triangle (solver/cpu/nbr_simd.c), and without
 # trapping math: the lane masks select after a division (tb_rsqrt), which GCC 12 will not
 # if-convert without AVX-512's masked divide, so the AVX2 and baseline clones stayed scalar.
