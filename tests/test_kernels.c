@@ -306,7 +306,8 @@ static void test_pot_atm_part(void)
                   "to 1e-12 of the largest (worst %.2e)", worst);
 }
 
-/* pot_atm_list_dot (the ring's dot form, d_j . d_k in place of d_jk): the forces on j and k it
+/* pot_atm_list_h in the ring's dot form (gpu_nbr_tri.cuh's nbr_tri_dot: X, Y, Z from
+ * y = d_j . d_k, hj = ha + hb, hk = hc + hb, d_j and d_k in place of d_jk): the forces on j and k it
  * gives, 2K (V + S d) with V_j = v hb d_k, S_j = -v hj, V_k = v hb d_j, S_k = -v hk, must equal
  * -dE/dd_j = -2 g_a d_j + 2 g_b d_jk and -dE/dd_k = -2 g_c d_k - 2 g_b d_jk from pot_atm_d's
  * derivatives, with the anchor at the origin (a = |d_j|^2, b = |d_jk|^2, c = |d_k|^2); ok = 0
@@ -325,16 +326,19 @@ static double atm_dot_err(const double dj[3], const double dk[3], double w, int 
     pot_atm_d(NU, a, b, c, &g[0], &g[1], &g[2]);
     double v, hb, hj, hk;
     if (fl) {
-        float vf, hbf, hjf, hkf;
+        float vf, haf, hbf, hcf;
         const float af = (float)a, cf = (float)c, yf = (float)y, xf = cf - yf, zf = af - yf;
         const float bf = xf + zf;
-        pot_atm_list_dot_f(af, 5.0f / af, bf, cf, xf, yf, zf, 0.2f * af * (bf * cf), (float)w, 1,
-                           &vf, &hbf, &hjf, &hkf);
-        v = vf, hb = hbf, hj = hjf, hk = hkf;
+        pot_atm_list_h_f(af, 5.0f / af, bf, cf, xf, yf, zf, 0.2f * af * (bf * cf), (float)w, 1,
+                         0, &vf, &haf, &hbf, &hcf);
+        v = vf, hb = hbf, hj = haf + hbf, hk = hcf + hbf;
     } else {
         const double x = c - y, z = a - y, bb = x + z;
-        pot_atm_list_dot_d(a, 5.0 / a, bb, c, x, y, z, 0.2 * a * (bb * c), w, 1, &v, &hb, &hj,
-                           &hk);
+        double ha, hc;
+        pot_atm_list_h_d(a, 5.0 / a, bb, c, x, y, z, 0.2 * a * (bb * c), w, 1, 0, &v, &ha, &hb,
+                         &hc);
+        hj = ha + hb;
+        hk = hc + hb;
     }
     const double k2 = 2.0 * ATM_PART_K / w;
     double fmax_ = 0, err = 0, fj[3], fk[3], rj[3], rk[3];
@@ -361,16 +365,16 @@ static void test_pot_atm_dot(void)
     for (int t = 0; t < 3; t++) {
         const double ed = atm_dot_err(cases[t][0], cases[t][1], 1.5, 0);
         const double ef = atm_dot_err(cases[t][0], cases[t][1], 1.0, 1);
-        gsl_test(!(ed <= 1e-13), "pot_atm_list_dot_d %s: forces on j, k = pot_atm_d's (max rel %.2e)",
+        gsl_test(!(ed <= 1e-13), "pot_atm_list_h_d, dot form, %s: forces on j, k = pot_atm_d's (max rel %.2e)",
                  names[t], ed);
-        gsl_test(!(ef <= 1e-5), "pot_atm_list_dot_f %s: forces within 1e-5 (%.2e)", names[t], ef);
+        gsl_test(!(ef <= 1e-5), "pot_atm_list_h_f, dot form, %s: forces within 1e-5 (%.2e)", names[t], ef);
     }
     {
-        double v, hb, hj, hk;
-        pot_atm_list_dot_d(1.21, 5.0 / 1.21, 1.44, 2.25, 1.0, 1.25, 0.0, 0.2 * 1.21 * 1.44 * 2.25,
-                           1.0, 0, &v, &hb, &hj, &hk);
-        gsl_test(!(v == 0 && isfinite(hb) && isfinite(hj) && isfinite(hk)),
-                 "pot_atm_list_dot_d: ok = 0 gives v = 0, finite h");
+        double v, ha, hb, hc;
+        pot_atm_list_h_d(1.21, 5.0 / 1.21, 1.44, 2.25, 1.0, 1.25, 0.0, 0.2 * 1.21 * 1.44 * 2.25,
+                         1.0, 0, 0, &v, &ha, &hb, &hc);
+        gsl_test(!(v == 0 && isfinite(ha) && isfinite(hb) && isfinite(hc)),
+                 "pot_atm_list_h_d: ok = 0 gives v = 0, finite h");
     }
     gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
     gsl_rng_set(rng, 12);
@@ -395,7 +399,7 @@ static void test_pot_atm_dot(void)
         bad += !(err <= 1e-12);
     }
     gsl_rng_free(rng);
-    gsl_test(bad, "pot_atm_list_dot_d, 1000 random triplets of a liquid's shell: forces = pot_atm_d's "
+    gsl_test(bad, "pot_atm_list_h_d, dot form, 1000 random triplets of a liquid's shell: forces = pot_atm_d's "
                   "to 1e-12 of the largest (worst %.2e)", worst);
 }
 

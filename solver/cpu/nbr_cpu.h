@@ -115,7 +115,7 @@ static double TB_TNAME(nbr_finish)(const pot_params *pp, const TB_NAME(pot_coef)
     const size_t st = (size_t)nbr_simd_stride(s->cap);
     const TB_REAL *dx = s->d, *dy = dx + st, *dz = dy + st, *dc = dz + st;
     const TB_REAL *vx = s->v, *vy = vx + st, *vz = vy + st, *vs = vz + st;
-    const double scale = (e_trip ? 0.75 : -3.0 / (25.0 * 2.2360679774997896964)) *
+    const double scale = (e_trip ? 0.75 : POT_ATM_LIST_SCALE) *
                          (s->type ? 1.0 : (double)kc->nu); /* typed: nu in the sums */
     const TB_NAME(pot_lj_pair) *ljrow = s->type ? kc->tab->lj + POT_PAIR(s->type[i], 0) : NULL;
     double fi[3] = {0, 0, 0}, ep = 0, ea = 0;

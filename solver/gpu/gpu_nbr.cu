@@ -77,7 +77,7 @@ template <typename R> __host__ __device__ constexpr bool nbr_ring_peel(int var)
 {
     return (var == 22) != (sizeof(R) == sizeof(double));
 }
-/* The ring's triplets in the dot form (pot_atm_list_dot: d_j . d_k in place of d_jk, two
+/* The ring's triplets in the dot form (nbr_tri_dot: d_j . d_k in place of d_jk, two
  * instructions fewer per triplet): in float, 3 % faster on the H200; in double 2-3 % slower
  * (one more step of latency before the reciprocal square root, with 12 warps per SM: the double
  * kernel waits on latency, not on issue); VAR 23 takes the other form (docs/gpu-measured.md). */
@@ -417,7 +417,7 @@ __global__ void __launch_bounds__(NBR_NT) nbr_kernel(gpu_args a, nbr_args q)
     /* forces of the entries, pairs, the anchor's force, virial */
     /* VAR 1: pot_atm_list's g = dE/dr^2 / (-(3/2) nu 5^(-5/2)), so F = 2 dE/dr^2 sums take
      * -3 nu 5^(-5/2) = -3 nu / (25 sqrt 5) */
-    const double scale = (VAR >= 1 ? -3.0 / (25.0 * 2.2360679774997896964) : 0.75) *
+    const double scale = (VAR >= 1 ? POT_ATM_LIST_SCALE : 0.75) *
                          (TYP ? 1.0 : (double)kc.nu);
     double fi[3] = {0, 0, 0}, ep = 0, vir[6] = {0, 0, 0, 0, 0, 0}, ea = 0;
     for (int p = tid; VAR != 14 && p < m; p += NBR_NT) {

@@ -60,11 +60,11 @@ template <> struct nbr_real<float> {
     {
         pot_atm_list_v_f(a, nah, r5a, b, c, p5, w, ok, degen, v, ha, hb, hc);
     }
-    static __device__ __forceinline__ void list_dot(float a, float r5a, float b, float c, float x, float y,
-                                                    float z, float p5, float w, int ok, float *v, float *hb,
-                                                    float *hj, float *hk)
+    static __device__ __forceinline__ void list_h(float a, float r5a, float b, float c, float x,
+                                                  float y, float z, float p5, float w, int ok,
+                                                  float *v, float *ha, float *hb, float *hc)
     {
-        pot_atm_list_dot_f(a, r5a, b, c, x, y, z, p5, w, ok, v, hb, hj, hk);
+        pot_atm_list_h_f(a, r5a, b, c, x, y, z, p5, w, ok, 0, v, ha, hb, hc);
     }
 };
 template <> struct nbr_real<double> {
@@ -89,11 +89,11 @@ template <> struct nbr_real<double> {
     {
         pot_atm_list_v_d(a, nah, r5a, b, c, p5, w, ok, degen, v, ha, hb, hc);
     }
-    static __device__ __forceinline__ void list_dot(double a, double r5a, double b, double c, double x, double y,
-                                                    double z, double p5, double w, int ok, double *v, double *hb,
-                                                    double *hj, double *hk)
+    static __device__ __forceinline__ void list_h(double a, double r5a, double b, double c, double x,
+                                                  double y, double z, double p5, double w, int ok,
+                                                  double *v, double *ha, double *hb, double *hc)
     {
-        pot_atm_list_dot_d(a, r5a, b, c, x, y, z, p5, w, ok, v, hb, hj, hk);
+        pot_atm_list_h_d(a, r5a, b, c, x, y, z, p5, w, ok, 0, v, ha, hb, hc);
     }
 };
 
@@ -206,7 +206,7 @@ static __device__ __forceinline__ bool nbr_tri2(const R dj[3], R a, R nah, R r5a
     return ok;
 }
 
-/* Entry k's share of one triplet in the dot form (pot_atm_list_dot; the ring's default):
+/* Entry k's share of one triplet in the dot form (nbr_tri_dot; the ring's in float):
  * V_k += gb d_j, S_k -= v hk. */
 template <typename R> struct nbr_share_dot {
     R gb, hk, v;
@@ -219,8 +219,12 @@ template <typename R> struct nbr_share_dot {
     }
 };
 
-/* nbr_tri2 (VF, DEG = false) in the dot form: y = d_j . d_k, then X, Z, b from it
- * (pot_atm_list_dot); j's sums V_j += gb d_k (fj), S_j -= v hj (A), k's in ks. */
+/* nbr_tri2 (VF, DEG = false) in the dot form: y = d_j . d_k gives pot_atm_list_h's X = c - y,
+ * Y = y, Z = a - y and the side b = X + Z (6 instructions against the 10 of d_jk, b, X, Y, Z).
+ * Since d_jk = d_k - d_j the sums take d_k and d_j in its place, the forces V + S d the same:
+ * j's V_j += gb d_k (fj), S_j -= v (ha + hb) (A); k's V_k += gb d_j, S_k -= v (hc + hb) (ks):
+ * two adds more, two instructions fewer per triplet in all. b = a + c - 2y loses digits where
+ * b << a + c (a close pair far from the anchor): relative error ~ eps (a + c)/b. */
 template <typename R, typename V, bool TRI>
 static __device__ __forceinline__ bool nbr_tri_dot(const R dj[3], R a, R r5a, R a5, const V &ek,
                                                    bool pre, R rc2, R rct6, R w, R &A, R fj[3],
@@ -231,9 +235,10 @@ static __device__ __forceinline__ bool nbr_tri_dot(const R dj[3], R a, R r5a, R 
     const R bc = b * ek.w, abc = a * bc;
     const bool ok = pre && b <= rc2 && (!TRI || abc <= rct6);
     const R p5 = TRI ? abc * (R)0.2 : a5 * bc;
-    R hb, hj;
-    nbr_real<R>::list_dot(a, r5a, b, ek.w, x, y, z, p5, w, ok, &ks.v, &hb, &hj, &ks.hk);
-    A = atm_real<R>::fma(ks.v, hj, A);
+    R ha, hb, hc;
+    nbr_real<R>::list_h(a, r5a, b, ek.w, x, y, z, p5, w, ok, &ks.v, &ha, &hb, &hc);
+    ks.hk = hc + hb;
+    A = atm_real<R>::fma(ks.v, ha + hb, A);
     ks.gb = ks.v * hb;
     fj[0] = atm_real<R>::fma(ks.gb, ek.x, fj[0]);
     fj[1] = atm_real<R>::fma(ks.gb, ek.y, fj[1]);

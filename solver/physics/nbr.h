@@ -27,7 +27,7 @@
  * by the 2D map lambda2d (omega -> tile (P, Q), P <= Q). The triplet body is nbr_atm
  * (triplet.h), on the anchor-relative separations d_ij, d_ik, d_jk = d_ik - d_ij (the GPU's
  * default loop walks the pairs as a ring, gpu_nbr_ring.cuh, with pot_atm_list_v in double and
- * pot_atm_list_dot in float, pot_atm.h; the CPU's walks rows with pot_atm_list_v,
+ * its dot form in float (nbr_tri_dot), pot_atm.h; the CPU's walks rows with pot_atm_list_v,
  * nbr_simd_body.h: both scale their sums by
  * -3 nu 5^(-5/2) instead of 0.75 nu below, and take the energy from the forces by Euler's
  * relation, 9 E = sum_q d_q . F_q).

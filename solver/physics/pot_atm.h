@@ -115,22 +115,31 @@ TB_HOSTDEV static inline void TB_NAME(pot_atm_list)(TB_REAL a, TB_REAL nah, TB_R
     *gc = v * TB_NAME(tb_fma)(t, a * b, TB_NAME(tb_fma)(-c, Z, XY));
 }
 
-/* pot_atm_list with its factor v left to the caller (gpu_nbr.cu's VAR 7, 8, 9): SETS *v = w u^5
- * (0 unless ok) and *ha, *hb, *hc with pot_atm_list's ga = v ha, gb = v hb, gc = v hc, so that
- * the caller's sums take v in their fused multiply-adds (A += v ha, k's w -= v hc); 5/b and
- * 5/c come as mp u^2 a c and mp u^2 a b from t = mp (u^2 a). Three multiplies fewer per
- * triplet than pot_atm_list. It takes p5 = abc/5, formed by the caller: (a/5)(bc) where the
- * lane's a/5 is at hand (VAR 7: one multiply fewer per triplet), abc * 0.2 where abc is needed
- * anyway (the cutoff_triple test). With ok = 0, v = 0 and h finite when degen is nonzero (u^2
- * selected to 0 as in pot_atm_list: a masked j = k has b = 0 and p5 = 0); degen = 0 where
- * b > 0 is certain (j and k never the same entry or the same pad), one select fewer. */
-TB_HOSTDEV static inline void TB_NAME(pot_atm_list_v)(TB_REAL a, TB_REAL nah, TB_REAL r5a,
-                                                       TB_REAL b, TB_REAL c, TB_REAL p5,
-                                                       TB_REAL w, int ok, int degen, TB_REAL *v,
-                                                       TB_REAL *ha, TB_REAL *hb, TB_REAL *hc)
+/* The sums of pot_atm_list's g (and of pot_atm_list_v's v h) give the forces as
+ * F = POT_ATM_LIST_SCALE nu (V + S d): -3 nu 5^(-5/2) = 2 (dE/dr^2) / g (the lists' epilogues,
+ * gpu_nbr.cu and nbr_cpu.h). */
+#ifndef POT_ATM_LIST_SCALE
+#define POT_ATM_LIST_SCALE (-3.0 / (25.0 * 2.2360679774997896964))
+#endif
+
+/* pot_atm_list's body with its factor v left to the caller, given pot_atm_part's
+ * X = (b + c - a)/2, Y = c - X and Z = b - X however the caller formed them (pot_atm_list_v from
+ * b, c and -a/2; the ring's dot form from y = d_j . d_k, gpu_nbr_tri.cuh's nbr_tri_dot: X = c - y,
+ * Y = y, Z = a - y, b = X + Z, 6 instructions against the 10 of d_jk, b, X, Y, Z there).
+ * SETS *v = w u^5 (0 unless ok) and *ha, *hb, *hc with pot_atm_list's ga = v ha, gb = v hb,
+ * gc = v hc, so that the caller's sums take v in their fused multiply-adds (A += v ha, k's
+ * w -= v hc); 5/b and 5/c come as mp u^2 a c and mp u^2 a b from t = mp (u^2 a). It takes
+ * p5 = abc/5, formed by the caller: (a/5)(bc) where the lane's a/5 is at hand (one multiply
+ * fewer per triplet), abc * 0.2 where abc is needed anyway (the cutoff_triple test). With
+ * ok = 0, v = 0 and h finite when degen is nonzero (u^2 selected to 0 as in pot_atm_list: a
+ * masked j = k has b = 0 and p5 = 0); degen = 0 where b > 0 is certain (j and k never the same
+ * entry or the same pad), one select fewer. */
+TB_HOSTDEV static inline void TB_NAME(pot_atm_list_h)(TB_REAL a, TB_REAL r5a, TB_REAL b,
+                                                       TB_REAL c, TB_REAL X, TB_REAL Y, TB_REAL Z,
+                                                       TB_REAL p5, TB_REAL w, int ok, int degen,
+                                                       TB_REAL *v, TB_REAL *ha, TB_REAL *hb,
+                                                       TB_REAL *hc)
 {
-    const TB_REAL X = TB_NAME(tb_fma)((TB_REAL)0.5, b + c, nah); /* (b+c-a)/2 */
-    const TB_REAL Y = c - X, Z = b - X;
     const TB_REAL u = TB_NAME(tb_rsqrt)(p5);
     const TB_REAL u2r = u * u;
     *v = ok ? ((u2r * u2r) * u) * w : (TB_REAL)0;
@@ -143,33 +152,16 @@ TB_HOSTDEV static inline void TB_NAME(pot_atm_list_v)(TB_REAL a, TB_REAL nah, TB
     *hc = TB_NAME(tb_fma)(t, b, TB_NAME(tb_fma)(-c, Z, XY));
 }
 
-/* pot_atm_list_v in the dot form (the ring walk's default, gpu_nbr_ring.cuh): the caller forms
- * y = d_j . d_k of the anchored triplet (a = |d_j|^2, c = |d_k|^2) and from it pot_atm_part's
- * X = (b + c - a)/2 = c - y, Y = y, Z = (a + b - c)/2 = a - y and the side b = |d_k - d_j|^2 =
- * X + Z: 6 instructions against the 10 of d_jk, b, X, Y, Z. Since d_jk = d_k - d_j, the sums
- * take d_k and d_j in place of d_jk: j's V_j += v hb d_k, S_j -= v hj and k's V_k += v hb d_j,
- * S_k -= v hk, with hj = ha + hb and hk = hc + hb (two adds: 2 instructions fewer per triplet in
- * all; the forces V + S d the same). SETS *v (w u^5, 0 unless ok; u = (abc/5)^(-1/2) from the
- * caller's p5 = abc/5), *hb, *hj, *hk. b = a + c - 2y loses digits where b << a + c (a close
- * pair far from the anchor): relative error ~ eps (a + c)/b, against eps with d_jk. */
-TB_HOSTDEV static inline void TB_NAME(pot_atm_list_dot)(TB_REAL a, TB_REAL r5a, TB_REAL b,
-                                                         TB_REAL c, TB_REAL x, TB_REAL y,
-                                                         TB_REAL z, TB_REAL p5, TB_REAL w, int ok,
-                                                         TB_REAL *v, TB_REAL *hb, TB_REAL *hj,
-                                                         TB_REAL *hk)
+/* pot_atm_list_h with X, Y, Z from the sides (gpu_nbr.cu's VAR 7, 8, 9 and the ring in double;
+ * the CPU's triangle, nbr_simd_body.h): three multiplies fewer per triplet than pot_atm_list;
+ * the caller passes nah = -a/2. */
+TB_HOSTDEV static inline void TB_NAME(pot_atm_list_v)(TB_REAL a, TB_REAL nah, TB_REAL r5a,
+                                                       TB_REAL b, TB_REAL c, TB_REAL p5,
+                                                       TB_REAL w, int ok, int degen, TB_REAL *v,
+                                                       TB_REAL *ha, TB_REAL *hb, TB_REAL *hc)
 {
-    const TB_REAL u = TB_NAME(tb_rsqrt)(p5);
-    const TB_REAL u2 = u * u;
-    *v = ok ? ((u2 * u2) * u) * w : (TB_REAL)0;
-    const TB_REAL yz = y * z, xz = x * z, xy = x * y;
-    const TB_REAL mp = TB_NAME(tb_fma)(x, yz, p5);
-    const TB_REAL t = mp * (u2 * a); /* mp 5/(bc) */
-    const TB_REAL ha = TB_NAME(tb_fma)(mp, r5a, TB_NAME(tb_fma)(-a, x, yz));
-    const TB_REAL hbv = TB_NAME(tb_fma)(t, c, TB_NAME(tb_fma)(-b, y, xz));
-    const TB_REAL hc = TB_NAME(tb_fma)(t, b, TB_NAME(tb_fma)(-c, z, xy));
-    *hb = hbv;
-    *hj = ha + hbv;
-    *hk = hc + hbv;
+    const TB_REAL X = TB_NAME(tb_fma)((TB_REAL)0.5, b + c, nah); /* (b+c-a)/2 */
+    TB_NAME(pot_atm_list_h)(a, r5a, b, c, X, c - X, b - X, p5, w, ok, degen, v, ha, hb, hc);
 }
 
 /* pot_atm_add without the reciprocals, for callers that form each triplet's sides afresh (the
