@@ -308,11 +308,12 @@ static void test_pot_atm_part(void)
 
 /* pot_atm_list_h in the ring's dot form (gpu_nbr_tri.cuh's nbr_tri_dot: X, Y, Z from
  * y = d_j . d_k, hj = ha + hb, hk = hc + hb, d_j and d_k in place of d_jk): the forces on j and k it
- * gives, 2K (V + S d) with V_j = v hb d_k, S_j = -v hj, V_k = v hb d_j, S_k = -v hk, must equal
+ * gives (hj, hk from pot_atm_list_jk, or as ha + hb, hc + hb from pot_atm_list_h),
+ * 2K (V + S d) with V_j = v hb d_k, S_j = -v hj, V_k = v hb d_j, S_k = -v hk, must equal
  * -dE/dd_j = -2 g_a d_j + 2 g_b d_jk and -dE/dd_k = -2 g_c d_k - 2 g_b d_jk from pot_atm_d's
  * derivatives, with the anchor at the origin (a = |d_j|^2, b = |d_jk|^2, c = |d_k|^2); ok = 0
  * gives v = 0. Returns the largest difference relative to the largest force component. */
-static double atm_dot_err(const double dj[3], const double dk[3], double w, int fl)
+static double atm_dot_err(const double dj[3], const double dk[3], double w, int fl, int jk)
 {
     double a = 0, c = 0, y = 0, djk[3], b = 0;
     for (int x = 0; x < 3; x++) {
@@ -329,16 +330,25 @@ static double atm_dot_err(const double dj[3], const double dk[3], double w, int 
         float vf, haf, hbf, hcf;
         const float af = (float)a, cf = (float)c, yf = (float)y, xf = cf - yf, zf = af - yf;
         const float bf = xf + zf;
-        pot_atm_list_h_f(af, 5.0f / af, bf, cf, xf, yf, zf, 0.2f * af * (bf * cf), (float)w, 1,
-                         0, &vf, &haf, &hbf, &hcf);
-        v = vf, hb = hbf, hj = haf + hbf, hk = hcf + hbf;
+        if (jk) /* haf, hcf: hj, hk */
+            pot_atm_list_jk_f(af, 5.0f / af, bf, cf, xf, yf, zf, 0.2f * af * (bf * cf), (float)w,
+                              1, 0, &vf, &hbf, &haf, &hcf);
+        else
+            pot_atm_list_h_f(af, 5.0f / af, bf, cf, xf, yf, zf, 0.2f * af * (bf * cf), (float)w,
+                             1, 0, &vf, &haf, &hbf, &hcf);
+        v = vf, hb = hbf, hj = jk ? haf : haf + hbf, hk = jk ? hcf : hcf + hbf;
     } else {
         const double x = c - y, z = a - y, bb = x + z;
         double ha, hc;
-        pot_atm_list_h_d(a, 5.0 / a, bb, c, x, y, z, 0.2 * a * (bb * c), w, 1, 0, &v, &ha, &hb,
-                         &hc);
-        hj = ha + hb;
-        hk = hc + hb;
+        if (jk)
+            pot_atm_list_jk_d(a, 5.0 / a, bb, c, x, y, z, 0.2 * a * (bb * c), w, 1, 0, &v, &hb,
+                              &hj, &hk);
+        else {
+            pot_atm_list_h_d(a, 5.0 / a, bb, c, x, y, z, 0.2 * a * (bb * c), w, 1, 0, &v, &ha,
+                             &hb, &hc);
+            hj = ha + hb;
+            hk = hc + hb;
+        }
     }
     const double k2 = 2.0 * ATM_PART_K / w;
     double fmax_ = 0, err = 0, fj[3], fk[3], rj[3], rk[3];
@@ -362,12 +372,21 @@ static void test_pot_atm_dot(void)
     const double far[2][3] = {{3.9, 1.2, 0.3}, {3.6, 2.0, -0.2}};       /* close pair far out */
     const double (*cases[3])[3] = {eq, sc, far};
     const char *names[3] = {"equilateral", "scalene", "a close pair far from the anchor"};
-    for (int t = 0; t < 3; t++) {
-        const double ed = atm_dot_err(cases[t][0], cases[t][1], 1.5, 0);
-        const double ef = atm_dot_err(cases[t][0], cases[t][1], 1.0, 1);
-        gsl_test(!(ed <= 1e-13), "pot_atm_list_h_d, dot form, %s: forces on j, k = pot_atm_d's (max rel %.2e)",
-                 names[t], ed);
-        gsl_test(!(ef <= 1e-5), "pot_atm_list_h_f, dot form, %s: forces within 1e-5 (%.2e)", names[t], ef);
+    const char *fn[2] = {"pot_atm_list_h", "pot_atm_list_jk"};
+    for (int t = 0; t < 3; t++)
+        for (int jk = 0; jk < 2; jk++) {
+            const double ed = atm_dot_err(cases[t][0], cases[t][1], 1.5, 0, jk);
+            const double ef = atm_dot_err(cases[t][0], cases[t][1], 1.0, 1, jk);
+            gsl_test(!(ed <= 1e-13), "%s_d, dot form, %s: forces on j, k = pot_atm_d's (max rel %.2e)",
+                     fn[jk], names[t], ed);
+            gsl_test(!(ef <= 1e-5), "%s_f, dot form, %s: forces within 1e-5 (%.2e)", fn[jk], names[t], ef);
+        }
+    {
+        double v, hb, hj, hk;
+        pot_atm_list_jk_d(1.21, 5.0 / 1.21, 1.44, 2.25, 1.0, 1.25, 0.0, 0.2 * 1.21 * 1.44 * 2.25,
+                          1.0, 0, 0, &v, &hb, &hj, &hk);
+        gsl_test(!(v == 0 && isfinite(hb) && isfinite(hj) && isfinite(hk)),
+                 "pot_atm_list_jk_d: ok = 0 gives v = 0, finite h");
     }
     {
         double v, ha, hb, hc;
@@ -378,7 +397,7 @@ static void test_pot_atm_dot(void)
     }
     gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
     gsl_rng_set(rng, 12);
-    double worst = 0;
+    double worst = 0, worstf = 0;
     int bad = 0;
     for (int t = 0; t < 1000; t++) { /* the liquid's shell: |d| in [0.9, 4.5], |d_jk| >= 0.8 */
         double d[2][3], r2[2];
@@ -394,13 +413,16 @@ static void test_pot_atm_dot(void)
             }
         } while ((d[1][0] - d[0][0]) * (d[1][0] - d[0][0]) + (d[1][1] - d[0][1]) * (d[1][1] - d[0][1]) +
                      (d[1][2] - d[0][2]) * (d[1][2] - d[0][2]) < 0.64);
-        const double err = atm_dot_err(d[0], d[1], 1.0, 0);
+        const double err = fmax(atm_dot_err(d[0], d[1], 1.0, 0, 0), atm_dot_err(d[0], d[1], 1.0, 0, 1));
+        const double ef = fmax(atm_dot_err(d[0], d[1], 1.0, 1, 0), atm_dot_err(d[0], d[1], 1.0, 1, 1));
         worst = fmax(worst, err);
-        bad += !(err <= 1e-12);
+        worstf = fmax(worstf, ef);
+        bad += !(err <= 1e-12) + !(ef <= 1e-4);
     }
     gsl_rng_free(rng);
-    gsl_test(bad, "pot_atm_list_h_d, dot form, 1000 random triplets of a liquid's shell: forces = pot_atm_d's "
-                  "to 1e-12 of the largest (worst %.2e)", worst);
+    gsl_test(bad, "pot_atm_list_h and _jk, dot form, 1000 random triplets of a liquid's shell: forces = "
+                  "pot_atm_d's to 1e-12 of the largest in double (worst %.2e), 1e-4 in float (%.2e)",
+             worst, worstf);
 }
 
 /* pot_lj, pot_mic and the cutoff tests of the accumulate bodies. */

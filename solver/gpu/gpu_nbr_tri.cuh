@@ -66,6 +66,12 @@ template <> struct nbr_real<float> {
     {
         pot_atm_list_h_f(a, r5a, b, c, x, y, z, p5, w, ok, 0, v, ha, hb, hc);
     }
+    static __device__ __forceinline__ void list_jk(float a, float r5a, float b, float c, float x,
+                                                   float y, float z, float p5, float w, int ok,
+                                                   float *v, float *hb, float *hj, float *hk)
+    {
+        pot_atm_list_jk_f(a, r5a, b, c, x, y, z, p5, w, ok, 0, v, hb, hj, hk);
+    }
 };
 template <> struct nbr_real<double> {
     typedef tb_double4 V;
@@ -94,6 +100,12 @@ template <> struct nbr_real<double> {
                                                   double *v, double *ha, double *hb, double *hc)
     {
         pot_atm_list_h_d(a, r5a, b, c, x, y, z, p5, w, ok, 0, v, ha, hb, hc);
+    }
+    static __device__ __forceinline__ void list_jk(double a, double r5a, double b, double c, double x,
+                                                   double y, double z, double p5, double w, int ok,
+                                                   double *v, double *hb, double *hj, double *hk)
+    {
+        pot_atm_list_jk_d(a, r5a, b, c, x, y, z, p5, w, ok, 0, v, hb, hj, hk);
     }
 };
 
@@ -235,10 +247,9 @@ static __device__ __forceinline__ bool nbr_tri_dot(const R dj[3], R a, R r5a, R 
     const R bc = b * ek.w, abc = a * bc;
     const bool ok = pre && b <= rc2 && (!TRI || abc <= rct6);
     const R p5 = TRI ? abc * (R)0.2 : a5 * bc;
-    R ha, hb, hc;
-    nbr_real<R>::list_h(a, r5a, b, ek.w, x, y, z, p5, w, ok, &ks.v, &ha, &hb, &hc);
-    ks.hk = hc + hb;
-    A = atm_real<R>::fma(ks.v, ha + hb, A);
+    R hb, hj;
+    nbr_real<R>::list_jk(a, r5a, b, ek.w, x, y, z, p5, w, ok, &ks.v, &hb, &hj, &ks.hk);
+    A = atm_real<R>::fma(ks.v, hj, A);
     ks.gb = ks.v * hb;
     fj[0] = atm_real<R>::fma(ks.gb, ek.x, fj[0]);
     fj[1] = atm_real<R>::fma(ks.gb, ek.y, fj[1]);

@@ -134,22 +134,49 @@ TB_HOSTDEV static inline void TB_NAME(pot_atm_list)(TB_REAL a, TB_REAL nah, TB_R
  * ok = 0, v = 0 and h finite when degen is nonzero (u^2 selected to 0 as in pot_atm_list: a
  * masked j = k has b = 0 and p5 = 0); degen = 0 where b > 0 is certain (j and k never the same
  * entry or the same pad), one select fewer. */
+#ifndef POT_ATM_LIST_PART
+/* The part pot_atm_list_h and pot_atm_list_jk share (arguments a, X, Y, Z, p5, w, ok, degen,
+ * v by those names): v, u^2, the products of X, Y, Z, mp and t = mp (u^2 a). A macro, not an
+ * inline function: with the part as a function of its own, pot_atm_list_h's double ring kernel
+ * ran 10 % slower on the H200, the same arithmetic ordered otherwise by ptxas
+ * (docs/gpu-measured.md, "the dot form's sums"). */
+#define POT_ATM_LIST_PART                                                                      \
+    const TB_REAL u = TB_NAME(tb_rsqrt)(p5);                                                   \
+    const TB_REAL u2r = u * u;                                                                 \
+    *v = ok ? ((u2r * u2r) * u) * w : (TB_REAL)0;                                              \
+    const TB_REAL u2 = ok || !degen ? u2r : (TB_REAL)0;                                        \
+    const TB_REAL YZ = Y * Z, XZ = X * Z, XY = X * Y;                                          \
+    const TB_REAL mp = TB_NAME(tb_fma)(X, YZ, p5);                                             \
+    const TB_REAL t = mp * (u2 * a) /* mp 5/(bc) */
+#endif
 TB_HOSTDEV static inline void TB_NAME(pot_atm_list_h)(TB_REAL a, TB_REAL r5a, TB_REAL b,
                                                        TB_REAL c, TB_REAL X, TB_REAL Y, TB_REAL Z,
                                                        TB_REAL p5, TB_REAL w, int ok, int degen,
                                                        TB_REAL *v, TB_REAL *ha, TB_REAL *hb,
                                                        TB_REAL *hc)
 {
-    const TB_REAL u = TB_NAME(tb_rsqrt)(p5);
-    const TB_REAL u2r = u * u;
-    *v = ok ? ((u2r * u2r) * u) * w : (TB_REAL)0;
-    const TB_REAL u2 = ok || !degen ? u2r : (TB_REAL)0;
-    const TB_REAL YZ = Y * Z, XZ = X * Z, XY = X * Y;
-    const TB_REAL mp = TB_NAME(tb_fma)(X, YZ, p5);
-    const TB_REAL t = mp * (u2 * a); /* mp 5/(bc) */
+    POT_ATM_LIST_PART;
     *ha = TB_NAME(tb_fma)(mp, r5a, TB_NAME(tb_fma)(-a, X, YZ));
     *hb = TB_NAME(tb_fma)(t, c, TB_NAME(tb_fma)(-b, Y, XZ));
     *hc = TB_NAME(tb_fma)(t, b, TB_NAME(tb_fma)(-c, Z, XY));
+}
+
+/* pot_atm_list_h's sums as the dot form takes them (gpu_nbr_tri.cuh's nbr_tri_dot): hb,
+ * hj = ha + hb and hk = hc + hb. Since X + Y = c, X + Z = b and Y + Z = a, the terms of h that
+ * are not 5 mp over a side add up to -2 XY in hj and -2 YZ in hk (YZ + XZ - aX - bY = -2 XY,
+ * XY + XZ - cZ - bY = -2 YZ): with 5 mp/b = t c formed once, 13 instructions where ha, hb, hc
+ * and the two adds took 14. Same arguments, v and degen as pot_atm_list_h. */
+TB_HOSTDEV static inline void TB_NAME(pot_atm_list_jk)(TB_REAL a, TB_REAL r5a, TB_REAL b,
+                                                        TB_REAL c, TB_REAL X, TB_REAL Y,
+                                                        TB_REAL Z, TB_REAL p5, TB_REAL w, int ok,
+                                                        int degen, TB_REAL *v, TB_REAL *hb,
+                                                        TB_REAL *hj, TB_REAL *hk)
+{
+    POT_ATM_LIST_PART;
+    const TB_REAL pb = t * c; /* 5 mp/b */
+    *hb = TB_NAME(tb_fma)(-b, Y, XZ) + pb;
+    *hj = TB_NAME(tb_fma)(mp, r5a, TB_NAME(tb_fma)(XY, (TB_REAL)-2, pb));
+    *hk = TB_NAME(tb_fma)(t, b, TB_NAME(tb_fma)(YZ, (TB_REAL)-2, pb));
 }
 
 /* pot_atm_list_h with X, Y, Z from the sides (gpu_nbr.cu's VAR 7, 8, 9 and the ring in double;
