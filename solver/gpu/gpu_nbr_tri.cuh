@@ -60,12 +60,6 @@ template <> struct nbr_real<float> {
     {
         pot_atm_list_v_f(a, nah, r5a, b, c, p5, w, ok, degen, v, ha, hb, hc);
     }
-    static __device__ __forceinline__ void list_h(float a, float r5a, float b, float c, float x,
-                                                  float y, float z, float p5, float w, int ok,
-                                                  float *v, float *ha, float *hb, float *hc)
-    {
-        pot_atm_list_h_f(a, r5a, b, c, x, y, z, p5, w, ok, 0, v, ha, hb, hc);
-    }
     static __device__ __forceinline__ void list_jk(float a, float r5a, float b, float c, float x,
                                                    float y, float z, float p5, float w, int ok,
                                                    float *v, float *hb, float *hj, float *hk)
@@ -94,12 +88,6 @@ template <> struct nbr_real<double> {
                                                   double *ha, double *hb, double *hc)
     {
         pot_atm_list_v_d(a, nah, r5a, b, c, p5, w, ok, degen, v, ha, hb, hc);
-    }
-    static __device__ __forceinline__ void list_h(double a, double r5a, double b, double c, double x,
-                                                  double y, double z, double p5, double w, int ok,
-                                                  double *v, double *ha, double *hb, double *hc)
-    {
-        pot_atm_list_h_d(a, r5a, b, c, x, y, z, p5, w, ok, 0, v, ha, hb, hc);
     }
     static __device__ __forceinline__ void list_jk(double a, double r5a, double b, double c, double x,
                                                    double y, double z, double p5, double w, int ok,

@@ -124,8 +124,8 @@ TB_HOSTDEV static inline void TB_NAME(pot_atm_list)(TB_REAL a, TB_REAL nah, TB_R
 
 /* pot_atm_list's body with its factor v left to the caller, given pot_atm_part's
  * X = (b + c - a)/2, Y = c - X and Z = b - X however the caller formed them (pot_atm_list_v from
- * b, c and -a/2; the ring's dot form from y = d_j . d_k, gpu_nbr_tri.cuh's nbr_tri_dot: X = c - y,
- * Y = y, Z = a - y, b = X + Z, 6 instructions against the 10 of d_jk, b, X, Y, Z there).
+ * b, c and -a/2; the ring's dot form, gpu_nbr_tri.cuh's nbr_tri_dot, takes the same X, Y, Z from
+ * y = d_j . d_k: X = c - y, Y = y, Z = a - y, b = X + Z, into pot_atm_list_jk below).
  * SETS *v = w u^5 (0 unless ok) and *ha, *hb, *hc with pot_atm_list's ga = v ha, gb = v hb,
  * gc = v hc, so that the caller's sums take v in their fused multiply-adds (A += v ha, k's
  * w -= v hc); 5/b and 5/c come as mp u^2 a c and mp u^2 a b from t = mp (u^2 a). It takes
